@@ -1,0 +1,1 @@
+"""Chaupal: board games in Discord channels."""

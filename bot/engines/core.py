@@ -1,0 +1,270 @@
+"""The engine contract every game implements.
+
+An engine is a pure, deterministic rules machine: no Discord, Pillow, SQLite,
+asyncio, clocks or module-level randomness.  Dice rolls, shell throws and card
+draws are *chance actions* taken by the :data:`CHANCE` seat, so a game is fully
+described by its options plus its action log (OpenSpiel's model), and replay
+never rolls again.
+
+States, actions and views are immutable values.  Each engine serialises its
+state with ``to_json``/``from_json`` and its actions with ``describe``/``parse``
+(the short text form players type, autocomplete lists and the log stores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
+
+Seat = int
+"""A player's place at the table, ``0 .. num_players - 1``."""
+
+CHANCE: Final[Seat] = -1
+"""The chance player: rolls dice, throws shells, draws cards."""
+
+JSON = Any
+"""A value made of dicts, lists, str, int, float, bool and None."""
+
+
+class GameError(ValueError):
+    """Anything a player did that the rules refuse.
+
+    The message is a sentence shown to the player as it is, so it must never
+    contain hidden information.
+    """
+
+
+class InvalidAction(GameError):
+    """The text is not an action of this game at all (cannot be parsed)."""
+
+
+class IllegalAction(GameError):
+    """A well-formed action that the rules do not allow now."""
+
+
+class NotYourTurn(IllegalAction):
+    """The seat asked to act while others are to move."""
+
+
+class InvalidOptions(GameError):
+    """Lobby options the engine does not accept."""
+
+
+class ComponentError(ValueError):
+    """A component table (``bot/engines/data/*.toml``) is broken."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant option an engine accepts in the lobby."""
+
+    default: bool | int | str
+    help: str
+    choices: tuple[bool | int | str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranking`` lists places best first; seats sharing a place are grouped
+    (a draw between everybody is a single group).  ``scores`` is indexed by
+    seat.  ``reason`` is a public sentence.
+    """
+
+    ranking: tuple[frozenset[Seat], ...]
+    scores: tuple[int, ...]
+    reason: str
+
+    @property
+    def winners(self) -> frozenset[Seat]:
+        return self.ranking[0] if self.ranking else frozenset()
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.ranking) == 1 and len(self.ranking[0]) > 1
+
+    def to_json(self) -> JSON:
+        return {
+            "ranking": [sorted(place) for place in self.ranking],
+            "scores": list(self.scores),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, obj: JSON) -> Outcome:
+        return cls(
+            ranking=tuple(frozenset(place) for place in obj["ranking"]),
+            scores=tuple(obj["scores"]),
+            reason=obj["reason"],
+        )
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+V = TypeVar("V")
+
+
+@runtime_checkable
+class Engine(Protocol[S, A, V]):
+    """One game's rules.  See ARCHITECTURE.md, "The engine contract"."""
+
+    name: str
+    title: str
+    revision: int
+    """Bumped whenever a rules change would replay an old log differently."""
+    min_players: int
+    max_players: int
+    options: Mapping[str, Option]
+    public_choices: bool
+    """True when the first word of the mover's legal actions may be shown on
+    the public board as buttons (dice, squares); False when choices reveal a
+    hand (cards)."""
+
+    def setup(self, num_players: int, options: Mapping[str, Any]) -> S: ...
+
+    def to_move(self, state: S) -> frozenset[Seat]: ...
+
+    def waiting_on(self, state: S) -> frozenset[Seat]:
+        """The seats the channel may be told are to act (and be mentioned).
+
+        Usually ``to_move`` without :data:`CHANCE`; smaller when knowing who
+        must decide would reveal a secret (a Mahabharata player asked whether
+        to announce a complete Pati).  Seats in ``to_move`` but not here are
+        prompted privately only.
+        """
+        ...
+
+    def legal_actions(self, state: S, seat: Seat) -> list[A]: ...
+
+    def chance_outcomes(self, state: S) -> list[tuple[A, Fraction]]: ...
+
+    def apply(self, state: S, seat: Seat, action: A) -> S: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def view(self, state: S, seat: Seat | None) -> V: ...
+
+    def parse(self, state: S, seat: Seat, text: str) -> A: ...
+
+    def describe(self, state: S, seat: Seat, action: A) -> str: ...
+
+    def label(self, state: S, seat: Seat, action: A) -> str:
+        """A friendlier wording of the action for menus (at most 100
+        characters), e.g. ``d3 Raja: Cavalry-2 on Drona space 2``."""
+        ...
+
+    def narrate(self, before: S, seat: Seat, action: A, after: S) -> str:
+        """A public one-line account of the action, safe for the channel.
+
+        Seats are written as ``{p0}``, ``{p1}`` ... and filled in with names by
+        the caller (``str.format``), so literal braces must be doubled.
+        """
+        ...
+
+    def private_to(self, before: S, seat: Seat, action: A) -> Seat | None:
+        """Who may read the action's text in the log.
+
+        ``None``: everybody (the usual case).  A seat: only that player (a card
+        committed face down, a card drawn into their hand).  :data:`CHANCE`:
+        nobody.  The log keeps the text for replay either way; public displays
+        use :meth:`narrate`.
+        """
+        ...
+
+    def to_json(self, state: S) -> JSON: ...
+
+    def from_json(self, obj: JSON) -> S: ...
+
+
+def seat_tag(seat: Seat) -> str:
+    """The placeholder :meth:`Engine.narrate` uses for a seat."""
+    return "{p%d}" % seat
+
+
+def resolve_options(engine: Engine[Any, Any, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill in defaults and refuse unknown or out-of-range lobby options."""
+    resolved: dict[str, Any] = {name: opt.default for name, opt in engine.options.items()}
+    for name, value in given.items():
+        if name not in engine.options:
+            known = ", ".join(sorted(engine.options)) or "none"
+            raise InvalidOptions(f"{engine.title} has no option {name!r} (options: {known}).")
+        opt = engine.options[name]
+        if isinstance(opt.default, bool) and isinstance(value, str):
+            lowered = value.strip().lower()
+            if lowered not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                raise InvalidOptions(f"Option {name!r} takes yes or no, not {value!r}.")
+            value = lowered in ("true", "yes", "on", "1")
+        elif isinstance(opt.default, int) and not isinstance(opt.default, bool):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise InvalidOptions(f"Option {name!r} takes a whole number.") from None
+        if opt.choices and value not in opt.choices:
+            allowed = ", ".join(str(c) for c in opt.choices)
+            raise InvalidOptions(f"Option {name!r} must be one of: {allowed}.")
+        resolved[name] = value
+    return resolved
+
+
+def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
+    """Pick the chance outcome that ``u`` in [0, 1) falls on.
+
+    The caller supplies ``u`` (from ``random.SystemRandom`` in production,
+    a seeded ``random.Random`` in tests), which keeps engines free of
+    randomness.
+    """
+    if not outcomes:
+        raise IllegalAction("No chance outcome is possible here.")
+    acc = Fraction(0)
+    target = Fraction(u)
+    for action, p in outcomes:
+        acc += p
+        if target < acc:
+            return action
+    return outcomes[-1][0]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One applied action, as the log stores it."""
+
+    seat: Seat
+    text: str
+    narration: str
+    private_to: Seat | None = None
+
+
+def apply_step(
+    engine: Engine[S, A, V], state: S, seat: Seat, action: A
+) -> tuple[S, Step]:
+    """Apply one action and describe it for the log."""
+    text = engine.describe(state, seat, action)
+    after = engine.apply(state, seat, action)
+    step = Step(
+        seat=seat,
+        text=text,
+        narration=engine.narrate(state, seat, action, after),
+        private_to=engine.private_to(state, seat, action),
+    )
+    return after, step
+
+
+def resolve_chance(
+    engine: Engine[S, A, V], state: S, draw: Callable[[], float], limit: int = 10_000
+) -> tuple[S, list[Step]]:
+    """Take chance actions while the chance player is to move.
+
+    ``draw`` returns a float in [0, 1): ``random.SystemRandom().random`` in
+    production, a seeded ``random.Random(...).random`` in tests and the demo.
+    """
+    steps: list[Step] = []
+    for _ in range(limit):
+        if engine.to_move(state) != frozenset({CHANCE}):
+            return state, steps
+        action = sample_chance(engine.chance_outcomes(state), draw())
+        state, step = apply_step(engine, state, CHANCE, action)
+        steps.append(step)
+    raise RuntimeError(f"{engine.name}: chance did not settle after {limit} draws")

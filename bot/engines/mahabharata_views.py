@@ -1,0 +1,109 @@
+"""What a Mahabharata seat (or the channel) may see: the renderer's input.
+
+Kept apart from the engine so renderers and tests can build views by hand.
+Token kinds use the engine's short names: ``chariot``, ``elephant``,
+``cav1`` .. ``cav3``, ``inf1`` .. ``inf5``; dice faces add ``raja``.
+Icon classes on leader spaces: ``C`` chariot, ``E`` elephant, ``H`` cavalry
+(horse), ``I`` infantry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engines.core import Seat
+
+
+@dataclass(frozen=True)
+class SpaceView:
+    icon: str
+    """``C``, ``E``, ``H`` or ``I``."""
+    owner: Seat | None
+    """Whose tokens stand here (R8: a space holds one player's tokens)."""
+    tokens: tuple[str, ...]
+    """The stacked token kinds, bottom first (public: R14)."""
+
+
+@dataclass(frozen=True)
+class LeaderView:
+    number: int
+    name: str
+    vp: int
+    spaces: tuple[SpaceView, ...]
+    influence: tuple[int, ...]
+    """Tokens per seat on this card (R12)."""
+
+
+@dataclass(frozen=True)
+class DieView:
+    index: int
+    """1..8, as players type it (``d3``)."""
+    kind: str
+    """``chariot``, ``elephant``, ``cavalry`` or ``infantry`` (R2)."""
+    face: str | None
+    """The rolled face, ``None`` before this round's roll."""
+    taken_by: Seat | None
+    """Who took it this round; ``None`` while it is still in the pool."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: Seat
+    screen_count: int
+    """Tokens behind the screen: the count only (R14)."""
+    supply_count: int
+    """Tokens left in supply: the count only (R14)."""
+    dice_taken: int
+    """Dice taken this round (0, 1 or 2)."""
+    announced: bool
+
+
+@dataclass(frozen=True)
+class FinalView:
+    """Everything revealed when the game is over (R11-R13)."""
+
+    scores: tuple[int, ...]
+    pati: tuple[bool, ...]
+    screens: tuple[tuple[str, ...], ...]
+    leader_winners: tuple[Seat | None, ...]
+    """Per leader, in the order of :attr:`MahabharataView.leaders`."""
+    ranking: tuple[tuple[Seat, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """One player's private screen (R14)."""
+
+    seat: Seat
+    screen: tuple[str, ...]
+    """Token kinds behind the screen, sorted."""
+    supply: tuple[tuple[str, int], ...]
+    """(token kind, how many left) for all ten kinds, in table order."""
+    pati_complete: bool
+    pati_missing: tuple[str, ...]
+    """Short sentences on what the screen still lacks, e.g.
+    ``"Cavalry summing to 3"``; empty when complete (R11)."""
+
+
+@dataclass(frozen=True)
+class MahabharataView:
+    num_players: int
+    phase: str
+    """``setup`` (drawing leaders, choosing the elephant), ``roll``,
+    ``draft``, ``announce`` or ``over``."""
+    round: int
+    elephant: Seat | None
+    waiting_on: tuple[Seat, ...]
+    """Seats the viewer may be told are to act.  In the announce phase the
+    public view leaves this empty: who is deciding would reveal a Pati."""
+    leaders: tuple[LeaderView, ...]
+    dice: tuple[DieView, ...]
+    players: tuple[PlayerView, ...]
+    draft_order: tuple[Seat, ...]
+    """This round's snake order, one entry per pick (R7)."""
+    picks_made: int
+    """How many entries of :attr:`draft_order` are done."""
+    final: FinalView | None
+    me: ScreenView | None
+    """The viewer's own screen; ``None`` in the public view."""
