@@ -104,7 +104,7 @@ class Outcome:
 
 S = TypeVar("S")
 A = TypeVar("A")
-V = TypeVar("V")
+V = TypeVar("V", covariant=True)
 
 
 @runtime_checkable
@@ -181,7 +181,7 @@ class Engine(Protocol[S, A, V]):
 
 def seat_tag(seat: Seat) -> str:
     """The placeholder :meth:`Engine.narrate` uses for a seat."""
-    return "{p%d}" % seat
+    return f"{{p{seat}}}"
 
 
 def resolve_options(engine: Engine[Any, Any, Any], given: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,73 @@
+"""``python -m bot`` runs the bot; ``python -m bot demo`` plays demo games offline."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import ConfigError, load_settings
+from storage.database import StorageError
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Chaupal, board games in Discord."
+    )
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="connect to Discord and serve games (the default)")
+    demo = sub.add_parser("demo", help="play seeded games offline and write every image")
+    demo.add_argument("--out", type=Path, default=Path("demo-output"), help="output folder")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--games", nargs="*", help="engine names (default: all)")
+    demo.add_argument("--players", type=int, default=None, help="seats per game (default: max)")
+    args = parser.parse_args(argv)
+
+    if args.command == "demo":
+        from bot.demo import run_demo
+
+        out = run_demo(args.out, seed=args.seed, games=args.games, players=args.players)
+        print(f"Demo images written to {out.resolve()}")
+        return 0
+
+    try:
+        settings = load_settings()
+        token = settings.require_token()
+    except ConfigError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    from bot.client import ChaupalBot
+
+    async def runner() -> None:
+        async with ChaupalBot(settings) as bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(runner())
+    except StorageError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:
+        import discord
+
+        if isinstance(exc, discord.LoginFailure):
+            print(
+                "chaupal: Discord refused DISCORD_TOKEN. Copy the token again from the "
+                "Developer Portal (Bot -> Reset Token) into .env.",
+                file=sys.stderr,
+            )
+            return 2
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The bot: a ``commands.Bot`` whose ``setup_hook`` opens storage, builds the
+service and loads the cogs and restart-proof buttons."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.delivery import Delivery
+from bot.engines import ENGINES
+from bot.service import GameService
+from bot.table import Table
+from bot.ui.items import DYNAMIC_ITEMS
+from storage.database import Database
+from storage.games import GameStore
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.game",)
+
+
+class ChaupalBot(commands.Bot):
+    db: Database
+    store: GameStore
+    service: GameService
+    delivery: Delivery
+    table: Table
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        draw: Callable[[], float] | None = None,
+        sync_commands: bool = True,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        # Chance is unpredictable in production; tests pass a seeded draw.
+        self._draw = draw or random.SystemRandom().random
+        self._sync_commands = sync_commands
+
+    async def setup_hook(self) -> None:
+        self.db = await Database.open(self.settings.database_path)
+        self.store = GameStore(self.db)
+        self.service = GameService(
+            self.store, draw=self._draw, snapshot_every=self.settings.snapshot_every
+        )
+        self.delivery = Delivery(self)
+        self.table = Table(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        live = await self.store.live_games()
+        log.info(
+            "database %s (schema %d): %d live games; engines: %s; cogs: %s",
+            self.settings.database_path,
+            self.db.schema_version,
+            len(live),
+            ", ".join(sorted(ENGINES)),
+            ", ".join(sorted(self.cogs)),
+        )
+        if self._sync_commands:
+            await self._sync()
+
+    async def _sync(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %d (instant)", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (%s) in %d servers",
+            self.user,
+            getattr(self.user, "id", "?"),
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        await super().close()
+        db = getattr(self, "db", None)
+        if db is not None:
+            await db.close()

@@ -1,0 +1,222 @@
+"""``/game``: open, join, play and inspect games.  Thin: every request goes to
+:class:`bot.table.Table` or :class:`bot.service.GameService`."""
+
+from __future__ import annotations
+
+import logging
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engines import ENGINES, get_engine
+from bot.engines.core import GameError
+from bot.table import lobby_text, player_of
+
+if TYPE_CHECKING:
+    from bot.client import ChaupalBot
+
+log = logging.getLogger(__name__)
+
+GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES.values()]
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"diagonal_captures=yes, other=2"`` -> a dict; the engine checks values."""
+    options: dict[str, str] = {}
+    if not text:
+        return options
+    for part in text.replace(",", " ").split():
+        name, sep, value = part.partition("=")
+        if not sep or not name or not value:
+            raise GameError(f"Options look like name=value; {part!r} does not.")
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def rules_summary(engine_name: str) -> str:
+    try:
+        return (resources.files("bot.engines") / "data" / f"{engine_name}.rules.md").read_text(
+            encoding="utf-8"
+        )
+    except FileNotFoundError:
+        return "No summary yet."
+
+
+class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
+    def __init__(self, bot: ChaupalBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # -- autocomplete ------------------------------------------------------
+
+    async def my_games_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        records = await self.bot.store.games_of_user(itx.user.id)
+        here = [r for r in records if r.channel_id == itx.channel_id] or records
+        return [
+            app_commands.Choice(
+                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
+            )
+            for r in here
+            if current.strip("#") in str(r.id)
+        ][:25]
+
+    async def action_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        game_id = getattr(itx.namespace, "game", None)
+        try:
+            game = await self.bot.service.find_game(
+                channel_id=itx.channel_id or 0, user_id=itx.user.id, game_id=game_id, want="mine"
+            )
+            seat = self.bot.service.seat_for(game, itx.user.id)
+        except GameError:
+            return []
+        engine, state = game.engine, game.state
+        if state is None:
+            return []
+        wanted = current.strip().lower()
+        choices: list[app_commands.Choice[str]] = []
+        for action in engine.legal_actions(state, seat) if seat in engine.to_move(state) else []:
+            text = engine.describe(state, seat, action)
+            if wanted and wanted not in text:
+                continue
+            label = engine.label(state, seat, action)
+            choices.append(app_commands.Choice(name=f"{text} — {label}"[:100], value=text))
+            if len(choices) == 25:
+                break
+        return choices
+
+    # -- commands ----------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(game="Which game", options="Variant options, e.g. diagonal_captures=yes")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(
+        self,
+        itx: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        options: str | None = None,
+    ) -> None:
+        from bot.ui.items import lobby_view
+
+        if itx.guild_id is None:
+            await self.bot.table.refuse(
+                itx, GameError("Start games in a server channel, not in DMs.")
+            )
+            return
+        try:
+            live = await self.bot.service.new_game(
+                game.value,
+                creator=player_of(itx),
+                guild_id=itx.guild_id,
+                channel_id=itx.channel_id or 0,
+                options=parse_options(options),
+            )
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await itx.response.send_message(lobby_text(live), view=lobby_view(live))
+        message = await itx.original_response()
+        await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
+
+    @app_commands.command(name="join", description="Join the open lobby in this channel")
+    @app_commands.describe(game="Game number (only needed when several are open)")
+    async def join(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.lobby(itx, game, "join")
+
+    @app_commands.command(name="leave", description="Leave a lobby before it starts")
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def leave(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.lobby(itx, game, "leave")
+
+    @app_commands.command(name="start", description="Start the lobby (its creator or a moderator)")
+    async def start(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.lobby(itx, game, "start")
+
+    @app_commands.command(name="play", description="Make a move, typed in the game's notation")
+    @app_commands.describe(
+        action="Your move; start typing to see the legal ones", game="Game number"
+    )
+    @app_commands.autocomplete(action=action_autocomplete)
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def play(
+        self, itx: discord.Interaction[Any], action: str, game: int | None = None
+    ) -> None:
+        await self.bot.table.play_text(itx, game, action)
+
+    @app_commands.command(name="board", description="Post the current board again")
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def board(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        from bot.delivery import next_up
+
+        try:
+            await itx.response.defer(ephemeral=True)
+            live = await self.bot.service.find_game(
+                channel_id=itx.channel_id or 0, user_id=itx.user.id, game_id=game, want="any"
+            )
+            if live.state is None:
+                raise GameError(f"Game #{live.id} has not started yet; its lobby is above.")
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await self.bot.delivery.post_board(live, next_up(live))
+        await itx.followup.send(f"Posted the board of game #{live.id}.", ephemeral=True)
+
+    @app_commands.command(name="hand", description="See your hand or screen (only you see it)")
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def hand(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.show_mine(itx, game)
+
+    @app_commands.command(
+        name="resign", description="Resign from a game (moderators: end any game)"
+    )
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def resign(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        from bot.table import is_moderator
+
+        try:
+            await itx.response.defer(ephemeral=True)
+            live = await self.bot.service.find_game(
+                channel_id=itx.channel_id or 0,
+                user_id=itx.user.id,
+                game_id=game,
+                want="any" if is_moderator(itx) else "mine",
+            )
+            result = await self.bot.service.resign(
+                live.id, itx.user.id, moderator=is_moderator(itx)
+            )
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await itx.followup.send(f"Game #{live.id} is over.", ephemeral=True)
+        await self.bot.delivery.publish(result)
+
+    @app_commands.command(name="list", description="Games in this channel, and your own games")
+    async def list_(self, itx: discord.Interaction[Any]) -> None:
+        here = await self.bot.store.games_in_channel(itx.channel_id or 0)
+        mine = await self.bot.store.games_of_user(itx.user.id)
+        lines = ["**In this channel**"]
+        lines += [
+            f"#{g.id} {get_engine(g.engine).title} — {g.status}"
+            + (f", move {g.version}" if g.status == "active" else "")
+            for g in here
+        ] or ["(none — start one with /game new)"]
+        lines.append("**Yours**")
+        lines += [
+            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>" for g in mine
+        ] or ["(none)"]
+        await itx.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, itx: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
+        await itx.response.send_message(rules_summary(game.value)[:2000], ephemeral=True)
+
+
+async def setup(bot: ChaupalBot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,1331 @@
+"""Mahabharata: the pure rules engine.
+
+The rulebook is ``shared/seeds/000_5f3ea17e49753e7e.txt``; the rulings R1-R14 in
+``shared/rules/mahabharata.md`` fill its gaps.  Component tables (tokens, dice,
+leaders: R1-R3) live in ``bot/engines/data/mahabharata.toml`` and are checked
+when loaded (:func:`load_components_text`).
+
+Action text (what :meth:`MahabharataEngine.describe` returns and
+:meth:`MahabharataEngine.parse` accepts, case-insensitively, extra blanks
+ignored).  Dice are ``d1`` .. ``d8`` in table order (d1-d2 chariot, d3-d4
+elephant, d5-d6 cavalry, d7-d8 infantry); leader spaces are numbered from 1 in
+the card's icon order; leader names are lower case without spaces::
+
+    player, draft phase (R7-R9)
+      d3 screen            take die 3, put its token behind your screen
+      d3 drona.2           take die 3, put its token on Drona's space 2
+      d3 drona.2 cav2      the same for a Raja die: the token must be named
+                           (naming the token of a non-Raja die is accepted too)
+      d3 none              take die 3 and place nothing (R9: only when no
+                           remaining die can be placed)
+    player, announce phase (R10)
+      announce             reveal a complete Pati: the game ends
+      pass                 do not announce
+    chance (seat CHANCE)
+      leader drona         setup: Drona is drawn (R4)
+      first 2              setup: seat 2 (0-based, as in {p2}) takes the elephant (R5)
+      roll d3 cav2         die 3 shows Cavalry-2 (R6); faces that repeat on a die
+                           are one outcome with their summed probability (2/6)
+
+Token kinds: ``chariot``, ``elephant``, ``cav1``-``cav3``, ``inf1``-``inf5``;
+``raja`` is a die face only.
+
+:meth:`MahabharataEngine.legal_actions` lists actions in engine order: dice
+ascending; for a die, ``screen`` first, then leaders in play (table order),
+spaces ascending, and for a Raja die token kinds in table order (kind-major).
+
+One rule is added to R10 (see :meth:`MahabharataEngine._end_of_round`): the game
+also ends at the end of a round when no player has a token left in supply,
+because from then on nothing can change the score and the game could otherwise
+run forever.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final, NoReturn, TypeVar
+
+from bot.engines.core import (
+    CHANCE,
+    JSON,
+    ComponentError,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Seat,
+    seat_tag,
+)
+from bot.engines.mahabharata_views import (
+    DieView,
+    FinalView,
+    LeaderView,
+    MahabharataView,
+    PlayerView,
+    ScreenView,
+    SpaceView,
+)
+
+# --------------------------------------------------------------------------
+# Components (R1-R3)
+# --------------------------------------------------------------------------
+
+CLASSES: Final = ("C", "E", "H", "I")
+CLASS_WORD: Final = {"C": "chariot", "E": "elephant", "H": "cavalry", "I": "infantry"}
+RAJA: Final = "raja"
+TARGET_VP: Final = 18
+"""R4: the leaders in play are worth exactly 18 VP (= 18 spaces, R3)."""
+PATI_VP: Final = 7
+"""R11: a complete Pati scores 7."""
+PATI: Final = (
+    # R11: per class, the icon sum a subset of the screen must hit exactly,
+    # and how the screen view names what is missing.
+    ("C", 1, "Chariot"),
+    ("E", 1, "Elephant"),
+    ("H", 3, "Cavalry summing to 3"),
+    ("I", 5, "Infantry summing to 5"),
+)
+NUM_TOKEN_KINDS: Final = 10
+TOKENS_PER_KIND: Final = 3
+NUM_DICE: Final = 8
+FACES_PER_DIE: Final = 6
+NUM_LEADERS: Final = 10
+SETUP_DRAW: Final = 4
+"""R4: four cards are drawn before the sum is looked at."""
+
+_T = TypeVar("_T")
+_DEFAULT_SOURCE: Final = "mahabharata.toml"
+_PATI_CACHE_SIZE: Final = 50_000
+_KIND_RE: Final = re.compile(r"[a-z][a-z0-9]*")
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    kind: str
+    name: str
+    cls: str
+    icons: int
+    count: int
+
+
+@dataclass(frozen=True)
+class DieSpec:
+    kind: str
+    faces: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LeaderSpec:
+    number: int
+    name: str
+    key: str
+    """The name as typed: lower case, letters and digits only."""
+    vp: int
+    icons: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """The validated tables, plus lookups derived from them."""
+
+    tokens: tuple[TokenSpec, ...]
+    dice: tuple[DieSpec, ...]
+    leaders: tuple[LeaderSpec, ...]
+    """Sorted by card number."""
+    token_index: Mapping[str, int] = field(init=False)
+    leader_index: Mapping[str, int] = field(init=False)
+    kinds_by_class: Mapping[str, tuple[int, ...]] = field(init=False)
+    token_class: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "token_index", {t.kind: i for i, t in enumerate(self.tokens)})
+        object.__setattr__(self, "leader_index", {ld.key: i for i, ld in enumerate(self.leaders)})
+        object.__setattr__(
+            self,
+            "kinds_by_class",
+            {c: tuple(i for i, t in enumerate(self.tokens) if t.cls == c) for c in CLASSES},
+        )
+        object.__setattr__(self, "token_class", tuple(t.cls for t in self.tokens))
+
+
+def _fail(source: str, message: str) -> NoReturn:
+    raise ComponentError(f"{source}: {message}")
+
+
+def _entries(source: str, data: Mapping[str, Any], table: str) -> list[Mapping[str, Any]]:
+    value = data.get(table)
+    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+        _fail(source, f"needs a list of [[{table}]] tables")
+    return value
+
+
+def _check_keys(source: str, where: str, entry: Mapping[str, Any], keys: set[str]) -> None:
+    unknown = sorted(set(entry) - keys)
+    if unknown:
+        _fail(source, f"{where} has unknown field {unknown[0]!r}")
+    missing = sorted(keys - set(entry))
+    if missing:
+        _fail(source, f"{where} lacks the field {missing[0]!r}")
+
+
+def _int(source: str, where: str, entry: Mapping[str, Any], key: str) -> int:
+    value = entry[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(source, f"{where}: {key!r} must be a whole number")
+    return value
+
+
+def _str(source: str, where: str, entry: Mapping[str, Any], key: str) -> str:
+    value = entry[key]
+    if not isinstance(value, str) or not value.strip():
+        _fail(source, f"{where}: {key!r} must be a non-empty string")
+    return value
+
+
+def _str_list(source: str, where: str, entry: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = entry[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _fail(source, f"{where}: {key!r} must be a list of strings")
+    return tuple(value)
+
+
+def _leader_key(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def load_components_text(text: str, source: str = _DEFAULT_SOURCE) -> Components:
+    """Parse and check component tables; a broken table raises ComponentError."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        _fail(source, f"not valid TOML ({exc})")
+    unknown = sorted(set(data) - {"tokens", "dice", "leaders"})
+    if unknown:
+        _fail(source, f"unknown table {unknown[0]!r} (expected tokens, dice and leaders)")
+
+    # R1: ten token kinds, three of each.
+    tokens: list[TokenSpec] = []
+    for n, entry in enumerate(_entries(source, data, "tokens"), 1):
+        where = f"token #{n}"
+        _check_keys(source, where, entry, {"kind", "name", "class", "icons", "count"})
+        kind = _str(source, where, entry, "kind")
+        where = f"token {kind!r}"
+        if not _KIND_RE.fullmatch(kind) or kind == RAJA:
+            _fail(source, f"{where}: a kind is lower-case letters and digits, not 'raja'")
+        if any(t.kind == kind for t in tokens):
+            _fail(source, f"token kind {kind!r} appears twice")
+        cls = _str(source, where, entry, "class")
+        if cls not in CLASSES:
+            _fail(source, f"{where} has class {cls!r}; classes are C, E, H or I")
+        icons = _int(source, where, entry, "icons")
+        if icons < 1:
+            _fail(source, f"{where} has {icons} icons; it needs at least 1")
+        count = _int(source, where, entry, "count")
+        if count != TOKENS_PER_KIND:
+            _fail(source, f"{where} has count {count}; R1 needs {TOKENS_PER_KIND} of each kind")
+        tokens.append(TokenSpec(kind, _str(source, where, entry, "name"), cls, icons, count))
+    if len(tokens) != NUM_TOKEN_KINDS:
+        _fail(source, f"has {len(tokens)} token kinds; R1 needs {NUM_TOKEN_KINDS}")
+    for cls in CLASSES:
+        if not any(t.cls == cls for t in tokens):
+            _fail(source, f"no token kind has class {cls!r}")
+    kinds = {t.kind for t in tokens}
+
+    # R2: eight six-sided dice, one Raja face each.
+    dice: list[DieSpec] = []
+    for n, entry in enumerate(_entries(source, data, "dice"), 1):
+        where = f"die {n}"
+        _check_keys(source, where, entry, {"kind", "faces"})
+        die_kind = _str(source, where, entry, "kind")
+        faces = _str_list(source, where, entry, "faces")
+        if len(faces) != FACES_PER_DIE:
+            _fail(source, f"{where} has {len(faces)} faces; R2 needs {FACES_PER_DIE}")
+        rajas = faces.count(RAJA)
+        if rajas != 1:
+            _fail(source, f"{where} has {rajas} Raja faces; R2 needs exactly one")
+        for face in faces:
+            if face != RAJA and face not in kinds:
+                _fail(source, f"{where} has face {face!r}, which is not a token kind")
+        dice.append(DieSpec(die_kind, faces))
+    if len(dice) != NUM_DICE:
+        _fail(source, f"has {len(dice)} dice; R2 needs {NUM_DICE}")
+    on_dice = {face for d in dice for face in d.faces}
+    for t in tokens:
+        if t.kind not in on_dice:
+            # Such a token could only ever leave the supply by a Raja die.
+            _fail(source, f"token kind {t.kind!r} is on no die face")
+
+    # R3: ten leaders, VP = number of icon spaces.
+    leaders: list[LeaderSpec] = []
+    for n, entry in enumerate(_entries(source, data, "leaders"), 1):
+        where = f"leader #{n}"
+        _check_keys(source, where, entry, {"number", "name", "vp", "icons"})
+        name = _str(source, where, entry, "name")
+        where = f"leader {name!r}"
+        key = _leader_key(name)
+        if not key:
+            _fail(source, f"{where} has no letters or digits in its name")
+        if any(ld.key == key for ld in leaders):
+            _fail(source, f"two leaders are both typed {key!r}")
+        number = _int(source, where, entry, "number")
+        if any(ld.number == number for ld in leaders):
+            _fail(source, f"leader number {number} appears twice")
+        vp = _int(source, where, entry, "vp")
+        spaces = _str_list(source, where, entry, "icons")
+        for icon in spaces:
+            if icon not in CLASSES:
+                _fail(source, f"{where} has icon {icon!r}; icons are C, E, H or I")
+        if vp != len(spaces):
+            _fail(source, f"{where} has {vp} VP but {len(spaces)} icon spaces")
+        leaders.append(LeaderSpec(number, name, key, vp, spaces))
+    if len(leaders) != NUM_LEADERS:
+        _fail(source, f"has {len(leaders)} leaders; R3 needs {NUM_LEADERS}")
+    if keep_for_eighteen(tuple(ld.vp for ld in leaders)) is None:
+        _fail(
+            source, f"no set of leaders is worth exactly {TARGET_VP} VP, so setup (R4) never ends"
+        )
+    leaders.sort(key=lambda ld: ld.number)
+    return Components(tuple(tokens), tuple(dice), tuple(leaders))
+
+
+def load_components(path: str | Path) -> Components:
+    """Load component tables from a file (tests feed broken ones)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentError(f"{p.name}: cannot be read ({exc.strerror})") from None
+    return load_components_text(text, p.name)
+
+
+@cache
+def default_components() -> Components:
+    """The packaged tables, parsed and checked once per process."""
+    data = resources.files("bot.engines").joinpath("data")
+    text = data.joinpath(_DEFAULT_SOURCE).read_text(encoding="utf-8")
+    return load_components_text(text)
+
+
+@cache
+def keep_for_eighteen(vps: tuple[int, ...], target: int = TARGET_VP) -> tuple[int, ...] | None:
+    """R4: which drawn cards to keep, as positions in draw order.
+
+    The kept cards sum to exactly ``target``; the most cards are kept; among
+    equally large choices the discarded cards are the most recently drawn
+    ones (the discarded positions, latest first, compare highest).  ``None``
+    when no subset sums to ``target``.
+    """
+    positions = range(len(vps))
+    for size in range(len(vps), 0, -1):
+        best: tuple[int, ...] | None = None
+        best_discard: tuple[int, ...] = ()
+        for keep in itertools.combinations(positions, size):
+            if sum(vps[i] for i in keep) != target:
+                continue
+            kept = set(keep)
+            discard = tuple(i for i in reversed(positions) if i not in kept)
+            if best is None or discard > best_discard:
+                best, best_discard = keep, discard
+        if best is not None:
+            return best
+    return None
+
+
+def snake_order(num_players: int, elephant: Seat) -> tuple[Seat, ...]:
+    """R7: elephant holder to the left round the table, the last seat twice, back."""
+    return _snake(num_players, elephant)
+
+
+@cache
+def _snake(num_players: int, elephant: Seat) -> tuple[Seat, ...]:
+    forward = tuple((elephant + i) % num_players for i in range(num_players))
+    return forward + forward[::-1]
+
+
+def leader_winner(influence: Sequence[int]) -> Seat | None:
+    """R12: highest influence wins; on a tie at the top, the next lower level
+    wins if exactly one player holds it and it is above zero."""
+    levels = sorted(set(influence), reverse=True)
+    top = levels[0]
+    if top <= 0:
+        return None
+    holders = [s for s, v in enumerate(influence) if v == top]
+    if len(holders) == 1:
+        return holders[0]
+    if len(levels) > 1 and levels[1] > 0:
+        second = [s for s, v in enumerate(influence) if v == levels[1]]
+        if len(second) == 1:
+            return second[0]
+    return None
+
+
+def rank_scores(scores: Sequence[int]) -> tuple[frozenset[Seat], ...]:
+    """R13: most VP wins; a tie on top hands the win to the single player with
+    the next lower total; otherwise everybody draws."""
+    levels = sorted(set(scores), reverse=True)
+    groups = [frozenset(s for s, v in enumerate(scores) if v == level) for level in levels]
+    if len(groups[0]) == 1:
+        return tuple(groups)
+    if len(groups) > 1 and len(groups[1]) == 1:
+        # "The player with the second highest points wins": that seat first,
+        # then the tied top group, then the rest by score.
+        return (groups[1], groups[0], *groups[2:])
+    return (frozenset(range(len(scores))),)
+
+
+# --------------------------------------------------------------------------
+# State and actions
+# --------------------------------------------------------------------------
+
+SETUP: Final = "setup"
+FIRST: Final = "first"
+ROLL: Final = "roll"
+DRAFT: Final = "draft"
+ANNOUNCE: Final = "announce"
+OVER: Final = "over"
+_PHASES: Final = (SETUP, FIRST, ROLL, DRAFT, ANNOUNCE, OVER)
+
+Space = tuple[Seat | None, tuple[int, ...]]
+"""(owner, stacked token kind indices bottom first) of one leader space."""
+
+_EMPTY_SPACE: Final[Space] = (None, ())
+
+
+@dataclass(frozen=True, slots=True)
+class MahabharataState:
+    num_players: int
+    phase: str
+    drawn: tuple[int, ...]
+    """R4: leader table indices drawn in the current attempt, in draw order."""
+    leaders: tuple[int, ...]
+    """Leader table indices in play, in table order (empty during setup)."""
+    round: int
+    elephant: Seat | None
+    faces: tuple[str | None, ...]
+    """Per die: the rolled face this round (token kind or ``raja``)."""
+    taken: tuple[Seat | None, ...]
+    """Per die: who took it this round."""
+    picks: int
+    spaces: tuple[tuple[Space, ...], ...]
+    """Per leader in play, per space."""
+    screens: tuple[tuple[int, ...], ...]
+    """Per seat, per token kind: how many are behind the screen."""
+    supply: tuple[tuple[int, ...], ...]
+    """Per seat, per token kind: how many are left to place."""
+    pending: frozenset[Seat]
+    """Announce phase: seats with a complete Pati that have not decided."""
+    announced: tuple[bool, ...]
+    reason: str
+    """Why the game ended (phase ``over``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawLeader:
+    leader: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFirst:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    die: int
+    face: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceScreen:
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceLeader:
+    die: int
+    leader: str
+    space: int
+    """1-based."""
+    token: str | None
+    """The token kind; ``None`` only when parsed for a Raja die without one."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeNothing:
+    die: int
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    pass
+
+
+MahabharataAction = (
+    DrawLeader | ChooseFirst | Roll | PlaceScreen | PlaceLeader | TakeNothing | Announce | Pass
+)
+_PICKS: Final = (PlaceScreen, PlaceLeader, TakeNothing)
+_ANNOUNCE: Final = Announce()
+_PASS: Final = Pass()
+
+_DIE_RE: Final = re.compile(r"d(\d+)")
+_SPACE_RE: Final = re.compile(r"([a-z0-9]+)\.(\d+)")
+_HELP: Final = (
+    "Try 'd3 screen', 'd3 drona.2', 'd3 drona.2 cav2' (Raja die), 'd3 none', 'announce' or 'pass'."
+)
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+
+class MahabharataEngine:
+    name: str = "mahabharata"
+    title: str = "Mahabharata"
+    revision: int = 1
+    min_players: int = 2
+    max_players: int = 4
+    public_choices: bool = True
+
+    def __init__(self, components: Components | None = None) -> None:
+        self.options: Mapping[str, Option] = {}
+        c = components if components is not None else default_components()
+        self.components = c
+        self._n_dice = len(c.dice)
+        self._roll_outcomes: tuple[tuple[tuple[Roll, Fraction], ...], ...] = tuple(
+            tuple(
+                (Roll(d + 1, face), Fraction(die.faces.count(face), len(die.faces)))
+                for face in dict.fromkeys(die.faces)
+            )
+            for d, die in enumerate(c.dice)
+        )
+        self._screen_actions = tuple(PlaceScreen(d + 1) for d in range(self._n_dice))
+        self._nothing_actions = tuple(TakeNothing(d + 1) for d in range(self._n_dice))
+        self._face_index: dict[str, int] = dict(c.token_index)
+        self._face_index[RAJA] = -1
+        self._pati_cache: dict[tuple[int, ...], tuple[str, ...]] = {}
+        # Every leader space of the table numbered 0..44 (leader by leader),
+        # and every possible leader placement built once: legal_actions only
+        # picks from these (speed).
+        self._first_space: tuple[int, ...] = tuple(
+            itertools.accumulate((len(ld.icons) for ld in c.leaders), initial=0)
+        )[:-1]
+        spaces = [(ld.key, j + 1, icon) for ld in c.leaders for j, icon in enumerate(ld.icons)]
+        self._space_class: tuple[str, ...] = tuple(icon for _, _, icon in spaces)
+        self._leader_actions: tuple[tuple[tuple[PlaceLeader, ...], ...], ...] = tuple(
+            tuple(
+                tuple(PlaceLeader(d + 1, key, sp, t.kind) for key, sp, _ in spaces)
+                for t in c.tokens
+            )
+            for d in range(self._n_dice)
+        )
+
+    # ----- names --------------------------------------------------------
+
+    def _token_name(self, kind: str) -> str:
+        i = self.components.token_index.get(kind)
+        return self.components.tokens[i].name if i is not None else kind
+
+    def _face_name(self, face: str | None) -> str:
+        if face is None:
+            return "not rolled"
+        return "Raja" if face == RAJA else self._token_name(face)
+
+    def _leader_spec(self, key: str) -> LeaderSpec | None:
+        i = self.components.leader_index.get(key)
+        return self.components.leaders[i] if i is not None else None
+
+    def _leader_name(self, key: str) -> str:
+        spec = self._leader_spec(key)
+        return spec.name if spec is not None else key
+
+    # ----- setup ----------------------------------------------------------
+
+    def setup(self, num_players: int, options: Mapping[str, Any]) -> MahabharataState:
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidOptions(
+                f"Mahabharata takes {self.min_players} to {self.max_players} players."
+            )
+        for key in options:
+            raise InvalidOptions(f"Mahabharata has no option {key!r}.")
+        supply = tuple(t.count for t in self.components.tokens)
+        zeros = (0,) * len(self.components.tokens)
+        return MahabharataState(
+            num_players=num_players,
+            phase=SETUP,
+            drawn=(),
+            leaders=(),
+            round=0,
+            elephant=None,
+            faces=(None,) * self._n_dice,
+            taken=(None,) * self._n_dice,
+            picks=0,
+            spaces=(),
+            screens=(zeros,) * num_players,
+            supply=(supply,) * num_players,
+            pending=frozenset(),
+            announced=(False,) * num_players,
+            reason="",
+        )
+
+    # ----- whose turn -----------------------------------------------------
+
+    def to_move(self, state: MahabharataState) -> frozenset[Seat]:
+        phase = state.phase
+        if phase == DRAFT:
+            assert state.elephant is not None
+            return frozenset((_snake(state.num_players, state.elephant)[state.picks],))
+        if phase == ANNOUNCE:
+            return state.pending
+        if phase == OVER:
+            return frozenset()
+        return frozenset((CHANCE,))
+
+    def waiting_on(self, state: MahabharataState) -> frozenset[Seat]:
+        if state.phase == ANNOUNCE:
+            # R14: who is asked would reveal who holds a complete Pati.
+            return frozenset()
+        return self.to_move(state) - {CHANCE}
+
+    def _current_picker(self, state: MahabharataState) -> Seat:
+        assert state.elephant is not None
+        return _snake(state.num_players, state.elephant)[state.picks]
+
+    # ----- legal actions ---------------------------------------------------
+
+    def chance_outcomes(self, state: MahabharataState) -> list[tuple[MahabharataAction, Fraction]]:
+        phase = state.phase
+        if phase == ROLL:
+            return list(self._roll_outcomes[state.faces.index(None)])
+        if phase == SETUP:
+            # R4: uniform over the cards left in the deck.
+            left = [ld.key for i, ld in enumerate(self.components.leaders) if i not in state.drawn]
+            p = Fraction(1, len(left))
+            return [(DrawLeader(key), p) for key in left]
+        if phase == FIRST:
+            # R5: the elephant goes to a seat chosen by chance.
+            p = Fraction(1, state.num_players)
+            return [(ChooseFirst(s), p) for s in range(state.num_players)]
+        return []
+
+    def legal_actions(self, state: MahabharataState, seat: Seat) -> list[MahabharataAction]:
+        phase = state.phase
+        if phase == DRAFT:
+            if seat != self._current_picker(state):
+                return []
+            return self._picks(state, seat)
+        if phase == ANNOUNCE:
+            return [_ANNOUNCE, _PASS] if seat in state.pending else []
+        if seat == CHANCE:
+            return [a for a, _ in self.chance_outcomes(state)]
+        return []
+
+    def _open_spaces(self, state: MahabharataState, seat: Seat) -> dict[str, list[int]]:
+        """Per icon class, the table-wide space numbers the seat may use (R8)."""
+        first = self._first_space
+        classes = self._space_class
+        open_: dict[str, list[int]] = {c: [] for c in CLASSES}
+        for li, spaces in zip(state.leaders, state.spaces, strict=True):
+            base = first[li]
+            for j, (owner, _) in enumerate(spaces):
+                # R8: another player's token closes the space; our own stacks.
+                if owner is None or owner == seat:
+                    open_[classes[base + j]].append(base + j)
+        return open_
+
+    def _picks(self, state: MahabharataState, seat: Seat) -> list[MahabharataAction]:
+        c = self.components
+        supply = state.supply[seat]
+        open_ = self._open_spaces(state, seat)
+        table = self._leader_actions
+        out: list[MahabharataAction] = []
+        untaken: list[int] = []
+        for d in range(self._n_dice):
+            if state.taken[d] is not None:
+                continue
+            untaken.append(d)
+            face = state.faces[d]
+            assert face is not None
+            if face == RAJA:
+                # R8: any token from supply onto a matching leader space.
+                for k, cls in enumerate(c.token_class):
+                    if supply[k]:
+                        row = table[d][k]
+                        out.extend([row[sid] for sid in open_[cls]])
+            else:
+                k = c.token_index[face]
+                if supply[k]:
+                    out.append(self._screen_actions[d])
+                    row = table[d][k]
+                    out.extend([row[sid] for sid in open_[c.token_class[k]]])
+        if out:
+            return out
+        # R9: nothing can be placed: take any remaining die, place nothing.
+        return [self._nothing_actions[d] for d in untaken]
+
+    def _can_place(self, state: MahabharataState, seat: Seat, die: int) -> bool:
+        c = self.components
+        supply = state.supply[seat]
+        face = state.faces[die]
+        if face is None:
+            return False
+        if face != RAJA:
+            # The screen always takes a non-Raja token that is in supply.
+            return supply[c.token_index[face]] > 0
+        classes = {c.token_class[k] for k, n in enumerate(supply) if n}
+        for li, spaces in zip(state.leaders, state.spaces, strict=True):
+            icons = c.leaders[li].icons
+            for j, (owner, _) in enumerate(spaces):
+                if icons[j] in classes and (owner is None or owner == seat):
+                    return True
+        return False
+
+    # ----- apply ----------------------------------------------------------
+
+    def apply(
+        self, state: MahabharataState, seat: Seat, action: MahabharataAction
+    ) -> MahabharataState:
+        phase = state.phase
+        if phase == OVER:
+            raise IllegalAction("The game is over.")
+        if phase == DRAFT:
+            picker = self._current_picker(state)
+            if seat != picker:
+                raise NotYourTurn("It is not your turn: another player is choosing a die.")
+            if not isinstance(action, _PICKS):
+                raise IllegalAction(f"It is time to take a die. {_HELP}")
+            return self._apply_pick(state, seat, action)
+        if phase == ANNOUNCE:
+            if seat not in state.pending:
+                if 0 <= seat < state.num_players and state.announced[seat]:
+                    raise NotYourTurn("You have already announced.")
+                raise NotYourTurn(
+                    "It is not your turn: the round is over and players are being asked "
+                    "in private whether to announce a Pati."
+                )
+            if isinstance(action, Announce):
+                announced = list(state.announced)
+                announced[seat] = True
+                state = replace(state, announced=tuple(announced))
+            elif not isinstance(action, Pass):
+                raise IllegalAction("The round is over: answer 'announce' or 'pass'.")
+            state = replace(state, pending=state.pending - {seat})
+            if state.pending:
+                # R10: everybody asked decides before the round is settled.
+                return state
+            return self._end_of_round(state)
+        # SETUP, FIRST, ROLL: chance acts.
+        if seat != CHANCE:
+            what = "the dice are being rolled" if phase == ROLL else "the game is being set up"
+            raise NotYourTurn(f"It is not your turn: {what}.")
+        if phase == ROLL:
+            return self._apply_roll(state, action)
+        if phase == SETUP:
+            return self._apply_draw(state, action)
+        return self._apply_first(state, action)
+
+    def _apply_draw(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
+        c = self.components
+        if not isinstance(action, DrawLeader):
+            raise IllegalAction("A leader card is to be drawn now.")
+        i = c.leader_index.get(action.leader)
+        if i is None:
+            raise IllegalAction(f"There is no leader called {action.leader!r}.")
+        if i in state.drawn:
+            raise IllegalAction(f"{c.leaders[i].name} has already been drawn.")
+        drawn = (*state.drawn, i)
+        vps = tuple(c.leaders[j].vp for j in drawn)
+        # R4: after four cards, keep drawing while below 18; at or above 18
+        # keep the best subset making exactly 18, or draw on if none does.
+        if len(drawn) >= SETUP_DRAW and sum(vps) >= TARGET_VP:
+            keep = keep_for_eighteen(vps)
+            if keep is not None:
+                leaders = tuple(sorted(drawn[k] for k in keep))
+                return replace(
+                    state,
+                    phase=FIRST,
+                    drawn=drawn,
+                    leaders=leaders,
+                    spaces=tuple((_EMPTY_SPACE,) * len(c.leaders[li].icons) for li in leaders),
+                )
+        if len(drawn) == len(c.leaders):
+            # R4: the deck is empty: start over.  A validated table always has
+            # an 18 subset among all cards, so this cannot happen with one.
+            drawn = ()
+        return replace(state, drawn=drawn)
+
+    def _apply_first(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
+        if not isinstance(action, ChooseFirst):
+            raise IllegalAction("The first player is to be chosen now.")
+        if not 0 <= action.seat < state.num_players:
+            raise IllegalAction(f"There is no seat {action.seat}.")
+        return replace(state, phase=ROLL, round=1, elephant=action.seat)
+
+    def _apply_roll(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
+        if not isinstance(action, Roll):
+            raise IllegalAction("The dice are to be rolled now.")
+        d = state.faces.index(None)
+        if action.die != d + 1:
+            raise IllegalAction(f"Die {d + 1} is to be rolled next.")
+        if action.face not in self.components.dice[d].faces:
+            raise IllegalAction(f"Die {d + 1} has no {self._face_name(action.face)} face.")
+        faces = _set(state.faces, d, action.face)
+        # R6: all eight dice are rolled, then the draft begins.
+        return replace(state, faces=faces, phase=DRAFT if d + 1 == self._n_dice else ROLL)
+
+    def _apply_pick(
+        self,
+        state: MahabharataState,
+        seat: Seat,
+        action: PlaceScreen | PlaceLeader | TakeNothing,
+    ) -> MahabharataState:
+        c = self.components
+        d = action.die - 1
+        if not 0 <= d < self._n_dice:
+            raise IllegalAction(
+                f"There is no die {action.die}; the dice are d1 to d{self._n_dice}."
+            )
+        if state.taken[d] is not None:
+            raise IllegalAction(f"Die {action.die} has already been taken this round.")
+        face = state.faces[d]
+        assert face is not None
+        supply = state.supply[seat]
+        if isinstance(action, TakeNothing):
+            # R9: forced choice.
+            for other in range(self._n_dice):
+                if state.taken[other] is None and self._can_place(state, seat, other):
+                    raise IllegalAction(
+                        f"You must take a die you can place (die {other + 1} can be placed); "
+                        f"'d{action.die} none' is only allowed when no remaining die can be."
+                    )
+            return self._after_pick(state, seat, d, state.supply, state.screens, state.spaces)
+        if isinstance(action, PlaceScreen):
+            if face == RAJA:
+                raise IllegalAction(
+                    "A Raja die cannot be used for your Pati: place it on a leader."
+                )
+            k = c.token_index[face]
+            if not supply[k]:
+                raise IllegalAction(f"You have no {self._token_name(face)} tokens left.")
+            screen = state.screens[seat]
+            screens = _set(state.screens, seat, _set(screen, k, screen[k] + 1))
+            supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
+            return self._after_pick(state, seat, d, supplies, screens, state.spaces)
+        # PlaceLeader
+        token = action.token
+        if face == RAJA:
+            if token is None:
+                raise IllegalAction(
+                    f"Die {action.die} is a Raja: name the token to place, "
+                    f"e.g. 'd{action.die} {action.leader}.{action.space} cav2'."
+                )
+        elif token is None:
+            token = face
+        elif token != face:
+            raise IllegalAction(
+                f"Die {action.die} shows {self._face_name(face)}, so it places a "
+                f"{self._face_name(face)} token; only a Raja die lets you choose."
+            )
+        k_or_none = c.token_index.get(token)
+        if k_or_none is None:
+            raise IllegalAction(f"There is no token kind {token!r}.")
+        k = k_or_none
+        if not supply[k]:
+            raise IllegalAction(f"You have no {self._token_name(token)} tokens left.")
+        li = c.leader_index.get(action.leader)
+        if li is None or li not in state.leaders:
+            raise IllegalAction(f"{self._leader_name(action.leader)} is not in play.")
+        pos = state.leaders.index(li)
+        spec = c.leaders[li]
+        if not 1 <= action.space <= len(spec.icons):
+            raise IllegalAction(f"{spec.name} has only {len(spec.icons)} spaces.")
+        j = action.space - 1
+        icon = spec.icons[j]
+        if icon != c.token_class[k]:
+            raise IllegalAction(
+                f"Space {action.space} of {spec.name} takes {CLASS_WORD[icon]}, "
+                f"not {CLASS_WORD[c.token_class[k]]}."
+            )
+        owner, stack = state.spaces[pos][j]
+        if owner is not None and owner != seat:
+            raise IllegalAction(
+                f"Space {action.space} of {spec.name} holds another player's token."
+            )
+        spaces = _set(state.spaces, pos, _set(state.spaces[pos], j, (seat, (*stack, k))))
+        supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
+        return self._after_pick(state, seat, d, supplies, state.screens, spaces)
+
+    def _after_pick(
+        self,
+        state: MahabharataState,
+        seat: Seat,
+        d: int,
+        supply: tuple[tuple[int, ...], ...],
+        screens: tuple[tuple[int, ...], ...],
+        spaces: tuple[tuple[Space, ...], ...],
+    ) -> MahabharataState:
+        picks = state.picks + 1
+        state = replace(
+            state,
+            taken=_set(state.taken, d, seat),
+            picks=picks,
+            supply=supply,
+            screens=screens,
+            spaces=spaces,
+        )
+        if picks < 2 * state.num_players:
+            return state
+        # R10: the round is over; those with a complete Pati are asked.
+        holders = frozenset(
+            s for s in range(state.num_players) if not self.pati_missing(state.screens[s])
+        )
+        if holders:
+            return replace(state, phase=ANNOUNCE, pending=holders)
+        return self._end_of_round(state)
+
+    def _end_of_round(self, state: MahabharataState) -> MahabharataState:
+        reasons: list[str] = []
+        if any(state.announced):
+            reasons.append("A Pati was announced.")
+        if self._all_spaces_filled(state):
+            total = sum(len(sp) for sp in state.spaces)
+            reasons.append(f"All {total} leader spaces hold a token.")
+        if not any(any(s) for s in state.supply):
+            # Added to R10: nothing can change any more (see module docstring).
+            reasons.append("No player has a token left to place.")
+        if reasons:
+            return replace(state, phase=OVER, pending=frozenset(), reason=" ".join(reasons))
+        assert state.elephant is not None
+        # R5: the elephant passes to the left; R6: a new roll.
+        return replace(
+            state,
+            phase=ROLL,
+            round=state.round + 1,
+            elephant=(state.elephant + 1) % state.num_players,
+            faces=(None,) * self._n_dice,
+            taken=(None,) * self._n_dice,
+            picks=0,
+            pending=frozenset(),
+        )
+
+    @staticmethod
+    def _all_spaces_filled(state: MahabharataState) -> bool:
+        return all(owner is not None for spaces in state.spaces for owner, _ in spaces)
+
+    # ----- scoring --------------------------------------------------------
+
+    def pati_missing(self, screen: tuple[int, ...]) -> tuple[str, ...]:
+        """R11: what the screen lacks for a Pati (empty when complete).
+
+        Per class, some subset of the tokens must show exactly the target
+        number of icons; extra tokens do not spoil it.
+        """
+        cached = self._pati_cache.get(screen)
+        if cached is not None:
+            return cached
+        c = self.components
+        missing: list[str] = []
+        for cls, target, text in PATI:
+            reachable = 1  # bit i set: a subset shows exactly i icons
+            mask = (1 << (target + 1)) - 1
+            for k in c.kinds_by_class[cls]:
+                for _ in range(screen[k]):
+                    reachable = (reachable | (reachable << c.tokens[k].icons)) & mask
+            if not reachable >> target & 1:
+                missing.append(text)
+        result = tuple(missing)
+        if len(self._pati_cache) >= _PATI_CACHE_SIZE:
+            self._pati_cache.clear()  # bounded memory in a long-running bot
+        self._pati_cache[screen] = result
+        return result
+
+    def _influence(self, state: MahabharataState, pos: int) -> tuple[int, ...]:
+        counts = [0] * state.num_players
+        for owner, stack in state.spaces[pos]:
+            if owner is not None:
+                counts[owner] += len(stack)
+        return tuple(counts)
+
+    def _score(
+        self, state: MahabharataState
+    ) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[Seat | None, ...]]:
+        pati = tuple(not self.pati_missing(s) for s in state.screens)
+        scores = [PATI_VP if p else 0 for p in pati]
+        winners: list[Seat | None] = []
+        for pos, li in enumerate(state.leaders):
+            w = leader_winner(self._influence(state, pos))
+            winners.append(w)
+            if w is not None:
+                scores[w] += self.components.leaders[li].vp
+        return tuple(scores), pati, tuple(winners)
+
+    def outcome(self, state: MahabharataState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        scores, _, _ = self._score(state)
+        return Outcome(ranking=rank_scores(scores), scores=scores, reason=state.reason)
+
+    # ----- view -----------------------------------------------------------
+
+    def view(self, state: MahabharataState, seat: Seat | None) -> MahabharataView:
+        c = self.components
+        n = state.num_players
+        kinds = [t.kind for t in c.tokens]
+        leaders: list[LeaderView] = []
+        if state.leaders:
+            for pos, li in enumerate(state.leaders):
+                spec = c.leaders[li]
+                spaces = tuple(
+                    SpaceView(spec.icons[j], owner, tuple(kinds[k] for k in stack))
+                    for j, (owner, stack) in enumerate(state.spaces[pos])
+                )
+                leaders.append(
+                    LeaderView(spec.number, spec.name, spec.vp, spaces, self._influence(state, pos))
+                )
+        else:
+            # Setup: the cards drawn so far, in draw order, all empty.
+            for li in state.drawn:
+                spec = c.leaders[li]
+                spaces = tuple(SpaceView(icon, None, ()) for icon in spec.icons)
+                leaders.append(LeaderView(spec.number, spec.name, spec.vp, spaces, (0,) * n))
+        dice = tuple(
+            DieView(d + 1, c.dice[d].kind, state.faces[d], state.taken[d])
+            for d in range(self._n_dice)
+        )
+        players = tuple(
+            PlayerView(
+                seat=s,
+                screen_count=sum(state.screens[s]),
+                supply_count=sum(state.supply[s]),
+                dice_taken=sum(1 for t in state.taken if t == s),
+                announced=state.announced[s],
+            )
+            for s in range(n)
+        )
+        if state.phase == ANNOUNCE:
+            # R14: only the viewer may learn that they are being asked.
+            waiting: tuple[Seat, ...] = (seat,) if seat in state.pending else ()
+        else:
+            waiting = tuple(sorted(self.waiting_on(state)))
+        final: FinalView | None = None
+        if state.phase == OVER:
+            scores, pati, winners = self._score(state)
+            final = FinalView(
+                scores=scores,
+                pati=pati,
+                screens=tuple(self._screen_kinds(s) for s in state.screens),
+                leader_winners=winners,
+                ranking=tuple(tuple(sorted(g)) for g in rank_scores(scores)),
+                reason=state.reason,
+            )
+        me: ScreenView | None = None
+        if seat is not None and 0 <= seat < n:
+            screen = state.screens[seat]
+            missing = self.pati_missing(screen)
+            me = ScreenView(
+                seat=seat,
+                screen=self._screen_kinds(screen),
+                supply=tuple(zip(kinds, state.supply[seat], strict=True)),
+                pati_complete=not missing,
+                pati_missing=missing,
+            )
+        return MahabharataView(
+            num_players=n,
+            phase=SETUP if state.phase in (SETUP, FIRST) else state.phase,
+            round=state.round,
+            elephant=state.elephant,
+            waiting_on=waiting,
+            leaders=tuple(leaders),
+            dice=dice,
+            players=players,
+            draft_order=_snake(n, state.elephant) if state.elephant is not None else (),
+            picks_made=state.picks,
+            final=final,
+            me=me,
+        )
+
+    def _screen_kinds(self, screen: tuple[int, ...]) -> tuple[str, ...]:
+        """Token kinds behind a screen, in table order."""
+        return tuple(
+            t.kind for t, n in zip(self.components.tokens, screen, strict=True) for _ in range(n)
+        )
+
+    # ----- text -----------------------------------------------------------
+
+    def parse(self, state: MahabharataState, seat: Seat, text: str) -> MahabharataAction:
+        words = text.strip().lower().split()
+        c = self.components
+        if words == ["announce"]:
+            return _ANNOUNCE
+        if words == ["pass"]:
+            return _PASS
+        if len(words) == 2 and words[0] == "leader":
+            if words[1] not in c.leader_index:
+                raise InvalidAction(f"There is no leader called {words[1]!r}.")
+            return DrawLeader(words[1])
+        if len(words) == 2 and words[0] == "first" and words[1].isdigit():
+            return ChooseFirst(int(words[1]))
+        if len(words) == 3 and words[0] == "roll":
+            die = self._parse_die(words[1], text)
+            if words[2] not in self._face_index:
+                raise InvalidAction(f"{words[2]!r} is not a die face.")
+            return Roll(die, words[2])
+        if len(words) in (2, 3) and _DIE_RE.fullmatch(words[0]):
+            die = self._parse_die(words[0], text)
+            if len(words) == 2 and words[1] == "screen":
+                return PlaceScreen(die)
+            if len(words) == 2 and words[1] == "none":
+                return TakeNothing(die)
+            m = _SPACE_RE.fullmatch(words[1])
+            if m is not None:
+                key, space = m.group(1), int(m.group(2))
+                if key not in c.leader_index:
+                    raise InvalidAction(f"There is no leader called {key!r}.")
+                token: str | None
+                if len(words) == 3:
+                    token = words[2]
+                    if token not in c.token_index:
+                        kinds = ", ".join(t.kind for t in c.tokens)
+                        raise InvalidAction(f"{token!r} is not a token; tokens are {kinds}.")
+                else:
+                    # The die implies the token unless it is a Raja (R8).
+                    face = state.faces[die - 1] if die <= len(state.faces) else None
+                    token = face if face is not None and face != RAJA else None
+                return PlaceLeader(die, key, space, token)
+        raise InvalidAction(f"I don't understand {text.strip()!r}. {_HELP}")
+
+    def _parse_die(self, word: str, text: str) -> int:
+        m = _DIE_RE.fullmatch(word)
+        if m is None:
+            raise InvalidAction(f"I don't understand {text.strip()!r}. {_HELP}")
+        die = int(m.group(1))
+        if not 1 <= die <= self._n_dice:
+            raise InvalidAction(f"There is no die {die}; the dice are d1 to d{self._n_dice}.")
+        return die
+
+    def describe(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
+        match action:
+            case PlaceScreen(die):
+                return f"d{die} screen"
+            case PlaceLeader(die, leader, space, token):
+                face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
+                if token is None or token == face:
+                    return f"d{die} {leader}.{space}"
+                return f"d{die} {leader}.{space} {token}"
+            case TakeNothing(die):
+                return f"d{die} none"
+            case Announce():
+                return "announce"
+            case Pass():
+                return "pass"
+            case DrawLeader(leader):
+                return f"leader {leader}"
+            case ChooseFirst(s):
+                return f"first {s}"
+            case Roll(die, face):
+                return f"roll d{die} {face}"
+        raise InvalidAction(f"Not a Mahabharata action: {action!r}")
+
+    def _die_label(self, state: MahabharataState, die: int) -> str:
+        face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
+        return f"Die {die} ({self._face_name(face)})"
+
+    def label(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
+        match action:
+            case PlaceScreen(die):
+                return f"{self._die_label(state, die)} behind your screen"
+            case PlaceLeader(die, leader, space, token):
+                where = f"{self._leader_name(leader)}, space {space}"
+                face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
+                if face is not None and face != RAJA and token in (None, face):
+                    return f"{self._die_label(state, die)} on {where}"
+                # A Raja die: the token is the player's choice, so name it and
+                # the space's class.
+                spec = self._leader_spec(leader)
+                if spec is not None and 1 <= space <= len(spec.icons):
+                    where += f" ({CLASS_WORD[spec.icons[space - 1]]})"
+                what = self._token_name(token) if token is not None else "a token"
+                return f"{self._die_label(state, die)}: {what} on {where}"
+            case TakeNothing(die):
+                return f"{self._die_label(state, die)}: take it, place nothing"
+            case Announce():
+                return "Announce your Pati (the game ends)"
+            case Pass():
+                return "Do not announce"
+            case DrawLeader(leader):
+                spec = self._leader_spec(leader)
+                vp = f" ({spec.vp} VP)" if spec is not None else ""
+                return f"Draw {self._leader_name(leader)}{vp}"
+            case ChooseFirst(s):
+                return f"Seat {s} takes the elephant"
+            case Roll(die, face):
+                return f"Die {die} rolls {self._face_name(face)}"
+        return self.describe(state, seat, action)
+
+    def narrate(
+        self,
+        before: MahabharataState,
+        seat: Seat,
+        action: MahabharataAction,
+        after: MahabharataState,
+    ) -> str:
+        c = self.components
+        who = seat_tag(seat)
+        text = ""
+        match action:
+            case DrawLeader(leader):
+                spec = self._leader_spec(leader)
+                text = f"Drew {self._leader_name(leader)}" + (
+                    f" ({spec.vp} VP)." if spec is not None else "."
+                )
+                if after.phase == FIRST:
+                    names = ", ".join(c.leaders[li].name for li in after.leaders)
+                    text += f" Leaders in play: {names} ({TARGET_VP} VP)."
+                    aside = [c.leaders[li].name for li in after.drawn if li not in after.leaders]
+                    if aside:
+                        text += f" Set aside: {', '.join(aside)}."
+                elif not after.drawn:
+                    text += " No set of cards makes exactly 18 VP: the draw starts over."
+            case ChooseFirst(s):
+                text = f"{seat_tag(s)} takes the elephant and goes first."
+            case Roll(die, face):
+                text = f"Die {die} rolled {self._face_name(face)}."
+                if after.phase == DRAFT and after.elephant is not None:
+                    text += f" Round {after.round}: {seat_tag(after.elephant)} picks first."
+            case PlaceScreen(die):
+                # R14: never the token kind.
+                text = f"{who} took die {die} and placed a token behind their screen."
+            case PlaceLeader(die, leader, space, token):
+                raja = " (Raja)" if before.faces[die - 1] == RAJA else ""
+                placed = self._token_name(token or before.faces[die - 1] or "")
+                text = (
+                    f"{who} took die {die}{raja} and placed {placed} on "
+                    f"{self._leader_name(leader)}, space {space}."
+                )
+            case TakeNothing(die):
+                text = f"{who} took die {die} but could place nothing."
+            case Announce():
+                text = f"{who} announced a complete Pati: the game ends."
+            case Pass():
+                # R14: a pass shows that this seat holds a complete Pati.
+                text = ""
+        if before.phase == DRAFT and after.phase == ANNOUNCE:
+            text += " The round is over; waiting for private decisions."
+        if after.phase == OVER and before.phase != OVER:
+            text = (text + f" Game over: {after.reason}").strip()
+        return text
+
+    def private_to(
+        self, before: MahabharataState, seat: Seat, action: MahabharataAction
+    ) -> Seat | None:
+        # R14: screen placements come from public dice and their text names no
+        # token, so they are public.  A pass is only possible with a complete
+        # Pati, so its text is kept to the passer.
+        if isinstance(action, Pass):
+            return seat
+        return None
+
+    # ----- serialisation ----------------------------------------------------
+
+    def to_json(self, state: MahabharataState) -> JSON:
+        c = self.components
+        kinds = [t.kind for t in c.tokens]
+        return {
+            "players": state.num_players,
+            "phase": state.phase,
+            "drawn": [c.leaders[i].key for i in state.drawn],
+            "leaders": [c.leaders[i].key for i in state.leaders],
+            "round": state.round,
+            "elephant": state.elephant,
+            "faces": list(state.faces),
+            "taken": list(state.taken),
+            "picks": state.picks,
+            "spaces": [
+                [{"owner": owner, "tokens": [kinds[k] for k in stack]} for owner, stack in spaces]
+                for spaces in state.spaces
+            ],
+            "screens": [list(self._screen_kinds(s)) for s in state.screens],
+            "supply": [dict(zip(kinds, s, strict=True)) for s in state.supply],
+            "pending": sorted(state.pending),
+            "announced": list(state.announced),
+            "reason": state.reason,
+        }
+
+    def from_json(self, obj: JSON) -> MahabharataState:
+        c = self.components
+        try:
+            n = int(obj["players"])
+            phase = str(obj["phase"])
+            if phase not in _PHASES:
+                raise ValueError(f"unknown phase {phase!r}")
+            leaders = tuple(c.leader_index[k] for k in obj["leaders"])
+            spaces: list[tuple[Space, ...]] = []
+            for li, raw in zip(leaders, obj["spaces"], strict=True):
+                row: list[Space] = []
+                for sp in raw:
+                    owner = sp["owner"]
+                    row.append(
+                        (
+                            None if owner is None else int(owner),
+                            tuple(c.token_index[k] for k in sp["tokens"]),
+                        )
+                    )
+                if len(row) != len(c.leaders[li].icons):
+                    raise ValueError(f"{c.leaders[li].name} has {len(row)} spaces")
+                spaces.append(tuple(row))
+            screens: list[tuple[int, ...]] = []
+            for raw_screen in obj["screens"]:
+                counts = [0] * len(c.tokens)
+                for k in raw_screen:
+                    counts[c.token_index[k]] += 1
+                screens.append(tuple(counts))
+            state = MahabharataState(
+                num_players=n,
+                phase=phase,
+                drawn=tuple(c.leader_index[k] for k in obj["drawn"]),
+                leaders=leaders,
+                round=int(obj["round"]),
+                elephant=None if obj["elephant"] is None else int(obj["elephant"]),
+                faces=tuple(None if f is None else self._check_face(str(f)) for f in obj["faces"]),
+                taken=tuple(None if t is None else int(t) for t in obj["taken"]),
+                picks=int(obj["picks"]),
+                spaces=tuple(spaces),
+                screens=tuple(screens),
+                supply=tuple(tuple(int(s[t.kind]) for t in c.tokens) for s in obj["supply"]),
+                pending=frozenset(int(s) for s in obj["pending"]),
+                announced=tuple(bool(a) for a in obj["announced"]),
+                reason=str(obj["reason"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"Not a Mahabharata state: {exc}") from None
+        if not (
+            len(state.faces) == len(state.taken) == self._n_dice
+            and len(state.screens) == len(state.supply) == len(state.announced) == n
+        ):
+            raise ValueError("Not a Mahabharata state: wrong number of dice or seats")
+        return state
+
+    def _check_face(self, face: str) -> str:
+        if face not in self._face_index:
+            raise ValueError(f"unknown face {face!r}")
+        return face
+
+
+def _set(seq: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    """A copy of ``seq`` with item ``i`` replaced."""
+    return (*seq[:i], value, *seq[i + 1 :])

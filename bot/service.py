@@ -1,0 +1,487 @@
+"""GameService: the only writer of game state.
+
+Every change goes: per-game lock -> load (cache, or snapshot + log replay) ->
+engine.apply -> chance resolved -> one storage transaction guarded by the
+version the move was made against.  Only after the write succeeds does the
+caller post anything, so nothing a player did is lost on restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.choices import StaleChoice, follow
+from bot.engines import get_engine
+from bot.engines.core import (
+    CHANCE,
+    Engine,
+    GameError,
+    IllegalAction,
+    NotYourTurn,
+    Outcome,
+    Seat,
+    Step,
+    apply_step,
+    resolve_chance,
+    resolve_options,
+)
+from storage.games import GameRecord, GameStore, NewEntry, SeatRecord, StaleVersion
+
+log = logging.getLogger(__name__)
+
+
+class ServiceError(GameError):
+    """A request the service refuses; the message is shown to the player."""
+
+
+class StaleBoard(ServiceError):
+    """A button from an older board was clicked."""
+
+
+class GameBroken(ServiceError):
+    """A stored game can no longer be rebuilt (corrupt log or snapshot)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    display_name: str
+
+
+@dataclass
+class LiveGame:
+    """A game as the service holds it: its record, seats, engine and state."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    engine: Engine[Any, Any, Any]
+    state: Any | None
+    """``None`` while the game is a lobby."""
+    outcome: Outcome | None = None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def names(self) -> list[str]:
+        return [s.display_name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def user_of(self, seat: Seat) -> int:
+        return self.seats[seat].user_id
+
+    @property
+    def is_over(self) -> bool:
+        return self.record.status in ("finished", "abandoned")
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """What one request changed, for delivery."""
+
+    game: LiveGame
+    before: Any | None
+    steps: tuple[Step, ...]
+    actor: Seat | None
+    private_changed: frozenset[Seat] = field(default_factory=frozenset)
+
+
+def is_moderator_permissions(manage_guild: bool, manage_messages: bool) -> bool:
+    return manage_guild or manage_messages
+
+
+class GameService:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        draw: Callable[[], float],
+        clock: Callable[[], float] = time.time,
+        snapshot_every: int = 25,
+    ) -> None:
+        self.store = store
+        self._draw = draw
+        self._clock = clock
+        self._snapshot_every = snapshot_every
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, LiveGame] = {}
+
+    # -- loading ---------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def get(self, game_id: int) -> LiveGame:
+        """The live game, rebuilt from storage if it is not cached."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        async with self.lock(game_id):
+            return await self._load(game_id)
+
+    async def _load(self, game_id: int) -> LiveGame:
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            return cached
+        record = await self.store.get_game(game_id)
+        if record is None:
+            raise ServiceError(f"There is no game #{game_id}.")
+        try:
+            engine = get_engine(record.engine)
+        except GameError as exc:
+            raise GameBroken(f"Game #{game_id} uses a game this bot no longer has: {exc}") from None
+        seats = await self.store.seats(game_id)
+        game = LiveGame(record=record, seats=seats, engine=engine, state=None)
+        if record.status != "lobby":
+            game.state = await self._rebuild(game)
+            if record.outcome is not None:
+                game.outcome = Outcome.from_json(record.outcome)
+        self._cache[game_id] = game
+        return game
+
+    async def _rebuild(self, game: LiveGame) -> Any:
+        """Snapshot plus the log after it; replay never rolls again."""
+        engine = game.engine
+        record = game.record
+        if record.engine_revision != engine.revision:
+            log.warning(
+                "game %d was stored by %s revision %d; replaying with revision %d",
+                record.id,
+                engine.name,
+                record.engine_revision,
+                engine.revision,
+            )
+        snapshot = await self.store.latest_snapshot(record.id)
+        try:
+            if snapshot is not None:
+                seq, state_json = snapshot
+                state = engine.from_json(state_json)
+            else:
+                seq = 0
+                state = engine.setup(len(game.seats), record.options)
+            for entry in await self.store.log(record.id, after_seq=seq):
+                action = engine.parse(state, entry.actor, entry.action)
+                state = engine.apply(state, entry.actor, action)
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            # The message names the game, never the failing action (it may be secret).
+            log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
+            raise GameBroken(
+                f"Game #{record.id} could not be restored from the database. "
+                "A moderator can end it with /game resign."
+            ) from exc
+        return state
+
+    def forget(self, game_id: int) -> None:
+        """Drop the cached copy (tests use it to prove storage alone suffices)."""
+        self._cache.pop(game_id, None)
+
+    # -- lobby -----------------------------------------------------------
+
+    async def new_game(
+        self,
+        engine_name: str,
+        *,
+        creator: Player,
+        guild_id: int | None,
+        channel_id: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> LiveGame:
+        engine = get_engine(engine_name)
+        resolved = resolve_options(engine, options or {})
+        record = await self.store.create_game(
+            engine=engine.name,
+            engine_revision=engine.revision,
+            options=resolved,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=None,
+            creator_id=creator.user_id,
+            now=self._clock(),
+        )
+        await self.store.add_seat(record.id, creator.user_id, creator.display_name, self._clock())
+        return await self.get(record.id)
+
+    async def join(self, game_id: int, player: Player) -> LiveGame:
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            self._require_lobby(game)
+            if game.seat_of(player.user_id) is not None:
+                raise ServiceError(f"You are already in game #{game_id}.")
+            if len(game.seats) >= game.engine.max_players:
+                raise ServiceError(f"Game #{game_id} is full ({game.engine.max_players} players).")
+            await self.store.add_seat(game_id, player.user_id, player.display_name, self._clock())
+            game.seats = await self.store.seats(game_id)
+            return game
+
+    async def leave(self, game_id: int, user_id: int) -> LiveGame | None:
+        """Leave a lobby; the last player leaving closes it (returns ``None``)."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            self._require_lobby(game)
+            if game.seat_of(user_id) is None:
+                raise ServiceError(f"You are not in game #{game_id}.")
+            await self.store.remove_seat(game_id, user_id)
+            game.seats = await self.store.seats(game_id)
+            if not game.seats:
+                game.record = await self.store.set_status(game_id, "abandoned", self._clock())
+                self._cache.pop(game_id, None)
+                return None
+            return game
+
+    async def start(self, game_id: int, user_id: int, *, moderator: bool) -> MoveResult:
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            self._require_lobby(game)
+            if user_id != game.record.creator_id and not moderator:
+                raise ServiceError(
+                    "Only the player who opened the game or a moderator can start it."
+                )
+            engine = game.engine
+            if len(game.seats) < engine.min_players:
+                raise ServiceError(
+                    f"{engine.title} needs at least {engine.min_players} players; "
+                    f"{len(game.seats)} joined so far."
+                )
+            state = engine.setup(len(game.seats), game.record.options)
+            state, steps = resolve_chance(engine, state, self._draw)
+            record = await self.store.start(game_id, self._clock())
+            record = await self._persist(game, record, state, steps)
+            game.record, game.state = record, state
+            return MoveResult(
+                game=game,
+                before=None,
+                steps=tuple(steps),
+                actor=None,
+                private_changed=frozenset(range(len(game.seats))),
+            )
+
+    def _require_lobby(self, game: LiveGame) -> None:
+        if game.record.status != "lobby":
+            raise ServiceError(f"Game #{game.id} has already started.")
+
+    # -- play ------------------------------------------------------------
+
+    def seat_for(self, game: LiveGame, user_id: int) -> Seat:
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise ServiceError(f"You are not playing in game #{game.id}.")
+        return seat
+
+    def legal_texts(self, game: LiveGame, seat: Seat) -> list[str]:
+        if game.state is None or game.is_over or seat not in game.engine.to_move(game.state):
+            return []
+        engine, state = game.engine, game.state
+        return [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
+
+    async def play(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+    ) -> MoveResult:
+        """Apply one player's action given in its text form."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            seat = self._check_can_act(game, user_id, expected_version)
+            engine, before = game.engine, game.state
+            action = engine.parse(before, seat, text)
+            return await self._commit_move(game, seat, action)
+
+    async def play_path(
+        self, game_id: int, user_id: int, path: tuple[int, ...], *, expected_version: int
+    ) -> tuple[MoveResult | None, list[Any], list[str]]:
+        """Follow a menu path from a button or select.
+
+        Returns the move result when the path ends on an action, else the
+        next menu's options and the full legal list they were built from.
+        """
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            seat = self._check_can_act(game, user_id, expected_version)
+            texts = self.legal_texts(game, seat)
+            try:
+                chosen, options, _ = follow(texts, path)
+            except StaleChoice as exc:
+                raise StaleBoard(str(exc)) from None
+            if chosen is None:
+                return None, options, texts
+            action = game.engine.parse(game.state, seat, chosen)
+            return await self._commit_move(game, seat, action), [], texts
+
+    def _check_can_act(self, game: LiveGame, user_id: int, expected_version: int | None) -> Seat:
+        if game.record.status == "lobby":
+            raise ServiceError(f"Game #{game.id} has not started yet.")
+        if game.is_over:
+            raise ServiceError(f"Game #{game.id} is over.")
+        seat = self.seat_for(game, user_id)
+        if expected_version is not None and expected_version != game.version:
+            raise StaleBoard(
+                "That board is out of date: the game has moved on since. Use the newest board."
+            )
+        if seat not in game.engine.to_move(game.state):
+            waiting = game.engine.waiting_on(game.state)
+            if waiting:
+                names = ", ".join(game.names[s] for s in sorted(waiting))
+                raise NotYourTurn(f"It is not your turn: waiting for {names}.")
+            raise NotYourTurn("It is not your turn.")
+        return seat
+
+    async def _commit_move(self, game: LiveGame, seat: Seat, action: Any) -> MoveResult:
+        engine, before = game.engine, game.state
+        state, step = apply_step(engine, before, seat, action)
+        state, chance_steps = resolve_chance(engine, state, self._draw)
+        steps = [step, *chance_steps]
+        record = await self._persist(game, game.record, state, steps)
+        game.record, game.state = record, state
+        changed = frozenset(
+            s for s in range(len(game.seats)) if engine.view(before, s) != engine.view(state, s)
+        )
+        return MoveResult(
+            game=game, before=before, steps=tuple(steps), actor=seat, private_changed=changed
+        )
+
+    async def _persist(
+        self, game: LiveGame, record: GameRecord, state: Any, steps: Iterable[Step]
+    ) -> GameRecord:
+        engine = game.engine
+        entries = [
+            NewEntry(actor=s.seat, action=s.text, narration=s.narration, private_to=s.private_to)
+            for s in steps
+        ]
+        outcome = engine.outcome(state)
+        new_version = record.version + len(entries)
+        crosses = record.version // self._snapshot_every != new_version // self._snapshot_every
+        snapshot = engine.to_json(state) if (crosses or outcome is not None) else None
+        try:
+            record = await self.store.append(
+                game.id,
+                expected_version=record.version,
+                entries=entries,
+                now=self._clock(),
+                snapshot=snapshot,
+                status="finished" if outcome is not None else None,
+                outcome=outcome.to_json() if outcome is not None else None,
+            )
+        except StaleVersion:
+            # Another process or a lost cache wrote first: reload, refuse this click.
+            self._cache.pop(game.id, None)
+            raise StaleBoard(
+                "That board is out of date: the game has moved on since. Use the newest board."
+            ) from None
+        game.outcome = outcome
+        return record
+
+    async def resign(self, game_id: int, user_id: int, *, moderator: bool = False) -> MoveResult:
+        """A player leaves a running game: it ends, the resigner last.
+
+        A moderator who is not playing may end a game for everyone (a draw).
+        """
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game_id} is already over.")
+            seat = game.seat_of(user_id)
+            if game.record.status == "lobby":
+                raise ServiceError(f"Game #{game_id} has not started; use /game leave.")
+            n = len(game.seats)
+            if seat is not None:
+                others = frozenset(s for s in range(n) if s != seat)
+                outcome = Outcome(
+                    ranking=(others, frozenset({seat})),
+                    scores=tuple(0 for _ in range(n)),
+                    reason=f"{game.names[seat]} resigned.",
+                )
+            elif moderator:
+                outcome = Outcome(
+                    ranking=(frozenset(range(n)),),
+                    scores=tuple(0 for _ in range(n)),
+                    reason="A moderator ended the game.",
+                )
+            else:
+                raise ServiceError(f"You are not playing in game #{game_id}.")
+            record = await self.store.set_status(
+                game_id, "abandoned", self._clock(), outcome=outcome.to_json()
+            )
+            game.record, game.outcome = record, outcome
+            return MoveResult(game=game, before=game.state, steps=(), actor=seat)
+
+    # -- queries ---------------------------------------------------------
+
+    async def games_here(self, channel_id: int) -> list[GameRecord]:
+        return await self.store.games_in_channel(channel_id)
+
+    async def games_of(self, user_id: int) -> list[GameRecord]:
+        return await self.store.games_of_user(user_id)
+
+    async def find_game(
+        self,
+        *,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        want: str,
+    ) -> LiveGame:
+        """Resolve the game a command means when its id was left out.
+
+        ``want`` is ``"lobby"`` (to join), ``"mine"`` (a live game the caller
+        sits in, here) or ``"any"`` (any live game here).
+        """
+        if game_id is not None:
+            game = await self.get(game_id)
+            if game.record.channel_id != channel_id and want != "mine":
+                raise ServiceError(f"Game #{game_id} is in another channel.")
+            return game
+        here = await self.store.games_in_channel(channel_id)
+        if want == "lobby":
+            candidates = [g for g in here if g.status == "lobby"]
+        elif want == "mine":
+            mine = {g.id for g in await self.store.games_of_user(user_id)}
+            candidates = [g for g in here if g.id in mine]
+        else:
+            candidates = here
+        if not candidates:
+            what = {"lobby": "open lobby", "mine": "game of yours", "any": "game"}[want]
+            raise ServiceError(f"There is no {what} in this channel. Start one with /game new.")
+        if len(candidates) > 1:
+            ids = ", ".join(f"#{g.id}" for g in candidates)
+            raise ServiceError(f"Several games match ({ids}); give the game number.")
+        return await self.get(candidates[0].id)
+
+    def with_record(self, game: LiveGame, **changes: Any) -> LiveGame:
+        return replace(game, record=replace(game.record, **changes))
+
+
+def illegal(message: str) -> IllegalAction:
+    return IllegalAction(message)
+
+
+__all__ = [
+    "CHANCE",
+    "GameBroken",
+    "GameService",
+    "LiveGame",
+    "MoveResult",
+    "Player",
+    "ServiceError",
+    "StaleBoard",
+]

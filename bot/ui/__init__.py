@@ -1,0 +1,1 @@
+"""Discord components: DynamicItems that survive restarts."""

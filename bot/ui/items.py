@@ -1,0 +1,245 @@
+"""Buttons and selects that survive restarts.
+
+Every component is a :class:`discord.ui.DynamicItem`: its custom_id carries
+the game id, the state version it was drawn for and a menu path of indices
+(see ``bot/choices.py``), never a card or any other hidden word.  Callbacks
+only hand over to :class:`bot.table.Table`; the rules stay in the engines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+import discord
+
+from bot.choices import MenuOption, follow, format_path, parse_path
+from bot.engines.core import CHANCE, Seat
+from bot.service import LiveGame
+
+if TYPE_CHECKING:
+    from bot.client import ChaupalBot
+
+MAX_BOARD_BUTTONS = 20
+
+
+def _bot(itx: discord.Interaction[Any]) -> ChaupalBot:
+    return cast("ChaupalBot", itx.client)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:lobby:(?P<game>\d+):(?P<verb>join|leave|start)",
+):
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, game_id: int, verb: str) -> None:
+        self.game_id, self.verb = game_id, verb
+        super().__init__(
+            discord.ui.Button(
+                label=verb.capitalize(),
+                style=self.STYLES[verb],
+                custom_id=f"chaupal:lobby:{game_id}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.lobby(itx, self.game_id, self.verb)
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:pick:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*)",
+):
+    """A choice on the board (a die, a square) or "Choose…" (empty path)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: tuple[int, ...],
+        *,
+        label: str = "Choose…",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        self.game_id, self.version, self.path = game_id, version, path
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                custom_id=f"chaupal:pick:{game_id}:{version}:{format_path(path)}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PickButton:
+        return cls(int(match["game"]), int(match["version"]), parse_path(match["path"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.pick(itx, self.game_id, self.version, self.path, in_menu=False)
+
+
+class MenuSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:menu:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*):(?P<chunk>\d+)",
+):
+    """One level of a seat's action menu; option values are indices into
+    the whole level, and ``chunk`` only keeps custom_ids unique when a level
+    spills over 25 options into several selects."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        path: tuple[int, ...],
+        options: Sequence[discord.SelectOption] = (),
+        chunk: int = 0,
+    ) -> None:
+        self.game_id, self.version, self.path = game_id, version, path
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"chaupal:menu:{game_id}:{version}:{format_path(path)}:{chunk}",
+                placeholder="Choose…",
+                options=list(options) or [discord.SelectOption(label="…", value="0")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MenuSelect:
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            parse_path(match["path"]),
+            chunk=int(match["chunk"]),
+        )
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        try:
+            index = int(self.item.values[0])
+        except (IndexError, ValueError):
+            index = -1  # refused as stale by the service
+        await _bot(itx).table.pick(
+            itx, self.game_id, self.version, (*self.path, index), in_menu=True
+        )
+
+
+class ShowMineButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:mine:(?P<game>\d+)",
+):
+    def __init__(self, game_id: int, label: str = "Show mine") -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:mine:{game_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ShowMineButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.show_mine(itx, self.game_id)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    PickButton,
+    MenuSelect,
+    ShowMineButton,
+)
+
+
+# -- building views --------------------------------------------------------
+
+
+def option_label(game: LiveGame, seat: Seat, option: MenuOption) -> str:
+    engine, state = game.engine, game.state
+    if option.leaf:
+        return engine.label(state, seat, engine.parse(state, seat, option.text))[:100]
+    labeller = getattr(engine, "choice_label", None)
+    label = labeller(state, seat, option.text) if labeller is not None else option.text
+    return f"{label} ({option.size} choices)"[:100]
+
+
+def lobby_view(game: LiveGame) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("join", "leave", "start"):
+        view.add_item(LobbyButton(game.id, verb))
+    return view
+
+
+def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
+    """Buttons under the board: the mover's first-level choices when they
+    are public (dice, squares), else a "Choose…" button; and "Show mine"."""
+    if game.is_over or game.state is None:
+        return None
+    engine, state = game.engine, game.state
+    view = discord.ui.View(timeout=None)
+    movers = engine.to_move(state) - {CHANCE}
+    public = engine.waiting_on(state)
+    if engine.public_choices and len(public) == 1 and public == movers:
+        (seat,) = tuple(public)
+        texts = [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
+        _, options, _ = follow(texts, ())
+        if len(options) <= MAX_BOARD_BUTTONS:
+            for index, option in enumerate(options):
+                view.add_item(
+                    PickButton(
+                        game.id, game.version, (index,), label=option_label(game, seat, option)
+                    )
+                )
+        else:
+            view.add_item(PickButton(game.id, game.version, ()))
+    elif movers:
+        view.add_item(PickButton(game.id, game.version, ()))
+    view.add_item(ShowMineButton(game.id))
+    return view
+
+
+def menu_view(
+    game: LiveGame, seat: Seat, version: int, path: tuple[int, ...], options: Sequence[MenuOption]
+) -> discord.ui.View:
+    """An ephemeral (or DM) menu; more than 25 options spill into more selects."""
+    view = discord.ui.View(timeout=None)
+    select_options = [
+        discord.SelectOption(label=option_label(game, seat, option), value=str(i))
+        for i, option in enumerate(options)
+    ]
+    for start in range(0, min(len(select_options), 125), 25):
+        chunk = select_options[start : start + 25]
+        view.add_item(MenuSelect(game.id, version, path, chunk, chunk=start // 25))
+    return view
+
+
+def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View | None:
+    """Components for a seat's DM or ephemeral view: its menu, when it may act."""
+    if game.is_over or game.state is None or seat not in game.engine.to_move(game.state):
+        return None
+    texts = bot.service.legal_texts(game, seat)
+    if not texts:
+        return None
+    _, options, _ = follow(texts, ())
+    return menu_view(game, seat, game.version, (), options)

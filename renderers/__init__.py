@@ -1,0 +1,74 @@
+"""Game renderers: engine views in, Pillow images out.
+
+A renderer is a pair of pure functions of an engine's view, in the spirit of
+python-chess's ``chess.svg``: keyword options, a colour table (:class:`Theme`),
+no I/O.  A generic caller draws any game through the registry::
+
+    from renderers import get_renderer, to_png
+
+    renderer = get_renderer(engine.name)
+    png = to_png(renderer.board(engine.view(state, None), names=names))
+    mine = to_png(renderer.private(engine.view(state, seat), names=names))
+
+Renderers import nothing from Discord, aiosqlite or ``storage``, and from
+``bot`` only the engine view types (``bot.engines.*_views``,
+``bot.engines.core``).  Rendering blocks: call it through
+``asyncio.to_thread``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from PIL import Image
+
+from renderers.common import DEFAULT_THEME, Theme, to_png
+from renderers.mahabharata import MahabharataRenderer
+
+
+class GameRenderer(Protocol):
+    """How one game is drawn."""
+
+    def board(
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        """The public board from the channel's view (``view.me`` is ignored).
+
+        ``names[seat]`` is the seat's display name."""
+        ...
+
+    def private(
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        """What only one seat may see; ``view`` is that seat's view."""
+        ...
+
+
+RENDERERS: dict[str, GameRenderer] = {
+    "mahabharata": MahabharataRenderer(),
+}
+
+
+class UnknownRenderer(LookupError):
+    """No renderer is registered for that engine name."""
+
+
+def get_renderer(name: str) -> GameRenderer:
+    """The renderer for the engine called ``name``."""
+    try:
+        return RENDERERS[name]
+    except KeyError:
+        known = ", ".join(sorted(RENDERERS))
+        raise UnknownRenderer(f"No renderer for {name!r} (renderers: {known}).") from None
+
+
+__all__ = [
+    "DEFAULT_THEME",
+    "RENDERERS",
+    "GameRenderer",
+    "Theme",
+    "UnknownRenderer",
+    "get_renderer",
+    "to_png",
+]

@@ -1,0 +1,625 @@
+"""Shared drawing kit for the game renderers: theme, fonts, primitives, PNG.
+
+Nothing here knows about Discord, storage or any game's rules.  Fonts come
+only from Pillow's built-in scalable font (``ImageFont.load_default(size=N)``),
+so no font file has to exist on the machine.  That font covers printable ASCII
+and a few typographic marks, so every string shown to players goes through
+:func:`safe_text` first and symbols (checks, crowns, elephants) are drawn as
+shapes, never as characters.
+
+Text is drawn from cached glyph masks (:func:`_text_mask`): board renders
+repeat the same short strings (numbers, names, labels) over and over, and
+pasting a cached mask is several times cheaper than laying the text out again.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from io import BytesIO
+from typing import Literal
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+"""``(left, top, right, bottom)`` in pixels, right/bottom exclusive-ish as in Pillow."""
+
+# --------------------------------------------------------------------------- colours
+
+
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """Mix ``a`` towards ``b`` by ``t`` (0 gives ``a``, 1 gives ``b``)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def luminance(c: RGB) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def channel(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio between two colours (1 to 21)."""
+    la, lb = luminance(a), luminance(b)
+    hi, lo = max(la, lb), min(la, lb)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+SeatShape = Literal["circle", "square", "triangle", "diamond"]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours every renderer draws with.
+
+    ``players`` are the Okabe-Ito orange, sky blue, bluish green and reddish
+    purple, chosen to stay apart for the common kinds of colour blindness and
+    to read on the dark background; each seat also has a shape
+    (:attr:`seat_shapes`) drawn beside its colour so nobody has to rely on
+    hue alone.
+    """
+
+    background: RGB = (24, 26, 32)
+    ink: RGB = (242, 243, 247)
+    muted: RGB = (156, 162, 176)
+    panel: RGB = (40, 43, 53)
+    grid: RGB = (72, 77, 92)
+    highlight: RGB = (255, 214, 102)
+    players: tuple[RGB, RGB, RGB, RGB] = (
+        (230, 159, 0),
+        (86, 180, 233),
+        (0, 170, 125),
+        (214, 128, 175),
+    )
+    seat_shapes: tuple[SeatShape, SeatShape, SeatShape, SeatShape] = (
+        "circle",
+        "square",
+        "triangle",
+        "diamond",
+    )
+    on_colour: RGB = (17, 18, 22)
+    """Text drawn on a player colour, the highlight or a die face."""
+    slot: RGB = (30, 32, 40)
+    """Empty places (board spaces) inside a panel."""
+    die: RGB = (238, 232, 216)
+    die_taken: RGB = (78, 82, 95)
+    raja: RGB = (233, 196, 106)
+    good: RGB = (96, 204, 120)
+    bad: RGB = (240, 110, 90)
+
+    def player_colour(self, seat: int) -> RGB:
+        """The colour of ``seat`` (0-based); wraps past the fourth seat."""
+        return self.players[seat % len(self.players)]
+
+    def seat_shape(self, seat: int) -> SeatShape:
+        return self.seat_shapes[seat % len(self.seat_shapes)]
+
+    def dim(self, colour: RGB, amount: float = 0.6) -> RGB:
+        """``colour`` faded into the panel (for things already used or done)."""
+        return blend(colour, self.panel, amount)
+
+
+DEFAULT_THEME = Theme()
+
+# --------------------------------------------------------------------------- fonts & text
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in scalable font at ``size`` pixels.
+
+    The built-in face has a single weight: ``bold`` returns the same face and
+    :meth:`Canvas.text` thickens bold text with a thin stroke instead.
+    """
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # pragma: no cover - no FreeType
+        raise RuntimeError("Pillow was built without FreeType; renderers need it.")
+    return loaded
+
+
+def _stroke(size: int, bold: bool) -> float:
+    return min(1.2, max(0.5, size / 48)) if bold else 0.0
+
+
+@lru_cache(maxsize=1)
+def _notdef_signature() -> tuple[tuple[float, float, float, float], bytes]:
+    f = font(24)
+    return f.getbbox("\uffff"), bytes(f.getmask("\uffff"))
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(ch: str) -> bool:
+    """Whether the built-in font draws ``ch`` (rather than a missing-glyph box)."""
+    if ch == " ":
+        return True
+    if not ch.isprintable() or ch.isspace():
+        return False
+    f = font(24)
+    return (f.getbbox(ch), bytes(f.getmask(ch))) != _notdef_signature()
+
+
+@lru_cache(maxsize=1024)
+def safe_text(text: str) -> str:
+    """``text`` reduced to characters the built-in font can draw.
+
+    Accents are stripped (``Ásha`` becomes ``Asha``), other unknown characters
+    dropped and runs of spaces collapsed.  The result may be empty.
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    kept = []
+    for ch in decomposed:
+        if unicodedata.combining(ch):
+            continue
+        if ch.isspace():
+            kept.append(" ")
+        elif has_glyph(ch):
+            kept.append(ch)
+    return " ".join("".join(kept).split())
+
+
+def display_name(names: Sequence[str], seat: int, fallback: str = "Player") -> str:
+    """``names[seat]`` made drawable, or ``"Player N"`` when it is missing or
+    nothing of it survives :func:`safe_text`."""
+    name = safe_text(names[seat]) if 0 <= seat < len(names) else ""
+    return name if name.strip() else f"{fallback} {seat + 1}"
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """The advance width of ``text`` in pixels."""
+    return math.ceil(font(size).getlength(text) + 2 * _stroke(size, bold))
+
+
+@lru_cache(maxsize=64)
+def cap_height(size: int) -> int:
+    return -math.floor(font(size).getbbox("H", anchor="ls")[1])
+
+
+def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so it fits ``max_width`` pixels."""
+    if text_width(text, size, bold) <= max_width:
+        return text
+    ellipsis = "\u2026"
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + ellipsis, size, bold) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ellipsis if lo else ""
+
+
+def wrap_text(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
+    """Greedy word wrap; a word wider than the line is cut with an ellipsis."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate, size, bold) <= max_width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = fit_text(word, size, max_width, bold)
+    if current:
+        lines.append(current)
+    return lines
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """A greyscale mask of ``text`` and the offset of its top-left corner from
+    the pen origin (left end of the baseline).  Cached: never mutate it."""
+    f = font(size)
+    sw = _stroke(size, bold)
+    left, top, right, bottom = f.getbbox(text, anchor="ls", stroke_width=sw)
+    x0, y0 = math.floor(left), math.floor(top)
+    x1, y1 = math.ceil(right), math.ceil(bottom)
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text(
+        (-x0, -y0), text, font=f, fill=255, anchor="ls", stroke_width=sw, stroke_fill=255
+    )
+    return mask, x0, y0
+
+
+HAnchor = Literal["l", "m", "r"]
+VAnchor = Literal["a", "t", "m", "s", "d"]
+
+# --------------------------------------------------------------------------- canvas
+
+
+@dataclass
+class Canvas:
+    """An RGB image with the theme and the drawing helpers renderers share."""
+
+    width: int
+    height: int
+    theme: Theme = DEFAULT_THEME
+    image: Image.Image = field(init=False)
+    draw: ImageDraw.ImageDraw = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.image = Image.new("RGB", (self.width, self.height), self.theme.background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def crop(self, height: int) -> Image.Image:
+        """The image cut to ``height`` rows (the used part)."""
+        return self.image.crop((0, 0, self.width, min(self.height, max(1, height))))
+
+    # ---- text
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        *,
+        size: int,
+        fill: RGB,
+        anchor: str = "la",
+        bold: bool = False,
+        max_width: int | None = None,
+    ) -> Box:
+        """Draw ``text`` and return its box (advance width, ascender to descender).
+
+        ``anchor`` is two letters like Pillow's: horizontal ``l``/``m``/``r``,
+        then vertical ``a`` (ascender), ``t`` (top of capitals), ``m`` (middle
+        of capitals: centres digits and capitals visually), ``s`` (baseline)
+        or ``d`` (descender).  ``max_width`` cuts the text with an ellipsis.
+        """
+        if max_width is not None:
+            text = fit_text(text, size, max_width, bold)
+        x, y = xy
+        if not text:
+            return (round(x), round(y), round(x), round(y))
+        width = text_width(text, size, bold)
+        h, v = anchor[0], anchor[1]
+        ox = x if h == "l" else x - width / 2 if h == "m" else x - width
+        ascent, descent = font(size).getmetrics()
+        if v == "a":
+            base = y + ascent
+        elif v == "t":
+            base = y + cap_height(size)
+        elif v == "m":
+            base = y + cap_height(size) / 2
+        elif v == "d":
+            base = y - descent
+        else:
+            base = y
+        mask, dx, dy = _text_mask(text, size, bold)
+        self.image.paste(fill, (round(ox) + dx, round(base) + dy), mask)
+        return (round(ox), round(base) - ascent, round(ox) + width, round(base) + descent)
+
+    # ---- shapes
+
+    def panel(
+        self,
+        box: Box,
+        *,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        radius: int = 14,
+        width: int = 2,
+    ) -> None:
+        """A rounded rectangle (defaults to the theme's panel colour)."""
+        self.draw.rounded_rectangle(
+            box,
+            radius=radius,
+            fill=self.theme.panel if fill is None else fill,
+            outline=outline,
+            width=width if outline is not None else 0,
+        )
+
+    def pill(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        *,
+        size: int,
+        fill: RGB,
+        ink: RGB,
+        anchor: Literal["l", "m", "r"] = "l",
+        height: int | None = None,
+        pad: int = 10,
+        bold: bool = True,
+        outline: RGB | None = None,
+    ) -> Box:
+        """A rounded label whose vertical centre is ``xy[1]``; returns its box."""
+        h = height if height is not None else size + 12
+        w = text_width(text, size, bold) + 2 * pad
+        x = xy[0] if anchor == "l" else xy[0] - w // 2 if anchor == "m" else xy[0] - w
+        top = xy[1] - h // 2
+        box = (x, top, x + w, top + h)
+        self.panel(box, fill=fill, outline=outline, radius=h // 2, width=2)
+        self.text((x + w / 2, xy[1]), text, size=size, fill=ink, anchor="mm", bold=bold)
+        return box
+
+    def seat_mark(
+        self, centre: tuple[float, float], radius: float, seat: int, *, fill: RGB | None = None
+    ) -> None:
+        """The seat's shape (circle, square, triangle, diamond) in its colour,
+        outlined in the background colour so it stays visible on any panel."""
+        colour = self.theme.player_colour(seat) if fill is None else fill
+        shape_marker(
+            self.draw, centre, radius, self.theme.seat_shape(seat), colour, self.theme.background
+        )
+
+    def check(self, box: Box, colour: RGB, width: int = 4) -> None:
+        """A tick mark filling ``box``."""
+        x0, y0, x1, y1 = box
+        w, h = x1 - x0, y1 - y0
+        self.draw.line(
+            [
+                (x0 + 0.08 * w, y0 + 0.55 * h),
+                (x0 + 0.4 * w, y0 + 0.85 * h),
+                (x0 + 0.95 * w, y0 + 0.15 * h),
+            ],
+            fill=colour,
+            width=width,
+            joint="curve",
+        )
+
+    def cross(self, box: Box, colour: RGB, width: int = 4) -> None:
+        """An X filling ``box``."""
+        x0, y0, x1, y1 = box
+        self.draw.line([(x0, y0), (x1, y1)], fill=colour, width=width)
+        self.draw.line([(x0, y1), (x1, y0)], fill=colour, width=width)
+
+
+def shape_marker(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    shape: SeatShape,
+    fill: RGB,
+    outline: RGB | None = None,
+) -> None:
+    """A filled circle, square, triangle or diamond of the given radius."""
+    cx, cy = centre
+    r = radius
+    ow = 2 if outline is not None else 0
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=ow)
+    elif shape == "square":
+        s = r * 0.88
+        draw.rectangle((cx - s, cy - s, cx + s, cy + s), fill=fill, outline=outline, width=ow)
+    elif shape == "triangle":
+        pts = [(cx, cy - r * 1.05), (cx + r * 1.05, cy + r * 0.85), (cx - r * 1.05, cy + r * 0.85)]
+        draw.polygon(pts, fill=fill, outline=outline, width=ow)
+    else:
+        pts = [(cx, cy - r * 1.15), (cx + r * 1.15, cy), (cx, cy + r * 1.15), (cx - r * 1.15, cy)]
+        draw.polygon(pts, fill=fill, outline=outline, width=ow)
+
+
+# --------------------------------------------------------------------------- game pieces
+
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def pips(c: Canvas, box: Box, count: int, colour: RGB) -> None:
+    """Die pips (1 to 6, in the usual layouts) inside the square ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    r = min(w, h) * 0.1
+    for fx, fy in _PIPS.get(count, ()):
+        cx, cy = x0 + fx * w, y0 + fy * h
+        c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+
+
+def die_face(
+    c: Canvas,
+    box: Box,
+    *,
+    fill: RGB,
+    ink: RGB,
+    label: str | None = None,
+    pip_count: int = 0,
+    outline: RGB | None = None,
+    label_size: int = 40,
+) -> None:
+    """A die: rounded square with pips, a label, or a label above a pip row.
+
+    With both a label and pips the label sits in the upper half and the pips
+    run in one row beneath it (so "H" over three pips reads "cavalry 3").
+    """
+    x0, y0, x1, y1 = box
+    size = x1 - x0
+    c.draw.rounded_rectangle(
+        box, radius=size // 6, fill=fill, outline=outline, width=3 if outline is not None else 0
+    )
+    if label and pip_count:
+        rows = [pip_count] if pip_count <= 3 else [(pip_count + 1) // 2, pip_count // 2]
+        r = size * 0.072
+        gap = r * 0.8
+        top = y0 + size * (0.3 if len(rows) == 1 else 0.25)
+        c.text(((x0 + x1) / 2, top), label, size=label_size, fill=ink, anchor="mm", bold=True)
+        first = y0 + size * (0.72 if len(rows) == 1 else 0.6)
+        for k, count in enumerate(rows):
+            cy = first + k * (2 * r + gap)
+            start = (x0 + x1) / 2 - (count * 2 * r + (count - 1) * gap) / 2 + r
+            for i in range(count):
+                cx = start + i * (2 * r + gap)
+                c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+    elif label:
+        c.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2), label, size=label_size, fill=ink, anchor="mm", bold=True
+        )
+    elif pip_count:
+        pips(c, box, pip_count, ink)
+
+
+def token_chip(
+    c: Canvas,
+    box: Box,
+    label: str,
+    *,
+    colour: RGB,
+    ink: RGB | None = None,
+    size: int = 24,
+    outline: RGB | None = None,
+) -> None:
+    """A player's token: a rounded tile in their colour with a short label."""
+    x0, y0, x1, y1 = box
+    c.draw.rounded_rectangle(
+        box,
+        radius=min(x1 - x0, y1 - y0) // 4,
+        fill=colour,
+        outline=outline,
+        width=2 if outline is not None else 0,
+    )
+    c.text(
+        ((x0 + x1) / 2, (y0 + y1) / 2),
+        label,
+        size=size,
+        fill=c.theme.on_colour if ink is None else ink,
+        anchor="mm",
+        bold=True,
+    )
+
+
+def crown(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, jewel: RGB | None = None) -> None:
+    """A three-pointed crown filling ``box`` (the Raja mark)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    base = y0 + 0.78 * h
+    pts = [
+        (x0, y0 + 0.25 * h),
+        (x0 + 0.25 * w, y0 + 0.55 * h),
+        (x0 + 0.5 * w, y0 + 0.1 * h),
+        (x0 + 0.75 * w, y0 + 0.55 * h),
+        (x1, y0 + 0.25 * h),
+        (x1 - 0.06 * w, base),
+        (x0 + 0.06 * w, base),
+    ]
+    draw.polygon(pts, fill=fill)
+    draw.rectangle((x0 + 0.06 * w, base + 0.06 * h, x1 - 0.06 * w, y1), fill=fill)
+    r = 0.08 * w
+    for px, py in ((x0, y0 + 0.25 * h), (x0 + 0.5 * w, y0 + 0.1 * h), (x1, y0 + 0.25 * h)):
+        draw.ellipse((px - r, py - r, px + r, py + r), fill=fill)
+    if jewel is not None:
+        jr = 0.07 * w
+        jx, jy = x0 + 0.5 * w, y0 + 0.6 * h
+        draw.ellipse((jx - jr, jy - jr, jx + jr, jy + jr), fill=jewel)
+
+
+def elephant(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, detail: RGB) -> None:
+    """A side-on elephant facing left filling ``box`` (the first-player marker)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+
+    def px(fx: float) -> float:
+        return x0 + fx * w
+
+    def py(fy: float) -> float:
+        return y0 + fy * h
+
+    # legs, then body, head, trunk, ear, eye, tail
+    for fx in (0.36, 0.5, 0.72, 0.86):
+        draw.rounded_rectangle(
+            (px(fx - 0.06), py(0.55), px(fx + 0.06), py(1.0)),
+            radius=max(1, int(w * 0.03)),
+            fill=fill,
+        )
+    draw.ellipse((px(0.28), py(0.12), px(0.98), py(0.8)), fill=fill)
+    draw.ellipse((px(0.1), py(0.05), px(0.46), py(0.6)), fill=fill)
+    draw.polygon(
+        [
+            (px(0.12), py(0.3)),
+            (px(0.0), py(0.72)),
+            (px(0.02), py(0.95)),
+            (px(0.1), py(0.95)),
+            (px(0.1), py(0.75)),
+            (px(0.24), py(0.45)),
+        ],
+        fill=fill,
+    )
+    draw.ellipse((px(0.26), py(0.12), px(0.5), py(0.58)), fill=detail)
+    draw.ellipse((px(0.29), py(0.16), px(0.47), py(0.54)), fill=fill)
+    er = max(1.5, w * 0.025)
+    draw.ellipse((px(0.19) - er, py(0.26) - er, px(0.19) + er, py(0.26) + er), fill=detail)
+    draw.line([(px(0.97), py(0.35)), (px(1.0), py(0.6))], fill=fill, width=max(2, int(w * 0.03)))
+
+
+# --------------------------------------------------------------------------- output
+
+
+def quantize(image: Image.Image, colours: int = 64, *, sample_step: int = 3) -> Image.Image:
+    """``image`` reduced to at most ``colours`` palette entries, no dithering.
+
+    The palette is chosen (fast octree) from every ``sample_step``-th pixel
+    in each direction, then the whole image is mapped onto it: about three
+    times faster than quantizing every pixel, and as faithful for flat board
+    graphics (each colour covers far more than one sampled pixel; thin
+    antialiasing shades go to their nearest neighbour).
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    step = max(1, sample_step)
+    sample = rgb
+    if step > 1 and rgb.width >= 4 * step and rgb.height >= 4 * step:
+        sample = rgb.resize((rgb.width // step, rgb.height // step), Image.Resampling.NEAREST)
+    palette = sample.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    if sample is rgb:
+        return palette
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def to_png(image: Image.Image, *, colours: int = 64, compress_level: int = 6) -> bytes:
+    """Encode ``image`` as PNG, fast and small.
+
+    An RGB(A) image is first reduced to ``colours`` palette entries without
+    dithering (:func:`quantize`: flat board graphics barely change, and the
+    file and the encode time roughly halve); a palette image is written as it
+    is.  ``optimize`` stays off (it costs several times the encode);
+    ``compress_level`` is zlib's (lower is faster and bigger).
+    """
+    if image.mode != "P":
+        image = quantize(image, colours)
+    buffer = BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level)
+    return buffer.getvalue()
+
+
+__all__ = [
+    "DEFAULT_THEME",
+    "RGB",
+    "Box",
+    "Canvas",
+    "Theme",
+    "blend",
+    "contrast",
+    "crown",
+    "die_face",
+    "display_name",
+    "elephant",
+    "fit_text",
+    "font",
+    "has_glyph",
+    "luminance",
+    "pips",
+    "quantize",
+    "safe_text",
+    "shape_marker",
+    "text_width",
+    "to_png",
+    "token_chip",
+    "wrap_text",
+]

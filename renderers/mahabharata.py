@@ -1,0 +1,934 @@
+"""Mahabharata: the public board and a player's private screen, drawn with Pillow.
+
+Pure functions of a :class:`~bot.engines.mahabharata_views.MahabharataView`:
+the board never reads ``view.me`` (it goes to the channel), the private image
+is everything the seat's screen hides.  See ``shared/rules/mahabharata.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from PIL import Image
+
+from bot.engines.mahabharata_views import (
+    FinalView,
+    LeaderView,
+    MahabharataView,
+    ScreenView,
+    SpaceView,
+)
+from renderers.common import (
+    DEFAULT_THEME,
+    RGB,
+    Canvas,
+    Theme,
+    blend,
+    crown,
+    die_face,
+    display_name,
+    elephant,
+    fit_text,
+    shape_marker,
+    text_width,
+    token_chip,
+    wrap_text,
+)
+
+BOARD_WIDTH: Final = 1100
+PRIVATE_WIDTH: Final = 1000
+MARGIN: Final = 24
+
+TOKEN_KINDS: Final = (
+    "chariot",
+    "elephant",
+    "cav1",
+    "cav2",
+    "cav3",
+    "inf1",
+    "inf2",
+    "inf3",
+    "inf4",
+    "inf5",
+)
+CLASSES: Final = ("C", "E", "H", "I")
+CLASS_NAMES: Final = {"C": "Chariot", "E": "Elephant", "H": "Cavalry", "I": "Infantry"}
+
+# ----------------------------------------------------------------- token helpers
+
+
+def token_class(kind: str) -> str:
+    """``C``, ``E``, ``H`` or ``I`` for a token kind or die face ("?" if unknown)."""
+    if kind == "chariot":
+        return "C"
+    if kind == "elephant":
+        return "E"
+    if kind.startswith("cav"):
+        return "H"
+    if kind.startswith("inf"):
+        return "I"
+    return "?"
+
+
+def token_icons(kind: str) -> int:
+    """How many icons a token kind shows (chariot and elephant: one)."""
+    digits = "".join(ch for ch in kind if ch.isdigit())
+    return int(digits) if digits else 1
+
+
+def token_label(kind: str) -> str:
+    """The short chip label: ``C``, ``E``, ``H2``, ``I4``."""
+    cls = token_class(kind)
+    if cls in ("C", "E"):
+        return cls
+    if cls == "?":
+        return kind[:2].upper()
+    return f"{cls}{token_icons(kind)}"
+
+
+def face_name(face: str | None) -> str:
+    """A die face for people: ``Cavalry 2``, ``Raja``; ``not rolled`` for None."""
+    if face is None:
+        return "not rolled"
+    if face == "raja":
+        return "Raja"
+    cls = token_class(face)
+    if cls in ("C", "E"):
+        return CLASS_NAMES[cls]
+    if cls == "?":
+        return face.capitalize()
+    return f"{CLASS_NAMES[cls]} {token_icons(face)}"
+
+
+def _kind_order(kind: str) -> int:
+    return TOKEN_KINDS.index(kind) if kind in TOKEN_KINDS else len(TOKEN_KINDS)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# ----------------------------------------------------------------- small pieces
+
+
+def class_glyph(
+    c: Canvas, centre: tuple[float, float], radius: float, icon: str, *, fill: RGB, ink: RGB
+) -> None:
+    """An icon class as a letter in a shape: C circle (wheel), E square,
+    H diamond, I hexagon."""
+    cx, cy = centre
+    r = radius
+    if icon == "C":
+        c.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    elif icon == "E":
+        s = r * 0.9
+        c.draw.rounded_rectangle((cx - s, cy - s, cx + s, cy + s), radius=int(r * 0.3), fill=fill)
+    elif icon == "H":
+        d = r * 1.18
+        c.draw.polygon([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], fill=fill)
+    else:
+        c.draw.regular_polygon((cx, cy, r * 1.05), 6, rotation=30, fill=fill)
+    c.text((cx, cy), icon, size=max(18, int(r * 1.15)), fill=ink, anchor="mm", bold=True)
+
+
+def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
+    """A section label; returns the y where the section's content starts."""
+    c.text((x, y), text.upper(), size=18, fill=c.theme.muted, anchor="lt", bold=True)
+    return y + 30
+
+
+def _seat_pill(
+    c: Canvas,
+    x: int,
+    cy: int,
+    seat: int,
+    name: str,
+    *,
+    max_width: int,
+    size: int = 20,
+    height: int = 34,
+    anchor: str = "l",
+    dimmed: bool = False,
+    outline: RGB | None = None,
+) -> tuple[int, int]:
+    """A pill in the seat's colour holding its shape and name; returns (left, right)."""
+    t = c.theme
+    colour = t.player_colour(seat)
+    fill = t.dim(colour, 0.65) if dimmed else colour
+    ink = t.muted if dimmed else t.on_colour
+    mark_r = height * 0.22
+    pad = 10
+    inner = max_width - 2 * pad - int(2 * mark_r) - 8
+    label = fit_text(name, size, inner, bold=True)
+    w = min(max_width, 2 * pad + int(2 * mark_r) + 8 + text_width(label, size, True))
+    left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
+    top = cy - height // 2
+    c.panel(
+        (left, top, left + w, top + height), fill=fill, outline=outline, radius=height // 2, width=3
+    )
+    shape_marker(c.draw, (left + pad + mark_r, cy), mark_r, t.seat_shape(seat), ink)
+    c.text((left + pad + 2 * mark_r + 8, cy), label, size=size, fill=ink, anchor="lm", bold=True)
+    return left, left + w
+
+
+# ----------------------------------------------------------------- board sections
+
+
+def _status(view: MahabharataView, names: Sequence[str]) -> str:
+    rnd = f"Round {view.round}"
+    if view.phase == "setup":
+        return "Setting up: drawing leaders"
+    if view.phase == "roll":
+        return f"{rnd} · rolling the dice"
+    if view.phase == "draft":
+        if view.waiting_on:
+            who = " & ".join(display_name(names, s) for s in view.waiting_on)
+            return f"{rnd} · {who} to pick"
+        return f"{rnd} · draft"
+    if view.phase == "announce":
+        return f"{rnd} · end of round: Pati announcements"
+    if view.phase == "over":
+        if view.final is not None and view.final.ranking:
+            top = view.final.ranking[0]
+            if len(top) == 1:
+                return f"Game over · {display_name(names, top[0])} wins"
+            return "Game over · a draw"
+        return "Game over"
+    return f"{rnd} · {view.phase}"
+
+
+def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
+    t = c.theme
+    w = c.width
+    height = 100
+    c.draw.rectangle((0, 0, w, height), fill=t.panel)
+    c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
+    right = w - MARGIN
+    if view.elephant is not None:
+        colour = t.player_colour(view.elephant)
+        elephant(c.draw, (right - 78, 22, right, 78), colour, t.panel)
+        label_right = right - 92
+        c.text((label_right, 26), "Elephant", size=18, fill=t.muted, anchor="rt", bold=True)
+        name_box = c.text(
+            (label_right, 56),
+            display_name(names, view.elephant),
+            size=24,
+            fill=t.ink,
+            anchor="rt",
+            bold=True,
+            max_width=220,
+        )
+        right = min(name_box[0], label_right - text_width("Elephant", 18, True)) - 24
+    players = f"{view.num_players} players"
+    c.text(
+        (MARGIN, 20),
+        f"MAHABHARATA · {players.upper()}",
+        size=18,
+        fill=t.muted,
+        anchor="lt",
+        bold=True,
+    )
+    c.text(
+        (MARGIN, 50),
+        _status(view, names),
+        size=34,
+        fill=t.ink,
+        anchor="lt",
+        bold=True,
+        max_width=right - MARGIN,
+    )
+    return height + 20
+
+
+def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    n = len(view.draft_order)
+    y = _heading(
+        c, y, f"Draft order · round {view.round} · {min(view.picks_made, n)} of {n} picks done"
+    )
+    gap = 8
+    avail = c.width - 2 * MARGIN
+    pw = min(180, (avail - gap * (n - 1)) // n)
+    ph = 40
+    cy = y + ph // 2
+    for i, seat in enumerate(view.draft_order):
+        x = MARGIN + i * (pw + gap)
+        done = i < view.picks_made
+        current = i == view.picks_made and view.phase == "draft"
+        colour = t.player_colour(seat)
+        fill = t.dim(colour, 0.72) if done else colour
+        ink = t.muted if done else t.on_colour
+        c.panel(
+            (x, y, x + pw, y + ph),
+            fill=fill,
+            radius=ph // 2,
+            outline=t.highlight if current else None,
+            width=4,
+        )
+        shape_marker(c.draw, (x + 20, cy), 8, t.seat_shape(seat), ink)
+        c.text(
+            (x + 34, cy),
+            display_name(names, seat),
+            size=20,
+            fill=ink,
+            anchor="lm",
+            bold=True,
+            max_width=pw - 44,
+        )
+        if current:
+            mid = x + pw // 2
+            c.draw.polygon(
+                [(mid - 10, y + ph + 14), (mid + 10, y + ph + 14), (mid, y + ph + 3)],
+                fill=t.highlight,
+            )
+    return y + ph + 26
+
+
+CARD_H: Final = 172
+TILE: Final = 58
+TILE_GAP: Final = 10
+
+
+def _space_tile(c: Canvas, x: int, y: int, space: SpaceView) -> None:
+    t = c.theme
+    if not space.tokens:
+        c.panel((x, y, x + TILE, y + TILE), fill=t.slot, outline=t.grid, radius=10, width=2)
+        class_glyph(c, (x + TILE / 2, y + TILE / 2), 17, space.icon, fill=t.grid, ink=t.ink)
+        return
+    colour = t.player_colour(space.owner) if space.owner is not None else t.muted
+    n = len(space.tokens)
+    chip = TILE - 8
+    for k in range(min(n, 3) - 1, 0, -1):
+        off = 4 * k
+        c.draw.rounded_rectangle(
+            (x + off, y + off, x + off + chip, y + off + chip),
+            radius=chip // 4,
+            fill=blend(colour, t.background, 0.45),
+            outline=t.background,
+            width=2,
+        )
+    token_chip(
+        c,
+        (x, y, x + chip, y + chip),
+        token_label(space.tokens[-1]),
+        colour=colour,
+        size=24,
+        outline=t.background,
+    )
+    if n > 1:
+        c.pill(
+            (x + TILE + 6, y + 2),
+            f"x{n}",
+            size=18,
+            fill=t.ink,
+            ink=t.on_colour,
+            anchor="r",
+            height=24,
+            pad=6,
+            outline=t.background,
+        )
+
+
+def _leader_card(
+    c: Canvas,
+    x: int,
+    y: int,
+    w: int,
+    leader: LeaderView,
+    view: MahabharataView,
+    names: Sequence[str],
+    winner: int | None,
+    final: bool,
+) -> None:
+    t = c.theme
+    won = final and winner is not None
+    c.panel(
+        (x, y, x + w, y + CARD_H),
+        outline=t.player_colour(winner) if won and winner is not None else None,
+        width=4,
+        radius=16,
+    )
+    pad = 16
+    hy = y + 32
+    vp_box = c.pill(
+        (x + pad, hy),
+        f"{leader.vp} VP",
+        size=22,
+        fill=t.highlight,
+        ink=t.on_colour,
+        height=36,
+        pad=10,
+    )
+    name_x = vp_box[2] + 12
+    right = x + w - pad
+    if final:
+        if winner is not None:
+            left, _ = _seat_pill(
+                c,
+                right,
+                hy,
+                winner,
+                display_name(names, winner),
+                max_width=190,
+                anchor="r",
+                height=34,
+            )
+            right = left - 12
+        else:
+            box = c.text((right, hy), "nobody scores", size=20, fill=t.muted, anchor="rm")
+            right = box[0] - 12
+    c.text(
+        (name_x, hy),
+        leader.name,
+        size=26,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=right - name_x,
+    )
+    ty = y + 64
+    for i, space in enumerate(leader.spaces):
+        _space_tile(c, x + pad + i * (TILE + TILE_GAP), ty, space)
+    iy = y + CARD_H - 28
+    c.text((x + pad, iy), "Influence", size=18, fill=t.muted, anchor="lm", bold=True)
+    ix = x + pad + text_width("Influence", 18, True) + 18
+    for seat in range(view.num_players):
+        value = leader.influence[seat] if seat < len(leader.influence) else 0
+        colour = t.player_colour(seat)
+        mark = colour if value else t.dim(colour, 0.65)
+        shape_marker(c.draw, (ix + 9, iy), 9, t.seat_shape(seat), mark)
+        c.text(
+            (ix + 24, iy),
+            str(value),
+            size=26,
+            fill=colour if value else t.muted,
+            anchor="lm",
+            bold=bool(value),
+        )
+        ix += 24 + text_width(str(value), 26, True) + 22
+
+
+def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+    total = sum(leader.vp for leader in view.leaders)
+    if view.phase == "setup":
+        title = f"Leaders drawn · {total} of 18 VP"
+    else:
+        title = f"Leaders · {total} VP in play"
+    y = _heading(c, y, title)
+    if not view.leaders:
+        c.text((MARGIN, y + 10), "No leader drawn yet.", size=22, fill=c.theme.muted, anchor="lt")
+        return y + 60
+    gap = 16
+    w = (c.width - 2 * MARGIN - gap) // 2
+    winners = view.final.leader_winners if view.final is not None else ()
+    for i, leader in enumerate(view.leaders):
+        col, row = i % 2, i // 2
+        winner = winners[i] if i < len(winners) else None
+        _leader_card(
+            c,
+            MARGIN + col * (w + gap),
+            y + row * (CARD_H + gap),
+            w,
+            leader,
+            view,
+            names,
+            winner,
+            view.final is not None,
+        )
+    rows = (len(view.leaders) + 1) // 2
+    return y + rows * (CARD_H + gap) + 8
+
+
+DIE: Final = 88
+
+
+def _die(c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: bool) -> None:
+    t = c.theme
+    fill = t.die_taken if taken else t.die
+    ink = t.muted if taken else t.on_colour
+    if face is None:
+        die_face(c, box, fill=blend(t.die, t.panel, 0.6), ink=t.muted, label="?")
+        return
+    if face == "raja":
+        x0, y0, x1, _ = box
+        c.draw.rounded_rectangle(box, radius=DIE // 6, fill=t.die_taken if taken else t.raja)
+        crown(
+            c.draw,
+            (x0 + 20, y0 + 12, x1 - 20, y0 + 50),
+            ink,
+            jewel=t.die_taken if taken else t.raja,
+        )
+        c.text(((x0 + x1) / 2, y0 + 68), "RAJA", size=20, fill=ink, anchor="mm", bold=True)
+        return
+    cls = token_class(face)
+    if cls in ("H", "I"):
+        die_face(c, box, fill=fill, ink=ink, label=cls, pip_count=token_icons(face), label_size=32)
+    else:
+        die_face(c, box, fill=fill, ink=ink, label=cls, label_size=46)
+
+
+def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    left = sum(1 for d in view.dice if d.taken_by is None)
+    if all(d.face is None for d in view.dice):
+        title = "Dice · not rolled yet"
+    elif view.phase == "draft":
+        title = f"Dice · {left} in the pool"
+    else:
+        title = "Dice"
+    y = _heading(c, y, title)
+    n = max(1, len(view.dice))
+    slot = (c.width - 2 * MARGIN) // max(8, n)
+    for i, die in enumerate(view.dice):
+        cx = MARGIN + i * slot + slot // 2
+        taken = die.taken_by is not None
+        box = (cx - DIE // 2, y, cx + DIE // 2, y + DIE)
+        _die(c, box, die.face, taken)
+        if die.taken_by is not None:
+            c.draw.rounded_rectangle(
+                (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4),
+                radius=DIE // 6 + 4,
+                outline=t.player_colour(die.taken_by),
+                width=4,
+            )
+        c.text(
+            (cx, y + DIE + 14),
+            f"d{die.index}",
+            size=22,
+            fill=t.muted if taken else t.ink,
+            anchor="mt",
+            bold=True,
+        )
+        c.text(
+            (cx, y + DIE + 42),
+            face_name(die.face),
+            size=18,
+            fill=t.muted,
+            anchor="mt",
+            max_width=slot - 6,
+        )
+        if die.taken_by is not None:
+            _seat_pill(
+                c,
+                cx,
+                y + DIE + 84,
+                die.taken_by,
+                display_name(names, die.taken_by),
+                max_width=slot - 8,
+                size=18,
+                height=30,
+                anchor="m",
+            )
+    return y + DIE + 122
+
+
+def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    y = _heading(c, y, "Players")
+    n = max(1, len(view.players))
+    gap = 12
+    pw = (c.width - 2 * MARGIN - gap * (n - 1)) // n
+    badges = any(p.announced or p.seat in view.waiting_on for p in view.players)
+    ph = 162 if badges else 128
+    for i, p in enumerate(view.players):
+        x = MARGIN + i * (pw + gap)
+        colour = t.player_colour(p.seat)
+        acting = p.seat in view.waiting_on
+        c.panel((x, y, x + pw, y + ph), fill=colour, radius=14)
+        c.panel((x + 10, y, x + pw, y + ph), radius=14)
+        c.draw.rectangle((x + 10, y, x + 24, y + ph), fill=t.panel)
+        if acting:
+            c.panel((x, y, x + pw, y + ph), fill=None, outline=t.highlight, radius=14, width=4)
+            c.draw.rectangle((x + 2, y + 12, x + 9, y + ph - 12), fill=colour)
+        cy = y + 32
+        shape_marker(c.draw, (x + 34, cy), 11, t.seat_shape(p.seat), colour)
+        name_right = x + pw - 16
+        if view.elephant == p.seat:
+            elephant(c.draw, (name_right - 46, cy - 16, name_right, cy + 16), t.ink, t.panel)
+            name_right -= 56
+        c.text(
+            (x + 54, cy),
+            display_name(names, p.seat),
+            size=24,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+            max_width=name_right - x - 54,
+        )
+        cols = (
+            ("Screen", str(p.screen_count)),
+            ("Supply", str(p.supply_count)),
+            ("Dice", f"{p.dice_taken}/2"),
+        )
+        cw = (pw - 34) / 3
+        for k, (label, value) in enumerate(cols):
+            sx = x + 24 + k * cw
+            c.text((sx, y + 58), label, size=18, fill=t.muted, anchor="lt", bold=True)
+            c.text((sx, y + 84), value, size=32, fill=t.ink, anchor="lt", bold=True)
+        by = y + ph - 24
+        bx = x + 24
+        if acting:
+            label = "TO PICK" if view.phase == "draft" else "TO ACT"
+            box = c.pill((bx, by), label, size=18, fill=t.highlight, ink=t.on_colour, height=30)
+            bx = box[2] + 8
+        if p.announced:
+            c.pill((bx, by), "ANNOUNCED PATI", size=18, fill=t.good, ink=t.on_colour, height=30)
+    return y + ph + 20
+
+
+def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    y = _heading(c, y, "Result")
+    top = final.ranking[0] if final.ranking else ()
+    if len(top) == 1:
+        headline = f"{display_name(names, top[0])} wins!"
+    elif top:
+        headline = "Draw: " + ", ".join(display_name(names, s) for s in top)
+    else:
+        headline = "Game over"
+    box = c.text(
+        (MARGIN, y),
+        headline,
+        size=38,
+        fill=t.ink,
+        anchor="lt",
+        bold=True,
+        max_width=c.width - 2 * MARGIN - 60,
+    )
+    if len(top) == 1:
+        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
+    y += 50
+    for line in wrap_text(final.reason, 22, c.width - 2 * MARGIN):
+        c.text((MARGIN, y), line, size=22, fill=t.muted, anchor="lt")
+        y += 30
+    y += 12
+    led: dict[int, int] = {}
+    for leader, winner in zip(view.leaders, final.leader_winners, strict=False):
+        if winner is not None:
+            led[winner] = led.get(winner, 0) + leader.vp
+    chips_x0 = MARGIN + 676
+    chip_w, chip_h, chip_gap = 46, 40, 6
+    per_row = max(1, (c.width - MARGIN - 16 - chips_x0 + chip_gap) // (chip_w + chip_gap))
+    for place, group in enumerate(final.ranking, start=1):
+        for seat in group:
+            colour = t.player_colour(seat)
+            screen = sorted(
+                final.screens[seat] if seat < len(final.screens) else (), key=_kind_order
+            )
+            rows = max(1, -(-len(screen) // per_row))
+            rh = max(112, 50 + rows * (chip_h + chip_gap) + 12)
+            x0, x1 = MARGIN, c.width - MARGIN
+            c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
+            c.panel((x0 + 10, y, x1, y + rh), radius=14)
+            c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
+            cy = y + 38
+            c.text((x0 + 30, cy), _ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True)
+            shape_marker(c.draw, (x0 + 106, cy), 11, t.seat_shape(seat), colour)
+            c.text(
+                (x0 + 126, cy),
+                display_name(names, seat),
+                size=26,
+                fill=t.ink,
+                anchor="lm",
+                bold=True,
+                max_width=226,
+            )
+            pati = seat < len(final.pati) and final.pati[seat]
+            score = final.scores[seat] if seat < len(final.scores) else 0
+            parts = f"Leaders {led.get(seat, 0)} · Pati {7 if pati else 0}"
+            c.text((x0 + 126, cy + 36), parts, size=20, fill=t.muted, anchor="lm")
+            c.text((x0 + 450, cy + 4), str(score), size=44, fill=t.ink, anchor="rm", bold=True)
+            c.text((x0 + 456, cy + 8), "VP", size=20, fill=t.muted, anchor="lm", bold=True)
+            if pati:
+                pbox = c.pill(
+                    (x0 + 516, cy + 4),
+                    "PATI",
+                    size=20,
+                    fill=t.good,
+                    ink=t.on_colour,
+                    height=34,
+                    pad=12,
+                )
+                c.check((pbox[2] + 8, cy - 7, pbox[2] + 30, cy + 15), t.good, width=4)
+            else:
+                c.pill(
+                    (x0 + 516, cy + 4),
+                    "NO PATI",
+                    size=20,
+                    fill=t.grid,
+                    ink=t.ink,
+                    height=34,
+                    pad=12,
+                )
+            c.text(
+                (chips_x0, y + 14),
+                f"Screen · {len(screen)} tokens",
+                size=18,
+                fill=t.muted,
+                anchor="lt",
+                bold=True,
+            )
+            if not screen:
+                c.text((chips_x0, y + 56), "empty", size=20, fill=t.muted, anchor="lt")
+            for k, kind in enumerate(screen):
+                r, col = divmod(k, per_row)
+                cx0 = chips_x0 + col * (chip_w + chip_gap)
+                cy0 = y + 44 + r * (chip_h + chip_gap)
+                token_chip(
+                    c,
+                    (cx0, cy0, cx0 + chip_w, cy0 + chip_h),
+                    token_label(kind),
+                    colour=colour,
+                    size=20,
+                )
+            y += rh + 10
+    return y + 8
+
+
+def _legend(c: Canvas, y: int) -> int:
+    t = c.theme
+    cy = y + 18
+    x = MARGIN
+    for icon in CLASSES:
+        class_glyph(c, (x + 15, cy), 15, icon, fill=t.grid, ink=t.ink)
+        box = c.text((x + 38, cy), CLASS_NAMES[icon], size=20, fill=t.muted, anchor="lm")
+        x = box[2] + 24
+    chip = (x, cy - 17, x + 40, cy + 17)
+    token_chip(c, chip, "I3", colour=t.grid, ink=t.ink, size=18)
+    box = c.text((x + 48, cy), "token with 3 icons", size=20, fill=t.muted, anchor="lm")
+    x = box[2] + 24
+    c.pill((x, cy), "x2", size=18, fill=t.ink, ink=t.on_colour, height=24, pad=6)
+    c.text((x + 40, cy), "stacked", size=20, fill=t.muted, anchor="lm")
+    return cy + 30
+
+
+def _board_height(view: MahabharataView) -> int:
+    h = 120 + 100 + 40 + 60
+    h += ((len(view.leaders) + 1) // 2) * (CARD_H + 16) + 60
+    h += DIE + 160 + 220
+    if view.final is not None:
+        h += 200
+        for screen in view.final.screens:
+            h += max(112, 50 + (len(screen) // 5 + 1) * 46 + 12) + 10
+    return h
+
+
+def render_board(
+    view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The public board: never shows what is behind a screen (ignores ``view.me``)."""
+    c = Canvas(BOARD_WIDTH, _board_height(view), theme)
+    y = _title(c, view, names)
+    if view.final is None and view.draft_order:
+        y = _draft_strip(c, view, names, y)
+    y = _leaders(c, view, names, y)
+    if view.final is not None:
+        y = _final(c, view, view.final, names, y)
+    else:
+        y = _dice(c, view, names, y)
+        y = _players(c, view, names, y)
+    y = _legend(c, y)
+    return c.crop(y + 14)
+
+
+# ----------------------------------------------------------------- private screen
+
+
+def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Sequence[str]) -> int:
+    t = c.theme
+    colour = t.player_colour(me.seat)
+    h = 108
+    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
+    c.draw.rectangle((0, 0, 14, h), fill=colour)
+    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
+    c.text(
+        (MARGIN + 8, 20),
+        "MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)",
+        size=18,
+        fill=t.muted,
+        anchor="lt",
+        bold=True,
+    )
+    shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me.seat), colour)
+    right = c.width - MARGIN
+    if view.phase == "setup":
+        where = "Setting up"
+    elif view.phase == "over":
+        where = "Game over"
+    else:
+        where = f"Round {view.round}"
+    box = c.text((right, 26), where, size=28, fill=t.ink, anchor="rt", bold=True)
+    left_edge = box[0]
+    if me.seat in view.waiting_on:
+        label = {"draft": "YOUR PICK", "announce": "ANNOUNCE PATI?"}.get(view.phase, "YOUR TURN")
+        pbox = c.pill(
+            (right, 76), label, size=20, fill=t.highlight, ink=t.on_colour, anchor="r", height=34
+        )
+        left_edge = min(left_edge, pbox[0])
+    c.text(
+        (MARGIN + 46, 70),
+        display_name(names, me.seat),
+        size=34,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=left_edge - MARGIN - 70,
+    )
+    return h + 20
+
+
+def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    if me.pati_complete:
+        h = 92
+        c.panel((x0, y, x1, y + h), fill=blend(t.good, t.panel, 0.78), outline=t.good, width=3)
+        c.draw.ellipse((x0 + 20, y + 18, x0 + 76, y + 74), fill=t.good)
+        c.check((x0 + 32, y + 32, x0 + 64, y + 60), t.on_colour, width=6)
+        c.text((x0 + 96, y + 32), "PATI COMPLETE", size=32, fill=t.good, anchor="lm", bold=True)
+        c.text(
+            (x0 + 96, y + 66),
+            "Worth 7 VP at the end. You may announce it after a round.",
+            size=20,
+            fill=t.ink,
+            anchor="lm",
+            max_width=x1 - x0 - 116,
+        )
+        return y + h + 20
+    missing = list(me.pati_missing) or ["Something (the engine gave no detail)"]
+    lines: list[str] = []
+    for item in missing:
+        lines.extend(wrap_text(item, 22, x1 - x0 - 90) or [""])
+    h = 64 + 34 * len(lines) + 10
+    c.panel((x0, y, x1, y + h), outline=t.grid, width=2)
+    c.text((x0 + 20, y + 30), "PATI NOT COMPLETE", size=28, fill=t.ink, anchor="lm", bold=True)
+    c.text((x1 - 20, y + 30), "needs 1 C · 1 E · H = 3 · I = 5", size=20, fill=t.muted, anchor="rm")
+    ly = y + 70
+    for item in missing:
+        wrapped = wrap_text(item, 22, x1 - x0 - 90) or [""]
+        c.cross((x0 + 26, ly - 8, x0 + 42, ly + 8), t.bad, width=4)
+        for line in wrapped:
+            c.text((x0 + 60, ly), line, size=22, fill=t.ink, anchor="lm")
+            ly += 34
+    return y + h + 20
+
+
+def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
+    t = c.theme
+    colour = t.player_colour(me.seat)
+    y = _heading(c, y, f"Behind your screen · {len(me.screen)} tokens")
+    x0, x1 = MARGIN, c.width - MARGIN
+    row_h = 62
+    chip_w, chip_h, gap = 54, 46, 8
+    chips_x = x0 + 200
+    per_row = max(1, (x1 - 16 - chips_x + gap) // (chip_w + gap))
+    groups = {
+        cls: sorted((k for k in me.screen if token_class(k) == cls), key=_kind_order)
+        for cls in CLASSES
+    }
+    heights = [max(row_h, -(-len(groups[cls]) // per_row) * (chip_h + gap) + 16) for cls in CLASSES]
+    total = sum(heights) + 16
+    c.panel((x0, y, x1, y + total))
+    ry = y + 8
+    for cls, rh in zip(CLASSES, heights, strict=True):
+        kinds = groups[cls]
+        cy = ry + row_h // 2
+        class_glyph(c, (x0 + 34, cy), 18, cls, fill=t.grid, ink=t.ink)
+        c.text((x0 + 64, cy - 11), CLASS_NAMES[cls], size=22, fill=t.ink, anchor="lm", bold=True)
+        icons = sum(token_icons(k) for k in kinds)
+        c.text(
+            (x0 + 64, cy + 15),
+            f"{icons} icon{'s' if icons != 1 else ''}",
+            size=18,
+            fill=t.muted,
+            anchor="lm",
+        )
+        if not kinds:
+            c.text((chips_x, cy), "none", size=20, fill=t.muted, anchor="lm")
+        for k, kind in enumerate(kinds):
+            r, col = divmod(k, per_row)
+            cx0 = chips_x + col * (chip_w + gap)
+            cy0 = ry + 8 + r * (chip_h + gap)
+            token_chip(
+                c, (cx0, cy0, cx0 + chip_w, cy0 + chip_h), token_label(kind), colour=colour, size=24
+            )
+        ry += rh
+    return y + total + 20
+
+
+def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
+    t = c.theme
+    colour = t.player_colour(me.seat)
+    left = sum(n for _, n in me.supply)
+    y = _heading(c, y, f"Your supply · {left} tokens left")
+    x0, x1 = MARGIN, c.width - MARGIN
+    h = 120
+    c.panel((x0, y, x1, y + h))
+    n = max(1, len(me.supply))
+    slot = (x1 - x0 - 16) / max(10, n)
+    for i, (kind, count) in enumerate(me.supply):
+        cx = x0 + 8 + slot * i + slot / 2
+        chip = (round(cx - 28), y + 14, round(cx + 28), y + 62)
+        if count:
+            token_chip(c, chip, token_label(kind), colour=colour, size=24)
+        else:
+            token_chip(
+                c, chip, token_label(kind), colour=t.slot, ink=t.muted, size=24, outline=t.grid
+            )
+        c.text(
+            (cx, y + 90),
+            f"x{count}",
+            size=26,
+            fill=t.ink if count else t.muted,
+            anchor="mm",
+            bold=bool(count),
+        )
+    return y + h + 20
+
+
+def render_private(
+    view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The viewer's own screen: tokens behind it, supply and Pati progress.
+
+    ``view.me`` must be set (the engine's view for that seat)."""
+    me = view.me
+    if me is None:
+        raise ValueError("render_private needs a seat's view (view.me is None).")
+    c = Canvas(PRIVATE_WIDTH, 1400 + 60 * len(me.screen) + 40 * len(me.pati_missing), theme)
+    y = _private_header(c, view, me, names)
+    y = _pati_panel(c, me, y)
+    y = _screen_panel(c, me, y)
+    y = _supply_panel(c, me, y)
+    return c.crop(y)
+
+
+class MahabharataRenderer:
+    """The registry entry (see :mod:`renderers`)."""
+
+    name: Final = "mahabharata"
+
+    def board(
+        self, view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return render_board(view, names=names, theme=theme)
+
+    def private(
+        self, view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return render_private(view, names=names, theme=theme)
+
+
+__all__ = [
+    "BOARD_WIDTH",
+    "PRIVATE_WIDTH",
+    "MahabharataRenderer",
+    "face_name",
+    "render_board",
+    "render_private",
+    "token_class",
+    "token_icons",
+    "token_label",
+]

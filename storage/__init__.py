@@ -1,0 +1,39 @@
+"""Chaupal's storage layer: one SQLite file through aiosqlite.
+
+``Database`` owns the connection, the migrations and the transactions;
+``GameStore`` is the small async API the service uses.  See
+storage/database.py and storage/games.py.
+"""
+
+from storage.database import CorruptDatabase, Database, DatabaseTooNew, StorageError
+from storage.games import (
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    GameStore,
+    LogEntry,
+    NewEntry,
+    NotSeated,
+    SeatRecord,
+    SeatTaken,
+    StaleVersion,
+    WrongStatus,
+)
+
+__all__ = [
+    "CorruptDatabase",
+    "Database",
+    "DatabaseTooNew",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "GameStore",
+    "LogEntry",
+    "NewEntry",
+    "NotSeated",
+    "SeatRecord",
+    "SeatTaken",
+    "StaleVersion",
+    "StorageError",
+    "WrongStatus",
+]

@@ -1,0 +1,674 @@
+"""Games, seats, the append-only action log, snapshots and tracked messages.
+
+Everything the service stores about a game goes through :class:`GameStore`.
+Every write is one transaction from :meth:`Database.transaction`; a move is
+written with :meth:`GameStore.append`, guarded by the version the move was made
+against, so a click on an old board gets :class:`StaleVersion` and writes
+nothing.
+
+Status only moves forward: ``lobby -> active -> finished | abandoned`` (a lobby
+may also go straight to ``finished`` or ``abandoned``).  ``finished`` and
+``abandoned`` are final.  Breaking that rule raises :class:`WrongStatus`.
+
+JSON values (options, outcome, snapshots) are stored as compact TEXT with
+sorted keys; they come back as what :func:`json.loads` gives (so dict keys are
+always strings and tuples come back as lists).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NoReturn, cast, get_args
+
+import aiosqlite
+
+from storage.database import Database, StorageError
+
+__all__ = [
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "GameStore",
+    "LogEntry",
+    "NewEntry",
+    "NotSeated",
+    "SeatRecord",
+    "SeatTaken",
+    "StaleVersion",
+    "WrongStatus",
+]
+
+GameStatus = Literal["lobby", "active", "finished", "abandoned"]
+
+ALL_STATUSES: tuple[GameStatus, ...] = get_args(GameStatus)
+LIVE_STATUSES: tuple[GameStatus, ...] = ("lobby", "active")
+FINAL_STATUSES: tuple[GameStatus, ...] = ("finished", "abandoned")
+
+#: Where each status may go next (forward only).
+_NEXT: dict[GameStatus, frozenset[GameStatus]] = {
+    "lobby": frozenset({"active", "finished", "abandoned"}),
+    "active": frozenset({"finished", "abandoned"}),
+    "finished": frozenset(),
+    "abandoned": frozenset(),
+}
+
+_GAME_COLUMNS = (
+    "id, engine, engine_revision, options, status, version, guild_id, channel_id, "
+    "thread_id, creator_id, created_at, updated_at, outcome"
+)
+_LOG_COLUMNS = "game_id, seq, actor, action, narration, private_to, created_at"
+
+_SQLITE_CONSTRAINT_FOREIGNKEY = 787
+
+
+# --------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    engine: str
+    engine_revision: int
+    options: dict[str, Any]
+    status: GameStatus
+    #: Number of entries in the action log (seq of the last one); 0 before any action.
+    version: int
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    creator_id: int
+    created_at: float
+    updated_at: float
+    outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    game_id: int
+    seat: int
+    user_id: int
+    display_name: str
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """One action log entry, as the service appends it."""
+
+    #: A seat, or -1 for the chance player.
+    actor: int
+    #: The action's text form (may be secret: see ``private_to``).
+    action: str
+    #: Public one-line account, with ``{p0}``-style seat placeholders.
+    narration: str
+    #: None = public; a seat = only that player may read ``action``; -1 = nobody.
+    private_to: int | None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    game_id: int
+    seq: int
+    actor: int
+    action: str
+    narration: str
+    private_to: int | None
+    created_at: float
+
+
+# --------------------------------------------------------------------- errors
+
+
+class GameNotFound(StorageError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"There is no game #{game_id}; it may have been deleted.")
+        self.game_id = game_id
+
+
+class StaleVersion(StorageError):
+    MESSAGE = "That board is out of date: the game has moved on since. Use the newest board."
+
+    def __init__(self, game_id: int, expected: int, current: int) -> None:
+        super().__init__(self.MESSAGE)
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class SeatTaken(StorageError):
+    def __init__(self, game_id: int, user_id: int, seat: int) -> None:
+        super().__init__(f"That player already has a seat (seat {seat + 1}) in game #{game_id}.")
+        self.game_id = game_id
+        self.user_id = user_id
+        self.seat = seat
+
+
+class NotSeated(StorageError):
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(f"That player has no seat in game #{game_id}.")
+        self.game_id = game_id
+        self.user_id = user_id
+
+
+_STATUS_TEXT: dict[GameStatus, str] = {
+    "lobby": "has not started yet",
+    "active": "has already started",
+    "finished": "is already over",
+    "abandoned": "was abandoned",
+}
+
+
+class WrongStatus(StorageError):
+    """The game's status does not allow this (e.g. a second "Start", a move after the end)."""
+
+    def __init__(self, game_id: int, status: GameStatus, what: str) -> None:
+        super().__init__(f"Game #{game_id} {_STATUS_TEXT[status]}, so it cannot {what}.")
+        self.game_id = game_id
+        self.status = status
+
+
+_TARGET_TEXT: dict[GameStatus, str] = {
+    "lobby": "go back to its lobby",
+    "active": "be started",
+    "finished": "be finished",
+    "abandoned": "be abandoned",
+}
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _game(row: sqlite3.Row) -> GameRecord:
+    outcome = row["outcome"]
+    return GameRecord(
+        id=int(row["id"]),
+        engine=str(row["engine"]),
+        engine_revision=int(row["engine_revision"]),
+        options=cast(dict[str, Any], json.loads(row["options"])),
+        status=cast(GameStatus, row["status"]),
+        version=int(row["version"]),
+        guild_id=_opt_int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        thread_id=_opt_int(row["thread_id"]),
+        creator_id=int(row["creator_id"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+        outcome=None if outcome is None else cast(dict[str, Any], json.loads(outcome)),
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        game_id=int(row["game_id"]),
+        seat=int(row["seat"]),
+        user_id=int(row["user_id"]),
+        display_name=str(row["display_name"]),
+    )
+
+
+def _entry(row: sqlite3.Row) -> LogEntry:
+    return LogEntry(
+        game_id=int(row["game_id"]),
+        seq=int(row["seq"]),
+        actor=int(row["actor"]),
+        action=str(row["action"]),
+        narration=str(row["narration"]),
+        private_to=_opt_int(row["private_to"]),
+        created_at=float(row["created_at"]),
+    )
+
+
+def _placeholders(values: Sequence[object]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+def _check_status(status: str) -> GameStatus:
+    if status not in ALL_STATUSES:
+        raise ValueError(f"unknown game status {status!r}; expected one of {ALL_STATUSES}")
+    return status
+
+
+def _check_entry(entry: NewEntry) -> None:
+    if entry.actor < -1:
+        raise ValueError(f"actor must be a seat or -1 (chance), got {entry.actor}")
+    if entry.private_to is not None and entry.private_to < -1:
+        raise ValueError(f"private_to must be None, a seat or -1, got {entry.private_to}")
+
+
+async def _fetch_one(
+    conn: aiosqlite.Connection, sql: str, params: Iterable[object]
+) -> sqlite3.Row | None:
+    rows = list(await conn.execute_fetchall(sql, tuple(params)))
+    return rows[0] if rows else None
+
+
+async def _game_status(conn: aiosqlite.Connection, game_id: int) -> GameStatus:
+    row = await _fetch_one(conn, "SELECT status FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id)
+    return cast(GameStatus, row["status"])
+
+
+async def _explain_refusal(
+    conn: aiosqlite.Connection,
+    game_id: int,
+    *,
+    expected_version: int | None,
+    what: str,
+) -> NoReturn:
+    """A guarded UPDATE touched no row: raise the error that says why."""
+    row = await _fetch_one(conn, "SELECT status, version FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise GameNotFound(game_id)
+    status = cast(GameStatus, row["status"])
+    if status in FINAL_STATUSES:
+        raise WrongStatus(game_id, status, what)
+    current = int(row["version"])
+    if expected_version is not None and current != expected_version:
+        raise StaleVersion(game_id, expected_version, current)
+    raise WrongStatus(game_id, status, what)
+
+
+def _sources_for(target: GameStatus, *, allow_same: bool) -> list[GameStatus]:
+    """The statuses a game may be in for it to move to *target*."""
+    sources = [s for s in ALL_STATUSES if target in _NEXT[s]]
+    if allow_same and target in LIVE_STATUSES:
+        sources.append(target)
+    return sources
+
+
+# --------------------------------------------------------------------- the store
+
+
+class GameStore:
+    """Async access to games; one per :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ---- games
+
+    async def create_game(
+        self,
+        *,
+        engine: str,
+        engine_revision: int,
+        options: dict[str, Any],
+        guild_id: int | None,
+        channel_id: int,
+        thread_id: int | None,
+        creator_id: int,
+        now: float,
+    ) -> GameRecord:
+        """A new game in status ``lobby``, version 0, with no seats."""
+        options_json = _dumps(options)
+        async with self.db.transaction() as conn:
+            row = await _fetch_one(
+                conn,
+                "INSERT INTO games (engine, engine_revision, options, status, version, "
+                "guild_id, channel_id, thread_id, creator_id, created_at, updated_at) "
+                f"VALUES (?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
+                (
+                    engine,
+                    engine_revision,
+                    options_json,
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    creator_id,
+                    now,
+                    now,
+                ),
+            )
+        assert row is not None
+        return _game(row)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        async with self.db.read() as conn:
+            row = await _fetch_one(
+                conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            )
+        return None if row is None else _game(row)
+
+    async def games_in_channel(
+        self, channel_id: int, statuses: Collection[GameStatus] = LIVE_STATUSES
+    ) -> list[GameRecord]:
+        """Games whose channel *or thread* is *channel_id*, by id."""
+        wanted = [_check_status(s) for s in statuses]
+        if not wanted:
+            return []
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE (channel_id = ? OR thread_id = ?) "
+                f"AND status IN ({_placeholders(wanted)}) ORDER BY id",
+                (channel_id, channel_id, *wanted),
+            )
+        return [_game(r) for r in rows]
+
+    async def games_of_user(
+        self, user_id: int, statuses: Collection[GameStatus] = LIVE_STATUSES
+    ) -> list[GameRecord]:
+        """Games in which *user_id* has a seat, by id."""
+        wanted = [_check_status(s) for s in statuses]
+        if not wanted:
+            return []
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?) "
+                f"AND status IN ({_placeholders(wanted)}) ORDER BY id",
+                (user_id, *wanted),
+            )
+        return [_game(r) for r in rows]
+
+    async def live_games(self) -> list[GameRecord]:
+        """Every game in ``lobby`` or ``active``, by id (for start-up)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE status IN ('lobby', 'active') ORDER BY id"
+            )
+        return [_game(r) for r in rows]
+
+    async def delete_game(self, game_id: int) -> None:
+        """Delete a game with its seats, log, snapshots and messages. No error if absent."""
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    # ---- seats
+
+    async def seats(self, game_id: int) -> list[SeatRecord]:
+        """The seats of a game, ordered by seat ([] for an unknown game)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT game_id, seat, user_id, display_name FROM seats "
+                "WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        return [_seat(r) for r in rows]
+
+    async def add_seat(
+        self, game_id: int, user_id: int, display_name: str, now: float
+    ) -> SeatRecord:
+        """Seat *user_id* at the next free seat of a lobby.
+
+        Raises :class:`GameNotFound`, :class:`WrongStatus` (not a lobby) or
+        :class:`SeatTaken` (already seated).
+        """
+        async with self.db.transaction() as conn:
+            status = await _game_status(conn, game_id)
+            if status != "lobby":
+                raise WrongStatus(game_id, status, "take new players")
+            taken = await _fetch_one(
+                conn,
+                "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            )
+            if taken is not None:
+                raise SeatTaken(game_id, user_id, int(taken["seat"]))
+            row = await _fetch_one(
+                conn,
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
+                "SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ? "
+                "RETURNING game_id, seat, user_id, display_name",
+                (game_id, user_id, display_name, now, game_id),
+            )
+            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+        assert row is not None
+        return _seat(row)
+
+    async def remove_seat(self, game_id: int, user_id: int) -> None:
+        """Unseat *user_id* from a lobby; the others are renumbered 0..n-1 in order.
+
+        Raises :class:`GameNotFound`, :class:`WrongStatus` (not a lobby) or
+        :class:`NotSeated`.
+        """
+        async with self.db.transaction() as conn:
+            status = await _game_status(conn, game_id)
+            if status != "lobby":
+                raise WrongStatus(game_id, status, "have its seats changed")
+            seated = await self._seat_rows(conn, game_id)
+            if all(int(r["user_id"]) != user_id for r in seated):
+                raise NotSeated(game_id, user_id)
+            await self._rewrite_seats(
+                conn, game_id, [r for r in seated if int(r["user_id"]) != user_id]
+            )
+
+    async def set_seat_order(self, game_id: int, user_ids: Sequence[int]) -> None:
+        """Reorder a lobby's seats: *user_ids* lists every seated player once, new seat 0 first.
+
+        Raises :class:`GameNotFound`, :class:`WrongStatus` (not a lobby),
+        :class:`NotSeated` (an id without a seat) or :class:`ValueError` (a
+        seated player missing, or an id given twice).
+        """
+        async with self.db.transaction() as conn:
+            status = await _game_status(conn, game_id)
+            if status != "lobby":
+                raise WrongStatus(game_id, status, "have its seats changed")
+            seated = {int(r["user_id"]): r for r in await self._seat_rows(conn, game_id)}
+            for uid in user_ids:
+                if uid not in seated:
+                    raise NotSeated(game_id, uid)
+            if len(user_ids) != len(seated) or len(set(user_ids)) != len(user_ids):
+                raise ValueError(
+                    f"set_seat_order must list each of the {len(seated)} seated players "
+                    f"of game #{game_id} exactly once, got {list(user_ids)}"
+                )
+            await self._rewrite_seats(conn, game_id, [seated[uid] for uid in user_ids])
+
+    @staticmethod
+    async def _seat_rows(conn: aiosqlite.Connection, game_id: int) -> list[sqlite3.Row]:
+        return list(
+            await conn.execute_fetchall(
+                "SELECT seat, user_id, display_name, joined_at FROM seats "
+                "WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        )
+
+    @staticmethod
+    async def _rewrite_seats(
+        conn: aiosqlite.Connection, game_id: int, ordered: Sequence[sqlite3.Row]
+    ) -> None:
+        # Delete and re-insert: shifting seat numbers in place can collide on the
+        # primary key half-way through, depending on the order SQLite visits rows.
+        await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await conn.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                (game_id, n, int(r["user_id"]), str(r["display_name"]), float(r["joined_at"]))
+                for n, r in enumerate(ordered)
+            ],
+        )
+
+    # ---- status
+
+    async def start(self, game_id: int, now: float) -> GameRecord:
+        """``lobby -> active``. Raises :class:`WrongStatus` if it is not a lobby."""
+        return await self._transition(game_id, "active", now, None, sources=["lobby"])
+
+    async def set_status(
+        self,
+        game_id: int,
+        status: GameStatus,
+        now: float,
+        outcome: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """Move a game forward to *status*; *outcome* (if given) replaces the stored one.
+
+        Raises :class:`GameNotFound`, or :class:`WrongStatus` if the move is not
+        forward (same status, back to lobby, or out of a final status).
+        """
+        target = _check_status(status)
+        return await self._transition(
+            game_id, target, now, outcome, sources=_sources_for(target, allow_same=False)
+        )
+
+    async def _transition(
+        self,
+        game_id: int,
+        target: GameStatus,
+        now: float,
+        outcome: dict[str, Any] | None,
+        *,
+        sources: Sequence[GameStatus],
+    ) -> GameRecord:
+        outcome_json = None if outcome is None else _dumps(outcome)
+        async with self.db.transaction() as conn:
+            row = None
+            if sources:
+                row = await _fetch_one(
+                    conn,
+                    "UPDATE games SET status = ?, updated_at = ?, outcome = COALESCE(?, outcome) "
+                    f"WHERE id = ? AND status IN ({_placeholders(sources)}) "
+                    f"RETURNING {_GAME_COLUMNS}",
+                    (target, now, outcome_json, game_id, *sources),
+                )
+            if row is None:
+                await _explain_refusal(
+                    conn, game_id, expected_version=None, what=_TARGET_TEXT[target]
+                )
+        return _game(row)
+
+    # ---- the action log
+
+    async def append(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        entries: Sequence[NewEntry],
+        now: float,
+        snapshot: Any | None = None,
+        status: GameStatus | None = None,
+        outcome: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """Append *entries* to the log of a live game, in one transaction.
+
+        The entries get seq ``expected_version + 1 .. expected_version + n`` and
+        the game's version becomes ``expected_version + n``.  *snapshot* (any
+        JSON value) is stored at that new version; *status* (a forward move, or
+        the current live status) and *outcome* are set in the same transaction.
+        *entries* may be empty (e.g. to store a snapshot at the current version).
+
+        Raises :class:`StaleVersion` if the game's version is not
+        *expected_version* -- nothing is written then --, :class:`GameNotFound`,
+        or :class:`WrongStatus` (the game is over, or *status* would go backwards).
+        """
+        for entry in entries:
+            _check_entry(entry)
+        target = None if status is None else _check_status(status)
+        sources = (
+            list(LIVE_STATUSES) if target is None else _sources_for(target, allow_same=True)
+        )
+        sources = [s for s in sources if s in LIVE_STATUSES]  # moves only in live games
+        snapshot_json = None if snapshot is None else _dumps(snapshot)
+        outcome_json = None if outcome is None else _dumps(outcome)
+        n = len(entries)
+        new_version = expected_version + n
+        what = "record moves" if target is None else _TARGET_TEXT[target]
+
+        async with self.db.transaction() as conn:
+            row = None
+            if sources:
+                row = await _fetch_one(
+                    conn,
+                    "UPDATE games SET version = version + ?, updated_at = ?, "
+                    "status = COALESCE(?, status), outcome = COALESCE(?, outcome) "
+                    "WHERE id = ? AND version = ? "
+                    f"AND status IN ({_placeholders(sources)}) "
+                    f"RETURNING {_GAME_COLUMNS}",
+                    (n, now, target, outcome_json, game_id, expected_version, *sources),
+                )
+            if row is None:
+                await _explain_refusal(
+                    conn, game_id, expected_version=expected_version, what=what
+                )
+            if entries:
+                await conn.executemany(
+                    "INSERT INTO actions (game_id, seq, actor, action, narration, private_to, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            expected_version + i,
+                            e.actor,
+                            e.action,
+                            e.narration,
+                            e.private_to,
+                            now,
+                        )
+                        for i, e in enumerate(entries, start=1)
+                    ],
+                )
+            if snapshot_json is not None:
+                await conn.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, seq, state, created_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (game_id, new_version, snapshot_json, now),
+                )
+        return _game(row)
+
+    async def log(self, game_id: int, after_seq: int = 0) -> list[LogEntry]:
+        """Log entries with seq > *after_seq*, ordered by seq ([] for an unknown game)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after_seq),
+            )
+        return [_entry(r) for r in rows]
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
+        """``(seq, state)`` of the newest snapshot, state decoded from JSON; None if none."""
+        async with self.db.read() as conn:
+            row = await _fetch_one(
+                conn,
+                "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                (game_id,),
+            )
+        if row is None:
+            return None
+        return int(row["seq"]), json.loads(row["state"])
+
+    # ---- tracked Discord messages
+
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        """Remember (or replace) the message of *kind* ('lobby', 'board', ...) for a game."""
+        try:
+            async with self.db.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO messages (game_id, kind, channel_id, message_id) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id",
+                    (game_id, kind, channel_id, message_id),
+                )
+        except sqlite3.IntegrityError as exc:
+            if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CONSTRAINT_FOREIGNKEY:
+                raise GameNotFound(game_id) from exc
+            raise
+
+    async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
+        """``(channel_id, message_id)`` of the message of *kind*, or None."""
+        async with self.db.read() as conn:
+            row = await _fetch_one(
+                conn,
+                "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND kind = ?",
+                (game_id, kind),
+            )
+        return None if row is None else (int(row["channel_id"]), int(row["message_id"]))

@@ -1,0 +1,79 @@
+"""The generic action menus: every legal action is reachable, no level
+exceeds Discord's 25 options, and paths are refused once they go stale."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.choices import MENU_LIMIT, StaleChoice, follow, format_path, parse_path
+
+
+def reachable(actions: list[str]) -> list[str]:
+    found: list[str] = []
+
+    def walk(path: tuple[int, ...]) -> None:
+        action, options, _ = follow(actions, path)
+        if action is not None:
+            found.append(action)
+            return
+        assert len(options) <= MENU_LIMIT or not path, options
+        for i in range(len(options)):
+            walk((*path, i))
+
+    walk(())
+    return found
+
+
+def test_first_level_groups_by_first_word() -> None:
+    actions = ["d1 screen", "d1 drona.1", "d2 screen", "announce"]
+    _, options, _ = follow(actions, ())
+    assert [(o.text, o.leaf) for o in options] == [
+        ("d1", False),
+        ("d2 screen", True),
+        ("announce", True),
+    ]
+
+
+def test_group_with_many_actions_is_narrowed_by_next_word() -> None:
+    actions = [f"d3 leader{i}.{j} tok{k}" for i in range(6) for j in range(1, 4) for k in range(3)]
+    _, options, _ = follow(actions, (0,))
+    assert len(options) == 6 * 3  # 54 actions > 25: grouped by space
+    assert all(not o.leaf for o in options)
+    action, leaves, _ = follow(actions, (0, 4))
+    assert action is None and [o.text for o in leaves] == [
+        "d3 leader1.2 tok0",
+        "d3 leader1.2 tok1",
+        "d3 leader1.2 tok2",
+    ]
+    assert follow(actions, (0, 4, 2))[0] == "d3 leader1.2 tok2"
+
+
+def test_stale_index_is_refused() -> None:
+    with pytest.raises(StaleChoice):
+        follow(["a x", "b y"], (5,))
+    with pytest.raises(StaleChoice):
+        follow(["a", "b"], (0, 1))  # a leaf cannot be descended into
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["a", "b", "c", "d", "e1", "f2"]), min_size=1, max_size=4).map(
+            " ".join
+        ),
+        min_size=1,
+        max_size=60,
+        unique=True,
+    )
+)
+def test_every_action_is_reachable_exactly_once(actions: list[str]) -> None:
+    # Prefix-free sets only: an action that is a prefix of another is still a leaf of its own.
+    assert sorted(reachable(actions)) == sorted(actions)
+
+
+def test_paths_round_trip() -> None:
+    assert parse_path(format_path((3, 0, 12))) == (3, 0, 12)
+    assert parse_path("") == ()
+    with pytest.raises(StaleChoice):
+        parse_path("1.x")

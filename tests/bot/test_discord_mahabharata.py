@@ -1,0 +1,251 @@
+"""A whole Mahabharata game through discord.py's real interaction dispatch.
+
+Slash commands, button clicks and select menus are built from gateway
+payloads (``tests/discord_harness.py``); HTTP is recorded, never sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.client import ChaupalBot
+from bot.config import Settings
+from bot.engines.core import CHANCE
+from tests.discord_harness import FakeDiscord, FakeUser, Sent
+
+CUSTOM_ID = re.compile(
+    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+)$"
+)
+TOKEN_WORDS = ("chariot", "elephant", "cavalry", "infantry", "cav1", "cav2", "cav3", "inf1", "inf5")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def make_bot(path: Path, seed: int) -> ChaupalBot:
+    settings = Settings(
+        token=None, dev_guild_id=None, database_path=path, log_level="DEBUG", snapshot_every=5
+    )
+    return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False)
+
+
+@pytest.fixture
+async def fake(tmp_path: Path) -> AsyncIterator[FakeDiscord]:
+    harness = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 11))
+    yield harness
+    await harness.close()
+
+
+def boards(fake: FakeDiscord) -> list[Sent]:
+    return [
+        s
+        for s in fake.channel_posts()
+        if s.route == "channel.send" and any(name.endswith(".png") for name, _ in s.files)
+    ]
+
+
+def bot_of(fake: FakeDiscord) -> ChaupalBot:
+    bot = fake.bot
+    assert isinstance(bot, ChaupalBot)
+    return bot
+
+
+async def open_lobby(fake: FakeDiscord, creator: FakeUser, *joiners: FakeUser) -> tuple[int, Sent]:
+    out = await fake.slash(creator, "game new", game="mahabharata")
+    lobby = next(s for s in out if s.route == "interaction.response")
+    assert not lobby.ephemeral and "Mahabharata" in (lobby.content or "")
+    game_id = int(re.search(r"game #(\d+)", lobby.content or "")[1])  # type: ignore[index]
+    for i, user in enumerate(joiners):
+        if i % 2 == 0:
+            join = fake.find_button(lobby, label="Join")["custom_id"]
+            await fake.click(user, lobby, join)
+        else:
+            await fake.slash(user, "game join")
+    return game_id, lobby
+
+
+async def mover(fake: FakeDiscord, game_id: int, users: dict[int, FakeUser]) -> FakeUser | None:
+    game = await bot_of(fake).service.get(game_id)
+    if game.is_over:
+        return None
+    seats = game.engine.to_move(game.state) - {CHANCE}
+    return users[game.user_of(min(seats))]
+
+
+async def play_by_buttons(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
+    """Click a choice on the newest board (or its Choose… button), then walk the
+    ephemeral menus to a move."""
+    board = boards(fake)[-1]
+    picks = [b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:")]
+    assert picks, f"no choice buttons on {board}"
+    out = await fake.click(user, board, rng.choice(picks)["custom_id"])
+    for _ in range(6):
+        reply = [s for s in out if s.route in ("interaction.response", "followup")]
+        if reply and (reply[-1].content or "").startswith("Played:"):
+            return out
+        menu = next(s for s in reversed(out) if fake.selects(s.message_id or 0))
+        select = rng.choice(fake.selects(menu.message_id or 0))
+        value = rng.choice(select["options"])["value"]
+        out = await fake.select(user, menu.message_id or 0, select["custom_id"], [value])
+    raise AssertionError(f"menus never reached a move: {out}")
+
+
+async def play_by_command(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
+    choices = await fake.autocomplete(user, "game play", focused="action")
+    assert choices, "autocomplete offered no legal action"
+    out = await fake.slash(user, "game play", action=rng.choice(choices)["value"])
+    assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
+    return out
+
+
+async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="bot")
+    caplog.set_level(logging.DEBUG, logger="storage")
+    db_path = tmp_path / "chaupal.sqlite3"
+    fake = await FakeDiscord.start(make_bot(db_path, 11))
+    asha, bhima, chitra = fake.user("asha"), fake.user("bhima"), fake.user("chitra")
+    dev = fake.user("dev")  # not seated
+    users = {u.id: u for u in (asha, bhima, chitra)}
+    fake.block_dms(chitra)
+
+    game_id, lobby = await open_lobby(fake, asha, bhima, chitra)
+    start = fake.find_button(lobby, label="Start")["custom_id"]
+    refused = await fake.click(bhima, lobby, start)
+    assert any("Only the player who opened" in (s.content or "") and s.ephemeral for s in refused)
+    await fake.click(asha, lobby, start)
+    assert "has started" in (fake.current(lobby).content or "")
+
+    # The first board and the private screens.
+    first = boards(fake)[-1]
+    assert first.files[0][1].startswith(PNG_MAGIC)
+    for user in (asha, bhima):
+        dm = [s for s in fake.dms(user) if s.files]
+        assert dm and dm[-1].files[0][1].startswith(PNG_MAGIC)
+    fallback = [s for s in fake.channel_posts() if "can't DM you" in (s.content or "")]
+    assert len(fallback) == 1 and chitra.mention in (fallback[0].content or "")
+    shown = await fake.click(chitra, first, fake.find_button(first, label="Show mine")["custom_id"])
+    private = [s for s in shown if s.files]
+    assert private and private[-1].ephemeral and private[-1].files[0][1].startswith(PNG_MAGIC)
+
+    # Someone who is not playing, and a player out of turn, are refused.
+    pick = next(b for b in fake.buttons(first) if b["custom_id"].startswith("chaupal:pick:"))
+    out = await fake.click(dev, first, pick["custom_id"])
+    assert any("not playing" in (s.content or "") and s.ephemeral for s in out)
+    on_turn = await mover(fake, game_id, users)
+    assert on_turn is not None
+    idle = next(u for u in users.values() if u != on_turn)
+    out = await fake.click(idle, first, pick["custom_id"])
+    assert any("not your turn" in (s.content or "").lower() and s.ephemeral for s in out)
+
+    # A menu opened before a move goes stale once the game moves on.
+    out = await fake.click(on_turn, first, pick["custom_id"])
+    stale_menu = next(s for s in out if fake.selects(s.message_id or 0))
+    await play_by_command(fake, on_turn, random.Random(1))
+    select = fake.selects(stale_menu.message_id or 0)[0]
+    out = await fake.select(
+        on_turn, stale_menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
+    )
+    assert any("out of date" in (s.content or "") for s in out)
+
+    rng = random.Random(4)
+    moves = 1
+    restarted = False
+    while (user := await mover(fake, game_id, users)) is not None:
+        if moves == 20 and not restarted:
+            # A restart: a new bot object on the same database; old buttons still work.
+            fake = await fake.restart(make_bot(db_path, 12))
+            restarted = True
+        game = await bot_of(fake).service.get(game_id)
+        if user.id not in [game.user_of(s) for s in game.engine.waiting_on(game.state)]:
+            # A private decision (announce or pass): made from the DM or /game hand menu.
+            out = await fake.slash(user, "game hand")
+            menu = next(s for s in out if fake.selects(s.message_id or 0))
+            select = fake.selects(menu.message_id or 0)[0]
+            await fake.select(
+                user, menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
+            )
+        elif moves % 2:
+            await play_by_buttons(fake, user, rng)
+        else:
+            await play_by_command(fake, user, rng)
+        moves += 1
+        assert moves < 200, "the game did not end"
+    assert restarted
+
+    final = boards(fake)[-1]
+    assert "is over" in (final.content or "")
+    assert not fake.buttons(final)
+    game = await bot_of(fake).service.get(game_id)
+    assert game.record.status == "finished" and game.outcome is not None
+
+    # Nothing secret in the channel, in any custom_id or in our log lines.
+    for sent in fake.sent:
+        for button in fake.buttons(sent) if sent.message_id else []:
+            assert CUSTOM_ID.match(button["custom_id"]), button["custom_id"]
+        if sent.route.startswith("channel.") and sent.content:
+            for line in sent.content.splitlines():
+                if "screen" in line.lower():
+                    assert not any(w in line.lower() for w in TOKEN_WORDS), line
+        if sent.route.startswith("channel.") or not sent.ephemeral:
+            if sent.route.startswith("dm."):
+                continue
+            for name, _ in sent.files:
+                assert "private" not in name, f"a private image went to {sent.route}"
+    for record in caplog.records:
+        message = record.getMessage().lower()
+        if "screen" in message:
+            assert not any(w in message for w in TOKEN_WORDS), message
+    await fake.close()
+
+
+async def test_restart_keeps_lobby_and_board_buttons_working(tmp_path: Path) -> None:
+    db_path = tmp_path / "chaupal.sqlite3"
+    fake = await FakeDiscord.start(make_bot(db_path, 3))
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id, lobby = await open_lobby(fake, asha)
+    fake = await fake.restart(make_bot(db_path, 4))
+    await fake.click(bhima, lobby, fake.find_button(lobby, label="Join")["custom_id"])
+    await fake.click(asha, lobby, fake.find_button(lobby, label="Start")["custom_id"])
+    board = boards(fake)[-1]
+    fake = await fake.restart(make_bot(db_path, 5))
+    users = {asha.id: asha, bhima.id: bhima}
+    user = await mover(fake, game_id, users)
+    assert user is not None
+    before = (await bot_of(fake).service.get(game_id)).version
+    await play_by_buttons(fake, user, random.Random(2))
+    assert (await bot_of(fake).service.get(game_id)).version > before
+    assert boards(fake)[-1] is not board
+    await fake.close()
+
+
+async def test_game_commands_answer_clearly(fake: FakeDiscord) -> None:
+    asha = fake.user("asha")
+    out = await fake.slash(asha, "game play", action="d1 screen")
+    assert any("no game of yours" in (s.content or "") for s in out)
+    out = await fake.slash(asha, "game join")
+    assert any("no open lobby" in (s.content or "") for s in out)
+    out = await fake.slash(asha, "game rules", game="mahabharata")
+    assert any("Pati" in (s.content or "") and s.ephemeral for s in out)
+    game_id, _ = await open_lobby(fake, asha)
+    out = await fake.slash(asha, "game start")
+    assert any("at least 2 players" in (s.content or "") for s in out)
+    out = await fake.slash(asha, "game list")
+    assert any(f"#{game_id}" in (s.content or "") and s.ephemeral for s in out)
+    out = await fake.slash(asha, "game hand")
+    assert any("not started" in (s.content or "") for s in out)
+
+
+async def test_resign_posts_the_final_board(fake: FakeDiscord) -> None:
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id, lobby = await open_lobby(fake, asha, bhima)
+    await fake.click(asha, lobby, fake.find_button(lobby, label="Start")["custom_id"])
+    await fake.slash(bhima, "game resign")
+    final = boards(fake)[-1]
+    assert "bhima resigned" in (final.content or "").lower()
+    assert not fake.buttons(final)
+    out = await fake.slash(asha, "game play", action="d1 screen", game=game_id)
+    assert any("over" in (s.content or "") for s in out)

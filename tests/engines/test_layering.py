@@ -1,0 +1,66 @@
+"""Engines are pure: no Discord, Pillow, SQLite, asyncio, clocks or randomness.
+
+Every module under ``bot/engines`` is parsed with :mod:`ast`.  Randomness is
+refused outright (``random`` may not be imported at all, so neither the
+module-level generator nor a private one can creep in): engines get their
+dice as chance actions (core.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ENGINES_DIR = Path(__file__).resolve().parents[2] / "bot" / "engines"
+FORBIDDEN = frozenset({"discord", "PIL", "aiosqlite", "asyncio", "time", "random"})
+MODULES = sorted(ENGINES_DIR.rglob("*.py"))
+
+
+def _imported_roots(tree: ast.AST) -> set[str]:
+    roots: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+        elif (
+            isinstance(node, ast.Call)
+            and (
+                (isinstance(node.func, ast.Name) and node.func.id == "__import__")
+                or (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+            )
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            roots.add(node.args[0].value.split(".")[0])
+    return roots
+
+
+def test_engine_modules_exist() -> None:
+    names = {p.name for p in MODULES}
+    assert {"core.py", "mahabharata.py", "__init__.py"} <= names
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINES_DIR)) for p in MODULES])
+def test_engine_module_imports_nothing_impure(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    bad = sorted(_imported_roots(tree) & FORBIDDEN)
+    assert not bad, f"{path.name} imports {', '.join(bad)}: engines must stay pure"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINES_DIR)) for p in MODULES])
+def test_engine_module_uses_no_random_name(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    uses = [
+        node.lineno for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id == "random"
+    ]
+    assert not uses, f"{path.name} uses a name 'random' on lines {uses}"
+
+
+def test_the_checker_catches_forbidden_imports() -> None:
+    source = "import time\nfrom discord.ext import commands\nimport importlib\n"
+    source += "importlib.import_module('PIL.Image')\nfrom . import core\n"
+    assert _imported_roots(ast.parse(source)) & FORBIDDEN == {"time", "discord", "PIL"}

@@ -1,0 +1,395 @@
+"""Renderer tests for Mahabharata: views built by hand, no engine involved."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.engines.mahabharata_views import (
+    DieView,
+    FinalView,
+    LeaderView,
+    MahabharataView,
+    PlayerView,
+    ScreenView,
+    SpaceView,
+)
+from renderers import RENDERERS, UnknownRenderer, get_renderer
+from renderers.common import DEFAULT_THEME, contrast, display_name, safe_text, to_png
+from renderers.mahabharata import (
+    BOARD_WIDTH,
+    PRIVATE_WIDTH,
+    face_name,
+    render_board,
+    render_private,
+    token_label,
+)
+
+KINDS = ("chariot", "elephant", "cav1", "cav2", "cav3", "inf1", "inf2", "inf3", "inf4", "inf5")
+BY_CLASS = {
+    "C": ("chariot",),
+    "E": ("elephant",),
+    "H": ("cav1", "cav2", "cav3"),
+    "I": ("inf1", "inf2", "inf3", "inf4", "inf5"),
+}
+LEADER_TABLE = {
+    "Virata": (1, "CI"),
+    "Satyaki": (2, "EHI"),
+    "Dhrishtaketu": (3, "HII"),
+    "Drupada": (4, "CHII"),
+    "Shalya": (5, "EHII"),
+    "Bhagadatta": (6, "EEHII"),
+    "Jayadratha": (7, "CHHII"),
+    "Kritavarma": (8, "CEHHII"),
+    "Drona": (9, "CHHIII"),
+    "Bhishma": (10, "CEHHIII"),
+}
+FIVE_LEADERS = ("Virata", "Satyaki", "Dhrishtaketu", "Bhagadatta", "Jayadratha")
+WITH_BHISHMA = ("Bhishma", "Kritavarma", "Virata", "Satyaki")
+DIE_KINDS = (
+    "chariot",
+    "chariot",
+    "elephant",
+    "elephant",
+    "cavalry",
+    "cavalry",
+    "infantry",
+    "infantry",
+)
+FACES = {
+    "chariot": ("chariot",) * 5 + ("raja",),
+    "elephant": ("elephant",) * 5 + ("raja",),
+    "cavalry": ("cav1", "cav1", "cav2", "cav2", "cav3", "raja"),
+    "infantry": ("inf1", "inf2", "inf3", "inf4", "inf5", "raja"),
+}
+NAMES = ("Asha", "Bhima the Magnificent of Hastinapura", "Chandra", "Devi")
+
+
+def snake(elephant: int, n: int) -> tuple[int, ...]:
+    forward = tuple((elephant + i) % n for i in range(n))
+    return forward + tuple(reversed(forward))
+
+
+def build_view(
+    num_players: int = 4,
+    phase: str = "draft",
+    *,
+    seed: int = 1,
+    leaders: tuple[str, ...] = FIVE_LEADERS,
+    fill: float = 0.75,
+    round_: int = 4,
+    picks_made: int | None = None,
+    me_seat: int | None = None,
+    screen: tuple[str, ...] | None = None,
+) -> MahabharataView:
+    """A plausible view of a game in ``phase`` (``setup``, ``roll``, ``draft``,
+    ``announce`` or ``over``)."""
+    rng = random.Random(seed)
+    n = num_players
+    used = [dict.fromkeys(KINDS, 0) for _ in range(n)]
+    if phase == "setup":
+        leaders = leaders[:2]
+        fill = 0.0
+    leader_views = []
+    for name in leaders:
+        number, icons = LEADER_TABLE[name]
+        spaces = []
+        influence = [0] * n
+        for icon in icons:
+            if rng.random() < fill:
+                owner = rng.randrange(n)
+                tokens = tuple(rng.choice(BY_CLASS[icon]) for _ in range(rng.choice((1, 1, 2, 3))))
+                influence[owner] += len(tokens)
+                for kind in tokens:
+                    used[owner][kind] += 1
+                spaces.append(SpaceView(icon=icon, owner=owner, tokens=tokens))
+            else:
+                spaces.append(SpaceView(icon=icon, owner=None, tokens=()))
+        leader_views.append(
+            LeaderView(
+                number=number,
+                name=name,
+                vp=len(icons),
+                spaces=tuple(spaces),
+                influence=tuple(influence),
+            )
+        )
+    screens: list[tuple[str, ...]] = []
+    for _ in range(n):
+        if phase == "setup":
+            screens.append(())
+            continue
+        drawn = [rng.choice(KINDS) for _ in range(rng.randint(3, 12))]
+        screens.append(tuple(sorted(drawn, key=KINDS.index)))
+    if screen is not None and me_seat is not None:
+        screens[me_seat] = screen
+    for seat, kinds in enumerate(screens):
+        for kind in kinds:
+            used[seat][kind] += 1
+
+    elephant = None if phase == "setup" else (round_ - 1) % n
+    order = () if phase in ("setup", "roll") else snake(elephant or 0, n)
+    if picks_made is None:
+        picks_made = {"draft": min(3, len(order)), "announce": len(order), "over": len(order)}.get(
+            phase, 0
+        )
+    dice = []
+    pick_dice = list(range(8))
+    rng.shuffle(pick_dice)
+    taker = {pick_dice[i]: order[i] for i in range(picks_made)}
+    for i, kind in enumerate(DIE_KINDS):
+        face = None if phase in ("setup", "roll") else rng.choice(FACES[kind])
+        dice.append(DieView(index=i + 1, kind=kind, face=face, taken_by=taker.get(i)))
+    taken_count = [sum(1 for s in order[:picks_made] if s == seat) for seat in range(n)]
+    players = tuple(
+        PlayerView(
+            seat=seat,
+            screen_count=len(screens[seat]),
+            supply_count=30 - sum(used[seat].values()),
+            dice_taken=taken_count[seat],
+            announced=(phase == "over" and seat == 2),
+        )
+        for seat in range(n)
+    )
+    waiting: tuple[int, ...] = ()
+    if phase == "draft" and picks_made < len(order):
+        waiting = (order[picks_made],)
+    final = None
+    if phase == "over":
+        pati = tuple(seat % 2 == 0 for seat in range(n))
+        winners = tuple(
+            max(range(n), key=lv.influence.__getitem__) if any(lv.influence) else None
+            for lv in leader_views
+        )
+        scores = tuple(
+            7 * pati[seat]
+            + sum(lv.vp for lv, w in zip(leader_views, winners, strict=True) if w == seat)
+            for seat in range(n)
+        )
+        order_by = sorted(range(n), key=lambda s: -scores[s])
+        ranking = tuple((s,) for s in order_by)
+        final = FinalView(
+            scores=scores,
+            pati=pati,
+            screens=tuple(screens),
+            leader_winners=winners,
+            ranking=ranking,
+            reason="Most victory points; the Pati announced by Chandra ended the "
+            "game after round 4.",
+        )
+    me = None
+    if me_seat is not None:
+        supply = tuple((kind, 3 - min(3, used[me_seat][kind])) for kind in KINDS)
+        mine = screens[me_seat]
+        complete = len(mine) >= 8 and me_seat % 2 == 0
+        missing = () if complete else ("1 Elephant", "Cavalry icons summing to exactly 3")
+        me = ScreenView(
+            seat=me_seat, screen=mine, supply=supply, pati_complete=complete, pati_missing=missing
+        )
+    return MahabharataView(
+        num_players=n,
+        phase=phase,
+        round=0 if phase == "setup" else round_,
+        elephant=elephant,
+        waiting_on=waiting,
+        leaders=tuple(leader_views),
+        dice=tuple(dice),
+        players=players,
+        draft_order=order,
+        picks_made=picks_made,
+        final=final,
+        me=me,
+    )
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return (
+        a.size == b.size
+        and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
+    )
+
+
+PHASES = ("setup", "roll", "draft", "announce", "over")
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+@pytest.mark.parametrize("phase", PHASES)
+def test_board_renders_every_phase(num_players: int, phase: str) -> None:
+    view = build_view(num_players, phase, seed=num_players * 10 + len(phase))
+    image = render_board(view, names=NAMES[:num_players])
+    assert isinstance(image, Image.Image)
+    assert image.width == BOARD_WIDTH
+    assert 400 < image.height < 2400
+    # Something was drawn in each player's colour (chips, pills or panels).
+    colours = {c for _, c in image.getcolors(maxcolors=1 << 20) or []}
+    for seat in range(num_players):
+        assert DEFAULT_THEME.player_colour(seat) in colours
+
+
+@pytest.mark.parametrize(
+    "leaders", [FIVE_LEADERS, WITH_BHISHMA, ("Bhishma", "Drona", "Jayadratha")]
+)
+def test_board_renders_any_leader_set(leaders: tuple[str, ...]) -> None:
+    for phase in ("draft", "over"):
+        view = build_view(4, phase, leaders=leaders, fill=1.0)
+        assert render_board(view, names=NAMES).width == BOARD_WIDTH
+
+
+def test_png_is_valid_and_small() -> None:
+    view = build_view(4, "over", fill=1.0, seed=7)
+    data = to_png(render_board(view, names=NAMES))
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) < 150_000
+    decoded = Image.open(io.BytesIO(data))
+    decoded.load()
+    assert decoded.format == "PNG"
+    assert decoded.width == BOARD_WIDTH
+    assert decoded.mode == "P"
+
+
+def test_to_png_keeps_palette_images_as_they_are() -> None:
+    image = Image.new("P", (10, 10), 3)
+    image.putpalette([0, 0, 0, 10, 20, 30, 40, 50, 60, 200, 100, 50])
+    decoded = Image.open(io.BytesIO(to_png(image)))
+    assert decoded.mode == "P"
+    assert decoded.convert("RGB").getpixel((0, 0)) == (200, 100, 50)
+
+
+def test_private_render_and_screen_differences() -> None:
+    base = build_view(4, "draft", me_seat=1, screen=("chariot", "cav2", "inf3"))
+    other = build_view(4, "draft", me_seat=1, screen=("chariot", "cav2", "inf4"))
+    a = render_private(base, names=NAMES)
+    b = render_private(other, names=NAMES)
+    assert a.width == PRIVATE_WIDTH == b.width
+    assert not same(a, b)
+    data = to_png(a)
+    assert len(data) < 150_000
+    Image.open(io.BytesIO(data)).load()
+
+
+def test_private_complete_and_incomplete_pati_differ() -> None:
+    view = build_view(3, "announce", me_seat=0)
+    assert view.me is not None
+    done = replace(view, me=replace(view.me, pati_complete=True, pati_missing=()))
+    todo = replace(
+        view, me=replace(view.me, pati_complete=False, pati_missing=("Infantry summing to 5",))
+    )
+    assert not same(render_private(done, names=NAMES), render_private(todo, names=NAMES))
+
+
+def test_private_needs_me() -> None:
+    with pytest.raises(ValueError, match=r"view\.me"):
+        render_private(build_view(2, "draft"), names=NAMES)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_board_never_draws_me(phase: str) -> None:
+    public = build_view(4, phase, seed=3)
+    private = build_view(4, phase, seed=3, me_seat=2)
+    assert public.me is None and private.me is not None
+    assert replace(private, me=None) == public
+    assert same(render_board(public, names=NAMES), render_board(private, names=NAMES))
+
+
+def test_board_shows_changes() -> None:
+    view = build_view(4, "draft", seed=5)
+    one_more = replace(
+        view, picks_made=view.picks_made + 1, waiting_on=(view.draft_order[view.picks_made + 1],)
+    )
+    assert not same(render_board(view, names=NAMES), render_board(one_more, names=NAMES))
+    renamed = ("Zed", *NAMES[1:])
+    assert not same(render_board(view, names=NAMES), render_board(view, names=renamed))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_rendering_does_not_mutate_the_view(phase: str) -> None:
+    view = build_view(4, phase, me_seat=0, seed=11)
+    snapshot = copy.deepcopy(view)
+    render_board(view, names=NAMES)
+    render_private(view, names=NAMES)
+    assert view == snapshot
+
+
+def test_registry() -> None:
+    renderer = get_renderer("mahabharata")
+    assert RENDERERS["mahabharata"] is renderer
+    view = build_view(2, "draft", me_seat=0)
+    assert same(renderer.board(view, names=NAMES), render_board(view, names=NAMES))
+    assert same(renderer.private(view, names=NAMES), render_private(view, names=NAMES))
+    with pytest.raises(UnknownRenderer, match="mahabharata"):
+        get_renderer("snakes")
+
+
+def test_names_are_made_drawable() -> None:
+    assert safe_text("Ásha  Dévi") == "Asha Devi"
+    assert display_name(["\u0905\u0930\u094d\u091c\u0941\u0928"], 0) == "Player 1"
+    assert display_name([], 2) == "Player 3"
+    view = build_view(2, "over", seed=2)
+    odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80)
+    assert render_board(view, names=odd).width == BOARD_WIDTH
+
+
+def test_labels() -> None:
+    assert [token_label(k) for k in KINDS] == [
+        "C",
+        "E",
+        "H1",
+        "H2",
+        "H3",
+        "I1",
+        "I2",
+        "I3",
+        "I4",
+        "I5",
+    ]
+    assert face_name("cav2") == "Cavalry 2"
+    assert face_name("raja") == "Raja"
+    assert face_name(None) == "not rolled"
+
+
+def test_theme_contrast() -> None:
+    t = DEFAULT_THEME
+    assert contrast(t.ink, t.background) >= 7
+    assert contrast(t.ink, t.panel) >= 7
+    assert contrast(t.muted, t.panel) >= 4.5
+    for colour in t.players:
+        assert contrast(t.on_colour, colour) >= 4.5
+        assert contrast(colour, t.background) >= 3
+    assert len(set(t.players)) == 4
+    assert len(set(t.seat_shapes)) == 4
+    assert t.player_colour(5) == t.players[1]
+
+
+RENDERERS_DIR = Path(__file__).resolve().parents[2] / "renderers"
+FORBIDDEN_ROOTS = {"discord", "aiosqlite", "storage", "sqlite3", "asyncio"}
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append(node.module)
+    return found
+
+
+def test_renderers_import_no_discord_storage_or_bot_internals() -> None:
+    files = sorted(RENDERERS_DIR.rglob("*.py"))
+    assert len(files) >= 3
+    for path in files:
+        for module in _imports(path):
+            root = module.split(".")[0]
+            assert root not in FORBIDDEN_ROOTS, f"{path.name} imports {module}"
+            if root == "bot":
+                assert module == "bot.engines.core" or (
+                    module.startswith("bot.engines.") and module.endswith("_views")
+                ), f"{path.name} imports {module}"

@@ -1,0 +1,363 @@
+"""Database: opening, migrations, corruption and version checks, transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from storage.database import (
+    APPLICATION_ID,
+    CorruptDatabase,
+    Database,
+    DatabaseTooNew,
+    Migration,
+    StorageError,
+    load_migrations,
+    split_statements,
+)
+
+M1 = Migration(1, "counter", "CREATE TABLE counter (n INTEGER); INSERT INTO counter VALUES (1);")
+M2 = Migration(2, "notes", "CREATE TABLE notes (body TEXT NOT NULL); UPDATE counter SET n = n + 1;")
+M2_BROKEN = Migration(
+    2, "broken", "CREATE TABLE half_done (x INTEGER); INSERT INTO no_such_table VALUES (1);"
+)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "chaupal.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+def _worker_threads() -> int:
+    # aiosqlite runs each connection on a non-daemon worker thread; a leaked one
+    # keeps the process alive at exit or dies later with "Event loop is closed".
+    return sum(1 for t in threading.enumerate() if "_connection_worker_thread" in t.name)
+
+
+async def _scalar(database: Database, sql: str) -> object:
+    async with database.read() as conn:
+        rows = list(await conn.execute_fetchall(sql))
+    return rows[0][0]
+
+
+def _raw_scalar(path: Path, sql: str) -> object:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchone()[0]
+    finally:
+        conn.close()
+
+
+# ----------------------------------------------------------------- new file
+
+
+async def test_new_file_gets_the_schema_in_a_new_folder(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "chaupal.sqlite3"
+    database = await Database.open(path)
+    try:
+        assert path.exists()
+        assert database.path == str(path)
+        latest = len(load_migrations())
+        assert latest >= 1
+        assert database.schema_version == latest
+        assert await _scalar(database, "PRAGMA user_version") == latest
+        assert await _scalar(database, "PRAGMA application_id") == APPLICATION_ID
+        async with database.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            )
+        objects = {(str(r[0]), str(r[1])) for r in rows}
+        for table in ("games", "seats", "actions", "snapshots", "messages"):
+            assert ("table", table) in objects
+        for index in ("games_by_channel", "games_by_status", "seats_by_user"):
+            assert ("index", index) in objects
+        assert ("trigger", "actions_no_update") in objects
+        assert ("trigger", "actions_no_delete") in objects
+    finally:
+        await database.close()
+
+
+async def test_pragmas_wal_foreign_keys_synchronous(db: Database) -> None:
+    assert str(await _scalar(db, "PRAGMA journal_mode")).lower() == "wal"
+    assert await _scalar(db, "PRAGMA foreign_keys") == 1
+    assert await _scalar(db, "PRAGMA synchronous") == 1  # NORMAL
+    busy = await _scalar(db, "PRAGMA busy_timeout")
+    assert isinstance(busy, int) and busy >= 1000
+    assert Path(db.path + "-wal").exists()
+
+
+def test_packaged_migrations_are_numbered_from_one() -> None:
+    migrations = load_migrations()
+    assert [m.number for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "initial"
+
+
+# ----------------------------------------------------------------- reopening and upgrading
+
+
+async def test_reopen_applies_nothing_new(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "c.sqlite3"
+    first = await Database.open(path, migrations=[M1])
+    await first.close()
+    caplog.set_level(logging.INFO, logger="storage.database")
+    caplog.clear()
+    second = await Database.open(path, migrations=[M1])
+    try:
+        assert second.schema_version == 1
+        # M1 inserts a row: run twice it would make two (or fail on CREATE TABLE).
+        assert await _scalar(second, "SELECT COUNT(*) FROM counter") == 1
+        assert not [r for r in caplog.records if "applied migration" in r.getMessage()]
+    finally:
+        await second.close()
+
+
+async def test_reopen_with_packaged_migrations_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "c.sqlite3"
+    first = await Database.open(path)
+    async with first.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "
+            "created_at, updated_at) VALUES ('x', 1, 'lobby', 1, 2, 0, 0)"
+        )
+    version = first.schema_version
+    await first.close()
+    second = await Database.open(path)
+    try:
+        assert second.schema_version == version
+        assert await _scalar(second, "SELECT COUNT(*) FROM games") == 1
+    finally:
+        await second.close()
+
+
+async def test_old_database_upgrades(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "old.sqlite3"
+    old = await Database.open(path, migrations=[M1])
+    assert old.schema_version == 1
+    await old.close()
+
+    caplog.set_level(logging.INFO, logger="storage.database")
+    new = await Database.open(path, migrations=[M1, M2])
+    try:
+        assert new.schema_version == 2
+        assert await _scalar(new, "PRAGMA user_version") == 2
+        assert await _scalar(new, "SELECT n FROM counter") == 2  # M1's row kept, M2 ran once
+        assert await _scalar(new, "SELECT COUNT(*) FROM notes") == 0
+        applied = [r.getMessage() for r in caplog.records if "applied migration" in r.getMessage()]
+        assert len(applied) == 1 and "0002_notes" in applied[0]
+    finally:
+        await new.close()
+
+
+async def test_empty_file_at_schema_zero_upgrades(tmp_path: Path) -> None:
+    path = tmp_path / "empty.sqlite3"
+    path.write_bytes(b"")  # a zero-byte file is an empty SQLite database at user_version 0
+    database = await Database.open(path)
+    try:
+        assert database.schema_version == len(load_migrations())
+        assert await _scalar(database, "SELECT COUNT(*) FROM games") == 0
+    finally:
+        await database.close()
+
+
+async def test_failed_migration_leaves_previous_schema(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    await (await Database.open(path, migrations=[M1])).close()
+    with pytest.raises(StorageError) as info:
+        await Database.open(path, migrations=[M1, M2_BROKEN])
+    message = str(info.value)
+    assert "0002_broken" in message and str(path) in message and "schema 1" in message
+    assert _raw_scalar(path, "PRAGMA user_version") == 1
+    assert _raw_scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'") == 0
+    again = await Database.open(path, migrations=[M1])
+    await again.close()
+
+
+async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="without gaps"):
+        await Database.open(tmp_path / "g.sqlite3", migrations=[M1, Migration(3, "x", "")])
+
+
+# ----------------------------------------------------------------- refusing bad files
+
+
+async def test_garbage_file_is_corrupt_and_names_the_path(tmp_path: Path) -> None:
+    path = tmp_path / "chaupal.sqlite3"
+    path.write_bytes(b"this is not sqlite at all\x00\xff" + os.urandom(4000))
+    threads_before = _worker_threads()
+    with pytest.raises(CorruptDatabase) as info:
+        await Database.open(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "not a database" in message
+    assert "move the file aside" in message and "backup" in message
+    assert _worker_threads() == threads_before  # the failed connection was closed
+    assert path.read_bytes().startswith(b"this is not sqlite")  # left untouched
+
+
+async def test_damaged_page_is_corrupt(tmp_path: Path) -> None:
+    path = tmp_path / "chaupal.sqlite3"
+    await (await Database.open(path)).close()
+    conn = sqlite3.connect(path)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * page_size] = 0xFF  # not a valid b-tree page type
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptDatabase) as info:
+        await Database.open(path)
+    assert str(path) in str(info.value)
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    await (await Database.open(path)).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.close()
+    with pytest.raises(DatabaseTooNew) as info:
+        await Database.open(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "schema 99" in message
+    assert f"knows up to {len(load_migrations())}" in message
+    assert "Upgrade Chaupal" in message
+    assert _raw_scalar(path, "PRAGMA user_version") == 99  # not touched
+
+
+async def test_another_programs_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StorageError) as info:
+        await Database.open(path)
+    assert not isinstance(info.value, CorruptDatabase)
+    assert "not Chaupal's" in str(info.value) and "invoices" in str(info.value)
+    assert _raw_scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'games'") == 0
+
+
+async def test_another_programs_versioned_database_is_not_too_new(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 7")  # no tables, but another program's schema number
+    conn.close()
+    with pytest.raises(StorageError) as info:
+        await Database.open(path)
+    assert type(info.value) is StorageError
+    assert "not Chaupal's" in str(info.value) and "user_version 7" in str(info.value)
+
+
+async def test_a_directory_is_not_a_database(tmp_path: Path) -> None:
+    threads_before = _worker_threads()
+    with pytest.raises(StorageError) as info:
+        await Database.open(tmp_path)
+    assert str(tmp_path) in str(info.value)
+    assert _worker_threads() == threads_before  # the worker thread has ended
+
+
+# ----------------------------------------------------------------- transactions
+
+
+async def test_transaction_commits_and_rolls_back(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE t (x INTEGER)")
+        await conn.execute("INSERT INTO t VALUES (1)")
+    with pytest.raises(RuntimeError, match="boom"):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO t VALUES (2)")
+            raise RuntimeError("boom")
+    assert await _scalar(db, "SELECT group_concat(x) FROM t") == "1"
+    assert not db.conn.in_transaction
+
+
+async def test_transactions_of_two_tasks_do_not_mix(db: Database) -> None:
+    """Task A writes, waits, then fails; task B commits meanwhile.
+
+    On one shared connection without the lock, B's COMMIT would commit A's row,
+    or A's ROLLBACK would discard B's.
+    """
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE t (who TEXT)")
+    a_started = asyncio.Event()
+
+    async def task_a() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO t VALUES ('a')")
+            a_started.set()
+            await asyncio.sleep(0.05)
+            raise RuntimeError("a fails")
+
+    async def task_b() -> None:
+        await a_started.wait()
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO t VALUES ('b')")
+
+    results = await asyncio.gather(task_a(), task_b(), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError)
+    assert results[1] is None
+    assert await _scalar(db, "SELECT group_concat(who) FROM t") == "b"
+
+
+async def test_cancelled_transaction_rolls_back(db: Database) -> None:
+    async with db.transaction() as conn:
+        await conn.execute("CREATE TABLE t (x INTEGER)")
+    inside = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO t VALUES (1)")
+            inside.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with db.transaction() as conn:
+        await conn.execute("INSERT INTO t VALUES (2)")
+    assert await _scalar(db, "SELECT group_concat(x) FROM t") == "2"
+
+
+async def test_close_is_idempotent_and_final(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "x.sqlite3")
+    await database.close()
+    await database.close()
+    assert database.closed
+    with pytest.raises(StorageError, match="closed"):
+        async with database.transaction():
+            pass
+
+
+def test_split_statements_keeps_triggers_whole() -> None:
+    script = """
+    -- a comment; with a semicolon
+    CREATE TABLE a (x TEXT DEFAULT ';');
+    CREATE TRIGGER t BEFORE DELETE ON a BEGIN
+        SELECT RAISE(ABORT, 'no; never');
+        SELECT 1;
+    END;
+    INSERT INTO a VALUES ('x')
+    """
+    statements = split_statements(script)
+    assert len(statements) == 3
+    assert statements[0].endswith("DEFAULT ';');")
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    assert statements[2] == "INSERT INTO a VALUES ('x')"
+    conn = sqlite3.connect(":memory:")
+    for statement in statements:
+        conn.execute(statement)
+    conn.close()
