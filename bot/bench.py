@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import CHANCE, Engine, resolve_chance
+from bot.engines.core import CHANCE, Engine, GameError, resolve_chance
 from renderers import get_renderer
 from renderers.common import to_png
 
@@ -163,9 +163,10 @@ async def bench_service(
             plain: list[float] = []
             rendered: list[float] = []
             remaining = moves
+            conflicts = 0
 
             async def worker() -> None:
-                nonlocal remaining
+                nonlocal remaining, conflicts
                 while remaining > 0:
                     remaining -= 1
                     game = await service.get(rng.choice(ids))
@@ -174,7 +175,11 @@ async def bench_service(
                     seat = min(engine.to_move(game.state))
                     text = rng.choice(service.legal_texts(game, seat))
                     t0 = time.perf_counter()
-                    result = await service.play(game.id, game.user_of(seat), text)
+                    try:
+                        result = await service.play(game.id, game.user_of(seat), text)
+                    except GameError:
+                        conflicts += 1  # another worker moved this game first
+                        continue
                     t1 = time.perf_counter()
                     view = engine.view(result.game.state, None)
                     names = result.game.names
@@ -183,13 +188,15 @@ async def bench_service(
                     plain.append((t1 - t0) * 1000)
                     rendered.append((t2 - t0) * 1000)
 
-            await asyncio.gather(*(worker() for _ in range(workers)))
+            in_flight = min(workers, games)
+            await asyncio.gather(*(worker() for _ in range(in_flight)))
         finally:
             await db.close()
     return {
         "games": games,
         "moves": len(plain),
-        "in_flight": workers,
+        "in_flight": in_flight,
+        "conflicts": conflicts,
         "move_p50_ms": round(percentile(plain, 0.5), 2),
         "move_p95_ms": round(percentile(plain, 0.95), 2),
         "move_and_render_p50_ms": round(percentile(rendered, 0.5), 2),

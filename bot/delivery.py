@@ -61,15 +61,15 @@ def headline(game: LiveGame, result: MoveResult | None) -> str:
     """The one line under the board: what happened and who acts next."""
     parts: list[str] = []
     if result is not None:
-        said = [s.narration for s in result.steps if s.seat != CHANCE and s.narration]
-        if not said and result.steps:
-            said = [s.narration for s in result.steps[-1:] if s.narration]
-        parts.extend(fill_seats(line, game) for line in said)
-    parts.append(next_up(game))
+        parts.extend(
+            fill_seats(s.narration, game) for s in result.steps if s.seat != CHANCE and s.narration
+        )
+    said = " ".join(parts)
+    parts.append(next_up(game, already_said=said))
     return " ".join(p for p in parts if p)
 
 
-def next_up(game: LiveGame) -> str:
+def next_up(game: LiveGame, *, already_said: str = "") -> str:
     title = f"{game.engine.title} #{game.id}"
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
@@ -82,7 +82,8 @@ def next_up(game: LiveGame) -> str:
             if outcome.is_draw
             else f"Winner: {' & '.join(game.names[s] for s in sorted(outcome.winners))}."
         )
-        return f"**{title} is over.** {outcome.reason} {result} ({'; '.join(places)})"
+        reason = "" if outcome.reason in already_said else f" {outcome.reason}"
+        return f"**{title} is over.**{reason} {result} ({'; '.join(places)})"
     if game.state is None:
         return ""
     engine = game.engine

@@ -105,6 +105,11 @@ def is_moderator_permissions(manage_guild: bool, manage_messages: bool) -> bool:
     return manage_guild or manage_messages
 
 
+def secrets_of(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> Any:
+    """The part of a seat's view that only it sees (the contract's ``me``)."""
+    return getattr(engine.view(state, seat), "me", None)
+
+
 class GameService:
     def __init__(
         self,
@@ -354,7 +359,9 @@ class GameService:
         record = await self._persist(game, game.record, state, steps)
         game.record, game.state = record, state
         changed = frozenset(
-            s for s in range(len(game.seats)) if engine.view(before, s) != engine.view(state, s)
+            s
+            for s in range(len(game.seats))
+            if secrets_of(engine, before, s) != secrets_of(engine, state, s)
         )
         return MoveResult(
             game=game, before=before, steps=tuple(steps), actor=seat, private_changed=changed

@@ -145,7 +145,15 @@ class Engine(Protocol[S, A, V]):
 
     def outcome(self, state: S) -> Outcome | None: ...
 
-    def view(self, state: S, seat: Seat | None) -> V: ...
+    def view(self, state: S, seat: Seat | None) -> V:
+        """What ``seat`` may see; ``None`` is the public view.
+
+        Every view has a ``me`` attribute holding the seat's own secrets (a
+        hand, a screen, a hidden set-up) and ``None`` in the public view.
+        Delivery DMs a seat when its ``me`` changes, not on every public
+        change.
+        """
+        ...
 
     def parse(self, state: S, seat: Seat, text: str) -> A: ...
 
@@ -177,6 +185,15 @@ class Engine(Protocol[S, A, V]):
     def to_json(self, state: S) -> JSON: ...
 
     def from_json(self, obj: JSON) -> S: ...
+
+
+@runtime_checkable
+class LabelsChoices(Protocol):
+    """Optional: an engine that names groups of actions in menus and on board
+    buttons (``d3`` -> ``Die 3 (Cavalry-2)``).  Without it the shared first
+    word is shown."""
+
+    def choice_label(self, state: Any, seat: Seat, prefix: str) -> str: ...
 
 
 def seat_tag(seat: Seat) -> str:

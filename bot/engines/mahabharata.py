@@ -1145,6 +1145,13 @@ class MahabharataEngine:
         face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
         return f"Die {die} ({self._face_name(face)})"
 
+    def choice_label(self, state: MahabharataState, seat: Seat, prefix: str) -> str:
+        """Menu text for a group of actions sharing ``prefix`` (``d3``)."""
+        match = _DIE_RE.fullmatch(prefix)
+        if match is not None:
+            return self._die_label(state, int(match.group(1)))
+        return prefix
+
     def label(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
         match action:
             case PlaceScreen(die):

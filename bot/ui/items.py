@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import discord
 
 from bot.choices import MenuOption, follow, format_path, parse_path
-from bot.engines.core import CHANCE, Seat
+from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.service import LiveGame
 
 if TYPE_CHECKING:
@@ -179,8 +179,10 @@ def option_label(game: LiveGame, seat: Seat, option: MenuOption) -> str:
     engine, state = game.engine, game.state
     if option.leaf:
         return engine.label(state, seat, engine.parse(state, seat, option.text))[:100]
-    labeller = getattr(engine, "choice_label", None)
-    label = labeller(state, seat, option.text) if labeller is not None else option.text
+    if isinstance(engine, LabelsChoices):
+        label = engine.choice_label(state, seat, option.text)
+    else:
+        label = option.text
     return f"{label} ({option.size} choices)"[:100]
 
 

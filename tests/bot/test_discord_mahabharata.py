@@ -249,3 +249,82 @@ async def test_resign_posts_the_final_board(fake: FakeDiscord) -> None:
     assert not fake.buttons(final)
     out = await fake.slash(asha, "game play", action="d1 screen", game=game_id)
     assert any("over" in (s.content or "") for s in out)
+
+
+def log_reaching_announce(players: int) -> list[tuple[int, str]]:
+    """An action log, from the pure engine, that ends in an announce phase:
+    everyone prefers placing behind their screen, so a Pati soon completes."""
+    from bot.engines import get_engine
+    from bot.engines.core import sample_chance
+
+    engine = get_engine("mahabharata")
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = engine.setup(players, {})
+        entries: list[tuple[int, str]] = []
+        while engine.outcome(state) is None:
+            movers = engine.to_move(state)
+            if movers == {CHANCE}:
+                seat, action = CHANCE, sample_chance(engine.chance_outcomes(state), rng.random())
+            else:
+                seat = min(movers)
+                if movers - engine.waiting_on(state):
+                    return entries  # R10: a private announce decision is due
+                actions = engine.legal_actions(state, seat)
+                screens = [a for a in actions if engine.describe(state, seat, a).endswith("screen")]
+                action = rng.choice(screens or actions)
+            entries.append((seat, engine.describe(state, seat, action)))
+            state = engine.apply(state, seat, action)
+    raise AssertionError("no seed reached an announce phase")
+
+
+async def test_announce_is_asked_privately_and_ends_the_game(fake: FakeDiscord) -> None:
+    from storage.games import NewEntry
+
+    bot = bot_of(fake)
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    users = [asha, bhima]
+    record = await bot.store.create_game(
+        engine="mahabharata", engine_revision=1, options={}, guild_id=fake.guild_id,
+        channel_id=fake.channel_id, thread_id=None, creator_id=asha.id, now=0.0,
+    )
+    for user in users:
+        await bot.store.add_seat(record.id, user.id, user.name, 0.0)
+    await bot.store.start(record.id, 0.0)
+    entries = log_reaching_announce(2)
+    await bot.store.append(
+        record.id, expected_version=0, now=0.0,
+        entries=[NewEntry(actor=s, action=t, narration="", private_to=None) for s, t in entries],
+    )
+    game = await bot.service.get(record.id)
+    deciding = sorted(game.engine.to_move(game.state))
+    assert deciding and not game.engine.waiting_on(game.state)
+
+    # The channel is not told who decides.
+    await fake.slash(asha, "game board")
+    board = boards(fake)[-1]
+    assert "private decisions" in (board.content or "")
+    assert not any(u.mention in (board.content or "") for u in users)
+    assert not [b for b in fake.buttons(board) if b.get("label", "").startswith("Announce")]
+
+    decider = users[deciding[0]]
+    outsider = next((u for u in users if users.index(u) not in deciding), None)
+    if outsider is not None:
+        out = await fake.slash(outsider, "game play", action="announce")
+        refusal = " ".join(s.content or "" for s in out)
+        assert "not your turn" in refusal.lower() and decider.name not in refusal
+
+    out = await fake.slash(decider, "game hand")
+    menu = next(s for s in out if fake.selects(s.message_id or 0))
+    assert menu.ephemeral
+    select = fake.selects(menu.message_id or 0)[0]
+    announce = next(o for o in select["options"] if o["label"].startswith("Announce"))
+    await fake.select(decider, menu.message_id or 0, select["custom_id"], [announce["value"]])
+    game = await bot.service.get(record.id)
+    if game.is_over:
+        final = boards(fake)[-1]
+        assert "Pati" in (final.content or "") and "is over" in (final.content or "")
+    else:  # the other player still decides; their answer ends it
+        other = users[next(s for s in deciding if users[s] != decider)]
+        await fake.slash(other, "game play", action="pass")
+        assert (await bot.service.get(record.id)).is_over

@@ -261,12 +261,14 @@ def test_narration_is_formattable(engine: AnyEngine) -> None:
 
 @engines
 def test_views_are_built_for_every_seat(engine: AnyEngine) -> None:
+    """Every view carries ``me``: the seat's own secrets, None in public
+    (delivery DMs a seat when its ``me`` changes)."""
     for p in playouts(engine):
         for move in p.moves[::5]:
-            engine.view(move.before, None)
+            assert engine.view(move.before, None).me is None
             for seat in range(p.num_players):
-                engine.view(move.before, seat)
-        engine.view(p.final, None)
+                assert hasattr(engine.view(move.before, seat), "me")
+        assert engine.view(p.final, None).me is None
 
 
 # --------------------------------------------------------------------------

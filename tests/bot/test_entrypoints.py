@@ -1,0 +1,77 @@
+"""``python -m bot``, ``python -m bot demo``, ``python -m bot.bench`` and settings."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.bench import main as bench_main
+from bot.config import ConfigError, load_settings
+from bot.demo import run_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_run_without_token_exits_2_and_says_what_to_set(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "DISCORD_TOKEN" in done.stderr and ".env" in done.stderr
+
+
+def test_settings_defaults_and_errors() -> None:
+    settings = load_settings({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "42"})
+    assert settings.token == "abc" and settings.dev_guild_id == 42
+    assert settings.database_path == Path("data/chaupal.sqlite3")
+    with pytest.raises(ConfigError, match="DEV_GUILD_ID"):
+        load_settings({"DEV_GUILD_ID": "my server"})
+    with pytest.raises(ConfigError, match="SNAPSHOT"):
+        load_settings({"CHAUPAL_SNAPSHOT_EVERY": "0"})
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        load_settings({}).require_token()
+
+
+def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("CHAUPAL_DATABASE", raising=False)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nCHAUPAL_DATABASE=x/y.db\n")
+    settings = load_settings(dotenv_path=tmp_path / ".env")
+    assert settings.token == "from-file" and settings.database_path == Path("x/y.db")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("CHAUPAL_DATABASE", raising=False)
+
+
+def test_demo_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:
+    out = run_demo(tmp_path, seed=3, games=["mahabharata"], players=2)
+    folder = out / "mahabharata"
+    boards = sorted(folder.glob("*-board.png"))
+    privates = sorted(folder.glob("*-private-*.png"))
+    assert len(boards) > 20 and len(privates) >= 2
+    with Image.open(boards[-1]) as image:
+        assert image.format == "PNG" and image.width >= 800
+    assert "Game over" in (folder / "log.txt").read_text()
+
+
+def test_bench_prints_json_with_every_figure() -> None:
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        assert bench_main(["--quick", "--games", "mahabharata"]) == 0
+    report = json.loads(buffer.getvalue())
+    engine = report["engines"]["mahabharata"]["2p"]
+    assert engine["games"] >= 1 and engine["games_per_s"] > 0
+    board = report["renderers"]["mahabharata"]["board"]
+    assert board["p95_ms"] > 0 and board["png_bytes_max"] > 0
+    service = report["service"]["mahabharata"]["100"]
+    assert service["moves"] > 0 and service["move_p95_ms"] > 0
