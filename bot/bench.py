@@ -2,9 +2,10 @@
 
 - engines: seeded random playouts on one core (games/s, moves/s, mean apply µs);
 - renderers: board and private render + PNG encode (p50/p95 ms, PNG bytes);
-- service: move latency through GameService on a temporary SQLite file, with
-  1, 100 and 1,000 live games and 8 moves in flight at once (the "move" figure
-  is engine + persistence; "move_and_render" adds the board PNG).
+- service: move latency through GameService on a temporary SQLite file with
+  1, 100 and 1,000 live games, one move at a time and 8 at once ("move" is
+  lock + load + engine + chance + the transaction; "move_and_render" adds the
+  board PNG that delivery posts).
 
 Timing lives here, never in tests.
 """
@@ -58,10 +59,6 @@ def random_playout(
         apply_time += clock() - t0
         moves += 1
     return state, moves, apply_time
-
-
-def render_png(renderer: Any, view: Any, names: list[str]) -> bytes:
-    return to_png(renderer.board(view, names=names))
 
 
 def bench_engine(name: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -137,70 +134,105 @@ def bench_renderer(name: str, count: int, seed: int) -> dict[str, Any]:
 
 
 async def bench_service(
-    name: str, games: int, moves: int, seed: int, workers: int = 8
+    name: str, games: int, moves: int, seed: int, *, render_workers: int = 1
 ) -> dict[str, Any]:
+    """Move latency through GameService with ``games`` live games on one file.
+
+    ``sequential``: one move at a time, each on a random live game: the cost
+    of a move (lock, load, apply, chance, one transaction) and of the board
+    PNG after it.  ``saturated``: 8 moves in flight at once, which on two
+    cores measures throughput, and latency under that load.  Finished games
+    are replaced so ``games`` stay live.  Images are drawn by the bot's
+    :class:`~bot.rendering.RenderPool` (``render_workers`` processes; 0 draws
+    in a thread, to compare).
+    """
+    from bot.rendering import RenderPool
     from bot.service import GameService, Player
     from storage.database import Database
     from storage.games import GameStore
 
     engine = get_engine(name)
-    renderer = get_renderer(name)
+    renders = RenderPool(render_workers)
+    await renders.png(
+        name, "board", engine.view(sample_states(name, 1, seed)[0][0], None), ["a"] * 4
+    )
     rng = random.Random(seed)
+    n = engine.min_players
+    made = 0
     with tempfile.TemporaryDirectory() as tmp:
         db = await Database.open(Path(tmp) / "bench.sqlite3")
         try:
             service = GameService(GameStore(db), draw=rng.random)
-            ids: list[int] = []
-            n = engine.min_players
-            for g in range(games):
+
+            async def new_game() -> int:
+                nonlocal made
+                made += 1
+                base = 1000 * made
                 live = await service.new_game(
-                    name, creator=Player(1000 * g, "p0"), guild_id=1, channel_id=1 + g % 50
+                    name, creator=Player(base, "p0"), guild_id=1, channel_id=1 + made % 50
                 )
                 for s in range(1, n):
-                    await service.join(live.id, Player(1000 * g + s, f"p{s}"))
-                await service.start(live.id, 1000 * g, moderator=False)
-                ids.append(live.id)
-            plain: list[float] = []
-            rendered: list[float] = []
-            remaining = moves
-            conflicts = 0
+                    await service.join(live.id, Player(base + s, f"p{s}"))
+                await service.start(live.id, base, moderator=False)
+                return live.id
 
-            async def worker() -> None:
-                nonlocal remaining, conflicts
-                while remaining > 0:
-                    remaining -= 1
-                    game = await service.get(rng.choice(ids))
-                    if game.is_over:
-                        continue
-                    seat = min(engine.to_move(game.state))
-                    text = rng.choice(service.legal_texts(game, seat))
-                    t0 = time.perf_counter()
-                    try:
-                        result = await service.play(game.id, game.user_of(seat), text)
-                    except GameError:
-                        conflicts += 1  # another worker moved this game first
-                        continue
-                    t1 = time.perf_counter()
-                    view = engine.view(result.game.state, None)
-                    names = result.game.names
-                    await asyncio.to_thread(render_png, renderer, view, names)
-                    t2 = time.perf_counter()
-                    plain.append((t1 - t0) * 1000)
-                    rendered.append((t2 - t0) * 1000)
+            ids = [await new_game() for _ in range(games)]
 
-            in_flight = min(workers, games)
-            await asyncio.gather(*(worker() for _ in range(in_flight)))
+            async def one_move(plain: list[float], rendered: list[float]) -> bool:
+                slot = rng.randrange(len(ids))
+                game = await service.get(ids[slot])
+                if game.is_over:
+                    ids[slot] = await new_game()
+                    return False
+                seat = min(engine.to_move(game.state))
+                text = rng.choice(service.legal_texts(game, seat))
+                t0 = time.perf_counter()
+                try:
+                    result = await service.play(game.id, game.user_of(seat), text)
+                except GameError:
+                    return False  # another in-flight move took this turn first
+                t1 = time.perf_counter()
+                view = engine.view(result.game.state, None)
+                await renders.png(name, "board", view, result.game.names)
+                t2 = time.perf_counter()
+                plain.append((t1 - t0) * 1000)
+                rendered.append((t2 - t0) * 1000)
+                return True
+
+            async def run(in_flight: int) -> dict[str, Any]:
+                plain: list[float] = []
+                rendered: list[float] = []
+                remaining = moves
+
+                async def worker() -> None:
+                    nonlocal remaining
+                    while remaining > 0:
+                        remaining -= 1
+                        await one_move(plain, rendered)
+
+                start = time.perf_counter()
+                await asyncio.gather(*(worker() for _ in range(min(in_flight, games))))
+                elapsed = time.perf_counter() - start
+                return {
+                    "in_flight": min(in_flight, games),
+                    "moves": len(plain),
+                    "moves_per_s": round(len(plain) / elapsed, 1),
+                    "move_p50_ms": round(percentile(plain, 0.5), 2),
+                    "move_p95_ms": round(percentile(plain, 0.95), 2),
+                    "move_and_render_p50_ms": round(percentile(rendered, 0.5), 2),
+                    "move_and_render_p95_ms": round(percentile(rendered, 0.95), 2),
+                }
+
+            sequential = await run(1)
+            saturated = await run(8)
         finally:
             await db.close()
+            renders.close()
     return {
         "games": games,
-        "moves": len(plain),
-        "in_flight": in_flight,
-        "conflicts": conflicts,
-        "move_p50_ms": round(percentile(plain, 0.5), 2),
-        "move_p95_ms": round(percentile(plain, 0.95), 2),
-        "move_and_render_p50_ms": round(percentile(rendered, 0.5), 2),
-        "move_and_render_p95_ms": round(percentile(rendered, 0.95), 2),
+        "render_workers": render_workers,
+        "sequential": sequential,
+        "saturated": saturated,
     }
 
 
@@ -226,9 +258,13 @@ def main(argv: list[str] | None = None) -> int:
         report["engines"][name] = bench_engine(name, args.seconds, args.seed)
         report["renderers"][name] = bench_renderer(name, args.renders, args.seed)
         counts = (1, 100) if args.quick else (1, 100, 1000)
-        report["service"][name] = {
+        service = {
             str(c): asyncio.run(bench_service(name, c, args.moves, args.seed)) for c in counts
         }
+        service[f"{counts[-1]}_thread_render"] = asyncio.run(
+            bench_service(name, counts[-1], args.moves, args.seed, render_workers=0)
+        )
+        report["service"][name] = service
     json.dump(report, sys.stdout, indent=2)
     print()
     return 0

@@ -3,6 +3,7 @@ service and loads the cogs and restart-proof buttons."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.engines import ENGINES
+from bot.rendering import RenderPool
 from bot.service import GameService
 from bot.table import Table
 from bot.ui.items import DYNAMIC_ITEMS
@@ -30,6 +32,7 @@ class ChaupalBot(commands.Bot):
     service: GameService
     delivery: Delivery
     table: Table
+    renders: RenderPool
 
     def __init__(
         self,
@@ -48,6 +51,7 @@ class ChaupalBot(commands.Bot):
         # Chance is unpredictable in production; tests pass a seeded draw.
         self._draw = draw or random.SystemRandom().random
         self._sync_commands = sync_commands
+        self.renders = RenderPool(settings.render_workers)
 
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_path)
@@ -93,6 +97,7 @@ class ChaupalBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        await asyncio.to_thread(self.renders.close)
         db = getattr(self, "db", None)
         if db is not None:
             await db.close()

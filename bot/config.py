@@ -21,6 +21,8 @@ class Settings:
     database_path: Path
     log_level: str
     snapshot_every: int
+    render_workers: int = 1
+    """Processes that draw images (0: a thread in the bot's process)."""
 
     def require_token(self) -> str:
         if not self.token:
@@ -57,6 +59,11 @@ def load_settings(
         ) from None
     if snapshot_every < 1:
         raise ConfigError("CHAUPAL_SNAPSHOT_EVERY must be at least 1.")
+    workers_raw = environ.get("CHAUPAL_RENDER_WORKERS", "1")
+    if not workers_raw.strip().isdigit():
+        raise ConfigError(
+            f"CHAUPAL_RENDER_WORKERS must be 0 or a positive whole number, not {workers_raw!r}."
+        )
     level = environ.get("CHAUPAL_LOG_LEVEL", "INFO").upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(
@@ -68,4 +75,5 @@ def load_settings(
         database_path=Path(environ.get("CHAUPAL_DATABASE", "data/chaupal.sqlite3")),
         log_level=level,
         snapshot_every=snapshot_every,
+        render_workers=int(workers_raw),
     )

@@ -11,15 +11,12 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.engines.core import CHANCE, Seat
 from bot.service import LiveGame, MoveResult
-from renderers import get_renderer
-from renderers.common import to_png
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -43,18 +40,6 @@ def fill_seats(text: str, game: LiveGame, *, mentions: bool = False) -> str:
         return text.format_map(names)
     except (KeyError, IndexError, ValueError):
         return text
-
-
-def render_public_png(game: LiveGame) -> bytes:
-    renderer = get_renderer(game.engine.name)
-    view = game.engine.view(game.state, None)
-    return to_png(renderer.board(view, names=game.names))
-
-
-def render_private_png(game: LiveGame, seat: Seat) -> bytes:
-    renderer = get_renderer(game.engine.name)
-    view = game.engine.view(game.state, seat)
-    return to_png(renderer.private(view, names=game.names))
 
 
 def headline(game: LiveGame, result: MoveResult | None) -> str:
@@ -134,7 +119,7 @@ class Delivery:
     async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
         from bot.ui.items import board_view
 
-        png = await asyncio.to_thread(render_public_png, game)
+        png = await self.public_png(game)
         channel = self.channel(game)
         previous = await self.bot.store.get_message(game.id, "board")
         view = board_view(self.bot, game)
@@ -164,7 +149,7 @@ class Delivery:
         user_id = game.user_of(seat)
         if (game.id, user_id) in self._dm_failed:
             return False
-        png = await asyncio.to_thread(render_private_png, game, seat)
+        png = await self.private_png(game, seat)
         view = private_view(self.bot, game, seat)
         content = f"Your view of {game.engine.title} #{game.id} in <#{game.record.channel_id}>."
         if view is not None:
@@ -203,17 +188,15 @@ class Delivery:
     def dms_closed(self, game_id: int, user_id: int) -> bool:
         return (game_id, user_id) in self._dm_failed
 
+    async def public_png(self, game: LiveGame) -> bytes:
+        view = game.engine.view(game.state, None)
+        return await self.bot.renders.png(game.engine.name, "board", view, game.names)
+
+    async def private_png(self, game: LiveGame, seat: Seat) -> bytes:
+        view = game.engine.view(game.state, seat)
+        return await self.bot.renders.png(game.engine.name, "private", view, game.names)
+
     async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
-        png = await asyncio.to_thread(render_private_png, game, seat)
+        png = await self.private_png(game, seat)
         return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
 
-    async def public_file(self, game: LiveGame) -> discord.File:
-        png = await asyncio.to_thread(render_public_png, game)
-        return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png")
-
-
-def seats_text(game: LiveGame, names: Sequence[str] | None = None) -> str:
-    return ", ".join(names or game.names)
-
-
-__all__: list[Any] = ["Delivery", "fill_seats", "headline"]

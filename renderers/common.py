@@ -582,7 +582,7 @@ def quantize(image: Image.Image, colours: int = 64, *, sample_step: int = 3) -> 
     return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def to_png(image: Image.Image, *, colours: int = 64, compress_level: int = 6) -> bytes:
+def to_png(image: Image.Image, *, colours: int = 64, compress_level: int = 3) -> bytes:
     """Encode ``image`` as PNG, fast and small.
 
     An RGB(A) image is first reduced to ``colours`` palette entries without

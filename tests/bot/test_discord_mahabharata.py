@@ -28,7 +28,12 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 def make_bot(path: Path, seed: int) -> ChaupalBot:
     settings = Settings(
-        token=None, dev_guild_id=None, database_path=path, log_level="DEBUG", snapshot_every=5
+        token=None,
+        dev_guild_id=None,
+        database_path=path,
+        log_level="DEBUG",
+        snapshot_every=5,
+        render_workers=0,
     )
     return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False)
 

@@ -73,5 +73,5 @@ def test_bench_prints_json_with_every_figure() -> None:
     assert engine["games"] >= 1 and engine["games_per_s"] > 0
     board = report["renderers"]["mahabharata"]["board"]
     assert board["p95_ms"] > 0 and board["png_bytes_max"] > 0
-    service = report["service"]["mahabharata"]["100"]
+    service = report["service"]["mahabharata"]["100"]["sequential"]
     assert service["moves"] > 0 and service["move_p95_ms"] > 0
