@@ -43,9 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     from bot.client import ChaupalBot
+    from storage.database import Database
 
     async def runner() -> None:
-        async with ChaupalBot(settings) as bot:
+        # Open (and migrate) the database before connecting, so a broken
+        # file is reported at once instead of after logging in.
+        database = await Database.open(settings.database_path)
+        async with ChaupalBot(settings, database=database) as bot:
             await bot.start(token)
 
     try:
@@ -56,8 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     except Exception as exc:
+        import aiohttp
         import discord
 
+        if isinstance(exc, aiohttp.ClientError | OSError):
+            print(f"chaupal: could not reach Discord: {exc}", file=sys.stderr)
+            return 1
         if isinstance(exc, discord.LoginFailure):
             print(
                 "chaupal: Discord refused DISCORD_TOKEN. Copy the token again from the "

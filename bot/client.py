@@ -40,6 +40,7 @@ class ChaupalBot(commands.Bot):
         *,
         draw: Callable[[], float] | None = None,
         sync_commands: bool = True,
+        database: Database | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -52,9 +53,10 @@ class ChaupalBot(commands.Bot):
         self._draw = draw or random.SystemRandom().random
         self._sync_commands = sync_commands
         self.renders = RenderPool(settings.render_workers)
+        self._database = database
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        self.db = self._database or await Database.open(self.settings.database_path)
         self.store = GameStore(self.db)
         self.service = GameService(
             self.store, draw=self._draw, snapshot_every=self.settings.snapshot_every
@@ -98,6 +100,6 @@ class ChaupalBot(commands.Bot):
     async def close(self) -> None:
         await super().close()
         await asyncio.to_thread(self.renders.close)
-        db = getattr(self, "db", None)
+        db = getattr(self, "db", None) or self._database
         if db is not None:
             await db.close()

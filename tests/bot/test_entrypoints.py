@@ -31,6 +31,22 @@ def test_run_without_token_exits_2_and_says_what_to_set(tmp_path: Path) -> None:
     assert "DISCORD_TOKEN" in done.stderr and ".env" in done.stderr
 
 
+def test_run_with_a_corrupt_database_exits_3_before_connecting(tmp_path: Path) -> None:
+    broken = tmp_path / "chaupal.sqlite3"
+    broken.write_bytes(b"this is not a database, just some bytes" * 200)
+    env = {k: v for k, v in os.environ.items()}
+    env.update(
+        PYTHONPATH=str(ROOT), DISCORD_TOKEN="not-a-real-token", CHAUPAL_DATABASE=str(broken)
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stderr
+    assert str(broken) in done.stderr and "not a usable SQLite database" in done.stderr
+    assert broken.read_bytes().startswith(b"this is not a database")
+
+
 def test_settings_defaults_and_errors() -> None:
     settings = load_settings({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "42"})
     assert settings.token == "abc" and settings.dev_guild_id == 42
