@@ -13,7 +13,7 @@ the same menu from the same state and reads the index back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 MENU_LIMIT = 25
@@ -28,46 +28,52 @@ class MenuOption:
     """One entry of a menu: a whole action (``leaf``) or a group of them."""
 
     text: str
-    """The whole action text (leaf) or the shared prefix (group)."""
+    """The whole action text (leaf) or the shared prefix words (group)."""
     leaf: bool
     size: int
     """How many actions the option stands for."""
 
 
-def _words(text: str) -> list[str]:
-    return text.split()
+Words = Callable[[str], Sequence[str]]
 
 
-def menu_options(candidates: Sequence[str], depth: int) -> list[MenuOption]:
+def split_words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def menu_options(
+    candidates: Sequence[str], depth: int, words: Words = split_words
+) -> list[MenuOption]:
     """The options shown for ``candidates``, which share their first ``depth`` words."""
     if depth > 0 and len(candidates) <= MENU_LIMIT:
         return [MenuOption(text=c, leaf=True, size=1) for c in candidates]
-    groups: dict[str, list[str]] = {}
-    leaves: list[str] = []
+    groups: dict[tuple[str, ...], list[str]] = {}
+    leaves: set[str] = set()
     for text in candidates:
-        words = _words(text)
-        if len(words) <= depth + 1:
-            leaves.append(text)
+        split = tuple(words(text))
+        if len(split) <= depth + 1:
+            leaves.add(text)
         else:
-            groups.setdefault(" ".join(words[: depth + 1]), []).append(text)
-    options: list[MenuOption] = [MenuOption(text=t, leaf=True, size=1) for t in leaves]
+            groups.setdefault(split[: depth + 1], []).append(text)
+    options: dict[str, MenuOption] = {t: MenuOption(text=t, leaf=True, size=1) for t in leaves}
     for prefix, members in groups.items():
-        if len(members) == 1 and not any(t == prefix for t in leaves):
-            options.append(MenuOption(text=members[0], leaf=True, size=1))
+        key = " ".join(prefix)
+        if len(members) == 1 and key not in leaves:
+            options[members[0]] = MenuOption(text=members[0], leaf=True, size=1)
         else:
-            options.append(MenuOption(text=prefix, leaf=False, size=len(members)))
-    # Keep the engine's order: the first action of each option decides.
-    first_index = {text: i for i, text in reversed(list(enumerate(candidates)))}
-
-    def order(option: MenuOption) -> int:
-        if option.leaf:
-            return first_index[option.text]
-        return min(first_index[c] for c in candidates if c.startswith(option.text + " "))
-
-    return sorted(options, key=order)
+            options["\0" + key] = MenuOption(text=key, leaf=False, size=len(members))
+    # Keep the engine's order: an option sits where its first action does.
+    first: dict[str, int] = {}
+    for index, text in enumerate(candidates):
+        split = tuple(words(text))
+        key = text if text in options else "\0" + " ".join(split[: depth + 1])
+        first.setdefault(key, index)
+    return [options[k] for k in sorted(options, key=first.__getitem__)]
 
 
-def follow(actions: Sequence[str], path: Sequence[int]) -> tuple[str | None, list[MenuOption], int]:
+def follow(
+    actions: Sequence[str], path: Sequence[int], words: Words = split_words
+) -> tuple[str | None, list[MenuOption], int]:
     """Walk ``path`` through the menus of ``actions``.
 
     Returns ``(action, [], depth)`` when the path ends on a whole action, or
@@ -77,7 +83,7 @@ def follow(actions: Sequence[str], path: Sequence[int]) -> tuple[str | None, lis
     candidates = list(actions)
     depth = 0
     for step, index in enumerate(path):
-        options = menu_options(candidates, depth)
+        options = menu_options(candidates, depth, words)
         if not 0 <= index < len(options):
             raise StaleChoice("That choice is no longer on offer.")
         picked = options[index]
@@ -85,9 +91,12 @@ def follow(actions: Sequence[str], path: Sequence[int]) -> tuple[str | None, lis
             if step != len(path) - 1:
                 raise StaleChoice("That choice is no longer on offer.")
             return picked.text, [], depth
-        candidates = [c for c in candidates if c.startswith(picked.text + " ")]
-        depth = len(_words(picked.text))
-    return None, menu_options(candidates, depth), depth
+        depth += 1
+        candidates = [
+            c for c in candidates
+            if len(words(c)) > depth and " ".join(tuple(words(c))[:depth]) == picked.text
+        ]
+    return None, menu_options(candidates, depth, words), depth
 
 
 def format_path(path: Sequence[int]) -> str:

@@ -84,6 +84,23 @@ def next_up(game: LiveGame, *, already_said: str = "") -> str:
     return f"{title}."
 
 
+def prompted_privately(result: MoveResult) -> set[Seat]:
+    """Seats that newly must decide where the channel cannot show their
+    choices: the decision itself is secret (not in ``waiting_on``), or the
+    choices come from a hidden hand (``public_choices`` is False).  They get
+    a DM with their menu; the channel mention alone would not do."""
+    game = result.game
+    if game.state is None or game.is_over:
+        return set()
+    engine = game.engine
+    now = engine.to_move(game.state) - {CHANCE}
+    before = engine.to_move(result.before) - {CHANCE} if result.before is not None else frozenset()
+    newly = now - before
+    if engine.public_choices:
+        newly -= engine.waiting_on(game.state)
+    return set(newly)
+
+
 class Delivery:
     def __init__(self, bot: ChaupalBot) -> None:
         self.bot = bot
@@ -105,12 +122,7 @@ class Delivery:
                 return  # a newer board is already up
             self._posted_version[game.id] = game.version
             await self.post_board(game, headline(game, result))
-            targets = set(result.private_changed)
-            if game.state is not None and not game.is_over:
-                # Seats asked privately (not named in the channel) get a prompt.
-                targets |= (
-                    game.engine.to_move(game.state) - game.engine.waiting_on(game.state) - {CHANCE}
-                )
+            targets = set(result.private_changed) | prompted_privately(result)
             if game.is_over:
                 targets = set()
             for seat in sorted(targets):

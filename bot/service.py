@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.choices import StaleChoice, follow
+from bot.choices import StaleChoice, follow, split_words
 from bot.engines import get_engine
 from bot.engines.core import (
     CHANCE,
@@ -25,6 +25,7 @@ from bot.engines.core import (
     NotYourTurn,
     Outcome,
     Seat,
+    SplitsMenus,
     Step,
     apply_step,
     resolve_chance,
@@ -296,6 +297,13 @@ class GameService:
         engine, state = game.engine, game.state
         return [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
 
+    def menu_words(self, game: LiveGame, seat: Seat) -> Callable[[str], tuple[str, ...]]:
+        """How this game's action texts split into menu levels."""
+        engine, state = game.engine, game.state
+        if isinstance(engine, SplitsMenus):
+            return lambda text: engine.menu_words(state, seat, text)
+        return split_words
+
     async def play(
         self,
         game_id: int,
@@ -325,7 +333,7 @@ class GameService:
             seat = self._check_can_act(game, user_id, expected_version)
             texts = self.legal_texts(game, seat)
             try:
-                chosen, options, _ = follow(texts, path)
+                chosen, options, _ = follow(texts, path, self.menu_words(game, seat))
             except StaleChoice as exc:
                 raise StaleBoard(str(exc)) from None
             if chosen is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engines.core import GameError
-from bot.service import GameService, LiveGame, MoveResult, Player
+from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
 from storage.database import StorageError
 
 if TYPE_CHECKING:
@@ -184,6 +184,12 @@ class Table:
             result, options, _ = await self.service.play_path(
                 game_id, itx.user.id, path, expected_version=version
             )
+        except StaleBoard as exc:
+            if in_menu and not itx.response.is_done():
+                await self._refresh_menu(itx, game_id, str(exc))
+                return
+            await self.refuse(itx, exc)
+            return
         except Exception as exc:
             if in_menu and isinstance(exc, GameError) and not itx.response.is_done():
                 await itx.response.edit_message(content=str(exc), view=None)
@@ -205,6 +211,19 @@ class Table:
         else:
             await itx.response.send_message(done, ephemeral=True)
         await self.bot.delivery.publish(result)
+
+    async def _refresh_menu(self, itx: discord.Interaction[Any], game_id: int, why: str) -> None:
+        """A menu from an older state: say so, and offer the current choices
+        if the player still has any (nothing was changed)."""
+        from bot.ui.items import private_view
+
+        game = await self.service.get(game_id)
+        seat = game.seat_of(itx.user.id)
+        view = private_view(self.bot, game, seat) if seat is not None else None
+        if view is None:
+            await itx.response.edit_message(content=why, view=None)
+        else:
+            await itx.response.edit_message(content=f"{why} Your choices now:", view=view)
 
     def _done_text(self, result: MoveResult) -> str:
         first = result.steps[0] if result.steps else None

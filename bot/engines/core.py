@@ -196,6 +196,16 @@ class LabelsChoices(Protocol):
     def choice_label(self, state: Any, seat: Seat, prefix: str) -> str: ...
 
 
+@runtime_checkable
+class SplitsMenus(Protocol):
+    """Optional: how an action's text splits into menu levels, so a player
+    picks a die and then its move even when the notation is one word
+    (Artaban's ``c2^`` -> ``("c2", "c2^")``).  Without it, text is split on
+    spaces."""
+
+    def menu_words(self, state: Any, seat: Seat, text: str) -> tuple[str, ...]: ...
+
+
 def seat_tag(seat: Seat) -> str:
     """The placeholder :meth:`Engine.narrate` uses for a seat."""
     return f"{{p{seat}}}"

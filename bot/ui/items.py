@@ -204,8 +204,8 @@ def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
     public = engine.waiting_on(state)
     if engine.public_choices and len(public) == 1 and public == movers:
         (seat,) = tuple(public)
-        texts = [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
-        _, options, _ = follow(texts, ())
+        texts = bot.service.legal_texts(game, seat)
+        _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
         if len(options) <= MAX_BOARD_BUTTONS:
             for index, option in enumerate(options):
                 view.add_item(
@@ -243,5 +243,5 @@ def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View
     texts = bot.service.legal_texts(game, seat)
     if not texts:
         return None
-    _, options, _ = follow(texts, ())
+    _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
     return menu_view(game, seat, game.version, (), options)

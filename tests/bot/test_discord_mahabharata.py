@@ -290,15 +290,23 @@ async def test_announce_is_asked_privately_and_ends_the_game(fake: FakeDiscord) 
     asha, bhima = fake.user("asha"), fake.user("bhima")
     users = [asha, bhima]
     record = await bot.store.create_game(
-        engine="mahabharata", engine_revision=1, options={}, guild_id=fake.guild_id,
-        channel_id=fake.channel_id, thread_id=None, creator_id=asha.id, now=0.0,
+        engine="mahabharata",
+        engine_revision=1,
+        options={},
+        guild_id=fake.guild_id,
+        channel_id=fake.channel_id,
+        thread_id=None,
+        creator_id=asha.id,
+        now=0.0,
     )
     for user in users:
         await bot.store.add_seat(record.id, user.id, user.name, 0.0)
     await bot.store.start(record.id, 0.0)
     entries = log_reaching_announce(2)
     await bot.store.append(
-        record.id, expected_version=0, now=0.0,
+        record.id,
+        expected_version=0,
+        now=0.0,
         entries=[NewEntry(actor=s, action=t, narration="", private_to=None) for s, t in entries],
     )
     game = await bot.service.get(record.id)
@@ -333,3 +341,93 @@ async def test_announce_is_asked_privately_and_ends_the_game(fake: FakeDiscord) 
         other = users[next(s for s in deciding if users[s] != decider)]
         await fake.slash(other, "game play", action="pass")
         assert (await bot.service.get(record.id)).is_over
+
+
+async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
+    """R7: the last in the snake picks twice in a row, so a menu opened before
+    the first of those picks is stale yet its owner can still act."""
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    users = {asha.id: asha, bhima.id: bhima}
+    game_id, lobby = await open_lobby(fake, asha, bhima)
+    await fake.click(asha, lobby, fake.find_button(lobby, label="Start")["custom_id"])
+    bot = bot_of(fake)
+    rng = random.Random(6)
+    for _ in range(40):
+        game = await bot.service.get(game_id)
+        view = game.engine.view(game.state, None)
+        order, done = view.draft_order, view.picks_made
+        if done + 1 < len(order) and order[done] == order[done + 1]:
+            break
+        user = await mover(fake, game_id, users)
+        assert user is not None
+        await play_by_command(fake, user, rng)
+    else:
+        raise AssertionError("never reached a double pick")
+    user = users[game.user_of(order[done])]
+    board = boards(fake)[-1]
+    pick = next(b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:"))
+    out = await fake.click(user, board, pick["custom_id"])
+    menu = next(s for s in out if fake.selects(s.message_id or 0))
+    version = (await bot.service.get(game_id)).version
+    await play_by_command(fake, user, rng)  # the first of the two picks
+    select = fake.selects(menu.message_id or 0)[0]
+    await fake.select(
+        user, menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
+    )
+    assert (await bot.service.get(game_id)).version == version + 1, "the stale pick was played"
+    refreshed = fake.current(menu.message_id or 0)
+    assert "out of date" in (refreshed.content or "") and "choices now" in (refreshed.content or "")
+    fresh = fake.selects(menu.message_id or 0)[0]
+    assert fresh["custom_id"] != select["custom_id"]
+    for _ in range(4):  # narrow down to a move
+        selects = fake.selects(menu.message_id or 0)
+        if not selects:
+            break
+        await fake.select(
+            user, menu.message_id or 0, selects[0]["custom_id"], [selects[0]["options"][0]["value"]]
+        )
+    assert "Played:" in (fake.current(menu.message_id or 0).content or "")
+    assert (await bot.service.get(game_id)).version > version + 1
+
+
+def test_announce_decision_is_prompted_by_dm_only() -> None:
+    from bot.delivery import prompted_privately
+    from bot.engines import get_engine
+    from bot.service import LiveGame, MoveResult
+    from storage.games import GameRecord, SeatRecord
+
+    engine = get_engine("mahabharata")
+    entries = log_reaching_announce(2)
+    state = engine.setup(2, {})
+    before = state
+    for seat, text in entries:
+        before, state = state, engine.apply(state, seat, engine.parse(state, seat, text))
+    record = GameRecord(
+        id=1,
+        engine="mahabharata",
+        engine_revision=1,
+        options={},
+        status="active",
+        version=len(entries),
+        guild_id=1,
+        channel_id=2,
+        thread_id=None,
+        creator_id=10,
+        created_at=0.0,
+        updated_at=0.0,
+        outcome=None,
+    )
+    seats = [SeatRecord(1, s, 10 + s, f"p{s}") for s in range(2)]
+    game = LiveGame(record=record, seats=seats, engine=engine, state=state)
+    deciders = engine.to_move(state)
+    result = MoveResult(game=game, before=before, steps=(), actor=None)
+    assert prompted_privately(result) == set(deciders)
+    # An ordinary draft turn is announced in the channel, not by DM (public choices).
+    mid = engine.setup(2, {})
+    for seat, text in entries[:-3]:
+        mid = engine.apply(mid, seat, engine.parse(mid, seat, text))
+    game.state = mid
+    assert (
+        prompted_privately(MoveResult(game=game, before=engine.setup(2, {}), steps=(), actor=None))
+        == set()
+    )
