@@ -8,34 +8,26 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.client import ChaupalBot
-from bot.config import Settings
 from bot.engines.core import CHANCE
+from tests.bot import driver
+from tests.bot.driver import (
+    CUSTOM_ID,
+    PNG_MAGIC,
+    boards,
+    bot_of,
+    make_bot,
+    movers,
+    play_by_buttons,
+    play_by_command,
+)
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
-CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+)$"
-)
 TOKEN_WORDS = ("chariot", "elephant", "cavalry", "infantry", "cav1", "cav2", "cav3", "inf1", "inf5")
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def make_bot(path: Path, seed: int) -> ChaupalBot:
-    settings = Settings(
-        token=None,
-        dev_guild_id=None,
-        database_path=path,
-        log_level="DEBUG",
-        snapshot_every=5,
-        render_workers=0,
-    )
-    return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False)
 
 
 @pytest.fixture
@@ -45,66 +37,13 @@ async def fake(tmp_path: Path) -> AsyncIterator[FakeDiscord]:
     await harness.close()
 
 
-def boards(fake: FakeDiscord) -> list[Sent]:
-    return [
-        s
-        for s in fake.channel_posts()
-        if s.route == "channel.send" and any(name.endswith(".png") for name, _ in s.files)
-    ]
-
-
-def bot_of(fake: FakeDiscord) -> ChaupalBot:
-    bot = fake.bot
-    assert isinstance(bot, ChaupalBot)
-    return bot
-
-
 async def open_lobby(fake: FakeDiscord, creator: FakeUser, *joiners: FakeUser) -> tuple[int, Sent]:
-    out = await fake.slash(creator, "game new", game="mahabharata")
-    lobby = next(s for s in out if s.route == "interaction.response")
-    assert not lobby.ephemeral and "Mahabharata" in (lobby.content or "")
-    game_id = int(re.search(r"game #(\d+)", lobby.content or "")[1])  # type: ignore[index]
-    for i, user in enumerate(joiners):
-        if i % 2 == 0:
-            join = fake.find_button(lobby, label="Join")["custom_id"]
-            await fake.click(user, lobby, join)
-        else:
-            await fake.slash(user, "game join")
-    return game_id, lobby
+    return await driver.open_lobby(fake, "mahabharata", creator, *joiners)
 
 
 async def mover(fake: FakeDiscord, game_id: int, users: dict[int, FakeUser]) -> FakeUser | None:
-    game = await bot_of(fake).service.get(game_id)
-    if game.is_over:
-        return None
-    seats = game.engine.to_move(game.state) - {CHANCE}
-    return users[game.user_of(min(seats))]
-
-
-async def play_by_buttons(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
-    """Click a choice on the newest board (or its Choose… button), then walk the
-    ephemeral menus to a move."""
-    board = boards(fake)[-1]
-    picks = [b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:")]
-    assert picks, f"no choice buttons on {board}"
-    out = await fake.click(user, board, rng.choice(picks)["custom_id"])
-    for _ in range(6):
-        reply = [s for s in out if s.route in ("interaction.response", "followup")]
-        if reply and (reply[-1].content or "").startswith("Played:"):
-            return out
-        menu = next(s for s in reversed(out) if fake.selects(s.message_id or 0))
-        select = rng.choice(fake.selects(menu.message_id or 0))
-        value = rng.choice(select["options"])["value"]
-        out = await fake.select(user, menu.message_id or 0, select["custom_id"], [value])
-    raise AssertionError(f"menus never reached a move: {out}")
-
-
-async def play_by_command(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
-    choices = await fake.autocomplete(user, "game play", focused="action")
-    assert choices, "autocomplete offered no legal action"
-    out = await fake.slash(user, "game play", action=rng.choice(choices)["value"])
-    assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
-    return out
+    who = await movers(fake, game_id, users)
+    return who[0] if who else None
 
 
 async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

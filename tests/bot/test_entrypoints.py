@@ -24,7 +24,11 @@ def test_run_without_token_exits_2_and_says_what_to_set(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=60,
     )
     assert done.returncode == 2
@@ -35,11 +39,13 @@ def test_run_with_a_corrupt_database_exits_3_before_connecting(tmp_path: Path) -
     broken = tmp_path / "chaupal.sqlite3"
     broken.write_bytes(b"this is not a database, just some bytes" * 200)
     env = {k: v for k, v in os.environ.items()}
-    env.update(
-        PYTHONPATH=str(ROOT), DISCORD_TOKEN="not-a-real-token", CHAUPAL_DATABASE=str(broken)
-    )
+    env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="not-a-real-token", CHAUPAL_DATABASE=str(broken))
     done = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=60,
     )
     assert done.returncode == 3, done.stderr
