@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.game",)
 
 
+# Chaupal never joins voice: skip discord.py's warnings about voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class ChaupalBot(commands.Bot):
     db: Database
     store: GameStore

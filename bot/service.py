@@ -241,6 +241,10 @@ class GameService:
         """Leave a lobby; the last player leaving closes it (returns ``None``)."""
         async with self.lock(game_id):
             game = await self._load(game_id)
+            if game.record.status == "active":
+                raise ServiceError(
+                    f"Game #{game_id} has already started; use /game resign to leave it."
+                )
             self._require_lobby(game)
             if game.seat_of(user_id) is None:
                 raise ServiceError(f"You are not in game #{game_id}.")

@@ -229,3 +229,10 @@ async def test_corrupt_log_reports_a_broken_game_without_leaking(tmp_path: Path)
         assert (await svc.get(other_id)).state is not None
     finally:
         await db.close()
+
+
+async def test_leaving_a_started_game_points_to_resign(service: GameService) -> None:
+    game_id = await started(service, "mahabharata", 2)
+    with pytest.raises(ServiceError, match="/game resign"):
+        await service.leave(game_id, PLAYERS[1].user_id)
+    assert len((await service.get(game_id)).seats) == 2
