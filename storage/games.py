@@ -346,31 +346,29 @@ class GameStore:
         self, channel_id: int, statuses: Collection[GameStatus] = LIVE_STATUSES
     ) -> list[GameRecord]:
         """Games whose channel *or thread* is *channel_id*, by id."""
-        wanted = [_check_status(s) for s in statuses]
-        if not wanted:
-            return []
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games "
-                "WHERE (channel_id = ? OR thread_id = ?) "
-                f"AND status IN ({_placeholders(wanted)}) ORDER BY id",
-                (channel_id, channel_id, *wanted),
-            )
-        return [_game(r) for r in rows]
+        return await self._games_where(
+            "(channel_id = ? OR thread_id = ?)", (channel_id, channel_id), statuses
+        )
 
     async def games_of_user(
         self, user_id: int, statuses: Collection[GameStatus] = LIVE_STATUSES
     ) -> list[GameRecord]:
         """Games in which *user_id* has a seat, by id."""
+        return await self._games_where(
+            "id IN (SELECT game_id FROM seats WHERE user_id = ?)", (user_id,), statuses
+        )
+
+    async def _games_where(
+        self, clause: str, params: tuple[int, ...], statuses: Collection[GameStatus]
+    ) -> list[GameRecord]:
         wanted = [_check_status(s) for s in statuses]
         if not wanted:
             return []
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games "
-                "WHERE id IN (SELECT game_id FROM seats WHERE user_id = ?) "
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {clause} "
                 f"AND status IN ({_placeholders(wanted)}) ORDER BY id",
-                (user_id, *wanted),
+                (*params, *wanted),
             )
         return [_game(r) for r in rows]
 
