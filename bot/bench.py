@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import CHANCE, Engine, GameError, resolve_chance
+from bot.engines.core import CHANCE, Engine, GameError, progress_seat, resolve_chance
 from renderers import get_renderer
 from renderers.common import to_png
 
@@ -52,7 +52,7 @@ def random_playout(
             state, steps = resolve_chance(engine, state, rng.random)
             moves += len(steps)
             continue
-        seat = min(movers)
+        seat = progress_seat(engine, state)
         action = rng.choice(engine.legal_actions(state, seat))
         t0 = clock()
         state = engine.apply(state, seat, action)
@@ -97,7 +97,7 @@ def sample_states(name: str, count: int, seed: int) -> list[tuple[Any, int]]:
             state, _ = resolve_chance(engine, state, rng.random)
             if engine.outcome(state) is not None:
                 break
-            seat = min(engine.to_move(state))
+            seat = progress_seat(engine, state)
             state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
             history.append(state)
         states.extend((s, n) for s in history[len(history) // 2 :: 3])
@@ -184,7 +184,7 @@ async def bench_service(
                 if game.is_over:
                     ids[slot] = await new_game()
                     return False
-                seat = min(engine.to_move(game.state))
+                seat = progress_seat(engine, game.state)
                 text = rng.choice(service.legal_texts(game, seat))
                 t0 = time.perf_counter()
                 try:

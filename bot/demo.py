@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import CHANCE, Engine, apply_step, resolve_chance
+from bot.engines.core import Engine, apply_step, progress_seat, resolve_chance
 from renderers import GameRenderer, get_renderer
 from renderers.common import to_png
 
@@ -48,7 +48,7 @@ class DemoGame:
         for move in range(1, max_moves + 1):
             if engine.outcome(self.state) is not None:
                 break
-            seat = min(engine.to_move(self.state) - {CHANCE})
+            seat = progress_seat(engine, self.state)
             action = rng.choice(engine.legal_actions(self.state, seat))
             self.state, step = apply_step(engine, self.state, seat, action)
             self.state, _ = resolve_chance(engine, self.state, rng.random)

@@ -178,7 +178,7 @@ class Table:
         in_menu: bool,
     ) -> None:
         """Follow a button or select path: play the action, or show the next menu."""
-        from bot.ui.items import menu_view
+        from bot.ui.items import menu_view, private_view
 
         try:
             result, options, _ = await self.service.play_path(
@@ -206,8 +206,16 @@ class Table:
                 await itx.response.send_message(prompt, view=view, ephemeral=True)
             return
         done = self._done_text(result)
+        # Still this player's turn (a second pick, the next step of a set-up):
+        # offer the next menu at once instead of sending them back to the board.
+        seat = result.actor
+        follow_up = private_view(self.bot, result.game, seat) if seat is not None else None
+        if follow_up is not None:
+            done += "\nYour next choice:"
         if in_menu:
-            await itx.response.edit_message(content=done, view=None)
+            await itx.response.edit_message(content=done, view=follow_up)
+        elif follow_up is not None:
+            await itx.response.send_message(done, view=follow_up, ephemeral=True)
         else:
             await itx.response.send_message(done, ephemeral=True)
         await self.bot.delivery.publish(result)

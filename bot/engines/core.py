@@ -206,6 +206,21 @@ class SplitsMenus(Protocol):
     def menu_words(self, state: Any, seat: Seat, text: str) -> tuple[str, ...]: ...
 
 
+def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
+    """A seat whose action the game is waiting for, for automatic players
+    (the demo, benchmarks, tests).
+
+    In a simultaneous phase a seat that has already committed may stay in
+    ``to_move`` (it may change its pick), so prefer the seats still awaited
+    (``waiting_on``); fall back to ``to_move`` when those are private.
+    """
+    awaited = engine.waiting_on(state)
+    movers = engine.to_move(state) - {CHANCE}
+    if not movers:
+        raise IllegalAction("Nobody is to move.")
+    return min(awaited & movers or movers)
+
+
 def seat_tag(seat: Seat) -> str:
     """The placeholder :meth:`Engine.narrate` uses for a seat."""
     return f"{{p{seat}}}"

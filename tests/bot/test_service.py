@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engines import ENGINES
-from bot.engines.core import CHANCE, GameError, IllegalAction, NotYourTurn
+from bot.engines.core import GameError, IllegalAction, NotYourTurn, progress_seat
 from bot.service import GameBroken, GameService, Player, ServiceError, StaleBoard
 from storage.database import Database
 from storage.games import GameStore
@@ -60,7 +60,7 @@ async def play_random(svc: GameService, game_id: int, moves: int, rng: random.Ra
         game = await svc.get(game_id)
         if game.is_over:
             break
-        seat = min(game.engine.to_move(game.state) - {CHANCE})
+        seat = progress_seat(game.engine, game.state)
         text = rng.choice(svc.legal_texts(game, seat))
         await svc.play(game_id, game.user_of(seat), text)
         played += 1
