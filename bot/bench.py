@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import CHANCE, Engine, GameError, progress_seat, resolve_chance
+from bot.engines.core import (
+    CHANCE,
+    Engine,
+    GameError,
+    progress_seat,
+    resolve_chance,
+    sample_chance,
+)
 from renderers import get_renderer
 from renderers.common import to_png
 
@@ -41,7 +48,9 @@ def percentile(samples: Sequence[float], q: float) -> float:
 def random_playout(
     engine: Engine[Any, Any, Any], n: int, rng: random.Random
 ) -> tuple[Any, int, float]:
-    """One game with random players; returns (final state, moves, seconds in apply)."""
+    """One game with random players, on the engine alone (no log text or
+    narration, which the service adds); returns (final state, moves,
+    seconds spent in player applies)."""
     state = engine.setup(n, {k: o.default for k, o in engine.options.items()})
     moves = 0
     apply_time = 0.0
@@ -49,8 +58,9 @@ def random_playout(
     while engine.outcome(state) is None:
         movers = engine.to_move(state)
         if movers == {CHANCE}:
-            state, steps = resolve_chance(engine, state, rng.random)
-            moves += len(steps)
+            outcome = sample_chance(engine.chance_outcomes(state), rng.random())
+            state = engine.apply(state, CHANCE, outcome)
+            moves += 1
             continue
         seat = progress_seat(engine, state)
         action = rng.choice(engine.legal_actions(state, seat))

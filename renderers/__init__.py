@@ -23,8 +23,10 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from renderers.artaban import ArtabanRenderer
 from renderers.common import DEFAULT_THEME, Theme, to_png
 from renderers.mahabharata import MahabharataRenderer
+from renderers.sangram import SangramRenderer
 
 
 class GameRenderer(Protocol):
@@ -47,6 +49,8 @@ class GameRenderer(Protocol):
 
 RENDERERS: dict[str, GameRenderer] = {
     "mahabharata": MahabharataRenderer(),
+    "artaban": ArtabanRenderer(),
+    "sangram": SangramRenderer(),
 }
 
 

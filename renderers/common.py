@@ -58,6 +58,8 @@ def contrast(a: RGB, b: RGB) -> float:
 
 
 SeatShape = Literal["circle", "square", "triangle", "diamond"]
+MarkShape = Literal["circle", "square", "triangle", "diamond", "hexagon"]
+"""The seat shapes plus the ones games of five or more use (:meth:`Theme.seat_mark_shape`)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,26 @@ class Theme:
     def dim(self, colour: RGB, amount: float = 0.6) -> RGB:
         """``colour`` faded into the panel (for things already used or done)."""
         return blend(colour, self.panel, amount)
+
+    # Games of five or more.  :meth:`player_colour` and :meth:`seat_shape` wrap
+    # after four seats (and stay so); these give a fifth seat its own colour
+    # and shape and wrap after it.
+    extra_players: tuple[RGB, ...] = ((213, 94, 0),)
+    """Colours of the seats after the fourth: Okabe-Ito vermillion (on it
+    :attr:`on_colour` keeps 4.8:1; on the background it has 4.5:1)."""
+    extra_shapes: tuple[MarkShape, ...] = ("hexagon",)
+    """Shapes of the seats after the fourth."""
+
+    def seat_colour(self, seat: int) -> RGB:
+        """Like :meth:`player_colour`, with :attr:`extra_players` after the
+        fourth seat (a five-seat game gets five colours)."""
+        colours = self.players + self.extra_players
+        return colours[seat % len(colours)]
+
+    def seat_mark_shape(self, seat: int) -> MarkShape:
+        """Like :meth:`seat_shape`, with :attr:`extra_shapes` after the fourth seat."""
+        shapes: tuple[MarkShape, ...] = self.seat_shapes + self.extra_shapes
+        return shapes[seat % len(shapes)]
 
 
 DEFAULT_THEME = Theme()
@@ -403,6 +425,50 @@ def shape_marker(
         draw.polygon(pts, fill=fill, outline=outline, width=ow)
 
 
+def mark(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    shape: MarkShape,
+    fill: RGB,
+    outline: RGB | None = None,
+) -> None:
+    """:func:`shape_marker` that also draws a ``hexagon`` (the fifth seat)."""
+    if shape != "hexagon":
+        shape_marker(draw, centre, radius, shape, fill, outline)
+        return
+    draw.regular_polygon(
+        (centre[0], centre[1], radius * 1.08),
+        6,
+        rotation=0,
+        fill=fill,
+        outline=outline,
+        width=2 if outline is not None else 0,
+    )
+
+
+def seat_marker(
+    c: Canvas,
+    centre: tuple[float, float],
+    radius: float,
+    seat: int,
+    *,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+) -> None:
+    """:meth:`Canvas.seat_mark` for games of up to five seats: the seat's
+    :meth:`Theme.seat_mark_shape` in its :meth:`Theme.seat_colour`."""
+    t = c.theme
+    mark(
+        c.draw,
+        centre,
+        radius,
+        t.seat_mark_shape(seat),
+        t.seat_colour(seat) if fill is None else fill,
+        outline,
+    )
+
+
 # --------------------------------------------------------------------------- game pieces
 
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -559,6 +625,76 @@ def elephant(draw: ImageDraw.ImageDraw, box: Box, fill: RGB, detail: RGB) -> Non
     draw.line([(px(0.97), py(0.35)), (px(1.0), py(0.6))], fill=fill, width=max(2, int(w * 0.03)))
 
 
+def card_back(
+    c: Canvas,
+    box: Box,
+    *,
+    fill: RGB,
+    pattern: RGB,
+    radius: int | None = None,
+    outline: RGB | None = None,
+) -> None:
+    """A face-down playing card: a rounded card in ``fill`` with an inset
+    frame and a diamond in ``pattern`` (small boxes get the frame only)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    r = max(2, min(w, h) // 8) if radius is None else radius
+    c.draw.rounded_rectangle(
+        box, radius=r, fill=fill, outline=outline, width=2 if outline is not None else 0
+    )
+    inset = max(3, min(w, h) // 10)
+    if w < 4 * inset or h < 4 * inset:
+        return
+    line = max(1, min(w, h) // 40)
+    c.draw.rounded_rectangle(
+        (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+        radius=max(1, r - inset // 2),
+        outline=pattern,
+        width=line + 1,
+    )
+    if min(w, h) < 60:
+        return
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    dx, dy = (w - 4 * inset) * 0.32, (h - 4 * inset) * 0.36
+    c.draw.polygon(
+        [(cx, cy - dy), (cx + dx, cy), (cx, cy + dy), (cx - dx, cy)],
+        outline=pattern,
+        width=line + 1,
+    )
+    dr = min(dx, dy) * 0.3
+    c.draw.polygon([(cx, cy - dr), (cx + dr, cy), (cx, cy + dr), (cx - dr, cy)], fill=pattern)
+
+
+def card_fan(
+    c: Canvas,
+    xy: tuple[int, int],
+    count: int,
+    *,
+    fill: RGB,
+    pattern: RGB,
+    card: tuple[int, int] = (22, 30),
+    step: int = 12,
+) -> Box:
+    """``count`` small card backs overlapping left to right from ``xy`` (top
+    left), outlined in the background so each stays countable; returns the
+    box they cover (an empty box at ``xy`` for none)."""
+    x, y = xy
+    w, h = card
+    for i in range(count):
+        left = x + i * step
+        card_back(
+            c,
+            (left, y, left + w, y + h),
+            fill=fill,
+            pattern=pattern,
+            radius=max(2, w // 6),
+            outline=c.theme.background,
+        )
+    if count <= 0:
+        return (x, y, x, y)
+    return (x, y, x + (count - 1) * step + w, y + h)
+
+
 # --------------------------------------------------------------------------- output
 
 
@@ -603,8 +739,11 @@ __all__ = [
     "RGB",
     "Box",
     "Canvas",
+    "MarkShape",
     "Theme",
     "blend",
+    "card_back",
+    "card_fan",
     "contrast",
     "crown",
     "die_face",
@@ -614,9 +753,11 @@ __all__ = [
     "font",
     "has_glyph",
     "luminance",
+    "mark",
     "pips",
     "quantize",
     "safe_text",
+    "seat_marker",
     "shape_marker",
     "text_width",
     "to_png",

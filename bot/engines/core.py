@@ -260,6 +260,13 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     """
     if not outcomes:
         raise IllegalAction("No chance outcome is possible here.")
+    first = outcomes[0][1]
+    if all(p == first for _, p in outcomes):
+        # Uniform (a card from the deck, a face of a die): index directly
+        # instead of summing Fractions, the hot path of every draw.
+        # Exact floor(u * n): a float product can round up across a boundary.
+        num, den = float(u).as_integer_ratio()
+        return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]
     acc = Fraction(0)
     target = Fraction(u)
     for action, p in outcomes:

@@ -18,6 +18,7 @@ the public view must not change.  Engines without an entry are skipped there.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -301,7 +302,56 @@ def _mahabharata_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-TWINS: dict[str, Twin] = {"mahabharata": _mahabharata_twin}
+def _sangram_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """Swap a card in a hand for one in the deck (or, with an empty deck, for
+    a card in another hand): hands and the deck are hidden (R14), the hand
+    sizes stay the same.  Finished games reveal hands, so they have no twin."""
+    if obj["phase"] == "over":
+        return None
+    twin: dict[str, Any] = json.loads(json.dumps(obj))
+    hands = twin["hands"]
+    holders = [seat for seat, hand in enumerate(hands) if hand]
+    if not holders:
+        return None
+    first = holders[0]
+    if twin["deck"]:
+        hands[first][0], twin["deck"][0] = twin["deck"][0], hands[first][0]
+        return twin
+    if len(holders) > 1:
+        other = holders[1]
+        hands[first][0], hands[other][0] = hands[other][0], hands[first][0]
+        return twin
+    return None
+
+
+def _artaban_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
+    """Change a set-up that is not revealed yet (R7): swap two of its values,
+    move its Leader, or change its only value.  After the reveal everything
+    is public, so there is no twin."""
+    if obj["phase"] != "setup":
+        return None
+    for seat, setup in enumerate(obj["setup"]):
+        values = setup["values"]
+        twin: dict[str, Any] = json.loads(json.dumps(obj))
+        mine = twin["setup"][seat]
+        for i, j in itertools.combinations(range(len(values)), 2):
+            if values[i] != values[j]:
+                mine["values"][i], mine["values"][j] = values[j], values[i]
+                return twin
+        if setup["leader"] is not None:
+            mine["leader"] = "b" if setup["leader"] == "a" else "a"
+            return twin
+        if len(values) == 1:
+            mine["values"][0] = 1 if values[0] != 1 else 2
+            return twin
+    return None
+
+
+TWINS: dict[str, Twin] = {
+    "mahabharata": _mahabharata_twin,
+    "sangram": _sangram_twin,
+    "artaban": _artaban_twin,
+}
 
 
 @engines

@@ -64,3 +64,26 @@ def test_the_checker_catches_forbidden_imports() -> None:
     source = "import time\nfrom discord.ext import commands\nimport importlib\n"
     source += "importlib.import_module('PIL.Image')\nfrom . import core\n"
     assert _imported_roots(ast.parse(source)) & FORBIDDEN == {"time", "discord", "PIL"}
+
+
+def test_sample_chance_uniform_shortcut_matches_the_cumulative_rule() -> None:
+    """The uniform shortcut picks exactly what summing probabilities would."""
+    from fractions import Fraction
+
+    from bot.engines.core import sample_chance
+
+    for n in (1, 2, 3, 6, 7, 55):
+        outcomes = [(i, Fraction(1, n)) for i in range(n)]
+        for k in range(200):
+            u = k / 200
+            expected = next(i for i in range(n) if Fraction(u) < Fraction(i + 1, n))
+            assert sample_chance(outcomes, u) == expected
+    skewed = [("a", Fraction(1, 6)), ("b", Fraction(2, 6)), ("c", Fraction(3, 6))]
+    assert [sample_chance(skewed, u) for u in (0.0, 0.16, 0.17, 0.49, 0.5, 0.99)] == [
+        "a",
+        "a",
+        "b",
+        "b",
+        "c",
+        "c",
+    ]

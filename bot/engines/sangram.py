@@ -1,0 +1,1914 @@
+"""Sangram: the pure rules engine.
+
+The rulebook is ``shared/seeds/002_bf1b626efa548ee0.txt``; the rulings R1-R14 in
+``shared/rules/sangram.md`` fill its gaps.  The 55 warrior cards (R1) live in
+``bot/engines/data/sangram.toml`` and are checked when loaded
+(:func:`load_components_text`).
+
+Cards are identified by their motivation (unique, 1..55); in text a card is
+written ``<type>-<motivation>`` (``acharya-53``); a bare motivation (``53``)
+is accepted when typing.  Players are numbered from 1 in text (``target 2``
+is seat 1, ``{p1}`` in narration).
+
+Action text (what :meth:`SangramEngine.describe` returns and
+:meth:`SangramEngine.parse` accepts, case-insensitively, extra blanks ignored)::
+
+    commit phase (R4, simultaneous)
+      commit acharya-53     put this card face down (again: swap it for the one
+                            committed before; allowed until the last player commits)
+    activate phase (R5-R9), asked of the resolving card's owner
+      target 2              Acharya: retreat player 2; Guptchar: pull player 2's
+                            crown down; Vyapari: trade with player 2
+      copy 2                Yuvaraj: copy the card player 2 committed
+      discard 3             Maharaja/Senapati: discard 3 of your Britishers
+      give 2 to 3           Mantri: give 2 of your Britishers to player 3
+      take senapati-38      Vaidik: take this card from the 5 newest discards
+      give vaidik-3         Vyapari: hand this card to the player you took from
+      decline               do not use the activity (R4)
+    recruit phase (R10), one player at a time
+      recruit senapati-38   take this volunteer into hand
+    chance (seat CHANCE)
+      draw acharya-53       the next card drawn from the deck (R3), uniform over
+                            the deck; into a hand, the volunteers or for a Sarthi
+      grab acharya-53       Vyapari: the card taken at random from the hand (R9)
+
+Every decision offers at most a dozen actions (a hand holds at most 6 cards,
+there are at most 6 volunteers, 4 opponents, 6 Britishers to discard).
+
+The state machine (:attr:`SangramState.phase`)::
+
+    setup --(deal n+1 volunteers, 3 cards each: chance)--> commit
+    commit --(last uncommitted player commits: reveal)--> activate
+    activate --(all cards resolved; activated cards discarded)--> recruit
+    recruit --(all recruited; leftover volunteers discarded)--> refill
+    refill --(n+1 volunteers drawn: chance; then Train)--> grow
+    grow --(Grow draws: chance; end check R13)--> commit (next round) or over
+
+Automatic steps (reveal, activities without a choice, Train, the end check)
+happen inside :meth:`SangramEngine.apply`; its narration lists them.  The
+state is an immutable named tuple (:class:`SangramState`); ``apply`` works on a
+mutable copy (:class:`_W`) and freezes it, or takes :meth:`_fast_path`.
+
+Hidden information (R14): hands, face-down commits and the deck never reach
+the public view or narration.  ``private_to``: a commit, a card drawn into a
+hand (deal, Grow) and the Vyapari's gift go to the acting or drawing seat;
+the Vyapari's random take goes to the taker (the victim sees it in their hand).
+
+Interpretations of the rulings (each one is tested in tests/engines/test_sangram.py):
+
+* R4 decline: activities that need no choice and can only help their owner
+  (Shoorveer, Maharani, Sarthi's draw) are applied without asking; all others
+  ask and offer ``decline``.  An activity that cannot do anything (no target,
+  no Britishers, no discards) is wasted without asking.
+* R5: the committed Acharya may retreat any opponent who committed a card and
+  is not retreated; if that card already resolved, the target keeps it spent
+  (it is discarded as usual) but still skips Recruit and cannot be targeted.
+  A copied or drawn Acharya only offers opponents whose card has not resolved.
+* R6: a Yuvaraj offers only opponents whose card is not a Yuvaraj (copying one
+  is wasted, the same as declining).
+* R7: a drawn card is discarded as soon as its activity ends (a drawn Sarthi
+  at once, before the next draw), so a later Vaidik can see it.
+* R9 Vyapari: targets are opponents with a card in hand; the random take is a
+  chance action whose text is private to the taker; the gift is compulsory.
+* R10: players who could not commit (empty hand) recruit after the others,
+  in seat order; a single remaining volunteer is taken without asking.
+* R12: both thresholds are judged on the Total Army Strength after Train;
+  Grow draws count from then on (so also for the end check).  Hands never
+  exceed 6: a recruit, a Vaidik take or a Grow draw that would is skipped
+  (with the rulebook's card flow this cannot happen; it is a safety net).
+* R3: "if both are empty, the draw is skipped" is implemented, but cannot
+  happen: hands hold at most 30 cards and volunteers 6, so deck plus discard
+  always hold at least 19.
+* R13: added rule: the game also ends after round :data:`ROUND_LIMIT` (50),
+  ranked the same way.  Random players do finish without it, but slowly (two
+  random players: median 37 rounds, 1 game in 100 over 180); a real game of
+  30 minutes takes 10-20 rounds, so the limit only bounds stalled games.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final, NamedTuple, NoReturn
+
+from bot.engines.core import (
+    CHANCE,
+    JSON,
+    ComponentError,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Seat,
+    seat_tag,
+)
+from bot.engines.sangram_views import (
+    PHASE_ACTIVATE,
+    PHASE_COMMIT,
+    PHASE_GROW,
+    PHASE_OVER,
+    PHASE_RECRUIT,
+    PHASE_REFILL,
+    PHASE_SETUP,
+    STATUS_DONE,
+    STATUS_RESOLVING,
+    STATUS_RETREATED,
+    STATUS_WAITING,
+    CardView,
+    ChoiceView,
+    FinalView,
+    GrowRevealView,
+    HandView,
+    PlayerView,
+    RevealView,
+    SangramView,
+)
+
+# --------------------------------------------------------------------------
+# Components (R1-R2)
+# --------------------------------------------------------------------------
+
+ACHARYA: Final = "acharya"
+MAHARAJA: Final = "maharaja"
+SHOORVEER: Final = "shoorveer"
+SENAPATI: Final = "senapati"
+MANTRI: Final = "mantri"
+MAHARANI: Final = "maharani"
+GUPTCHAR: Final = "guptchar"
+YUVARAJ: Final = "yuvaraj"
+VYAPARI: Final = "vyapari"
+SARTHI: Final = "sarthi"
+VAIDIK: Final = "vaidik"
+WARRIORS: Final = (
+    ACHARYA, MAHARAJA, SHOORVEER, SENAPATI, MANTRI, MAHARANI,
+    GUPTCHAR, YUVARAJ, VYAPARI, SARTHI, VAIDIK,
+)  # fmt: skip
+"""R1: the eleven warrior types, in the reference guide's order."""
+
+NUM_CARDS: Final = 55
+CARDS_PER_TYPE: Final = 5
+MAX_STRENGTH: Final = 2
+MAX_CARD_BRITISHERS: Final = 3
+BRITISHERS: Final = 40
+"""R2: tokens in the common supply."""
+MAX_LEVEL: Final = 9
+"""R2: the strength track runs 0..9."""
+START_HAND: Final = 3
+MAX_HAND: Final = 6
+"""R12: hand size never exceeds 6."""
+KEEP_ON_RESHUFFLE: Final = 5
+"""R3: the 5 most recent discards stay when the deck is rebuilt."""
+VAIDIK_LOOK: Final = 5
+"""R8: a Vaidik looks at the 5 most recent discards."""
+TRAIN_MAX_BRITISHERS: Final = 4
+"""R11: players with at most 4 Britishers train."""
+GROW_FIRST: Final = 7
+GROW_SECOND: Final = 13
+WIN_STRENGTH: Final = 18
+"""R13: the game ends after a round in which someone reaches 18."""
+DISCARD_UP_TO: Final = {MAHARAJA: 4, SENAPATI: 6}
+"""R9: Britishers a Maharaja / Senapati may discard."""
+MANTRI_UP_TO: Final = 2
+ROUND_LIMIT: Final = 50
+"""Added to R13: the game also ends after this round (random play, and
+players who never reach 18, would otherwise play forever)."""
+RECENT_EVENTS: Final = 10
+"""How many public event lines the state keeps for the view."""
+
+_DEFAULT_SOURCE: Final = "sangram.toml"
+_KEY_RE: Final = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    motivation: int
+    kind: str
+    name: str
+    strength: int
+    britishers: int
+    activity: str
+
+    @property
+    def id(self) -> str:
+        """How moves name the card: ``acharya-53``."""
+        return f"{self.kind}-{self.motivation}"
+
+
+@dataclass(frozen=True)
+class WarriorSpec:
+    key: str
+    name: str
+    activity: str
+    motivations: tuple[int, ...]
+    """Highest first."""
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """The validated card table."""
+
+    warriors: tuple[WarriorSpec, ...]
+    """In :data:`WARRIORS` order."""
+    cards: tuple[CardSpec, ...]
+    """``cards[m - 1]`` is the card with motivation ``m``."""
+
+    def card(self, motivation: int) -> CardSpec:
+        return self.cards[motivation - 1]
+
+
+def _fail(source: str, message: str) -> NoReturn:
+    raise ComponentError(f"{source}: {message}")
+
+
+def _int(source: str, where: str, entry: Mapping[str, Any], key: str) -> int:
+    value = entry[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(source, f"{where}: {key!r} must be a whole number")
+    return value
+
+
+def _str(source: str, where: str, entry: Mapping[str, Any], key: str) -> str:
+    value = entry[key]
+    if not isinstance(value, str) or not value.strip():
+        _fail(source, f"{where}: {key!r} must be a non-empty string")
+    return value.strip()
+
+
+def _check_keys(source: str, where: str, entry: Mapping[str, Any], keys: set[str]) -> None:
+    unknown = sorted(set(entry) - keys)
+    if unknown:
+        _fail(source, f"{where} has unknown field {unknown[0]!r}")
+    missing = sorted(keys - set(entry))
+    if missing:
+        _fail(source, f"{where} lacks the field {missing[0]!r}")
+
+
+def load_components_text(text: str, source: str = _DEFAULT_SOURCE) -> Components:
+    """Parse and check the card table; a broken table raises ComponentError."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        _fail(source, f"not valid TOML ({exc})")
+    unknown = sorted(set(data) - {"warriors"})
+    if unknown:
+        _fail(source, f"unknown table {unknown[0]!r} (expected only [[warriors]])")
+    entries = data.get("warriors")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        _fail(source, "needs a list of [[warriors]] tables")
+    specs: dict[str, WarriorSpec] = {}
+    cards: dict[int, CardSpec] = {}
+    for n, entry in enumerate(entries, 1):
+        where = f"warrior #{n}"
+        _check_keys(source, where, entry, {"key", "name", "activity", "cards"})
+        key = _str(source, where, entry, "key")
+        where = f"warrior {key!r}"
+        if key not in WARRIORS:
+            known = ", ".join(WARRIORS)
+            _fail(source, f"{where} is not a warrior type of Sangram (types: {known})")
+        if key in specs:
+            _fail(source, f"warrior {key!r} appears twice")
+        name = _str(source, where, entry, "name")
+        activity = _str(source, where, entry, "activity")
+        raw_cards = entry["cards"]
+        if not isinstance(raw_cards, list) or not all(isinstance(c, dict) for c in raw_cards):
+            _fail(source, f"{where}: 'cards' must be a list of inline tables")
+        if len(raw_cards) != CARDS_PER_TYPE:
+            _fail(source, f"{where} has {len(raw_cards)} cards; R1 needs {CARDS_PER_TYPE}")
+        motivations: list[int] = []
+        for k, raw in enumerate(raw_cards, 1):
+            cwhere = f"{where}, card #{k}"
+            _check_keys(source, cwhere, raw, {"motivation", "strength", "britishers"})
+            m = _int(source, cwhere, raw, "motivation")
+            if not 1 <= m <= NUM_CARDS:
+                _fail(source, f"{cwhere} has motivation {m}; R1 needs 1 to {NUM_CARDS}")
+            if m in cards:
+                _fail(source, f"motivation {m} appears twice ({cards[m].kind} and {key})")
+            cwhere = f"card {key}-{m}"
+            strength = _int(source, cwhere, raw, "strength")
+            if not 0 <= strength <= MAX_STRENGTH:
+                _fail(source, f"{cwhere} has strength {strength}; R1 needs 0 to {MAX_STRENGTH}")
+            brit = _int(source, cwhere, raw, "britishers")
+            if not 0 <= brit <= MAX_CARD_BRITISHERS:
+                _fail(
+                    source,
+                    f"{cwhere} has {brit} Britishers; R1 needs 0 to {MAX_CARD_BRITISHERS}",
+                )
+            cards[m] = CardSpec(m, key, name, strength, brit, activity)
+            motivations.append(m)
+        specs[key] = WarriorSpec(key, name, activity, tuple(sorted(motivations, reverse=True)))
+    for key in WARRIORS:
+        if key not in specs:
+            _fail(source, f"lacks the warrior type {key!r}; R1 needs all {len(WARRIORS)}")
+    # 11 types x 5 unique motivations in 1..55: exactly 1..55.
+    return Components(
+        warriors=tuple(specs[k] for k in WARRIORS),
+        cards=tuple(cards[m] for m in range(1, NUM_CARDS + 1)),
+    )
+
+
+def load_components(path: str | Path) -> Components:
+    """Load the card table from a file (tests feed broken ones)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentError(f"{p.name}: cannot be read ({exc.strerror})") from None
+    return load_components_text(text, p.name)
+
+
+@cache
+def default_components() -> Components:
+    """The packaged table, parsed and checked once per process."""
+    data = resources.files("bot.engines").joinpath("data")
+    text = data.joinpath(_DEFAULT_SOURCE).read_text(encoding="utf-8")
+    return load_components_text(text)
+
+
+# --------------------------------------------------------------------------
+# State and actions
+# --------------------------------------------------------------------------
+
+SETUP: Final = PHASE_SETUP
+COMMIT: Final = PHASE_COMMIT
+ACTIVATE: Final = PHASE_ACTIVATE
+RECRUIT: Final = PHASE_RECRUIT
+REFILL: Final = PHASE_REFILL
+GROW: Final = PHASE_GROW
+OVER: Final = PHASE_OVER
+_PHASES: Final = (SETUP, COMMIT, ACTIVATE, RECRUIT, REFILL, GROW, OVER)
+_DRAW_PHASES: Final = frozenset((SETUP, REFILL, GROW))
+
+# Activate-phase tasks (SangramState.task).
+IDLE: Final = ""
+"""The current activity is finished: the next card resolves."""
+CHOOSE: Final = "choose"
+"""The actor makes the activity's choice (target, amount, card, decline)."""
+GIVE: Final = "give"
+"""Vyapari: the actor gives a card to the target."""
+GRAB: Final = "grab"
+"""Vyapari: chance takes a card from the target's hand."""
+SARTHI_DRAW: Final = "sarthi"
+"""Sarthi: chance draws the card the actor activates."""
+_TASKS: Final = (IDLE, CHOOSE, GIVE, GRAB, SARTHI_DRAW)
+
+# Where an activity comes from (SangramState.origin).
+FROM_CARD: Final = "card"
+FROM_COPY: Final = "copy"
+FROM_DRAW: Final = "draw"
+_ORIGINS: Final = ("", FROM_CARD, FROM_COPY, FROM_DRAW)
+
+VOLUNTEER: Final = -1
+"""In :attr:`SangramState.draws`: the card goes to the volunteers."""
+
+NO_CARD: Final = 0
+"""In :attr:`SangramState.committed` and ``flying``: no card."""
+
+
+class SangramState(NamedTuple):
+    """The whole game: an immutable value (a named tuple: building one is six
+    times cheaper than a frozen dataclass of this size, and a state is built
+    for every action)."""
+
+    num_players: int
+    phase: str
+    round: int
+    deck: tuple[int, ...]
+    """Motivations of the cards in the draw deck, ascending: a multiset, the
+    order does not exist until a card is drawn (R3)."""
+    discard: tuple[int, ...]
+    """The discard pile, oldest first: the last cards are the most recent."""
+    volunteers: tuple[int, ...]
+    """Highest motivation first."""
+    hands: tuple[tuple[int, ...], ...]
+    """Per seat, highest motivation first."""
+    committed: tuple[int, ...]
+    """Per seat: the card put face down this round, or :data:`NO_CARD`."""
+    levels: tuple[int, ...]
+    britishers: tuple[int, ...]
+    supply: int
+    """Britishers left in the common supply (R2)."""
+    grown: tuple[int, ...]
+    """Per seat: Grow steps taken, 0, 1 (reached 7) or 2 (reached 13)."""
+    revealed: tuple[tuple[Seat, int], ...]
+    """The latest reveal: (seat, card) in resolution order."""
+    revealed_round: int
+    cursor: int
+    """Activate: index into :attr:`revealed` of the card resolving."""
+    queue: tuple[Seat, ...]
+    """Recruit: seats still to recruit, the first is to choose."""
+    retreated: frozenset[Seat]
+    returned: frozenset[Seat]
+    """Retreated before their card resolved: it went back to hand (R5).
+    Kept with :attr:`revealed` for the view."""
+    no_britishers: frozenset[Seat]
+    """A Shoorveer activity was used this round (R9)."""
+    vaidik: frozenset[Seat]
+    """A Vaidik activity was used this round: no Recruit (R8)."""
+    task: str
+    actor: Seat
+    effect: str
+    """The warrior key of the activity resolving."""
+    origin: str
+    target: Seat
+    flying: int
+    """The card a Sarthi drew, while its activity resolves (face up)."""
+    draws: tuple[Seat, ...]
+    """Pending card draws: a seat (into their hand) or :data:`VOLUNTEER`."""
+    grow_reveals: tuple[tuple[Seat, int, tuple[int, ...], int], ...]
+    """R12: (seat, round, hand shown, level) of the latest round with any."""
+    news: tuple[str, ...]
+    """Public lines describing the last action (its narration)."""
+    recent: tuple[str, ...]
+    """The last public events, for the view."""
+    reason: str
+    """Why the game ended."""
+    movers: frozenset[Seat]
+    """Who may act now (:meth:`SangramEngine.to_move`); derived from the rest,
+    kept because every caller asks for it."""
+    awaited: frozenset[Seat]
+    """:meth:`SangramEngine.waiting_on`, derived and kept likewise."""
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardBritishers:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveBritishers:
+    count: int
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Recruit:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Grab:
+    card: int
+
+
+SangramAction = (
+    Commit | Target | Copy | DiscardBritishers | GiveBritishers | Take | Give | Decline
+    | Recruit | Draw | Grab
+)  # fmt: skip
+_DECLINE: Final = Decline()
+_CARD_WORDS: Final[dict[str, Callable[[int], SangramAction]]] = {
+    "commit": Commit, "take": Take, "give": Give, "recruit": Recruit, "draw": Draw, "grab": Grab
+}  # fmt: skip
+_HELP: Final = (
+    "Moves look like 'commit acharya-53', 'target 2', 'copy 2', 'discard 3', 'give 2 to 3', "
+    "'take vaidik-3', 'give vaidik-3', 'recruit senapati-38' or 'decline'."
+)
+_PROMPTS: Final = {
+    ACHARYA: "choose an opponent to retreat",
+    MAHARAJA: "choose how many Britishers to discard",
+    SENAPATI: "choose how many Britishers to discard",
+    MANTRI: "choose Britishers to give and to whom",
+    GUPTCHAR: "choose an opponent whose crown goes down",
+    YUVARAJ: "choose an opponent's card to copy",
+    VYAPARI: "choose an opponent to trade cards with",
+    VAIDIK: "choose a card from the discard pile",
+}
+_GROUP_LABELS: Final = {
+    "commit": "Commit a card",
+    "recruit": "Recruit a volunteer",
+    "target": "Choose an opponent",
+    "copy": "Copy an opponent's card",
+    "discard": "Discard Britishers",
+    "give": "Give",
+    "take": "Take a card from the discard pile",
+    "draw": "Draw a card",
+    "grab": "Take a card at random",
+}
+
+
+class _W:
+    """A mutable working copy of a state, used inside :meth:`apply`."""
+
+    __slots__ = (
+        "actor",
+        "britishers",
+        "committed",
+        "cursor",
+        "deck",
+        "discard",
+        "draws",
+        "effect",
+        "events",
+        "flying",
+        "grow_reveals",
+        "grown",
+        "hands",
+        "levels",
+        "news",
+        "no_britishers",
+        "num_players",
+        "origin",
+        "phase",
+        "queue",
+        "reason",
+        "recent",
+        "retreated",
+        "returned",
+        "revealed",
+        "revealed_round",
+        "round",
+        "supply",
+        "target",
+        "task",
+        "vaidik",
+        "volunteers",
+    )  # fmt: skip
+
+    def __init__(self, s: SangramState) -> None:
+        (
+            self.num_players, self.phase, self.round, self.deck, self.discard,
+            self.volunteers, hands, committed, levels, britishers, self.supply, grown,
+            self.revealed, self.revealed_round, self.cursor, self.queue, self.retreated,
+            self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
+            self.effect, self.origin, self.target, self.flying, self.draws,
+            self.grow_reveals, _, self.recent, self.reason, _, _,
+        ) = s  # fmt: skip
+        self.hands: list[tuple[int, ...]] = list(hands)
+        self.committed: list[int] = list(committed)
+        self.levels: list[int] = list(levels)
+        self.britishers: list[int] = list(britishers)
+        self.grown: list[int] = list(grown)
+        self.news: list[str] = []
+        self.events: list[str] = []
+
+    def say(self, line: str, event: bool = True) -> None:
+        """Add a public line to the narration (and to the recent events)."""
+        self.news.append(line)
+        if event:
+            self.events.append(line)
+
+    def movers(self) -> tuple[frozenset[Seat], frozenset[Seat]]:
+        """(to_move, waiting_on)."""
+        phase = self.phase
+        if phase == COMMIT:
+            # R4: everybody with a card; those who committed may change it.
+            # Those who have not committed yet are waited on (public).
+            hands, committed = self.hands, self.committed
+            can = waiting = 0
+            for s in range(self.num_players):
+                if hands[s]:
+                    can |= 1 << s
+                    if not committed[s]:
+                        waiting |= 1 << s
+            return _SEATS[can], _SEATS[waiting]
+        if phase == ACTIVATE:
+            if self.task == CHOOSE or self.task == GIVE:
+                return _ONLY[self.actor], _ONLY[self.actor]
+            return _ONLY[CHANCE], _NOBODY
+        if phase == RECRUIT:
+            return (_ONLY[self.queue[0]],) * 2 if self.queue else (_NOBODY, _NOBODY)
+        if phase == OVER:
+            return _NOBODY, _NOBODY
+        return _ONLY[CHANCE], _NOBODY
+
+    def freeze(self) -> SangramState:
+        recent = self.recent
+        if self.events:
+            recent = (*recent, *self.events)[-RECENT_EVENTS:]
+        return SangramState._make(
+            (
+                self.num_players, self.phase, self.round, self.deck, self.discard,
+                self.volunteers, tuple(self.hands), tuple(self.committed),
+                tuple(self.levels), tuple(self.britishers), self.supply, tuple(self.grown),
+                self.revealed, self.revealed_round, self.cursor, self.queue, self.retreated,
+                self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
+                self.effect, self.origin, self.target, self.flying, self.draws,
+                self.grow_reveals, tuple(self.news), recent, self.reason, *self.movers(),
+            )
+        )  # fmt: skip
+
+
+_ONLY: Final = {s: frozenset((s,)) for s in range(CHANCE, 8)}
+_NOBODY: Final[frozenset[Seat]] = frozenset()
+_SEATS: Final = tuple(frozenset(s for s in range(8) if mask >> s & 1) for mask in range(1 << 8))
+"""The set of seats whose bits are set in the index."""
+
+
+def _insert_desc(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` (highest first) with ``card`` added in order."""
+    for i, c in enumerate(cards):
+        if c < card:
+            return (*cards[:i], card, *cards[i:])
+    return (*cards, card)
+
+
+def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _player(seat: Seat) -> str:
+    """How labels and prompts name a seat (numbered from 1, as in moves)."""
+    return f"player {seat + 1}"
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+
+class SangramEngine:
+    name: str = "sangram"
+    title: str = "Sangram"
+    revision: int = 1
+    min_players: int = 2
+    max_players: int = 5
+    public_choices: bool = False
+
+    def __init__(self, components: Components | None = None, *, fast: bool = True) -> None:
+        self.options: Mapping[str, Option] = {}
+        self._fast = fast
+        """Use :meth:`_fast_path` (tests turn it off to compare)."""
+        c = components if components is not None else default_components()
+        self.components = c
+        # Lookups indexed by motivation (index 0 unused).
+        self._kind: tuple[str, ...] = ("", *(card.kind for card in c.cards))
+        self._strength: tuple[int, ...] = (0, *(card.strength for card in c.cards))
+        self._brit: tuple[int, ...] = (0, *(card.britishers for card in c.cards))
+        self._id: tuple[str, ...] = ("", *(card.id for card in c.cards))
+        self._names: tuple[str, ...] = ("", *(f"{card.name}-{card.motivation}" for card in c.cards))
+        self._by_id: dict[str, int] = {card.id: card.motivation for card in c.cards}
+        self._card_views: tuple[CardView, ...] = (
+            CardView("", "", "", 0, 0, 0, ""),
+            *(
+                CardView(card.id, card.kind, card.name, card.motivation, card.strength,
+                         card.britishers, card.activity)
+                for card in c.cards
+            ),
+        )  # fmt: skip
+        self._warrior_name: dict[str, str] = {w.key: w.name for w in c.warriors}
+        # Every action built once; legal_actions picks from these (speed).
+        cards = range(NUM_CARDS + 1)
+        self._commit = tuple(Commit(m) for m in cards)
+        self._take = tuple(Take(m) for m in cards)
+        self._give = tuple(Give(m) for m in cards)
+        self._recruit = tuple(Recruit(m) for m in cards)
+        self._draw = tuple(Draw(m) for m in cards)
+        self._grab = tuple(Grab(m) for m in cards)
+        seats = range(self.max_players)
+        self._target = tuple(Target(s) for s in seats)
+        self._copy = tuple(Copy(s) for s in seats)
+        self._discard = tuple(DiscardBritishers(k) for k in range(max(DISCARD_UP_TO.values()) + 1))
+        self._give_brit = tuple(
+            tuple(GiveBritishers(k, s) for s in seats) for k in range(MANTRI_UP_TO + 1)
+        )
+        self._uniform: dict[int, Fraction] = {k: Fraction(1, k) for k in range(1, NUM_CARDS + 1)}
+
+    # ----- names ----------------------------------------------------------
+
+    def card_name(self, card: int) -> str:
+        """``Acharya-53``: how narration and labels write a card."""
+        return self._names[card]
+
+    def card_id(self, card: int) -> str:
+        """``acharya-53``: how moves write a card."""
+        return self._id[card]
+
+    def card_view(self, card: int) -> CardView:
+        return self._card_views[card]
+
+    def total_strength(self, state: SangramState, seat: Seat) -> int:
+        """R12: level plus the strengths of the cards in hand."""
+        strength = self._strength
+        return state.levels[seat] + sum(strength[c] for c in state.hands[seat])
+
+    # ----- setup ------------------------------------------------------------
+
+    def setup(self, num_players: int, options: Mapping[str, Any]) -> SangramState:
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidOptions(f"Sangram takes {self.min_players} to {self.max_players} players.")
+        for key in options:
+            raise InvalidOptions(f"Sangram has no option {key!r}.")
+        n = num_players
+        zeros = (0,) * n
+        # Setup: n+1 volunteers face up, then 3 cards to each player, dealt
+        # round the table.  Every card is a chance draw (R3).
+        draws = (VOLUNTEER,) * (n + 1) + tuple(s for _ in range(START_HAND) for s in range(n))
+        return SangramState(
+            num_players=n,
+            phase=SETUP,
+            round=0,
+            deck=tuple(range(1, NUM_CARDS + 1)),
+            discard=(),
+            volunteers=(),
+            hands=((),) * n,
+            committed=zeros,
+            levels=zeros,
+            britishers=zeros,
+            supply=BRITISHERS,
+            grown=zeros,
+            revealed=(),
+            revealed_round=0,
+            cursor=0,
+            queue=(),
+            retreated=frozenset(),
+            returned=frozenset(),
+            no_britishers=frozenset(),
+            vaidik=frozenset(),
+            task=IDLE,
+            actor=CHANCE,
+            effect="",
+            origin="",
+            target=CHANCE,
+            flying=NO_CARD,
+            draws=draws,
+            grow_reveals=(),
+            news=(),
+            recent=(),
+            reason="",
+            movers=_ONLY[CHANCE],
+            awaited=_NOBODY,
+        )
+
+    # ----- whose turn -------------------------------------------------------
+
+    def to_move(self, state: SangramState) -> frozenset[Seat]:
+        # Commit phase (R4): everybody with a card in hand, also those who
+        # committed (they may change their card until the last one commits).
+        # Activate: the resolving card's owner, or chance; Recruit: the next
+        # recruiter; setup, refill and grow: chance (card draws).
+        return state.movers
+
+    def waiting_on(self, state: SangramState) -> frozenset[Seat]:
+        # Commit phase: who has committed is public; those who have not yet
+        # are waited on.  Otherwise the one player deciding (nobody for chance).
+        return state.awaited
+
+    # ----- legal actions ------------------------------------------------------
+
+    def chance_outcomes(self, state: SangramState) -> list[tuple[SangramAction, Fraction]]:
+        cards = self._chance_cards(state)
+        if not cards:
+            return []
+        p = self._uniform[len(cards)]
+        table = self._grab if state.phase == ACTIVATE and state.task == GRAB else self._draw
+        return [(table[c], p) for c in cards]
+
+    def _chance_cards(self, state: SangramState) -> tuple[int, ...]:
+        phase = state.phase
+        if phase == ACTIVATE:
+            if state.task == GRAB:
+                return state.hands[state.target]
+            if state.task != SARTHI_DRAW:
+                return ()
+        elif phase not in _DRAW_PHASES:
+            return ()
+        # R3: uniform over the deck; an empty deck is rebuilt from the
+        # discard pile except its 5 most recent cards.
+        return state.deck or tuple(sorted(state.discard[:-KEEP_ON_RESHUFFLE]))
+
+    def legal_actions(self, state: SangramState, seat: Seat) -> list[SangramAction]:
+        phase = state.phase
+        if seat == CHANCE:
+            cards = self._chance_cards(state)
+            table = self._grab if phase == ACTIVATE and state.task == GRAB else self._draw
+            return [table[c] for c in cards]
+        if not 0 <= seat < state.num_players:
+            return []
+        if phase == COMMIT:
+            commit = self._commit
+            return [commit[c] for c in state.hands[seat]]
+        if phase == ACTIVATE:
+            if seat != state.actor:
+                return []
+            if state.task == CHOOSE:
+                return self._choices(state)
+            if state.task == GIVE:
+                give = self._give
+                return [give[c] for c in state.hands[seat]]
+            return []
+        if phase == RECRUIT:
+            if not state.queue or state.queue[0] != seat:
+                return []
+            recruit = self._recruit
+            return [recruit[c] for c in state.volunteers]
+        return []
+
+    def _choices(self, state: SangramState | _W) -> list[SangramAction]:
+        """The actor's options for the activity resolving (task CHOOSE);
+        empty when the activity can do nothing (it is then wasted)."""
+        effect = state.effect
+        actor = state.actor
+        out: list[SangramAction]
+        if effect in (MAHARAJA, SENAPATI):
+            most = min(DISCARD_UP_TO[effect], state.britishers[actor])
+            out = list(self._discard[1 : most + 1])
+        elif effect == MANTRI:
+            most = min(MANTRI_UP_TO, state.britishers[actor])
+            targets = self._targets(state, effect)
+            out = [self._give_brit[k][s] for k in range(1, most + 1) for s in targets]
+        elif effect == VAIDIK:
+            if len(state.hands[actor]) >= MAX_HAND:
+                return []
+            top = state.discard[-VAIDIK_LOOK:]
+            take = self._take
+            out = [take[c] for c in sorted(set(top), reverse=True)]
+        elif effect == YUVARAJ:
+            copy = self._copy
+            out = [copy[s] for s in self._targets(state, effect)]
+        else:
+            target = self._target
+            out = [target[s] for s in self._targets(state, effect)]
+        if out:
+            out.append(_DECLINE)
+        return out
+
+    def _targets(self, state: SangramState | _W, effect: str) -> list[Seat]:
+        """Opponents an activity may target now (R5, R6, R9)."""
+        actor = state.actor
+        retreated = state.retreated
+        if effect in (ACHARYA, YUVARAJ):
+            # Only players who committed a card this round, in seat order.
+            pos = {s: i for i, (s, _) in enumerate(state.revealed)}
+            out: list[Seat] = []
+            for s in sorted(pos):
+                if s == actor or s in retreated:
+                    continue
+                if effect == ACHARYA:
+                    # R5: a copied or drawn Acharya only reaches unresolved cards.
+                    if state.origin != FROM_CARD and pos[s] <= state.cursor:
+                        continue
+                elif self._kind[state.committed[s]] == YUVARAJ:
+                    continue  # R6: copying a Yuvaraj is wasted
+                out.append(s)
+            return out
+        seats = [s for s in range(state.num_players) if s != actor and s not in retreated]
+        if effect == GUPTCHAR:
+            return [s for s in seats if state.levels[s] > 0]
+        if effect == VYAPARI:
+            return [s for s in seats if state.hands[s]]
+        return seats  # MANTRI
+
+    # ----- apply --------------------------------------------------------------
+
+    def apply(self, state: SangramState, seat: Seat, action: SangramAction) -> SangramState:
+        phase = state.phase
+        if phase == OVER:
+            raise IllegalAction("The game is over.")
+        if seat not in state.movers:
+            raise NotYourTurn(self._not_your_turn(state, seat))
+        if self._fast:
+            done = self._fast_path(state, seat, action)
+            if done is not None:
+                return done
+        w = _W(state)
+        if seat == CHANCE:
+            self._apply_chance(state, w, action)
+        elif phase == COMMIT:
+            self._apply_commit(state, w, seat, action)
+        elif phase == ACTIVATE:
+            if state.task == GIVE:
+                self._apply_give(state, w, seat, action)
+            else:
+                self._apply_choice(state, w, seat, action)
+        else:  # RECRUIT
+            if not isinstance(action, Recruit):
+                raise IllegalAction("It is time to recruit: try 'recruit <card>'.")
+            if action.card not in state.volunteers:
+                raise IllegalAction(f"{self._card_text(action.card)} is not a volunteer.")
+            self._recruit_card(w, seat, action.card)
+            w.queue = w.queue[1:]
+        self._advance(w)
+        return w.freeze()
+
+    def _fast_path(
+        self, state: SangramState, seat: Seat, action: SangramAction
+    ) -> SangramState | None:
+        """The commonest actions (a commit that does not reveal, a draw that
+        is not the last of its phase) without the working copy, for speed.
+        ``None``: take the general path, which gives the same result (a test
+        compares the two)."""
+        phase = state.phase
+        if phase == COMMIT:
+            if type(action) is not Commit or action.card not in state.hands[seat]:
+                return None
+            card = action.card
+            awaited = state.awaited
+            old = state.committed[seat]
+            hand = _remove(state.hands[seat], card)
+            if old:
+                hand = _insert_desc(hand, old)
+                line = f"{seat_tag(seat)} changed their committed card."
+            else:
+                awaited = awaited - _ONLY[seat]
+                if not awaited:
+                    return None  # the last commit: the reveal follows
+                line = f"{seat_tag(seat)} committed a card."
+            movers = state.movers if hand else state.movers - _ONLY[seat]
+            recent = (*state.recent, line)[-RECENT_EVENTS:]
+            return SangramState._make(
+                (
+                    *state[:6],
+                    _set(state.hands, seat, hand),
+                    _set(state.committed, seat, card),
+                    *state[8:28],
+                    (line,),
+                    recent,
+                    state.reason,
+                    movers,
+                    awaited,
+                )
+            )
+        if (
+            phase in _DRAW_PHASES
+            and type(action) is Draw
+            and len(state.draws) > 1
+            and action.card in state.deck
+        ):
+            card = action.card
+            to = state.draws[0]
+            volunteers, hands, recent = state.volunteers, state.hands, state.recent
+            if to == VOLUNTEER:
+                volunteers = _insert_desc(volunteers, card)
+                line = f"New volunteer: {self._names[card]}."
+            else:
+                hands = _set(hands, to, _insert_desc(hands[to], card))
+                if phase == SETUP:
+                    line = f"{seat_tag(to)} was dealt a card."
+                else:
+                    line = f"{seat_tag(to)} drew a card (Grow)."
+                    recent = (*recent, line)[-RECENT_EVENTS:]
+            return SangramState._make(
+                (
+                    *state[:3],
+                    _remove(state.deck, card),
+                    state.discard,
+                    volunteers,
+                    hands,
+                    *state[7:26],
+                    state.draws[1:],
+                    state.grow_reveals,
+                    (line,),
+                    recent,
+                    *state[30:],
+                )
+            )
+        return None
+
+    def _not_your_turn(self, state: SangramState, seat: Seat) -> str:
+        phase = state.phase
+        if seat == CHANCE:
+            return "It is not chance's turn: a player is to decide."
+        if not 0 <= seat < state.num_players:
+            return f"There is no seat {seat} in this game."
+        if phase == COMMIT:
+            return "You have no card to commit this round."
+        if phase == ACTIVATE:
+            if state.task in (CHOOSE, GIVE):
+                return "It is not your turn: another player is resolving their card."
+            return "It is not your turn: a card is being drawn."
+        if phase == RECRUIT:
+            if seat in state.queue:
+                return "It is not your turn: another player is recruiting first."
+            return "You do not recruit again this round."
+        return "It is not your turn: cards are being drawn."
+
+    def _card_text(self, card: int) -> str:
+        return self._names[card] if 0 < card <= NUM_CARDS else f"Card {card}"
+
+    def _apply_chance(self, state: SangramState, w: _W, action: SangramAction) -> None:
+        if state.phase == ACTIVATE and state.task == GRAB:
+            if not isinstance(action, Grab):
+                raise IllegalAction("A card is to be taken at random from a hand now.")
+            if action.card not in state.hands[state.target]:
+                raise IllegalAction("That card is not in the hand being taken from.")
+            self._grab_card(w, action.card)
+            return
+        if not isinstance(action, Draw):
+            raise IllegalAction("A card is to be drawn from the deck now.")
+        card = action.card
+        if state.deck:
+            if card not in state.deck:
+                raise IllegalAction(f"{self._card_text(card)} is not in the deck.")
+        elif card not in state.discard[:-KEEP_ON_RESHUFFLE]:
+            raise IllegalAction(f"{self._card_text(card)} is not in the deck.")
+        self._draw_card(w, card)
+
+    def _draw_card(self, w: _W, card: int) -> None:
+        if not w.deck:
+            # R3: rebuild the deck, keeping the 5 most recent discards.
+            w.deck = tuple(sorted(w.discard[:-KEEP_ON_RESHUFFLE]))
+            w.discard = w.discard[-KEEP_ON_RESHUFFLE:]
+            w.say(
+                f"The deck ran out: {len(w.deck)} discards were shuffled into a new deck "
+                f"(the {KEEP_ON_RESHUFFLE} most recent stay)."
+            )
+        w.deck = _remove(w.deck, card)
+        if w.phase == ACTIVATE:
+            # R7: a Sarthi's draw, activated at once for its owner.
+            w.flying = card
+            w.say(f"{seat_tag(w.actor)}'s Sarthi drew {self._names[card]}.")
+            self._start(w, self._kind[card], FROM_DRAW)
+            return
+        to = w.draws[0]
+        w.draws = w.draws[1:]
+        if to == VOLUNTEER:
+            w.volunteers = _insert_desc(w.volunteers, card)
+            w.say(f"New volunteer: {self._names[card]}.", event=False)
+        else:
+            w.hands[to] = _insert_desc(w.hands[to], card)
+            if w.phase == SETUP:
+                w.say(f"{seat_tag(to)} was dealt a card.", event=False)
+            else:
+                w.say(f"{seat_tag(to)} drew a card (Grow).")
+
+    def _apply_commit(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
+        if not isinstance(action, Commit):
+            raise IllegalAction("Everybody is choosing a card: try 'commit <card>'.")
+        hand = state.hands[seat]
+        if action.card not in hand:
+            raise IllegalAction(f"You have no {self._card_text(action.card)} in hand.")
+        hand = _remove(hand, action.card)
+        old = state.committed[seat]
+        if old:
+            hand = _insert_desc(hand, old)
+            w.say(f"{seat_tag(seat)} changed their committed card.")
+        else:
+            w.say(f"{seat_tag(seat)} committed a card.")
+        w.hands[seat] = hand
+        w.committed[seat] = action.card
+
+    def _apply_choice(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
+        options = self._choices(state)
+        if action not in options:
+            raise IllegalAction(self._why_not(state, action))
+        who = seat_tag(seat)
+        what = self._activity(state)
+        effect = state.effect
+        match action:
+            case Decline():
+                w.say(f"{who} declined to use {self._activity(state, 'their')}.")
+                self._end(w)
+            case Target(target):
+                if effect == ACHARYA:
+                    self._retreat(w, target, what)
+                    self._end(w)
+                elif effect == GUPTCHAR:
+                    w.levels[target] -= 1
+                    w.say(
+                        f"{what} pulled {seat_tag(target)}'s crown down to "
+                        f"level {w.levels[target]}."
+                    )
+                    self._end(w)
+                else:  # VYAPARI: chance picks the card (R9)
+                    w.target = target
+                    w.task = GRAB
+                    w.say(f"{what} trades with {seat_tag(target)}.")
+            case Copy(target):
+                copied = state.committed[target]
+                w.say(f"{what} copies {seat_tag(target)}'s {self._names[copied]}.")
+                self._start(w, self._kind[copied], FROM_COPY)
+            case DiscardBritishers(count):
+                w.britishers[seat] -= count
+                w.supply += count
+                w.say(
+                    f"{what}: {who} discarded {count} Britisher{_s(count)} "
+                    f"({w.britishers[seat]} left)."
+                )
+                self._end(w)
+            case GiveBritishers(count, target):
+                w.britishers[seat] -= count
+                w.britishers[target] += count
+                w.say(f"{what}: {who} gave {count} Britisher{_s(count)} to {seat_tag(target)}.")
+                self._end(w)
+            case Take(card):
+                w.discard = _remove_last(w.discard, card)
+                w.hands[seat] = _insert_desc(w.hands[seat], card)
+                got = self._take_britishers(w, seat, self._brit[card])
+                w.vaidik = w.vaidik | {seat}
+                w.say(
+                    f"{what}: {who} took {self._names[card]} from the discard pile "
+                    f"and {got} Britisher{_s(got)}; no Recruit this round."
+                )
+                self._end(w)
+            case _:
+                raise IllegalAction(self._why_not(state, action))
+
+    def _why_not(self, state: SangramState, action: SangramAction) -> str:
+        prompt = _PROMPTS.get(state.effect, "choose")
+        return f"That is not possible now: you are to {prompt} for {self._activity(state, 'your')}."
+
+    def _apply_give(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
+        if not isinstance(action, Give):
+            raise IllegalAction("Vyapari: give one card from your hand: try 'give <card>'.")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction(f"You have no {self._card_text(action.card)} in hand.")
+        target = state.target
+        w.hands[seat] = _remove(w.hands[seat], action.card)
+        w.hands[target] = _insert_desc(w.hands[target], action.card)
+        w.say(f"{seat_tag(seat)} gave a card to {seat_tag(target)} in exchange.")
+        self._end(w)
+
+    def _grab_card(self, w: _W, card: int) -> None:
+        target = w.target
+        w.hands[target] = _remove(w.hands[target], card)
+        w.hands[w.actor] = _insert_desc(w.hands[w.actor], card)
+        w.task = GIVE
+        w.say(f"{seat_tag(w.actor)} took a random card from {seat_tag(target)}.")
+
+    def _activity(self, state: SangramState | _W, whose: str = "") -> str:
+        """``{p0}'s Mantri-33`` (``{p0}'s Yuvaraj (as Mantri)``, ``{p0}'s drawn
+        Mantri-33``); ``whose`` replaces ``{p0}'s``."""
+        who = whose or f"{seat_tag(state.actor)}'s"
+        name = self._warrior_name[state.effect]
+        if state.origin == FROM_DRAW:
+            return f"{who} drawn {self._names[state.flying]}"
+        if state.origin == FROM_COPY:
+            return f"{who} Yuvaraj (as {name})"
+        return f"{who} {self._names[state.committed[state.actor]]}"
+
+    # ----- activities ----------------------------------------------------------
+
+    def _start(self, w: _W, effect: str, origin: str) -> None:
+        """Begin an activity for ``w.actor``: apply it at once or ask."""
+        w.effect = effect
+        w.origin = origin
+        w.target = CHANCE
+        actor = w.actor
+        what = self._activity(w)
+        if effect == SARTHI:
+            # R7: draw and activate; a drawn Sarthi is discarded before its draw.
+            self._discard_flying(w)
+            w.origin = origin
+            if w.deck or len(w.discard) > KEEP_ON_RESHUFFLE:
+                w.task = SARTHI_DRAW
+            else:
+                w.say(f"{what} has nothing to draw: wasted.")
+                self._end(w)
+            return
+        if effect == SHOORVEER:
+            w.no_britishers = w.no_britishers | {actor}
+            w.say(f"{what}: {seat_tag(actor)} takes no Britishers at Recruit.")
+            self._end(w)
+            return
+        if effect == MAHARANI:
+            if w.levels[actor] < MAX_LEVEL:
+                w.levels[actor] += 1
+                w.say(f"{what}: {seat_tag(actor)}'s crown moves up to level {w.levels[actor]}.")
+            else:
+                w.say(f"{what}: {seat_tag(actor)}'s crown is already at the top.")
+            self._end(w)
+            return
+        if self._choices(w):
+            w.task = CHOOSE
+            return
+        w.say(f"{what}: {self._wasted_reason(w, effect)}")
+        self._end(w)
+
+    def _wasted_reason(self, w: _W, effect: str) -> str:
+        if effect in (MAHARAJA, SENAPATI, MANTRI) and not w.britishers[w.actor]:
+            return "no Britishers, wasted."
+        if effect == VAIDIK:
+            if not w.discard:
+                return "the discard pile is empty, wasted."
+            return "the hand is full, wasted."
+        if effect == YUVARAJ:
+            return "no opponent's card can be copied, wasted."
+        return "no opponent can be targeted, wasted."
+
+    def _retreat(self, w: _W, target: Seat, what: str) -> None:
+        """R5: the target leaves the battlefield for this round."""
+        w.retreated = w.retreated | {target}
+        pos = next(i for i, (s, _) in enumerate(w.revealed) if s == target)
+        if pos > w.cursor:
+            card = w.committed[target]
+            w.committed[target] = NO_CARD
+            w.hands[target] = _insert_desc(w.hands[target], card)
+            w.returned = w.returned | {target}
+            w.say(
+                f"{what} retreats {seat_tag(target)}: {self._names[card]} goes back "
+                "to their hand unused; they skip Activate and Recruit."
+            )
+        else:
+            w.say(
+                f"{what} retreats {seat_tag(target)}, whose card was already used: "
+                "they skip Recruit."
+            )
+
+    def _discard_flying(self, w: _W) -> None:
+        if w.flying:
+            w.discard = (*w.discard, w.flying)
+            w.flying = NO_CARD
+
+    def _end(self, w: _W) -> None:
+        """The activity is over: a drawn card is discarded (R7)."""
+        self._discard_flying(w)
+        w.task = IDLE
+
+    def _take_britishers(self, w: _W, seat: Seat, count: int) -> int:
+        """R2: take up to ``count`` from the supply; returns how many."""
+        got = min(count, w.supply)
+        w.supply -= got
+        w.britishers[seat] += got
+        return got
+
+    def _recruit_card(self, w: _W, seat: Seat, card: int) -> None:
+        w.volunteers = _remove(w.volunteers, card)
+        w.hands[seat] = _insert_desc(w.hands[seat], card)
+        if seat in w.no_britishers:
+            w.say(f"{seat_tag(seat)} recruited {self._names[card]} (no Britishers: Shoorveer).")
+            return
+        got = self._take_britishers(w, seat, self._brit[card])
+        w.say(f"{seat_tag(seat)} recruited {self._names[card]} and {got} Britisher{_s(got)}.")
+
+    # ----- the automatic part of the round ------------------------------------
+
+    def _advance(self, w: _W) -> None:
+        """Run automatic steps until a player or chance must act."""
+        while True:
+            phase = w.phase
+            if phase in _DRAW_PHASES:
+                if w.draws:
+                    if w.deck or len(w.discard) > KEEP_ON_RESHUFFLE:
+                        return
+                    # R3: nothing left to draw: the draws are skipped.
+                    w.say("The deck and the discard pile are empty: no card is drawn.")
+                    w.draws = ()
+                if phase == SETUP:
+                    self._new_round(w)
+                elif phase == REFILL:
+                    self._train_and_grow(w)
+                elif self._end_check(w):
+                    return
+                else:
+                    self._new_round(w)
+            elif phase == COMMIT:
+                hands, committed = w.hands, w.committed
+                if any(hands[s] and not committed[s] for s in range(w.num_players)):
+                    return
+                self._reveal(w)
+            elif phase == ACTIVATE:
+                if w.task != IDLE:
+                    return
+                self._next_card(w)
+            elif phase == RECRUIT:
+                if not w.queue:
+                    self._end_recruit(w)
+                    continue
+                seat = w.queue[0]
+                if not w.volunteers or len(w.hands[seat]) >= MAX_HAND:
+                    why = "no volunteer is left" if not w.volunteers else "their hand is full"
+                    w.say(f"{seat_tag(seat)} cannot recruit: {why}.")
+                    w.queue = w.queue[1:]
+                elif len(w.volunteers) == 1:
+                    self._recruit_card(w, seat, w.volunteers[0])
+                    w.queue = w.queue[1:]
+                else:
+                    return
+            else:
+                return
+
+    def _new_round(self, w: _W) -> None:
+        w.round += 1
+        w.phase = COMMIT
+        w.retreated = frozenset()
+        w.no_britishers = frozenset()
+        w.vaidik = frozenset()
+        w.say(f"Round {w.round}: everybody commits a card.", event=False)
+
+    def _reveal(self, w: _W) -> None:
+        """R4: all committed cards are revealed; highest motivation first."""
+        committed = w.committed
+        order = sorted(
+            (s for s in range(w.num_players) if committed[s]),
+            key=lambda s: committed[s],
+            reverse=True,
+        )
+        w.revealed = tuple((s, committed[s]) for s in order)
+        w.revealed_round = w.round
+        w.returned = frozenset()
+        w.grow_reveals = ()
+        w.cursor = -1
+        w.task = IDLE
+        w.phase = ACTIVATE
+        if order:
+            shown = ", ".join(f"{seat_tag(s)} {self._names[committed[s]]}" for s in order)
+            w.say(f"Reveal: {shown}.")
+        else:
+            w.say("Nobody has a card to commit this round.")
+
+    def _next_card(self, w: _W) -> None:
+        """Resolve the next revealed card, or end the Activate phase."""
+        w.cursor += 1
+        if w.cursor >= len(w.revealed):
+            self._end_activate(w)
+            return
+        seat, card = w.revealed[w.cursor]
+        if seat in w.retreated and seat in w.returned:
+            return  # R5: taken back unused
+        w.actor = seat
+        self._start(w, self._kind[card], FROM_CARD)
+
+    def _end_activate(self, w: _W) -> None:
+        # R4: activated cards go to the discard pile in resolution order.
+        discard = list(w.discard)
+        for seat, _ in w.revealed:
+            card = w.committed[seat]
+            if card:
+                discard.append(card)
+                w.committed[seat] = NO_CARD
+        w.discard = tuple(discard)
+        w.task = IDLE
+        w.actor = CHANCE
+        w.effect = ""
+        w.origin = ""
+        w.target = CHANCE
+        # R10: activation order; retreated and Vaidik players skip; players
+        # who had nothing to commit come last, in seat order.
+        order = [s for s, _ in w.revealed]
+        skip = w.retreated | w.vaidik
+        queue = [s for s in order if s not in skip]
+        queue += [s for s in range(w.num_players) if s not in order and s not in skip]
+        w.queue = tuple(queue)
+        w.phase = RECRUIT
+
+    def _end_recruit(self, w: _W) -> None:
+        if w.volunteers:
+            w.discard = (*w.discard, *w.volunteers)
+            w.volunteers = ()
+        w.draws = (VOLUNTEER,) * (w.num_players + 1)
+        w.phase = REFILL
+
+    def _train_and_grow(self, w: _W) -> None:
+        n = w.num_players
+        # R11: Train.
+        moved = []
+        for s in range(n):
+            if w.britishers[s] <= TRAIN_MAX_BRITISHERS and w.levels[s] < MAX_LEVEL:
+                w.levels[s] += 1
+                moved.append(seat_tag(s))
+        if moved:
+            w.say(f"Train: {', '.join(moved)} moved up.")
+        # R12: Grow, judged on the strength after Train; 7 before 13.
+        strength = self._strength
+        draws: list[Seat] = []
+        reveals: list[tuple[Seat, int, tuple[int, ...], int]] = []
+        for s in range(n):
+            hand = w.hands[s]
+            tas = w.levels[s] + sum(strength[c] for c in hand)
+            room = MAX_HAND - len(hand)
+            if w.grown[s] == 0 and tas >= GROW_FIRST:
+                w.grown[s] = 1
+                reveals.append((s, w.round, hand, w.levels[s]))
+                shown = ", ".join(self._names[c] for c in hand) or "no cards"
+                got = min(2, room)
+                room -= got
+                draws += [s] * got
+                w.say(
+                    f"Grow: {seat_tag(s)} reached Total Army Strength {tas} and shows "
+                    f"their hand: {shown}. {_drawing(got)}"
+                )
+            if w.grown[s] == 1 and tas >= GROW_SECOND:
+                w.grown[s] = 2
+                got = min(1, room)
+                draws += [s] * got
+                w.say(
+                    f"Grow: {seat_tag(s)} reached Total Army Strength 13 or more. {_drawing(got)}"
+                )
+        if reveals:
+            w.grow_reveals = tuple(reveals)
+        w.draws = tuple(draws)
+        w.phase = GROW
+
+    def _end_check(self, w: _W) -> bool:
+        """R13: after Grow, 18 or more ends the game (and the round limit)."""
+        strength = self._strength
+        best = max(w.levels[s] + sum(strength[c] for c in w.hands[s]) for s in range(w.num_players))
+        if best >= WIN_STRENGTH:
+            w.reason = (
+                f"At the end of round {w.round} an army reached Total Army Strength {best} "
+                f"(the goal is {WIN_STRENGTH})."
+            )
+        elif w.round >= ROUND_LIMIT:
+            w.reason = (
+                f"The round limit ({ROUND_LIMIT} rounds) was reached; "
+                f"the strongest army has {best}."
+            )
+        else:
+            return False
+        w.phase = OVER
+        w.task = IDLE
+        w.queue = ()
+        w.say(f"Game over. {w.reason}")
+        return True
+
+    # ----- outcome ----------------------------------------------------------------
+
+    def _rank_key(self, state: SangramState, seat: Seat) -> tuple[int, int, int]:
+        hand = state.hands[seat]
+        best = hand[0] if hand else 0
+        return (-self.total_strength(state, seat), state.britishers[seat], -best)
+
+    def ranking(self, state: SangramState) -> tuple[frozenset[Seat], ...]:
+        """R13: strength, then fewer Britishers, then the highest motivation
+        card in hand; what is still equal shares a place."""
+        keys = {s: self._rank_key(state, s) for s in range(state.num_players)}
+        places: list[frozenset[Seat]] = []
+        for key in sorted(set(keys.values())):
+            places.append(frozenset(s for s, k in keys.items() if k == key))
+        return tuple(places)
+
+    def outcome(self, state: SangramState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        scores = tuple(self.total_strength(state, s) for s in range(state.num_players))
+        return Outcome(ranking=self.ranking(state), scores=scores, reason=state.reason)
+
+    # ----- view ---------------------------------------------------------------------
+
+    def view(self, state: SangramState, seat: Seat | None) -> SangramView:
+        cv = self._card_views
+        n = state.num_players
+        phase = state.phase
+        in_round = phase in (COMMIT, ACTIVATE, RECRUIT)
+        players = tuple(
+            PlayerView(
+                seat=s,
+                level=state.levels[s],
+                britishers=state.britishers[s],
+                hand_size=len(state.hands[s]),
+                committed=bool(state.committed[s]),
+                retreated=in_round and s in state.retreated,
+                skips_recruit=in_round and (s in state.retreated or s in state.vaidik),
+                no_britishers=in_round and s in state.no_britishers,
+                grown=state.grown[s],
+            )
+            for s in range(n)
+        )
+        revealed: list[RevealView] = []
+        active = phase == ACTIVATE
+        for i, (s, card) in enumerate(state.revealed):
+            if s in state.returned:
+                status = STATUS_RETREATED
+            elif not active or i < state.cursor:
+                status = STATUS_DONE
+            elif i == state.cursor:
+                status = STATUS_RESOLVING
+            else:
+                status = STATUS_WAITING
+            revealed.append(RevealView(s, cv[card], status))
+        choice: ChoiceView | None = None
+        if active and state.task in (CHOOSE, GIVE):
+            card_no = state.flying or state.committed[state.actor]
+            if state.task == CHOOSE:
+                prompt = _PROMPTS.get(state.effect, "choose")
+                kind = "activity"
+            else:
+                prompt = f"choose a card to give to {_player(state.target)}"
+                kind = "give"
+            choice = ChoiceView(
+                seat=state.actor,
+                kind=kind,
+                effect=state.effect,
+                card=cv[card_no] if card_no else None,
+                origin=state.origin,
+                prompt=f"{_player(state.actor).capitalize()}: {prompt}.",
+            )
+        elif phase == RECRUIT and state.queue:
+            choice = ChoiceView(
+                seat=state.queue[0],
+                kind="recruit",
+                effect="",
+                card=None,
+                origin="",
+                prompt=f"{_player(state.queue[0]).capitalize()}: choose a volunteer.",
+            )
+        strength = self._strength
+        grow = tuple(
+            GrowRevealView(
+                seat=s,
+                round=r,
+                cards=tuple(cv[c] for c in hand),
+                level=level,
+                total_strength=level + sum(strength[c] for c in hand),
+            )
+            for s, r, hand, level in state.grow_reveals
+        )
+        final: FinalView | None = None
+        if phase == OVER:
+            final = FinalView(
+                ranking=tuple(tuple(sorted(place)) for place in self.ranking(state)),
+                total_strength=tuple(self.total_strength(state, s) for s in range(n)),
+                britishers=state.britishers,
+                best_card=tuple(cv[h[0]] if h else None for h in state.hands),
+                hands=tuple(tuple(cv[c] for c in h) for h in state.hands),
+                reason=state.reason,
+            )
+        me: HandView | None = None
+        if seat is not None and 0 <= seat < n:
+            hand = state.hands[seat]
+            hand_strength = sum(strength[c] for c in hand)
+            mine = state.committed[seat]
+            me = HandView(
+                seat=seat,
+                hand=tuple(cv[c] for c in hand),
+                committed=cv[mine] if mine else None,
+                hand_strength=hand_strength,
+                total_strength=state.levels[seat] + hand_strength,
+            )
+        return SangramView(
+            num_players=n,
+            phase=phase,
+            round=state.round,
+            round_limit=ROUND_LIMIT,
+            players=players,
+            volunteers=tuple(cv[c] for c in state.volunteers),
+            deck_size=len(state.deck),
+            discard_size=len(state.discard),
+            discard_top=tuple(cv[c] for c in reversed(state.discard[-KEEP_ON_RESHUFFLE:])),
+            supply=state.supply,
+            revealed=tuple(revealed),
+            revealed_round=state.revealed_round,
+            drawn=cv[state.flying] if state.flying else None,
+            choice=choice,
+            waiting_on=tuple(sorted(self.waiting_on(state))),
+            grow_reveals=grow,
+            events=state.recent,
+            final=final,
+            me=me,
+        )
+
+    # ----- text ---------------------------------------------------------------------
+
+    def parse(self, state: SangramState, seat: Seat, text: str) -> SangramAction:
+        words = text.strip().lower().split()
+        if words == ["decline"]:
+            return _DECLINE
+        if len(words) == 2:
+            verb, arg = words
+            maker = _CARD_WORDS.get(verb)
+            if verb == "give" and arg.isdigit():
+                maker = None  # 'give 2' lacks 'to <player>'
+            if maker is not None:
+                card = self._parse_card(arg)
+                return maker(card)
+            if verb == "target":
+                return Target(self._parse_player(state, arg))
+            if verb == "copy":
+                return Copy(self._parse_player(state, arg))
+            if verb == "discard":
+                count = _number(arg)
+                if count is None or not 1 <= count <= max(DISCARD_UP_TO.values()):
+                    raise InvalidAction("Discard 1 to 6 Britishers: try 'discard 3'.")
+                return DiscardBritishers(count)
+        if len(words) == 4 and words[0] == "give" and words[2] == "to":
+            count = _number(words[1])
+            if count is None or not 1 <= count <= MANTRI_UP_TO:
+                raise InvalidAction("A Mantri gives 1 or 2 Britishers: try 'give 2 to 3'.")
+            return GiveBritishers(count, self._parse_player(state, words[3]))
+        shown = text.strip()[:40]
+        raise InvalidAction(f"I don't understand {shown!r}. {_HELP}")
+
+    def _parse_card(self, word: str) -> int:
+        m = self._by_id.get(word)
+        if m is not None:
+            return m
+        number = _number(word)
+        if number is not None and 1 <= number <= NUM_CARDS:
+            return number
+        raise InvalidAction(
+            f"There is no card {word[:30]!r}: cards are written like 'acharya-53' "
+            "(type and motivation)."
+        )
+
+    def _parse_player(self, state: SangramState, word: str) -> Seat:
+        number = _number(word)
+        if number is None or not 1 <= number <= state.num_players:
+            raise InvalidAction(
+                f"Players are numbered 1 to {state.num_players}; {word[:20]!r} is not one."
+            )
+        return number - 1
+
+    def describe(self, state: SangramState, seat: Seat, action: SangramAction) -> str:
+        ids = self._id
+        match action:
+            case Commit(card):
+                return f"commit {ids[card]}"
+            case Target(s):
+                return f"target {s + 1}"
+            case Copy(s):
+                return f"copy {s + 1}"
+            case DiscardBritishers(count):
+                return f"discard {count}"
+            case GiveBritishers(count, s):
+                return f"give {count} to {s + 1}"
+            case Take(card):
+                return f"take {ids[card]}"
+            case Give(card):
+                return f"give {ids[card]}"
+            case Decline():
+                return "decline"
+            case Recruit(card):
+                return f"recruit {ids[card]}"
+            case Draw(card):
+                return f"draw {ids[card]}"
+            case Grab(card):
+                return f"grab {ids[card]}"
+        raise InvalidAction(f"Not a Sangram action: {action!r}")
+
+    def menu_words(self, state: SangramState, seat: Seat, text: str) -> tuple[str, ...]:
+        """Menu levels for an action: every decision offers a dozen actions at
+        most, so each action is one entry of a single menu."""
+        return (text,)
+
+    def choice_label(self, state: SangramState, seat: Seat, prefix: str) -> str:
+        """Menu text for a group of actions sharing ``prefix`` (``commit``)."""
+        words = prefix.split()
+        if len(words) == 1 and words[0] in _GROUP_LABELS:
+            if words[0] == "give" and state.phase == ACTIVATE and state.task == GIVE:
+                return f"Give a card to {_player(state.target)}"
+            if words[0] == "give":
+                return "Give Britishers"
+            return _GROUP_LABELS[words[0]]
+        try:
+            return self.label(state, seat, self.parse(state, seat, prefix))
+        except InvalidAction:
+            return prefix
+
+    def _card_label(self, card: int) -> str:
+        b = self._brit[card]
+        return f"{self._names[card]} (strength {self._strength[card]}, {b} Britisher{_s(b)})"
+
+    def label(self, state: SangramState, seat: Seat, action: SangramAction) -> str:
+        effect = state.effect
+        match action:
+            case Commit(card):
+                return f"Commit {self._card_label(card)}"
+            case Recruit(card):
+                if seat in state.no_britishers:
+                    strength = self._strength[card]
+                    return f"Recruit {self._names[card]} (strength {strength}, no Britishers)"
+                return f"Recruit {self._card_label(card)}"
+            case Target(s):
+                if effect == ACHARYA:
+                    return f"Retreat {_player(s)}"
+                if effect == GUPTCHAR:
+                    level = state.levels[s]
+                    return f"Pull {_player(s)}'s crown down (level {level} to {level - 1})"
+                if effect == VYAPARI:
+                    size = len(state.hands[s])
+                    return f"Trade cards with {_player(s)} ({size} card{_s(size)} in hand)"
+                return f"Target {_player(s)}"
+            case Copy(s):
+                copied = state.committed[s]
+                if copied:
+                    return f"Copy {_player(s)}'s {self._names[copied]}"
+                return f"Copy {_player(s)}'s card"
+            case DiscardBritishers(count):
+                have = state.britishers[seat]
+                return f"Discard {count} Britisher{_s(count)} ({have} to {max(0, have - count)})"
+            case GiveBritishers(count, s):
+                return f"Give {count} Britisher{_s(count)} to {_player(s)}"
+            case Take(card):
+                b = self._brit[card]
+                return f"Take {self._names[card]} from the discards (+{b} Britisher{_s(b)})"
+            case Give(card):
+                return f"Give {self._names[card]} to {_player(state.target)}"
+            case Decline():
+                if effect == VAIDIK:
+                    return "Decline the Vaidik (recruit as usual)"
+                name = self._warrior_name.get(effect, "")
+                return f"Decline the {name} activity" if name else "Decline"
+            case Draw(card):
+                return f"Draw {self._names[card]}"
+            case Grab(card):
+                return f"Take {self._names[card]} at random"
+        return self.describe(state, seat, action)
+
+    def narrate(
+        self, before: SangramState, seat: Seat, action: SangramAction, after: SangramState
+    ) -> str:
+        return " ".join(after.news)
+
+    def private_to(self, before: SangramState, seat: Seat, action: SangramAction) -> Seat | None:
+        # R14: a committed card, a card drawn into a hand, the card a Vyapari
+        # takes at random (kept to the taker) and the card they give back.
+        match action:
+            case Commit() | Give():
+                return seat
+            case Grab():
+                return before.actor
+            case Draw():
+                if before.phase in _DRAW_PHASES and before.draws:
+                    to = before.draws[0]
+                    return None if to == VOLUNTEER else to
+                return None
+        return None
+
+    # ----- serialisation ---------------------------------------------------------
+
+    def to_json(self, state: SangramState) -> JSON:
+        ids = self._id
+
+        def cards(seq: Sequence[int]) -> list[str]:
+            return [ids[c] for c in seq]
+
+        return {
+            "players": state.num_players,
+            "phase": state.phase,
+            "round": state.round,
+            "deck": cards(state.deck),
+            "discard": cards(state.discard),
+            "volunteers": cards(state.volunteers),
+            "hands": [cards(h) for h in state.hands],
+            "committed": [ids[c] if c else None for c in state.committed],
+            "levels": list(state.levels),
+            "britishers": list(state.britishers),
+            "supply": state.supply,
+            "grown": list(state.grown),
+            "revealed": [[s, ids[c]] for s, c in state.revealed],
+            "revealed_round": state.revealed_round,
+            "cursor": state.cursor,
+            "queue": list(state.queue),
+            "retreated": sorted(state.retreated),
+            "returned": sorted(state.returned),
+            "no_britishers": sorted(state.no_britishers),
+            "vaidik": sorted(state.vaidik),
+            "task": state.task,
+            "actor": state.actor,
+            "effect": state.effect,
+            "origin": state.origin,
+            "target": state.target,
+            "flying": ids[state.flying] if state.flying else None,
+            "draws": list(state.draws),
+            "grow_reveals": [
+                {"seat": s, "round": r, "cards": cards(h), "level": lv}
+                for s, r, h, lv in state.grow_reveals
+            ],
+            "news": list(state.news),
+            "recent": list(state.recent),
+            "reason": state.reason,
+        }
+
+    def from_json(self, obj: JSON) -> SangramState:
+        by_id = self._by_id
+
+        def card(value: Any) -> int:
+            if value is None:
+                return NO_CARD
+            return by_id[str(value)]
+
+        def desc(values: Any) -> tuple[int, ...]:
+            return tuple(sorted((by_id[str(v)] for v in values), reverse=True))
+
+        def seats(values: Any) -> frozenset[Seat]:
+            return frozenset(int(s) for s in values)
+
+        try:
+            n = int(obj["players"])
+            phase = str(obj["phase"])
+            if phase not in _PHASES:
+                raise ValueError(f"unknown phase {phase!r}")
+            task, effect, origin = str(obj["task"]), str(obj["effect"]), str(obj["origin"])
+            if task not in _TASKS or origin not in _ORIGINS or effect not in ("", *WARRIORS):
+                raise ValueError("unknown activity")
+            state = SangramState(
+                num_players=n,
+                phase=phase,
+                round=int(obj["round"]),
+                deck=tuple(sorted(by_id[str(c)] for c in obj["deck"])),
+                discard=tuple(by_id[str(c)] for c in obj["discard"]),
+                volunteers=desc(obj["volunteers"]),
+                hands=tuple(desc(h) for h in obj["hands"]),
+                committed=tuple(card(c) for c in obj["committed"]),
+                levels=tuple(int(v) for v in obj["levels"]),
+                britishers=tuple(int(v) for v in obj["britishers"]),
+                supply=int(obj["supply"]),
+                grown=tuple(int(v) for v in obj["grown"]),
+                revealed=tuple((int(s), by_id[str(c)]) for s, c in obj["revealed"]),
+                revealed_round=int(obj["revealed_round"]),
+                cursor=int(obj["cursor"]),
+                queue=tuple(int(s) for s in obj["queue"]),
+                retreated=seats(obj["retreated"]),
+                returned=seats(obj["returned"]),
+                no_britishers=seats(obj["no_britishers"]),
+                vaidik=seats(obj["vaidik"]),
+                task=task,
+                actor=int(obj["actor"]),
+                effect=effect,
+                origin=origin,
+                target=int(obj["target"]),
+                flying=card(obj["flying"]),
+                draws=tuple(int(s) for s in obj["draws"]),
+                grow_reveals=tuple(
+                    (int(g["seat"]), int(g["round"]), desc(g["cards"]), int(g["level"]))
+                    for g in obj["grow_reveals"]
+                ),
+                news=tuple(str(x) for x in obj["news"]),
+                recent=tuple(str(x) for x in obj["recent"]),
+                reason=str(obj["reason"]),
+                movers=_NOBODY,
+                awaited=_NOBODY,
+            )
+            movers, awaited = _W(state).movers()
+            state = state._replace(movers=movers, awaited=awaited)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"Not a Sangram state: {exc}") from None
+        problem = self.check(state)
+        if problem:
+            raise ValueError(f"Not a Sangram state: {problem}")
+        return state
+
+    def check(self, state: SangramState) -> str:
+        """The state's invariants; ``""`` when they hold, else the problem."""
+        n = state.num_players
+        if not self.min_players <= n <= self.max_players:
+            return f"{n} players"
+        per_seat = (state.hands, state.committed, state.levels, state.britishers, state.grown)
+        if any(len(v) != n for v in per_seat):
+            return "wrong number of seats"
+        zones = [
+            *state.deck, *state.discard, *state.volunteers,
+            *(c for h in state.hands for c in h),
+            *(c for c in state.committed if c),
+        ]  # fmt: skip
+        if state.flying:
+            zones.append(state.flying)
+        if sorted(zones) != list(range(1, NUM_CARDS + 1)):
+            return "the 55 cards are not each in exactly one place"
+        if state.supply < 0 or min(state.britishers) < 0:
+            return "negative Britishers"
+        if state.supply + sum(state.britishers) != BRITISHERS:
+            return f"Britishers do not add up to {BRITISHERS}"
+        if any(not 0 <= lv <= MAX_LEVEL for lv in state.levels):
+            return "a level is off the track"
+        if any(len(h) > MAX_HAND for h in state.hands):
+            return "a hand holds more than 6 cards"
+        return ""
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def _set(seq: tuple[int, ...] | tuple[tuple[int, ...], ...], i: int, value: Any) -> Any:
+    """A copy of ``seq`` with item ``i`` replaced."""
+    return (*seq[:i], value, *seq[i + 1 :])
+
+
+def _drawing(count: int) -> str:
+    if count:
+        return f"They draw {count} card{_s(count)}."
+    return "Their hand is full (6 cards), so they draw nothing."
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 3 else None
+
+
+def _remove_last(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` without ``card`` (which is among its last few)."""
+    i = len(cards) - 1 - cards[::-1].index(card)
+    return cards[:i] + cards[i + 1 :]

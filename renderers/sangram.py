@@ -1,0 +1,1508 @@
+"""Sangram: the public table and a player's hand, drawn with Pillow.
+
+Pure functions of a :class:`~bot.engines.sangram_views.SangramView`: the board
+never reads ``view.me`` (it goes to the channel); the private image is the
+seat's hand with its Total Army Strength (R12, R14).  See
+``shared/rules/sangram.md``.
+
+Warrior cards are drawn like the printed ones: a band in the warrior type's
+colour with the name and the motivation (which decides the order of play),
+then the army strength (a shield) and the Britishers it brings (a red token).
+Card faces are cached per card, size and theme, so a board with a dozen cards
+costs a few pastes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final, Literal
+
+from PIL import Image, ImageDraw
+
+from bot.engines.sangram_views import (
+    PHASE_ACTIVATE,
+    PHASE_COMMIT,
+    PHASE_GROW,
+    PHASE_OVER,
+    PHASE_RECRUIT,
+    PHASE_REFILL,
+    PHASE_SETUP,
+    STATUS_DONE,
+    STATUS_RESOLVING,
+    STATUS_RETREATED,
+    STATUS_WAITING,
+    CardView,
+    ChoiceView,
+    FinalView,
+    GrowRevealView,
+    HandView,
+    PlayerView,
+    SangramView,
+)
+from renderers.common import (
+    DEFAULT_THEME,
+    RGB,
+    Box,
+    Canvas,
+    Theme,
+    blend,
+    card_back,
+    card_fan,
+    crown,
+    display_name,
+    fit_text,
+    safe_text,
+    seat_marker,
+    text_width,
+    wrap_text,
+)
+
+BOARD_WIDTH: Final = 1100
+PRIVATE_WIDTH: Final = 1000
+MARGIN: Final = 24
+
+GROW_FIRST: Final = 7
+"""R12: the first Grow threshold (draw 2 cards, hand of 5)."""
+GROW_SECOND: Final = 13
+"""R12: the second Grow threshold (draw 1 card, hand of 6)."""
+GAME_END: Final = 18
+"""R13: a Total Army Strength that ends the game after the round."""
+TRACK_TOP: Final = 9
+"""R2: the strength track runs 0..9."""
+SUPPLY_TOTAL: Final = 40
+"""R2: Britisher tokens in the game."""
+NO_TRAIN_AT: Final = 5
+"""R11: a player with this many Britishers or more does not Train."""
+EVENTS_SHOWN: Final = 6
+EVENT_LINES: Final = 8
+"""At most this many lines of events on the board."""
+
+BRITISHER_RED: Final[RGB] = (196, 52, 44)
+"""The Britisher token (white on it: 5.8:1)."""
+SHIELD_STEEL: Final[RGB] = (52, 60, 82)
+
+KIND_COLOURS: Final[dict[str, RGB]] = {
+    "acharya": (160, 78, 0),
+    "maharaja": (104, 52, 140),
+    "shoorveer": (150, 30, 46),
+    "senapati": (30, 82, 140),
+    "mantri": (0, 108, 106),
+    "maharani": (148, 36, 100),
+    "guptchar": (64, 66, 78),
+    "yuvaraj": (36, 108, 48),
+    "vyapari": (122, 80, 24),
+    "sarthi": (66, 62, 150),
+    "vaidik": (96, 96, 24),
+}
+"""The band colour of each warrior type: dark enough for white text (4.5:1 or
+more), apart enough to tell the types at a glance (the name is always printed)."""
+UNKNOWN_KIND: Final[RGB] = (80, 84, 98)
+
+CardStyle = Literal["hand", "face", "mini"]
+
+# ----------------------------------------------------------------- text helpers
+
+_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
+_PROMPT_SEAT = re.compile(r"^\s*Player \d+\s*:\s*")
+
+
+def seat_label(names: Sequence[str], seat: int) -> str:
+    """``P2 Bhima``: the number the action menus use, then the name."""
+    return f"P{seat + 1} {display_name(names, seat)}"
+
+
+def fill_names(line: str, names: Sequence[str]) -> str:
+    """An event line with its ``{pN}`` placeholders replaced by names, drawable."""
+    return safe_text(_PLACEHOLDER.sub(lambda m: display_name(names, int(m.group(1))), line))
+
+
+def prompt_text(choice: ChoiceView) -> str:
+    """The choice's prompt without the leading ``Player N:`` (the seat is drawn
+    as a pill beside it), starting with a capital."""
+    text = safe_text(_PROMPT_SEAT.sub("", choice.prompt)).strip()
+    if not text:
+        return "Choose a volunteer" if choice.kind == "recruit" else "Make a choice"
+    return text[0].upper() + text[1:]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _kind_title(kind: str) -> str:
+    return kind.capitalize() if kind else "card"
+
+
+# ----------------------------------------------------------------- icons
+
+
+def shield(draw: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
+    """The army-strength mark: a heater shield filling ``box``."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    draw.polygon(
+        [
+            (x0, y0 + 0.08 * h),
+            (x0 + 0.5 * w, y0),
+            (x1, y0 + 0.08 * h),
+            (x1, y0 + 0.5 * h),
+            (x0 + 0.5 * w, y1),
+            (x0, y0 + 0.5 * h),
+        ],
+        fill=fill,
+    )
+
+
+def britisher_token(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, ring: RGB
+) -> None:
+    """A Britisher token: a red disc with a ring (``ring`` keeps it apart from
+    whatever it is drawn on)."""
+    cx, cy = centre
+    r = radius
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BRITISHER_RED, outline=ring, width=2)
+    ir = r * 0.45
+    draw.ellipse((cx - ir, cy - ir, cx + ir, cy + ir), fill=blend(BRITISHER_RED, ring, 0.55))
+
+
+def _stat(
+    c: Canvas,
+    x: float,
+    cy: float,
+    icon: Literal["strength", "britishers"],
+    value: int,
+    *,
+    size: int,
+    ink: RGB,
+    icon_fill: RGB,
+    ring: RGB,
+    label: str = "",
+    label_ink: RGB | None = None,
+) -> int:
+    """An icon and its number (and an optional small label); returns the right edge."""
+    r = size * 0.46
+    if icon == "strength":
+        shield(
+            c.draw, (round(x), round(cy - r * 1.05), round(x + 1.7 * r), round(cy + r)), icon_fill
+        )
+    else:
+        britisher_token(c.draw, (x + 0.85 * r, cy), 0.85 * r, ring)
+    x += 1.7 * r + 6
+    box = c.text((x, cy), str(value), size=size, fill=ink, anchor="lm", bold=True)
+    if label:
+        box = c.text((box[2] + 6, cy + 1), label, size=18, fill=label_ink or ink, anchor="lm")
+    return box[2]
+
+
+# ----------------------------------------------------------------- cards
+
+CARD_RADIUS: Final = 12
+HAND_CARD_H: Final = 226
+FACE_CARD_H: Final = 150
+MINI_CARD_H: Final = 88
+MINI_BAND: Final = 58
+
+
+def kind_colour(kind: str) -> RGB:
+    return KIND_COLOURS.get(kind, UNKNOWN_KIND)
+
+
+def _draw_hand_card(c: Canvas, card: CardView) -> None:
+    """The big card of the private hand: name, motivation, both values with
+    labels and the activity."""
+    t = c.theme
+    w, h = c.width, c.height
+    band = kind_colour(card.kind)
+    white = t.ink
+    body = t.die
+    c.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=CARD_RADIUS, fill=body)
+    c.draw.rounded_rectangle((0, 0, w - 1, 76), radius=CARD_RADIUS, fill=band)
+    c.draw.rectangle((0, 60, w - 1, 76), fill=band)
+    pad = 14
+    disc = 30
+    cx = w - pad - disc
+    c.draw.ellipse((cx - disc, 38 - disc, cx + disc, 38 + disc), fill=body)
+    c.text((cx, 38), str(card.motivation), size=34, fill=t.on_colour, anchor="mm", bold=True)
+    c.text(
+        (pad, 38),
+        safe_text(card.name),
+        size=32,
+        fill=white,
+        anchor="lm",
+        bold=True,
+        max_width=cx - disc - 2 * pad,
+    )
+    sy = 76 + 28
+    labels = ("strength", "Britishers")
+    wide = (
+        2 * (0.46 * 28 * 1.7 + 6 + text_width("2", 28, True) + 6)
+        + text_width(labels[0], 18)
+        + text_width(labels[1], 18)
+        + 22
+    )
+    show = wide <= w - 2 * pad
+    right = _stat(
+        c,
+        pad,
+        sy,
+        "strength",
+        card.strength,
+        size=28,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+        label=labels[0] if show else "",
+        label_ink=(70, 72, 84),
+    )
+    _stat(
+        c,
+        right + 22,
+        sy,
+        "britishers",
+        card.britishers,
+        size=28,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+        label=labels[1] if show else "",
+        label_ink=(70, 72, 84),
+    )
+    c.draw.line((pad, sy + 24, w - pad, sy + 24), fill=blend(body, t.on_colour, 0.2), width=1)
+    top = sy + 34
+    room = h - top - 8
+    for size, step in ((20, 25), (18, 22)):
+        lines = wrap_text(safe_text(card.activity), size, w - 2 * pad)
+        if len(lines) * step <= room:
+            break
+    fit = max(1, room // step)
+    if len(lines) > fit:
+        lines = [*lines[: fit - 1], fit_text(" ".join(lines[fit - 1 :]), size, w - 2 * pad)]
+    for i, line in enumerate(lines):
+        c.text((pad, top + i * step), line, size=size, fill=t.on_colour, anchor="lt")
+
+
+def _draw_face_card(c: Canvas, card: CardView) -> None:
+    """The table's card: motivation and name on the band, both values below."""
+    t = c.theme
+    w, h = c.width, c.height
+    band = kind_colour(card.kind)
+    body = t.die
+    band_h = 88
+    c.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=CARD_RADIUS, fill=body)
+    c.draw.rounded_rectangle((0, 0, w - 1, band_h), radius=CARD_RADIUS, fill=band)
+    c.draw.rectangle((0, band_h - 14, w - 1, band_h), fill=band)
+    pad = 12
+    c.text((pad, 10), str(card.motivation), size=40, fill=t.ink, anchor="lt", bold=True)
+    c.text(
+        (pad, 68),
+        safe_text(card.name),
+        size=25,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=w - 2 * pad,
+    )
+    sy = band_h + (h - band_h) // 2
+    half = (w - 2 * pad) // 2
+    _stat(
+        c,
+        pad,
+        sy,
+        "strength",
+        card.strength,
+        size=30,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+    )
+    _stat(
+        c,
+        pad + max(half, 64),
+        sy,
+        "britishers",
+        card.britishers,
+        size=30,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+    )
+
+
+def _draw_mini_card(c: Canvas, card: CardView) -> None:
+    """A small card (discards, shown hands): motivation and name on the band,
+    both values on a strip below."""
+    t = c.theme
+    w, h = c.width, c.height
+    band = kind_colour(card.kind)
+    body = t.die
+    c.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=body)
+    c.draw.rounded_rectangle((0, 0, w - 1, MINI_BAND), radius=10, fill=band)
+    c.draw.rectangle((0, MINI_BAND - 10, w - 1, MINI_BAND), fill=band)
+    pad = 8
+    c.text((pad, 6), str(card.motivation), size=26, fill=t.ink, anchor="lt", bold=True)
+    c.text(
+        (pad, MINI_BAND - 7),
+        safe_text(card.name),
+        size=20,
+        fill=t.ink,
+        anchor="ls",
+        bold=True,
+        max_width=w - 2 * pad,
+    )
+    sy = MINI_BAND + (h - MINI_BAND) // 2
+    _stat(
+        c,
+        pad,
+        sy,
+        "strength",
+        card.strength,
+        size=20,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+    )
+    _stat(
+        c,
+        pad + max(46, (w - 2 * pad) // 2),
+        sy,
+        "britishers",
+        card.britishers,
+        size=20,
+        ink=t.on_colour,
+        icon_fill=SHIELD_STEEL,
+        ring=body,
+    )
+
+
+@lru_cache(maxsize=256)
+def _card_image(
+    card: CardView, width: int, height: int, style: CardStyle, theme: Theme
+) -> tuple[Image.Image, Image.Image]:
+    """A card face and its rounded mask.  Cached: never mutate the result."""
+    c = Canvas(width, height, theme)
+    if style == "hand":
+        _draw_hand_card(c, card)
+    elif style == "face":
+        _draw_face_card(c, card)
+    else:
+        _draw_mini_card(c, card)
+    mask = Image.new("L", (width, height), 0)
+    radius = 10 if style == "mini" else CARD_RADIUS
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
+    return c.image, mask
+
+
+def draw_card(
+    c: Canvas,
+    xy: tuple[int, int],
+    card: CardView,
+    *,
+    width: int,
+    height: int,
+    style: CardStyle,
+    outline: RGB | None = None,
+    dimmed: bool = False,
+) -> Box:
+    """Paste a card face with its top left at ``xy``; returns its box.
+
+    ``outline`` rings it (the card resolving, the committed card); ``dimmed``
+    fades it into the background (a retreated card)."""
+    image, mask = _card_image(card, width, height, style, c.theme)
+    x, y = xy
+    box = (x, y, x + width, y + height)
+    c.image.paste(image, (x, y), mask)
+    if dimmed:
+        shade = Image.new("RGB", (width, height), c.theme.background)
+        c.image.paste(shade, (x, y), mask.point(lambda v: v * 55 // 100))
+    if outline is not None:
+        radius = 10 if style == "mini" else CARD_RADIUS
+        c.draw.rounded_rectangle(
+            (x - 5, y - 5, x + width + 4, y + height + 4),
+            radius=radius + 5,
+            outline=outline,
+            width=4,
+        )
+    return box
+
+
+# ----------------------------------------------------------------- small pieces
+
+
+def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
+    """A section label; returns the y where the section's content starts."""
+    c.text((x, y), text.upper(), size=18, fill=c.theme.muted, anchor="lt", bold=True)
+    return y + 30
+
+
+def _seat_pill(
+    c: Canvas,
+    x: int,
+    cy: int,
+    seat: int,
+    label: str,
+    *,
+    max_width: int,
+    size: int = 20,
+    height: int = 34,
+    anchor: Literal["l", "m", "r"] = "l",
+    dimmed: bool = False,
+    outline: RGB | None = None,
+) -> tuple[int, int]:
+    """A pill in the seat's colour holding its shape and label; returns (left, right)."""
+    t = c.theme
+    colour = t.seat_colour(seat)
+    fill = t.dim(colour, 0.65) if dimmed else colour
+    ink = t.muted if dimmed else t.on_colour
+    mark_r = height * 0.22
+    pad = 10
+    inner = max_width - 2 * pad - int(2 * mark_r) - 8
+    text = fit_text(label, size, inner, bold=True)
+    w = min(max_width, 2 * pad + int(2 * mark_r) + 8 + text_width(text, size, True))
+    left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
+    top = cy - height // 2
+    c.panel(
+        (left, top, left + w, top + height), fill=fill, outline=outline, radius=height // 2, width=3
+    )
+    seat_marker(c, (left + pad + mark_r, cy), mark_r, seat, fill=ink)
+    c.text((left + pad + 2 * mark_r + 8, cy), text, size=size, fill=ink, anchor="lm", bold=True)
+    return left, left + w
+
+
+def _back_colours(t: Theme, seat: int | None) -> tuple[RGB, RGB]:
+    """Fill and pattern of a card back: in the seat's colour, or neutral."""
+    if seat is None:
+        return (104, 34, 44), (214, 170, 92)
+    colour = t.seat_colour(seat)
+    return blend(colour, t.background, 0.55), colour
+
+
+# ----------------------------------------------------------------- board: title & banner
+
+
+def _phase_title(view: SangramView, names: Sequence[str]) -> str:
+    rnd = f"Round {view.round}"
+    phase = view.phase
+    if phase == PHASE_SETUP:
+        return "Setting up: dealing the cards"
+    if phase == PHASE_COMMIT:
+        return f"{rnd} · Activate: commit a card"
+    if phase == PHASE_ACTIVATE:
+        return f"{rnd} · Activate: cards resolve"
+    if phase == PHASE_RECRUIT:
+        return f"{rnd} · Recruit"
+    if phase == PHASE_REFILL:
+        return f"{rnd} · Recruit: new volunteers"
+    if phase == PHASE_GROW:
+        return f"{rnd} · Train and Grow"
+    if phase == PHASE_OVER:
+        final = view.final
+        if final is not None and final.ranking:
+            top = final.ranking[0]
+            if len(top) == 1:
+                return f"Game over · {display_name(names, top[0])} wins"
+            return "Game over · a shared win"
+        return "Game over"
+    return f"{rnd} · {safe_text(phase)}"
+
+
+def _title(c: Canvas, view: SangramView, names: Sequence[str]) -> int:
+    t = c.theme
+    w = c.width
+    height = 100
+    c.draw.rectangle((0, 0, w, height), fill=t.panel)
+    c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
+    players = _plural(view.num_players, "player")
+    limit = f" · AT MOST {view.round_limit} ROUNDS" if view.round_limit > 0 else ""
+    c.text(
+        (MARGIN, 20),
+        f"SANGRAM · {players.upper()} · FIRST TO ARMY STRENGTH {GAME_END}{limit}",
+        size=18,
+        fill=t.muted,
+        anchor="lt",
+        bold=True,
+    )
+    c.text(
+        (MARGIN, 50),
+        _phase_title(view, names),
+        size=34,
+        fill=t.ink,
+        anchor="lt",
+        bold=True,
+        max_width=w - 2 * MARGIN,
+    )
+    return height + 20
+
+
+def _origin_note(choice: ChoiceView) -> str:
+    if choice.kind == "recruit":
+        return "Volunteers are taken in activation order (highest motivation first)."
+    effect = _kind_title(choice.effect)
+    card = choice.card
+    if choice.kind == "give":
+        return "Vyapari: a card of your choice goes to the player you took from."
+    if choice.origin == "copy":
+        return f"A Yuvaraj copying the {effect} activity (may decline)."
+    if choice.origin == "draw":
+        return f"{effect} drawn by a Sarthi and activated at once (may decline)."
+    if card is not None:
+        return f"{safe_text(card.name)} {card.motivation} resolving (may decline)."
+    return f"{effect} activity (may decline)."
+
+
+def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    """Who the game is waiting for, and about what."""
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    choice = view.choice
+    if choice is not None:
+        card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
+        h = 104 if card is not None else 92
+        c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
+        right = x1 - 18
+        if card is not None:
+            mw = 132
+            draw_card(
+                c,
+                (right - mw, y + (h - MINI_CARD_H) // 2),
+                card,
+                width=mw,
+                height=MINI_CARD_H,
+                style="mini",
+            )
+            right -= mw + 18
+        cy = y + 30
+        _, pr = _seat_pill(
+            c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300, height=38
+        )
+        c.text(
+            (pr + 14, cy),
+            prompt_text(choice),
+            size=26,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+            max_width=right - pr - 14,
+        )
+        c.text(
+            (x0 + 20, y + h - 28),
+            _origin_note(choice),
+            size=20,
+            fill=t.muted,
+            anchor="lm",
+            max_width=right - x0 - 20,
+        )
+        return y + h + 20
+    if view.phase == PHASE_COMMIT:
+        h = 64
+        c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
+        cy = y + h // 2
+        if not view.waiting_on:
+            c.text(
+                (x0 + 18, cy),
+                "Everybody has committed: revealing.",
+                size=24,
+                fill=t.ink,
+                anchor="lm",
+                bold=True,
+            )
+            return y + h + 20
+        box = c.text((x0 + 18, cy), "Waiting for", size=22, fill=t.ink, anchor="lm", bold=True)
+        x = box[2] + 14
+        for seat in view.waiting_on:
+            room = x1 - 14 - x
+            if room < 90:
+                c.text((x, cy), "...", size=22, fill=t.ink, anchor="lm", bold=True)
+                break
+            _, right = _seat_pill(
+                c, x, cy, seat, seat_label(names, seat), max_width=min(230, room), height=36
+            )
+            x = right + 10
+        return y + h + 20
+    notes = {
+        PHASE_SETUP: "The cards are being dealt.",
+        PHASE_REFILL: "New volunteers are being drawn.",
+        PHASE_GROW: "Train done; Grow cards are being drawn.",
+        PHASE_ACTIVATE: "Resolving the revealed cards.",
+    }
+    note = notes.get(view.phase)
+    if note is None:
+        return y
+    c.text((x0, y + 8), note, size=22, fill=t.muted, anchor="lt")
+    return y + 46
+
+
+# ----------------------------------------------------------------- board: battlefield
+
+
+def _slot_geometry(c: Canvas, count: int) -> tuple[int, int]:
+    """(slot width, gap) for ``count`` cards across the board (at most 5 seats)."""
+    gap = 14
+    avail = c.width - 2 * MARGIN
+    w = min(204, (avail - gap * (max(count, 5) - 1)) // max(count, 5))
+    return w, gap
+
+
+def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    y = _heading(
+        c, y, f"Battlefield · round {view.revealed_round} · resolved highest motivation first"
+    )
+    if not view.revealed:
+        c.text((MARGIN, y + 6), "No card was committed.", size=22, fill=t.muted, anchor="lt")
+        return y + 50
+    sw, gap = _slot_geometry(c, len(view.revealed))
+    labels = {
+        STATUS_WAITING: ("WAITING", t.grid, t.ink),
+        STATUS_RESOLVING: ("RESOLVING NOW", t.highlight, t.on_colour),
+        STATUS_DONE: ("RESOLVED", t.good, t.on_colour),
+        STATUS_RETREATED: ("RETREATED", t.bad, t.on_colour),
+    }
+    for i, reveal in enumerate(view.revealed):
+        x = MARGIN + i * (sw + gap)
+        retreated = reveal.status == STATUS_RETREATED
+        _seat_pill(
+            c,
+            x,
+            y + 17,
+            reveal.seat,
+            seat_label(names, reveal.seat),
+            max_width=sw,
+            dimmed=retreated,
+        )
+        cy = y + 44
+        resolving = reveal.status == STATUS_RESOLVING
+        draw_card(
+            c,
+            (x, cy),
+            reveal.card,
+            width=sw,
+            height=FACE_CARD_H,
+            style="face",
+            outline=t.highlight if resolving else None,
+            dimmed=retreated,
+        )
+        if retreated:
+            c.pill(
+                (x + sw // 2, cy + FACE_CARD_H - 31),
+                "BACK TO HAND",
+                size=18,
+                fill=t.background,
+                ink=t.ink,
+                anchor="m",
+                height=32,
+                outline=t.bad,
+            )
+        label, fill, ink = labels.get(
+            reveal.status, (safe_text(reveal.status).upper(), t.grid, t.ink)
+        )
+        c.pill(
+            (x + sw // 2, cy + FACE_CARD_H + 26),
+            f"{i + 1} · {label}",
+            size=18,
+            fill=fill,
+            ink=ink,
+            anchor="m",
+            height=30,
+        )
+    return y + 44 + FACE_CARD_H + 26 + 15 + 22
+
+
+COMMIT_CARD_H: Final = 112
+
+
+def _commit_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    """The commit phase: a face-down card for who committed, an empty place
+    for who is still choosing.  Never the card itself."""
+    t = c.theme
+    done = sum(1 for p in view.players if p.committed)
+    y = _heading(c, y, f"Battlefield · {done} of {len(view.players)} cards face down")
+    sw, gap = _slot_geometry(c, len(view.players))
+    ch = COMMIT_CARD_H
+    for i, p in enumerate(view.players):
+        x = MARGIN + i * (sw + gap)
+        _seat_pill(c, x, y + 17, p.seat, seat_label(names, p.seat), max_width=sw)
+        cy = y + 44
+        box = (x, cy, x + sw, cy + ch)
+        choosing = p.seat in view.waiting_on
+        if p.committed:
+            fill, pattern = _back_colours(t, p.seat)
+            card_back(c, box, fill=fill, pattern=pattern, radius=CARD_RADIUS)
+            label, pfill, ink = "COMMITTED", t.good, t.on_colour
+        else:
+            c.panel(
+                box, fill=t.slot, outline=t.highlight if choosing else t.grid, radius=CARD_RADIUS
+            )
+            text = "choosing" if choosing else "no card"
+            c.text((x + sw // 2, cy + ch // 2), text, size=22, fill=t.muted, anchor="mm", bold=True)
+            if choosing:
+                label, pfill, ink = "CHOOSING", t.highlight, t.on_colour
+            else:
+                label, pfill, ink = "SITS OUT", t.grid, t.ink
+        c.pill(
+            (x + sw // 2, cy + ch + 26), label, size=18, fill=pfill, ink=ink, anchor="m", height=30
+        )
+    return y + 44 + ch + 26 + 15 + 22
+
+
+# ----------------------------------------------------------------- board: volunteers & table
+
+
+def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
+    t = c.theme
+    n = len(view.volunteers)
+    title = f"Volunteers · {n} face up" if n else "Volunteers"
+    if view.phase == PHASE_RECRUIT:
+        title += " · each player recruits one"
+    y = _heading(c, y, title)
+    if not n:
+        c.text((MARGIN, y + 6), "None face up.", size=22, fill=t.muted, anchor="lt")
+        return y + 50
+    gap = 14
+    avail = c.width - 2 * MARGIN
+    w = min(204, (avail - gap * (max(n, 6) - 1)) // max(n, 6))
+    for i, card in enumerate(view.volunteers):
+        draw_card(c, (MARGIN + i * (w + gap), y), card, width=w, height=FACE_CARD_H, style="face")
+    return y + FACE_CARD_H + 24
+
+
+MINI_W: Final = 116
+
+
+def _table(c: Canvas, view: SangramView, y: int) -> int:
+    """Deck, Britisher supply and the discard pile's newest cards."""
+    t = c.theme
+    y = _heading(c, y, "Table")
+    h = MINI_CARD_H + 8
+    x = MARGIN
+    cy = y + h // 2
+    fill, pattern = _back_colours(t, None)
+    card_back(c, (x, y + 2, x + 54, y + h - 6), fill=fill, pattern=pattern, radius=8)
+    c.text((x + 66, cy - 16), "Deck", size=18, fill=t.muted, anchor="lm", bold=True)
+    c.text((x + 66, cy + 14), str(view.deck_size), size=30, fill=t.ink, anchor="lm", bold=True)
+    x += 156
+    britisher_token(c.draw, (x + 22, cy), 22, t.background)
+    c.text((x + 54, cy - 16), "Britisher supply", size=18, fill=t.muted, anchor="lm", bold=True)
+    box = c.text((x + 54, cy + 14), str(view.supply), size=30, fill=t.ink, anchor="lm", bold=True)
+    c.text((box[2] + 6, cy + 16), f"of {SUPPLY_TOTAL}", size=20, fill=t.muted, anchor="lm")
+    x += 54 + text_width("Britisher supply", 18, True) + 22
+    c.text((x, cy - 16), "Discard", size=18, fill=t.muted, anchor="lm", bold=True)
+    c.text((x, cy + 14), str(view.discard_size), size=30, fill=t.ink, anchor="lm", bold=True)
+    x += text_width("Discard", 18, True) + 16
+    if not view.discard_top:
+        c.text((x, cy), "empty", size=20, fill=t.muted, anchor="lm")
+        return y + h + 20
+    gap = 6
+    room = c.width - MARGIN - x
+    mw = min(MINI_W, (room - gap * 4) // 5)
+    for i, card in enumerate(view.discard_top[:5]):
+        draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
+    c.text((x, y + MINI_CARD_H + 16), "newest first", size=18, fill=t.muted, anchor="lm")
+    return y + h + 34
+
+
+# ----------------------------------------------------------------- board: players
+
+TRACK_CELL: Final = 44
+TRACK_GAP: Final = 4
+
+
+TRACK_WIDTH: Final = (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) - TRACK_GAP
+
+
+@lru_cache(maxsize=128)
+def _track_image(seat: int, level: int, theme: Theme) -> Image.Image:
+    """The strength track 0..9 of one seat with its crown at ``level``, on the
+    panel colour.  Cached: never mutate the result."""
+    c = Canvas(TRACK_WIDTH, TRACK_CELL, theme)
+    t = theme
+    c.draw.rectangle((0, 0, c.width, c.height), fill=t.panel)
+    colour = t.seat_colour(seat)
+    half = TRACK_CELL // 2
+    for k in range(TRACK_TOP + 1):
+        x = k * (TRACK_CELL + TRACK_GAP)
+        box = (x, 0, x + TRACK_CELL - 1, TRACK_CELL - 1)
+        if k == level:
+            c.panel(box, fill=colour, radius=8, outline=t.ink, width=2)
+            crown(c.draw, (x + 9, 4, x + TRACK_CELL - 9, half), t.on_colour)
+            c.text((x + half, half + 11), str(k), size=20, fill=t.on_colour, anchor="mm", bold=True)
+        else:
+            fill = t.dim(colour, 0.72) if k < level else t.slot
+            c.panel(box, fill=fill, radius=8, outline=t.grid, width=1)
+            c.text((x + half, half), str(k), size=18, fill=t.muted, anchor="mm")
+    return c.image
+
+
+def _track(c: Canvas, x: int, cy: int, seat: int, level: int) -> int:
+    """A row of the strength track 0..9 with the seat's crown (on a panel);
+    returns its right edge."""
+    c.image.paste(_track_image(seat, level, c.theme), (x, cy - TRACK_CELL // 2))
+    return x + TRACK_WIDTH
+
+
+@lru_cache(maxsize=64)
+def _fan_image(seat: int, count: int, theme: Theme) -> Image.Image:
+    """``count`` small backs in the seat's colours on the panel colour (cached)."""
+    step, size = 13, (24, 32)
+    c = Canvas(size[0] + step * max(0, count - 1), size[1], theme)
+    c.draw.rectangle((0, 0, c.width, c.height), fill=theme.panel)
+    fill, pattern = _back_colours(theme, seat)
+    card_fan(c, (0, 0), count, fill=fill, pattern=pattern, card=size, step=step)
+    return c.image
+
+
+def _acting(view: SangramView, seat: int) -> bool:
+    """Whether the seat's row is highlighted: the one seat deciding during
+    Activate and Recruit (the commit phase shows its waiting in the banner and
+    on the battlefield)."""
+    return seat in view.waiting_on and view.phase in (PHASE_ACTIVATE, PHASE_RECRUIT)
+
+
+def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
+    """(label, colour, dark ink) of the seat's round badges, most important first."""
+    out: list[tuple[str, RGB, bool]] = []
+    active = view.phase in (PHASE_COMMIT, PHASE_ACTIVATE, PHASE_RECRUIT)
+    if _acting(view, p.seat):
+        out.append(("TO ACT", (255, 214, 102), True))
+    if active and p.retreated:
+        out.append(("RETREATED", (240, 110, 90), True))
+    elif active and p.skips_recruit:
+        out.append(("NO RECRUIT", (72, 77, 92), False))
+    if active and p.no_britishers:
+        out.append(("NO BRITISHERS AT RECRUIT", (72, 77, 92), False))
+    return out
+
+
+def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    y = _players_header(c, _heading(c, y, "Kingdoms"))
+    x0, x1 = MARGIN, c.width - MARGIN
+    track_x = x0 + 30
+    brit_x = track_x + (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) + 22
+    hand_x = brit_x + 150
+    grow_x = hand_x + 196
+    rh = 96
+    for p in view.players:
+        colour = t.seat_colour(p.seat)
+        acting = _acting(view, p.seat)
+        c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
+        c.panel((x0 + 10, y, x1, y + rh), radius=14)
+        c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
+        if acting:
+            c.panel((x0, y, x1, y + rh), fill=None, outline=t.highlight, radius=14, width=4)
+            c.draw.rectangle((x0 + 2, y + 12, x0 + 9, y + rh - 12), fill=colour)
+        ly = y + 24
+        seat_marker(c, (x0 + 40, ly), 11, p.seat)
+        right = x1 - 14
+        for label, fill, dark in reversed(_badges(view, p)):
+            box = c.pill(
+                (right, ly),
+                label,
+                size=18,
+                fill=fill,
+                ink=t.on_colour if dark else t.ink,
+                anchor="r",
+                height=30,
+            )
+            right = box[0] - 8
+        box = c.text((x0 + 60, ly), f"P{p.seat + 1}", size=20, fill=t.muted, anchor="lm", bold=True)
+        c.text(
+            (box[2] + 10, ly),
+            display_name(names, p.seat),
+            size=26,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+            max_width=right - box[2] - 24,
+        )
+        cy = y + 68
+        _track(c, track_x, cy, p.seat, max(0, min(TRACK_TOP, p.level)))
+        heavy = p.britishers >= NO_TRAIN_AT
+        _stat(
+            c,
+            brit_x,
+            cy - (8 if heavy else 0),
+            "britishers",
+            p.britishers,
+            size=30,
+            ink=t.bad if heavy else t.ink,
+            icon_fill=t.ink,
+            ring=t.panel,
+        )
+        if heavy:
+            c.text((brit_x, cy + 18), "no Train", size=18, fill=t.bad, anchor="lm", bold=True)
+        hx = hand_x
+        if p.hand_size > 0:
+            fan = _fan_image(p.seat, min(p.hand_size, 6), t)
+            c.image.paste(fan, (hand_x, cy - fan.height // 2))
+            hx += fan.width + 10
+        c.text(
+            (hx, cy),
+            _plural(p.hand_size, "card"),
+            size=22,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+        )
+        gx = grow_x
+        for k, threshold in enumerate((GROW_FIRST, GROW_SECOND)):
+            reached = p.grown > k
+            box = c.pill(
+                (gx, cy),
+                str(threshold),
+                size=20,
+                fill=t.good if reached else t.slot,
+                ink=t.on_colour if reached else t.muted,
+                height=32,
+                pad=10,
+                outline=None if reached else t.grid,
+            )
+            gx = box[2] + 8
+        y += rh + 8
+    return y + 14
+
+
+def _players_header(c: Canvas, y: int) -> int:
+    """Column labels above the kingdom rows."""
+    t = c.theme
+    track_x = MARGIN + 30
+    brit_x = track_x + (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) + 22
+    hand_x = brit_x + 150
+    grow_x = hand_x + 196
+    c.text((track_x, y), "STRENGTH TRACK 0-9", size=18, fill=t.muted, anchor="lt", bold=True)
+    c.text((brit_x, y), "BRITISHERS", size=18, fill=t.muted, anchor="lt", bold=True)
+    c.text((hand_x, y), "HAND", size=18, fill=t.muted, anchor="lt", bold=True)
+    c.text((grow_x, y), "GREW AT", size=18, fill=t.muted, anchor="lt", bold=True)
+    return y + 28
+
+
+# ----------------------------------------------------------------- board: grow, events, end
+
+
+def _grow(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    """R12: the hands shown when a player first reached 7 (latest such round)."""
+    shown = view.grow_reveals
+    rnd = max(g.round for g in shown)
+    y = _heading(c, y, f"Grow · round {rnd} · hands shown on reaching army strength {GROW_FIRST}")
+    for g in shown:
+        y = _grow_row(c, g, names, y)
+    return y + 6
+
+
+def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    x0 = MARGIN
+    left_w = 300
+    _seat_pill(c, x0, y + 18, g.seat, seat_label(names, g.seat), max_width=left_w - 10)
+    cards = sum(card.strength for card in g.cards)
+    box = c.text((x0, y + 58), str(g.total_strength), size=34, fill=t.ink, anchor="lm", bold=True)
+    c.text(
+        (box[2] + 10, y + 58),
+        f"= level {g.level} + cards {cards}",
+        size=20,
+        fill=t.muted,
+        anchor="lm",
+    )
+    gap = 6
+    x = x0 + left_w
+    room = c.width - MARGIN - x
+    count = max(1, len(g.cards))
+    mw = min(MINI_W, (room - gap * (max(count, 6) - 1)) // max(count, 6))
+    for i, card in enumerate(g.cards):
+        draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
+    if not g.cards:
+        c.text((x, y + 38), "no cards", size=20, fill=t.muted, anchor="lm")
+    return y + MINI_CARD_H + 14
+
+
+def _event_lines(
+    view: SangramView, names: Sequence[str], width: int
+) -> list[tuple[list[str], bool]]:
+    """The newest events, wrapped, oldest first, within :data:`EVENT_LINES`
+    lines (an event gets at most 3, cut with an ellipsis; the oldest go first)."""
+    picked: list[tuple[list[str], bool]] = []
+    budget = EVENT_LINES
+    recent = view.events[-EVENTS_SHOWN:]
+    for k, raw in enumerate(reversed(recent)):
+        wrapped = wrap_text(fill_names(raw, names), 20, width) or [""]
+        keep = min(3, budget)
+        if len(wrapped) > keep:
+            tail = " ".join(wrapped[keep - 1 :])
+            wrapped = [*wrapped[: keep - 1], fit_text(tail, 20, width)]
+        picked.append((wrapped, k == 0))
+        budget -= len(wrapped)
+        if budget <= 0:
+            break
+    picked.reverse()
+    return picked
+
+
+def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    width = c.width - 2 * MARGIN - 24
+    events = _event_lines(view, names, width)
+    if not events:
+        return y
+    y = _heading(c, y, "Recent events · newest last")
+    for wrapped, newest in events:
+        c.draw.ellipse(
+            (MARGIN + 2, y + 8, MARGIN + 12, y + 18), fill=t.highlight if newest else t.grid
+        )
+        for line in wrapped:
+            c.text((MARGIN + 24, y), line, size=20, fill=t.ink, anchor="lt", bold=newest)
+            y += 27
+        y += 3
+    return y + 14
+
+
+def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    y = _heading(c, y, "Result · Total Army Strength, then fewer Britishers, then best card")
+    top = final.ranking[0] if final.ranking else ()
+    if len(top) == 1:
+        headline = f"{display_name(names, top[0])} wins!"
+    elif top:
+        headline = "Shared win: " + ", ".join(display_name(names, s) for s in top)
+    else:
+        headline = "Game over"
+    box = c.text(
+        (MARGIN, y),
+        headline,
+        size=38,
+        fill=t.ink,
+        anchor="lt",
+        bold=True,
+        max_width=c.width - 2 * MARGIN - 60,
+    )
+    if len(top) == 1:
+        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
+    y += 50
+    for line in wrap_text(safe_text(final.reason), 22, c.width - 2 * MARGIN):
+        c.text((MARGIN, y), line, size=22, fill=t.muted, anchor="lt")
+        y += 30
+    y += 10
+    place = 1
+    for group in final.ranking:
+        for seat in group:
+            y = _final_row(c, view, final, names, seat, place, y)
+        place += len(group)
+    return y + 6
+
+
+def _final_row(
+    c: Canvas,
+    view: SangramView,
+    final: FinalView,
+    names: Sequence[str],
+    seat: int,
+    place: int,
+    y: int,
+) -> int:
+    t = c.theme
+    colour = t.seat_colour(seat)
+    x0, x1 = MARGIN, c.width - MARGIN
+    rh = 108
+    c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
+    c.panel((x0 + 10, y, x1, y + rh), radius=14)
+    c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
+    ly = y + 28
+    c.text((x0 + 30, ly), _ordinal(place), size=28, fill=t.ink, anchor="lm", bold=True)
+    seat_marker(c, (x0 + 100, ly), 11, seat)
+    c.text(
+        (x0 + 118, ly),
+        display_name(names, seat),
+        size=24,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=200,
+    )
+    total = final.total_strength[seat] if seat < len(final.total_strength) else 0
+    brit = final.britishers[seat] if seat < len(final.britishers) else 0
+    sy = y + 76
+    box = c.text((x0 + 30, sy), str(total), size=44, fill=t.ink, anchor="lm", bold=True)
+    player = next((p for p in view.players if p.seat == seat), None)
+    c.text((box[2] + 8, sy - 10), "strength", size=18, fill=t.muted, anchor="lm")
+    detail = f"lv {player.level} + {total - player.level}" if player is not None else ""
+    sub = c.text((box[2] + 8, sy + 12), detail, size=18, fill=t.muted, anchor="lm")
+    _stat(
+        c,
+        max(sub[2], box[2] + 8 + text_width("strength", 18)) + 18,
+        sy,
+        "britishers",
+        brit,
+        size=28,
+        ink=t.ink,
+        icon_fill=t.ink,
+        ring=t.panel,
+    )
+    hand = final.hands[seat] if seat < len(final.hands) else ()
+    best = final.best_card[seat] if seat < len(final.best_card) else None
+    x = x0 + 330
+    gap = 6
+    room = x1 - 12 - x
+    mw = min(MINI_W, (room - gap * 5) // 6)
+    cy = y + (rh - MINI_CARD_H) // 2
+    for i, card in enumerate(hand[:6]):
+        draw_card(
+            c,
+            (x + i * (mw + gap), cy),
+            card,
+            width=mw,
+            height=MINI_CARD_H,
+            style="mini",
+            outline=t.highlight if best is not None and card == best else None,
+        )
+    if not hand:
+        c.text((x, y + rh // 2), "empty hand", size=20, fill=t.muted, anchor="lm")
+    return y + rh + 10
+
+
+def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
+    t = c.theme
+    cy = y + 18
+    x = MARGIN
+    shield(c.draw, (x, cy - 13, x + 22, cy + 13), t.ink)
+    box = c.text((x + 32, cy), "army strength", size=20, fill=t.muted, anchor="lm")
+    x = box[2] + 26
+    britisher_token(c.draw, (x + 12, cy), 12, t.background)
+    box = c.text((x + 32, cy), "Britishers", size=20, fill=t.muted, anchor="lm")
+    x = box[2] + 26
+    box = c.text((x, cy), "47", size=24, fill=t.ink, anchor="lm", bold=True)
+    box = c.text(
+        (box[2] + 10, cy), "motivation: higher acts first", size=20, fill=t.muted, anchor="lm"
+    )
+    if final:
+        x = box[2] + 26
+        c.draw.rounded_rectangle(
+            (x, cy - 12, x + 32, cy + 12), radius=6, outline=t.highlight, width=3
+        )
+        c.text((x + 42, cy), "best card", size=20, fill=t.muted, anchor="lm")
+    return cy + 30
+
+
+def _show_grow(view: SangramView) -> bool:
+    if not view.grow_reveals or view.phase == PHASE_OVER:
+        return False
+    return max(g.round for g in view.grow_reveals) >= view.round - 1
+
+
+def _board_height(view: SangramView) -> int:
+    h = 120 + 130 + 290 + 210 + 150 + 60
+    h += 40 + 110 * len(view.players)
+    if _show_grow(view):
+        h += 40 + (MINI_CARD_H + 14) * len(view.grow_reveals)
+    h += 50 + 30 * (EVENT_LINES + EVENTS_SHOWN)
+    if view.final is not None:
+        h += 200 + 118 * sum(len(g) for g in view.final.ranking)
+    return h
+
+
+def render_board(
+    view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The public table: never shows a hand or a face-down card (ignores ``view.me``)."""
+    c = Canvas(BOARD_WIDTH, _board_height(view), theme)
+    y = _title(c, view, names)
+    if view.final is not None:
+        y = _final(c, view, view.final, names, y)
+    else:
+        y = _banner(c, view, names, y)
+        if view.phase == PHASE_COMMIT:
+            y = _commit_row(c, view, names, y)
+        elif view.phase != PHASE_SETUP and view.revealed_round == view.round:
+            y = _reveal_row(c, view, names, y)
+        y = _volunteers(c, view, y)
+        y = _players(c, view, names, y)
+        if _show_grow(view):
+            y = _grow(c, view, names, y)
+        y = _table(c, view, y)
+    y = _events(c, view, names, y)
+    y = _legend(c, y, final=view.final is not None)
+    return c.crop(y + 14)
+
+
+# ----------------------------------------------------------------- private: the hand
+
+
+def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[str]) -> int:
+    t = c.theme
+    colour = t.seat_colour(me.seat)
+    h = 108
+    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
+    c.draw.rectangle((0, 0, 14, h), fill=colour)
+    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
+    c.text(
+        (MARGIN + 8, 20),
+        "SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
+        size=18,
+        fill=t.muted,
+        anchor="lt",
+        bold=True,
+    )
+    seat_marker(c, (MARGIN + 22, 70), 14, me.seat)
+    right = c.width - MARGIN
+    if view.phase == PHASE_SETUP:
+        where = "Setting up"
+    elif view.phase == PHASE_OVER:
+        where = "Game over"
+    else:
+        where = f"Round {view.round}"
+    box = c.text((right, 26), where, size=28, fill=t.ink, anchor="rt", bold=True)
+    left_edge = box[0]
+    if me.seat in view.waiting_on and view.phase != PHASE_OVER:
+        label = "COMMIT A CARD" if view.phase == PHASE_COMMIT else "YOUR TURN"
+        pbox = c.pill(
+            (right, 76), label, size=20, fill=t.highlight, ink=t.on_colour, anchor="r", height=34
+        )
+        left_edge = min(left_edge, pbox[0])
+    c.text(
+        (MARGIN + 46, 70),
+        seat_label(names, me.seat),
+        size=34,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=left_edge - MARGIN - 70,
+    )
+    return h + 20
+
+
+def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
+    """The decision this seat is asked for now, if any."""
+    t = c.theme
+    choice = view.choice
+    x0, x1 = MARGIN, c.width - MARGIN
+    note = ""
+    if choice is not None and choice.seat == me.seat:
+        text = prompt_text(choice)
+        note = _origin_note(choice)
+    elif view.phase == PHASE_COMMIT and me.seat in view.waiting_on:
+        text = (
+            "Change your face-down card if you like"
+            if me.committed is not None
+            else "Choose a card to commit face down"
+        )
+    else:
+        return y
+    h = 92 if note else 60
+    c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
+    c.text(
+        (x0 + 18, y + 30),
+        text,
+        size=26,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=x1 - x0 - 36,
+    )
+    if note:
+        c.text((x0 + 18, y + 64), note, size=20, fill=t.muted, anchor="lm", max_width=x1 - x0 - 36)
+    return y + h + 20
+
+
+def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
+    """Total Army Strength (hand + level) against the thresholds 7, 13 and 18."""
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    h = 200
+    c.panel((x0, y, x1, y + h))
+    player = next((p for p in view.players if p.seat == me.seat), None)
+    level = player.level if player is not None else me.total_strength - me.hand_strength
+    grown = player.grown if player is not None else 0
+    total = me.total_strength
+    c.text((x0 + 20, y + 18), "TOTAL ARMY STRENGTH", size=18, fill=t.muted, anchor="lt", bold=True)
+    box = c.text((x0 + 20, y + 82), str(total), size=72, fill=t.ink, anchor="lm", bold=True)
+    c.text((box[2] + 16, y + 68), f"hand {me.hand_strength}", size=24, fill=t.ink, anchor="lm")
+    c.text((box[2] + 16, y + 98), f"+ level {level}", size=24, fill=t.ink, anchor="lm")
+    if player is not None:
+        heavy = player.britishers >= NO_TRAIN_AT
+        note_y = y + 146
+        right = _stat(
+            c,
+            x0 + 20,
+            note_y,
+            "britishers",
+            player.britishers,
+            size=30,
+            ink=t.bad if heavy else t.ink,
+            icon_fill=t.ink,
+            ring=t.panel,
+        )
+        msg = (
+            f"Britishers: no Train at {NO_TRAIN_AT} or more"
+            if heavy
+            else f"Britishers: you Train at {NO_TRAIN_AT - 1} or fewer"
+        )
+        c.text(
+            (right + 10, note_y + 1),
+            msg,
+            size=18,
+            fill=t.bad if heavy else t.muted,
+            anchor="lm",
+            max_width=340 - (right - x0),
+        )
+    # The scale 0..18 with the three thresholds, then one line per threshold.
+    bx0, bx1 = x0 + 380, x1 - 28
+    by = y + 34
+    span = GAME_END
+
+    def px(v: int) -> float:
+        return bx0 + (bx1 - bx0) * max(0, min(v, span)) / span
+
+    colour = t.seat_colour(me.seat)
+    c.draw.rounded_rectangle((bx0, by - 9, bx1, by + 9), radius=9, fill=t.slot, outline=t.grid)
+    if total > 0:
+        c.draw.rounded_rectangle(
+            (bx0, by - 9, max(bx0 + 18, px(total)), by + 9), radius=9, fill=colour
+        )
+    marks = (
+        (GROW_FIRST, "Grow: draw 2 cards (hand of 5)", grown >= 1),
+        (GROW_SECOND, "Grow: draw 1 card (hand of 6)", grown >= 2),
+        (GAME_END, "The game ends after the round", False),
+    )
+    for value, _, _ in marks:
+        mx = px(value)
+        c.draw.line((mx, by - 14, mx, by + 14), fill=t.ink, width=3)
+    ly = by + 44
+    for value, what, done in marks:
+        reached = done or total >= value
+        c.text(
+            (bx0, ly),
+            str(value),
+            size=24,
+            fill=t.good if reached else t.ink,
+            anchor="lm",
+            bold=True,
+        )
+        if done:
+            status = "done"
+        elif reached:
+            status = "reached"
+        else:
+            status = f"{value - total} to go"
+        sbox = c.text(
+            (bx1, ly),
+            status,
+            size=20,
+            fill=t.good if reached else t.ink,
+            anchor="rm",
+            bold=True,
+        )
+        c.text(
+            (bx0 + 44, ly),
+            what,
+            size=20,
+            fill=t.muted,
+            anchor="lm",
+            max_width=sbox[0] - bx0 - 56,
+        )
+        ly += 34
+    if me.committed is not None:
+        c.text(
+            (bx0, y + h - 18),
+            "Your committed card is not in your hand: it does not count.",
+            size=18,
+            fill=t.muted,
+            anchor="lm",
+            max_width=bx1 - bx0,
+        )
+    return y + h + 20
+
+
+def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
+    t = c.theme
+    cards: list[tuple[CardView, bool]] = []
+    if me.committed is not None:
+        cards.append((me.committed, True))
+    cards.extend((card, False) for card in me.hand)
+    title = f"Your hand · {_plural(len(me.hand), 'card')}"
+    if me.committed is not None:
+        title += " + 1 committed face down"
+    y = _heading(c, y, title)
+    if not cards:
+        c.text((MARGIN, y + 6), "No cards in hand.", size=22, fill=t.muted, anchor="lt")
+        return y + 50
+    per_row = 3
+    gap = 16
+    y += 6
+    w = (c.width - 2 * MARGIN - gap * (per_row - 1)) // per_row
+    for i, (card, committed) in enumerate(cards):
+        row, col = divmod(i, per_row)
+        x = MARGIN + col * (w + gap)
+        top = y + row * (HAND_CARD_H + gap + 8)
+        draw_card(
+            c,
+            (x, top),
+            card,
+            width=w,
+            height=HAND_CARD_H,
+            style="hand",
+            outline=t.highlight if committed else None,
+        )
+        if committed:
+            c.pill(
+                (x + w // 2, top + HAND_CARD_H - 2),
+                "COMMITTED",
+                size=18,
+                fill=t.highlight,
+                ink=t.on_colour,
+                anchor="m",
+                height=30,
+            )
+    rows = -(-len(cards) // per_row)
+    return y + rows * (HAND_CARD_H + gap + 8) + 8
+
+
+def render_private(
+    view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The viewer's hand, the committed card and their Total Army Strength.
+
+    ``view.me`` must be set (the engine's view for that seat)."""
+    me = view.me
+    if me is None:
+        raise ValueError("render_private needs a seat's view (view.me is None).")
+    count = len(me.hand) + (me.committed is not None)
+    c = Canvas(PRIVATE_WIDTH, 560 + (-(-count // 3)) * (HAND_CARD_H + 30), theme)
+    y = _private_header(c, view, me, names)
+    y = _private_choice(c, view, me, y)
+    y = _strength_panel(c, view, me, y)
+    y = _hand(c, view, me, y)
+    return c.crop(y)
+
+
+class SangramRenderer:
+    """The registry entry (see :mod:`renderers`)."""
+
+    name: Final = "sangram"
+
+    def board(
+        self, view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return render_board(view, names=names, theme=theme)
+
+    def private(
+        self, view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return render_private(view, names=names, theme=theme)
+
+
+__all__ = [
+    "BOARD_WIDTH",
+    "KIND_COLOURS",
+    "PRIVATE_WIDTH",
+    "SangramRenderer",
+    "draw_card",
+    "fill_names",
+    "prompt_text",
+    "render_board",
+    "render_private",
+    "seat_label",
+]

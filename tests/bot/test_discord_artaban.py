@@ -1,0 +1,140 @@
+"""A whole Artaban game through discord.py's real interaction dispatch:
+set-up by menus and by a typed line, moves by board buttons and by
+``/game play``, a capture, a declined draw offer and a restart mid-game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.engines.core import CHANCE
+from tests.bot.driver import (
+    PNG_MAGIC,
+    assert_no_secret_ids,
+    boards,
+    bot_of,
+    make_bot,
+    movers,
+    open_lobby,
+    play_by_buttons,
+    play_by_command,
+    start,
+)
+from tests.discord_harness import FakeDiscord, FakeUser, Sent
+
+TYPED_SETUP = "setup 3 4 5 2 6 1 4 3 leader c"  # R7: tops sum to 28
+
+
+def menu_of(fake: FakeDiscord, out: list[Sent]) -> Sent:
+    return next(s for s in reversed(out) if s.message_id and fake.selects(s.message_id))
+
+
+async def set_up_by_menus(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> None:
+    """R7 by select menus: the "Choose…" button, then each next step is
+    offered in the same ephemeral message until the set-up is committed."""
+    board = boards(fake)[-1]
+    out = await fake.click(user, board, fake.find_button(board, label="Choose…")["custom_id"])
+    message = menu_of(fake, out).message_id or 0
+    for _ in range(12):
+        selects = fake.selects(message)
+        if not selects:
+            break
+        options = selects[0]["options"]
+        # Walk the files one by one (skip "random" and "reset"), then commit.
+        steps = [o for o in options if not o["label"].startswith(("Random", "Start the set-up"))]
+        choice = rng.choice(steps or options)
+        await fake.select(user, message, selects[0]["custom_id"], [choice["value"]])
+    text = fake.current(message).content or ""
+    assert text.startswith("Played:") and "next choice" not in text, text
+
+
+async def test_whole_artaban_game(tmp_path: Path) -> None:
+    db_path = tmp_path / "chaupal.sqlite3"
+    fake = await FakeDiscord.start(make_bot(db_path, 21))
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    users = {asha.id: asha, bhima.id: bhima}
+    game_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+    await start(fake, asha, lobby)
+
+    # Hidden simultaneous set-up: one by menus, one typed.
+    await set_up_by_menus(fake, asha, random.Random(1))
+    game = await bot_of(fake).service.get(game_id)
+    assert game.engine.view(game.state, None).players[0].committed
+    out = await fake.slash(bhima, "game play", action=TYPED_SETUP)
+    assert any("Played:" in (s.content or "") for s in out)
+    out = await fake.slash(bhima, "game play", action="commit")
+    assert any("Played:" in (s.content or "") for s in out)
+    # Each player got their own arrangement by DM, and nothing of it went public.
+    for user in (asha, bhima):
+        assert any(s.files and s.files[0][1].startswith(PNG_MAGIC) for s in fake.dms(user))
+    for sent in fake.channel_posts():
+        assert "setup 3 4 5" not in (sent.content or "")
+        assert " set a " not in (sent.content or "")
+
+    rng = random.Random(8)
+    captured = declined = restarted = False
+    moves = 0
+    while who := await movers(fake, game_id, users):
+        user = who[0]
+        game = await bot_of(fake).service.get(game_id)
+        seat = game.seat_of(user.id)
+        texts = bot_of(fake).service.legal_texts(game, seat)
+        if moves >= 6 and not declined and "offer-draw" in texts:
+            # A draw offered by board button and declined by board button (R9).
+            board = boards(fake)[-1]
+            offer = fake.find_button(board, label="Offer a draw (then make your move)")
+            await fake.click(user, board, offer["custom_id"])
+            assert "offer" in (boards(fake)[-1].content or "").lower()
+            other = next(u for u in users.values() if u != user)
+            # The offer does not use the offerer's move: they still move first.
+            await play_by_command(fake, user, rng)
+            board = boards(fake)[-1]
+            decline = fake.find_button(board, label="Decline the draw (then make your move)")
+            await fake.click(other, board, decline["custom_id"])
+            declined = True
+            moves += 1
+            continue
+        if moves >= 30 and not restarted:
+            fake = await fake.restart(make_bot(db_path, 22))
+            restarted = True
+        captures = [t for t in texts if "x" in t]
+        if captures and not captured:
+            out = await fake.slash(user, "game play", action=captures[0])
+            assert any("Played:" in (s.content or "") for s in out)
+            captured = True
+        elif moves % 2:
+            await play_by_buttons(fake, user, rng)
+        else:
+            await play_by_command(fake, user, rng)
+        moves += 1
+        assert moves < 600, "the game did not end"
+
+    game = await bot_of(fake).service.get(game_id)
+    assert game.record.status == "finished" and game.outcome is not None
+    assert captured and declined and restarted
+    log = [e.action for e in await bot_of(fake).store.log(game_id)]
+    assert any("x" in a and a[0] in "abcdefgh" for a in log)
+    assert "decline-draw" in log
+    assert "is over" in (boards(fake)[-1].content or "")
+    assert_no_secret_ids(fake)
+    await fake.close()
+
+
+async def test_setup_stays_hidden_until_both_commit(tmp_path: Path) -> None:
+    fake = await FakeDiscord.start(make_bot(tmp_path / "c.sqlite3", 3))
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+    await start(fake, asha, lobby)
+    await fake.slash(asha, "game play", action=TYPED_SETUP)
+    await fake.slash(asha, "game play", action="commit")
+    bot = bot_of(fake)
+    game = await bot.service.get(game_id)
+    public = game.engine.view(game.state, None)
+    assert public == game.engine.view(game.engine.from_json(game.engine.to_json(game.state)), None)
+    assert CHANCE not in game.engine.to_move(game.state)
+    # Bhima, still arranging, cannot see Asha's dice; the stored log hides them too.
+    hidden = [e for e in await bot.store.log(game_id) if e.actor == 0]
+    assert hidden and all(e.private_to == 0 for e in hidden)
+    out = await fake.slash(bhima, "game hand")
+    assert any(s.files and s.ephemeral for s in out)
+    await fake.close()

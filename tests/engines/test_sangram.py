@@ -1,0 +1,1266 @@
+"""Rules tests for the Sangram engine, named after the rulings they check
+(shared/rules/sangram.md, R1-R14).
+
+Positions are built with :func:`table` (a state at the start of a round's
+commit phase, from JSON so the engine's own checks run) and driven with the
+engine's text forms.  Players are numbered from 1 in action text: ``target 2``
+is seat 1 (``{p1}``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engines import ENGINES
+from bot.engines.core import (
+    CHANCE,
+    ComponentError,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Step,
+    apply_step,
+)
+from bot.engines.sangram import (
+    BRITISHERS,
+    ROUND_LIMIT,
+    WARRIORS,
+    Commit,
+    Grab,
+    SangramEngine,
+    SangramState,
+    default_components,
+    load_components,
+    load_components_text,
+)
+
+E = SangramEngine()
+C = default_components()
+ID: dict[str, int] = {card.id: card.motivation for card in C.cards}
+NAME: dict[int, str] = {card.motivation: f"{card.name}-{card.motivation}" for card in C.cards}
+DATA = Path(__file__).parents[2] / "bot" / "engines" / "data"
+# Volunteers used when a test does not care: no strength, no Britishers.
+QUIET = [f"vaidik-{m}" for m in range(1, 6)] + [f"guptchar-{m}" for m in range(21, 26)]
+
+
+def card(cid: str) -> int:
+    return ID[cid]
+
+
+def table(
+    hands: list[list[str]],
+    *,
+    volunteers: list[str] | None = None,
+    discard: list[str] | None = None,
+    levels: list[int] | None = None,
+    brit: list[int] | None = None,
+    grown: list[int] | None = None,
+    round_: int = 1,
+) -> SangramState:
+    """A state at the start of a commit phase."""
+    n = len(hands)
+    discard = discard or []
+    used = {c for h in hands for c in h} | set(discard)
+    if volunteers is None:
+        volunteers = [c for c in QUIET if c not in used][: n + 1]
+    used |= set(volunteers)
+    brit = brit or [0] * n
+    obj = E.to_json(E.setup(n, {}))
+    obj.update(
+        phase="commit",
+        round=round_,
+        deck=[c.id for c in C.cards if c.id not in used],
+        discard=discard,
+        volunteers=volunteers,
+        hands=hands,
+        levels=levels or [0] * n,
+        britishers=brit,
+        supply=BRITISHERS - sum(brit),
+        grown=grown or [0] * n,
+        draws=[],
+    )
+    return E.from_json(obj)
+
+
+def edit(state: SangramState, change: Callable[[dict[str, Any]], None]) -> SangramState:
+    obj = json.loads(json.dumps(E.to_json(state)))
+    change(obj)
+    return E.from_json(obj)
+
+
+def act(state: SangramState, seat: int, text: str) -> SangramState:
+    return E.apply(state, seat, E.parse(state, seat, text))
+
+
+def step(state: SangramState, seat: int, text: str) -> tuple[SangramState, Step]:
+    return apply_step(E, state, seat, E.parse(state, seat, text))
+
+
+def texts(state: SangramState, seat: int) -> list[str]:
+    return [E.describe(state, seat, a) for a in E.legal_actions(state, seat)]
+
+
+def commit(state: SangramState, picks: dict[int, str]) -> SangramState:
+    """Everybody named commits (in seat order); the last one reveals."""
+    for seat, cid in sorted(picks.items()):
+        state = act(state, seat, f"commit {cid}")
+    return state
+
+
+def play_on(state: SangramState, until: Callable[[SangramState], bool]) -> list[Step]:
+    """Drive the game deterministically until ``until``: chance takes its
+    first outcome, players decline when they may, else take the first action."""
+    steps: list[Step] = []
+    for _ in range(500):
+        if until(state):
+            return steps
+        movers = sorted(E.to_move(state))
+        seat = movers[0]
+        actions = E.legal_actions(state, seat)
+        names = [E.describe(state, seat, a) for a in actions]
+        action = actions[names.index("decline")] if "decline" in names else actions[0]
+        state, done = apply_step(E, state, seat, action)
+        steps.append(done)
+    raise AssertionError("the game did not get there")
+
+
+def drive(state: SangramState, until: Callable[[SangramState], bool]) -> SangramState:
+    holder = [state]
+
+    def check(s: SangramState) -> bool:
+        holder[0] = s
+        return until(s)
+
+    play_on(state, check)
+    return holder[0]
+
+
+def next_round(state: SangramState) -> SangramState:
+    r = state.round
+    return drive(state, lambda s: s.phase == "over" or (s.phase == "commit" and s.round > r))
+
+
+def drawn(outcomes: list[tuple[Any, Fraction]]) -> list[int]:
+    """The cards of chance outcomes (``draw``/``grab`` actions)."""
+    return [a.card for a, _ in outcomes]
+
+
+def narration(steps: list[Step]) -> str:
+    return " ".join(s.narration for s in steps)
+
+
+# --------------------------------------------------------------------------
+# R1: the cards
+# --------------------------------------------------------------------------
+
+
+BANDS = {
+    "acharya": (51, 1, 1), "maharaja": (46, 2, 2), "shoorveer": (41, 2, 2),
+    "senapati": (36, 2, 3), "mantri": (31, 1, 1), "maharani": (26, 1, 1),
+    "guptchar": (21, 0, 0), "yuvaraj": (16, 1, 1), "vyapari": (11, 0, 1),
+    "sarthi": (6, 1, 0), "vaidik": (1, 0, 0),
+}  # fmt: skip
+
+
+def test_R1_deck_has_55_cards_eleven_types_of_five() -> None:
+    assert [w.key for w in C.warriors] == list(WARRIORS)
+    assert [c.motivation for c in C.cards] == list(range(1, 56))
+    for w in C.warriors:
+        low, strength, brit = BANDS[w.key]
+        assert w.motivations == tuple(range(low + 4, low - 1, -1))
+        for m in w.motivations:
+            spec = C.card(m)
+            assert (spec.kind, spec.strength, spec.britishers) == (w.key, strength, brit)
+            assert spec.activity and spec.name == w.key.capitalize()
+    assert C.card(53).id == "acharya-53"
+
+
+def _data() -> dict[str, Any]:
+    return tomllib.loads((DATA / "sangram.toml").read_text(encoding="utf-8"))
+
+
+def _dump(data: dict[str, Any]) -> str:
+    lines: list[str] = []
+    for extra in data:
+        if extra != "warriors":
+            lines.append(f"{extra} = 1")
+    for w in data.get("warriors", []):
+        lines.append("[[warriors]]")
+        for key, value in w.items():
+            if key == "cards":
+                cards = ", ".join(
+                    "{" + ", ".join(f"{k} = {json.dumps(v)}" for k, v in c.items()) + "}"
+                    for c in value
+                )
+                lines.append(f"cards = [{cards}]")
+            else:
+                lines.append(f"{key} = {json.dumps(value)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _warrior(data: dict[str, Any], key: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(w for w in data["warriors"] if w["key"] == key)
+    return found
+
+
+BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("ten_types", lambda d: d["warriors"].pop(), "lacks the warrior type 'vaidik'"),
+    (
+        "four_cards",
+        lambda d: _warrior(d, "mantri")["cards"].pop(),
+        "warrior 'mantri' has 4 cards; R1 needs 5",
+    ),
+    (
+        "duplicate_motivation",
+        lambda d: _warrior(d, "vaidik")["cards"][0].__setitem__("motivation", 55),
+        "motivation 55 appears twice (acharya and vaidik)",
+    ),
+    (
+        "strength_3",
+        lambda d: _warrior(d, "senapati")["cards"][0].__setitem__("strength", 3),
+        "card senapati-40 has strength 3; R1 needs 0 to 2",
+    ),
+    (
+        "britishers_4",
+        lambda d: _warrior(d, "senapati")["cards"][1].__setitem__("britishers", 4),
+        "card senapati-39 has 4 Britishers; R1 needs 0 to 3",
+    ),
+    (
+        "negative_strength",
+        lambda d: _warrior(d, "sarthi")["cards"][0].__setitem__("strength", -1),
+        "card sarthi-10 has strength -1",
+    ),
+    (
+        "motivation_56",
+        lambda d: _warrior(d, "acharya")["cards"][0].__setitem__("motivation", 56),
+        "has motivation 56; R1 needs 1 to 55",
+    ),
+    (
+        "unknown_type",
+        lambda d: _warrior(d, "mantri").__setitem__("key", "wazir"),
+        "warrior 'wazir' is not a warrior type of Sangram",
+    ),
+    (
+        "type_twice",
+        lambda d: _warrior(d, "mantri").__setitem__("key", "acharya"),
+        "warrior 'acharya' appears twice",
+    ),
+    (
+        "unknown_field",
+        lambda d: _warrior(d, "vaidik")["cards"][2].__setitem__("colour", "red"),
+        "unknown field 'colour'",
+    ),
+    ("missing_name", lambda d: _warrior(d, "vaidik").pop("name"), "lacks the field 'name'"),
+    (
+        "strength_as_text",
+        lambda d: _warrior(d, "vaidik")["cards"][2].__setitem__("strength", "0"),
+        "'strength' must be a whole number",
+    ),
+    ("no_warriors", lambda d: d.pop("warriors"), "needs a list of [[warriors]] tables"),
+    ("extra_table", lambda d: d.__setitem__("jokers", 1), "unknown table 'jokers'"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "message"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
+def test_R1_broken_tables_are_refused(
+    mutate: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    data = _data()
+    mutate(data)
+    with pytest.raises(ComponentError) as info:
+        load_components_text(_dump(data))
+    assert message in str(info.value)
+    assert str(info.value).startswith("sangram.toml: ")
+
+
+def test_R1_bad_toml_and_missing_file_are_named(tmp_path: Path) -> None:
+    bad = tmp_path / "deck.toml"
+    bad.write_text("[[warriors]\n", encoding="utf-8")
+    with pytest.raises(ComponentError, match=r"^deck\.toml: not valid TOML"):
+        load_components(bad)
+    with pytest.raises(ComponentError, match=r"^nothing\.toml: cannot be read"):
+        load_components(tmp_path / "nothing.toml")
+
+
+def test_R1_round_tripped_table_loads_and_drives_an_engine() -> None:
+    components = load_components_text(_dump(_data()))
+    engine = SangramEngine(components)
+    state = engine.setup(2, {})
+    assert len(engine.chance_outcomes(state)) == 55
+    assert ENGINES["sangram"].name == "sangram"
+
+
+# --------------------------------------------------------------------------
+# R2: supply, track, players
+# --------------------------------------------------------------------------
+
+
+def test_R2_setup_two_to_five_players_crowns_at_zero() -> None:
+    for n in range(2, 6):
+        state = E.setup(n, {})
+        assert state.levels == (0,) * n and state.britishers == (0,) * n
+        assert state.supply == 40
+    for n in (1, 6):
+        with pytest.raises(InvalidOptions):
+            E.setup(n, {})
+    with pytest.raises(InvalidOptions):
+        E.setup(3, {"speed": 2})
+    assert (E.name, E.title, E.revision, E.min_players, E.max_players) == (
+        "sangram", "Sangram", 1, 2, 5,
+    )  # fmt: skip
+    assert E.public_choices is False
+
+
+def test_R2_taking_more_britishers_than_remain_takes_what_remains() -> None:
+    state = table(
+        [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+        volunteers=["senapati-40", "senapati-39", "senapati-38"],
+        brit=[20, 19],
+    )
+    assert state.supply == 1
+    state = commit(state, {0: "maharani-30", 1: "maharani-29"})
+    assert state.phase == "recruit" and E.to_move(state) == {0}
+    state = act(state, 0, "recruit senapati-40")
+    assert state.britishers == (21, 19) and state.supply == 0
+    state = act(state, 1, "recruit senapati-39")
+    assert state.britishers == (21, 19) and state.supply == 0
+
+
+# --------------------------------------------------------------------------
+# R3: drawing
+# --------------------------------------------------------------------------
+
+
+def test_R3_draws_are_chance_uniform_over_the_remaining_deck() -> None:
+    state = E.setup(3, {})
+    assert state.deck == tuple(range(1, 56))  # a multiset: no order exists yet
+    outcomes = E.chance_outcomes(state)
+    assert len(outcomes) == 55 and {p for _, p in outcomes} == {Fraction(1, 55)}
+    assert E.to_move(state) == {CHANCE} and E.waiting_on(state) == frozenset()
+    state = act(state, CHANCE, "draw acharya-53")
+    outcomes = E.chance_outcomes(state)
+    assert len(outcomes) == 54 and card("acharya-53") not in drawn(outcomes)
+    with pytest.raises(IllegalAction):
+        act(state, CHANCE, "draw acharya-53")
+
+
+def test_R3_setup_deals_n_plus_1_volunteers_then_3_cards_each_in_private() -> None:
+    state = E.setup(3, {})
+    steps: list[Step] = []
+    while E.to_move(state) == {CHANCE}:
+        action = E.chance_outcomes(state)[-1][0]
+        state, done = apply_step(E, state, CHANCE, action)
+        steps.append(done)
+    assert len(steps) == 4 + 9
+    assert [s.private_to for s in steps] == [None] * 4 + [0, 1, 2] * 3
+    assert steps[0].narration == "New volunteer: Acharya-55."
+    for s in steps[4:]:
+        assert re.fullmatch(r"\{p\d\} was dealt a card\.", s.narration.split(" Round")[0])
+    assert len(state.volunteers) == 4 and [len(h) for h in state.hands] == [3, 3, 3]
+    assert state.phase == "commit" and state.round == 1
+
+
+def test_R3_empty_deck_is_rebuilt_keeping_the_5_most_recent_discards() -> None:
+    base = table([["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]])
+    state = commit(base, {0: "maharani-30", 1: "maharani-29"})
+    state = act(state, 0, "recruit vaidik-3")
+    state = act(state, 1, "recruit vaidik-4")
+    assert state.phase == "refill"
+    # Put the whole deck under the discard pile: the deck is empty.
+    pile = [NAME[c].lower() for c in (*state.deck, *state.discard)]
+    state = edit(state, lambda o: o.update(discard=pile, deck=[]))
+    assert state.deck == ()
+    keep = state.discard[-5:]
+    outcomes = E.chance_outcomes(state)
+    assert drawn(outcomes) == sorted(state.discard[:-5])
+    after, done = step(state, CHANCE, E.describe(state, CHANCE, outcomes[0][0]))
+    assert after.discard == keep
+    assert sorted(after.deck) == sorted(set(state.discard[:-5]) - {drawn(outcomes)[0]})
+    assert "The deck ran out" in done.narration and "5 most recent stay" in done.narration
+
+
+def test_R3_nothing_left_to_draw_skips_the_draw() -> None:
+    # Unreachable with 55 cards (hands hold at most 30, volunteers 6), so the
+    # state is forged past the engine's checks to test the rule.
+    state = table([["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]])
+    state = commit(state, {0: "maharani-30", 1: "maharani-29"})
+    state = act(state, 0, "recruit vaidik-3")
+    state = state._replace(deck=(), discard=state.discard[-3:])
+    state, done = step(state, 1, "recruit vaidik-4")
+    assert "no card is drawn" in done.narration
+    assert state.phase == "commit" and state.volunteers == ()
+
+
+# --------------------------------------------------------------------------
+# R4: Activate, simultaneous commit and reveal
+# --------------------------------------------------------------------------
+
+
+def test_R4_commit_is_hidden_and_can_be_changed_until_the_last_commit() -> None:
+    state = table(
+        [["maharani-30", "vaidik-1"], ["guptchar-25", "sarthi-10"], ["mantri-35", "yuvaraj-20"]]
+    )
+    assert E.to_move(state) == E.waiting_on(state) == {0, 1, 2}
+    action = E.parse(state, 0, "commit maharani-30")
+    assert action == Commit(card("maharani-30"))
+    assert E.private_to(state, 0, action) == 0
+    s1, done = step(state, 0, "commit maharani-30")
+    assert done.narration == "{p0} committed a card."
+    assert E.to_move(s1) == {0, 1, 2} and E.waiting_on(s1) == {1, 2}
+    assert texts(s1, 0) == ["commit vaidik-1"]
+    public = E.view(s1, None)
+    assert public.players[0].committed and public.me is None
+    assert public.waiting_on == (1, 2)
+    mine = E.view(s1, 0).me
+    assert mine is not None and mine.committed is not None
+    assert mine.committed.id == "maharani-30" and [c.id for c in mine.hand] == ["vaidik-1"]
+    # The public view cannot tell which card was committed.
+    other = act(state, 0, "commit vaidik-1")
+    assert E.view(other, None) == public
+    # Change of mind: the old card goes back to hand.
+    s2, done = step(s1, 0, "commit vaidik-1")
+    assert done.narration == "{p0} changed their committed card."
+    assert s2.hands[0] == (card("maharani-30"),) and s2.committed[0] == card("vaidik-1")
+    s3 = act(s2, 1, "commit guptchar-25")
+    assert s3.phase == "commit" and E.waiting_on(s3) == {2}
+    s4, done = step(s3, 2, "commit mantri-35")
+    assert s4.phase != "commit"
+    assert "Reveal: {p2} Mantri-35, {p1} Guptchar-25, {p0} Vaidik-1." in done.narration
+
+
+def test_R4_reveal_resolves_highest_first_and_discards_in_resolution_order() -> None:
+    state = table(
+        [["maharani-30", "vaidik-1"], ["guptchar-25", "sarthi-10"], ["mantri-35", "yuvaraj-20"]]
+    )
+    state, done = step(commit(state, {0: "vaidik-1", 1: "guptchar-25"}), 2, "commit mantri-35")
+    # Mantri without Britishers, Guptchar with every crown at 0, Vaidik with an
+    # empty discard pile: all wasted, no questions asked.
+    assert "Mantri-35: no Britishers, wasted." in done.narration
+    assert "Guptchar-25: no opponent can be targeted, wasted." in done.narration
+    assert "the discard pile is empty, wasted." in done.narration
+    assert state.phase == "recruit"
+    assert state.discard == (card("mantri-35"), card("guptchar-25"), card("vaidik-1"))
+    view = E.view(state, None)
+    assert [r.seat for r in view.revealed] == [2, 1, 0]
+    assert [r.status for r in view.revealed] == ["done"] * 3
+    assert view.discard_top[0].id == "vaidik-1"  # the last resolved is on top
+    assert state.queue == (2, 1, 0)
+
+
+def test_R4_an_activity_may_be_declined() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["vaidik-2", "vaidik-3"]], brit=[3, 0])
+    state = commit(state, {0: "maharaja-50", 1: "vaidik-2"})
+    assert E.to_move(state) == E.waiting_on(state) == {0}
+    assert texts(state, 0) == ["discard 1", "discard 2", "discard 3", "decline"]
+    view = E.view(state, None)
+    assert view.choice is not None and view.choice.seat == 0 and view.choice.effect == "maharaja"
+    assert [r.status for r in view.revealed] == ["resolving", "waiting"]
+    state, done = step(state, 0, "decline")
+    assert done.narration.startswith("{p0} declined to use their Maharaja-50.")
+    assert state.britishers == (3, 0)
+
+
+def test_R4_a_player_without_cards_does_not_commit_and_recruits_last() -> None:
+    state = table([["maharani-30"], [], ["mantri-35"]])
+    assert E.to_move(state) == {0, 2} and E.waiting_on(state) == {0, 2}
+    with pytest.raises(NotYourTurn):
+        act(state, 1, "commit maharani-30")
+    state = commit(state, {0: "maharani-30", 2: "mantri-35"})
+    assert state.phase == "recruit" and state.queue == (2, 0, 1)
+
+
+def test_R4_only_the_seats_to_move_may_act() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["vaidik-2", "vaidik-3"]], brit=[3, 0])
+    state = commit(state, {0: "maharaja-50", 1: "vaidik-2"})
+    with pytest.raises(NotYourTurn) as info:
+        act(state, 1, "decline")
+    assert "another player is resolving" in str(info.value)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "discard 4")
+    with pytest.raises(IllegalAction):
+        act(state, 0, "recruit vaidik-4")
+
+
+# --------------------------------------------------------------------------
+# R5: Acharya
+# --------------------------------------------------------------------------
+
+
+def test_R5_acharya_retreats_an_unresolved_opponent() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["senapati-40", "vaidik-3"]],
+        brit=[0, 0, 2],
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "senapati-40"})
+    assert E.to_move(state) == {0}
+    assert texts(state, 0) == ["target 2", "target 3", "decline"]
+    assert E.label(state, 0, E.parse(state, 0, "target 2")) == "Retreat player 2"
+    state, done = step(state, 0, "target 2")
+    assert "retreats {p1}: Maharani-30 goes back to their hand unused" in done.narration
+    assert card("maharani-30") in state.hands[1] and state.committed[1] == 0
+    assert state.retreated == {1}
+    # Senapati resolves next; the retreated Maharani never does.
+    assert E.to_move(state) == {2}
+    state = act(state, 2, "discard 2")
+    assert state.phase == "recruit" and state.levels == (0, 0, 0)
+    assert state.queue == (0, 2)  # the retreated player skips Recruit
+    view = E.view(state, None)
+    assert [(r.seat, r.status) for r in view.revealed] == [
+        (0, "done"), (2, "done"), (1, "retreated"),
+    ]  # fmt: skip
+    assert view.players[1].retreated and view.players[1].skips_recruit
+    assert card("maharani-30") not in state.discard
+    # They still Train (and Grow).
+    state = next_round(state)
+    assert state.levels[1] == 1 and len(state.hands[1]) == 2
+
+
+def test_R5_a_retreated_player_cannot_be_targeted() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["guptchar-25", "vaidik-3"]],
+        levels=[0, 2, 0],
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "guptchar-25"})
+    state, done = step(state, 0, "target 2")
+    # The Guptchar could only pull down player 2, who has retreated.
+    assert "Guptchar-25: no opponent can be targeted, wasted." in done.narration
+    assert state.levels == (0, 2, 0) and state.phase == "recruit"
+
+
+def test_R5_acharya_against_an_already_resolved_card() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["acharya-53", "vaidik-2"], ["maharani-30", "vaidik-3"]]
+    )
+    state = commit(state, {0: "acharya-55", 1: "acharya-53", 2: "maharani-30"})
+    state = act(state, 0, "decline")
+    # The committed Acharya may still name player 1, whose Acharya resolved.
+    assert texts(state, 1) == ["target 1", "target 3", "decline"]
+    state, done = step(state, 1, "target 1")
+    assert "retreats {p0}, whose card was already used: they skip Recruit" in done.narration
+    assert state.retreated == {0} and state.returned == frozenset()
+    # The used card is not taken back: it is discarded with the others.
+    assert card("acharya-55") in state.discard and card("acharya-55") not in state.hands[0]
+    assert state.levels == (0, 0, 1)  # the Maharani resolved
+    assert state.queue == (1, 2)
+
+
+def test_R5_a_copied_acharya_only_reaches_unresolved_cards() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["yuvaraj-20", "vaidik-2"], ["vaidik-3", "sarthi-10"]]
+    )
+    state = commit(state, {0: "acharya-55", 1: "yuvaraj-20", 2: "vaidik-3"})
+    state = act(state, 0, "decline")
+    assert texts(state, 1) == ["copy 1", "copy 3", "decline"]
+    state = act(state, 1, "copy 1")
+    # Player 1's card already resolved: only player 3 can be retreated.
+    assert texts(state, 1) == ["target 3", "decline"]
+    state = act(state, 1, "target 3")
+    assert state.retreated == {2} and card("vaidik-3") in state.hands[2]
+    assert state.phase == "recruit" and state.queue == (0, 1)
+
+
+def test_R5_a_copied_acharya_with_nobody_unresolved_is_wasted() -> None:
+    state = table([["acharya-55", "vaidik-1"], ["yuvaraj-20", "vaidik-2"]])
+    state = commit(state, {0: "acharya-55", 1: "yuvaraj-20"})
+    state = act(state, 0, "decline")
+    state, done = step(state, 1, "copy 1")
+    assert "Yuvaraj (as Acharya): no opponent can be targeted, wasted." in done.narration
+    assert state.retreated == frozenset() and state.phase == "recruit"
+
+
+def test_R5_a_drawn_acharya_follows_the_same_rule() -> None:
+    state = table(
+        [["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"], ["maharani-30", "vaidik-4"]]
+    )
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2", 2: "maharani-30"})
+    assert E.to_move(state) == {CHANCE}
+    state, done = step(state, CHANCE, "draw acharya-54")
+    assert "{p0}'s Sarthi drew Acharya-54." in done.narration
+    assert E.view(state, None).drawn is not None
+    # Player 3's Maharani resolved already; player 2's Vaidik has not.
+    assert texts(state, 0) == ["target 2", "decline"]
+    state = act(state, 0, "target 2")
+    assert state.retreated == {1} and card("vaidik-2") in state.hands[1]
+    assert card("acharya-54") in state.discard and state.flying == 0
+
+
+# --------------------------------------------------------------------------
+# R6: Yuvaraj
+# --------------------------------------------------------------------------
+
+
+def test_R6_yuvaraj_copies_an_opponents_activity() -> None:
+    state = table([["maharani-30", "vaidik-1"], ["yuvaraj-20", "vaidik-2"]])
+    state = commit(state, {0: "maharani-30", 1: "yuvaraj-20"})
+    assert state.levels == (1, 0) and texts(state, 1) == ["copy 1", "decline"]
+    assert E.label(state, 1, E.parse(state, 1, "copy 1")) == "Copy player 1's Maharani-30"
+    state, done = step(state, 1, "copy 1")
+    assert "copies {p0}'s Maharani-30" in done.narration
+    assert state.levels == (1, 1)
+
+
+def test_R6_a_copied_activity_asks_its_own_choice() -> None:
+    state = table([["senapati-40", "vaidik-1"], ["yuvaraj-20", "vaidik-2"]], brit=[0, 5])
+    state = commit(state, {0: "senapati-40", 1: "yuvaraj-20"})
+    state = act(state, 1, "copy 1")
+    assert texts(state, 1) == [f"discard {k}" for k in range(1, 6)] + ["decline"]
+    view = E.view(state, None)
+    assert view.choice is not None
+    assert (view.choice.effect, view.choice.origin) == ("senapati", "copy")
+    state = act(state, 1, "discard 5")
+    assert state.britishers == (0, 0) and state.supply == 40
+
+
+def test_R6_a_retreated_opponents_card_cannot_be_copied() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["yuvaraj-20", "vaidik-3"]]
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "yuvaraj-20"})
+    state = act(state, 0, "target 2")
+    assert texts(state, 2) == ["copy 1", "decline"]
+
+
+def test_R6_when_every_committed_card_is_a_yuvaraj_all_are_wasted() -> None:
+    state = table([["yuvaraj-20", "vaidik-1"], ["yuvaraj-19", "vaidik-2"]])
+    state, done = step(commit(state, {0: "yuvaraj-20"}), 1, "commit yuvaraj-19")
+    assert done.narration.count("no opponent's card can be copied, wasted.") == 2
+    assert state.phase == "recruit"
+
+
+def test_R6_copying_a_yuvaraj_is_not_offered() -> None:
+    state = table(
+        [["yuvaraj-20", "vaidik-1"], ["yuvaraj-19", "vaidik-2"], ["maharani-30", "vaidik-3"]]
+    )
+    state = commit(state, {0: "yuvaraj-20", 1: "yuvaraj-19", 2: "maharani-30"})
+    assert texts(state, 0) == ["copy 3", "decline"]
+    with pytest.raises(IllegalAction):
+        act(state, 0, "copy 2")
+
+
+# --------------------------------------------------------------------------
+# R7: Sarthi
+# --------------------------------------------------------------------------
+
+
+def test_R7_sarthi_draws_a_card_and_activates_it_for_its_owner() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    outcomes = E.chance_outcomes(state)
+    assert drawn(outcomes) == list(state.deck)
+    assert E.private_to(state, CHANCE, outcomes[0][0]) is None  # drawn face up
+    state = act(state, CHANCE, "draw maharani-29")
+    assert state.levels == (1, 0)
+    # Discarded at once, so the Vaidik (resolving later) sees it (R8).
+    assert state.discard == (card("maharani-29"),)
+    assert texts(state, 1) == ["take maharani-29", "decline"]
+
+
+def test_R7_a_drawn_sarthi_draws_again() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(state, CHANCE, "draw sarthi-9")
+    assert E.to_move(state) == {CHANCE} and state.discard == (card("sarthi-9"),)
+    state = act(state, CHANCE, "draw maharani-29")
+    assert state.levels == (1, 0)
+    assert state.discard == (card("sarthi-9"), card("maharani-29"))
+
+
+def test_R7_a_drawn_card_with_a_choice_asks_its_owner() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], levels=[0, 3])
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(state, CHANCE, "draw guptchar-24")
+    assert E.to_move(state) == {0} and texts(state, 0) == ["target 2", "decline"]
+    view = E.view(state, None)
+    assert view.drawn is not None and view.drawn.id == "guptchar-24"
+    assert view.choice is not None and view.choice.origin == "draw"
+    state = act(state, 0, "target 2")
+    assert state.levels == (0, 2) and card("guptchar-24") in state.discard
+
+
+# --------------------------------------------------------------------------
+# R8: Vaidik
+# --------------------------------------------------------------------------
+
+
+DISCARDS = ["acharya-51", "yuvaraj-16", "senapati-38", "mantri-31", "sarthi-6", "vyapari-11"]
+
+
+def test_R8_vaidik_takes_one_of_the_5_newest_discards_and_skips_recruit() -> None:
+    state = table(
+        [["vaidik-1", "sarthi-10"], ["maharani-30", "vaidik-2"]], discard=["maharaja-46", *DISCARDS]
+    )
+    state = commit(state, {0: "vaidik-1", 1: "maharani-30"})
+    # The 5 newest discards, before this round's cards (the Maharani) join them.
+    assert texts(state, 0) == [
+        "take senapati-38", "take mantri-31", "take yuvaraj-16", "take vyapari-11",
+        "take sarthi-6", "decline",
+    ]  # fmt: skip
+    state, done = step(state, 0, "take senapati-38")
+    assert "took Senapati-38 from the discard pile and 3 Britishers" in done.narration
+    assert card("senapati-38") in state.hands[0] and state.britishers == (3, 0)
+    assert state.supply == 37
+    assert state.phase == "recruit" and state.queue == (1,)
+    assert E.view(state, None).players[0].skips_recruit
+
+
+def test_R8_a_declined_vaidik_keeps_the_normal_recruit() -> None:
+    state = table([["vaidik-1", "sarthi-10"], ["maharani-30", "vaidik-2"]], discard=DISCARDS)
+    state = commit(state, {0: "vaidik-1", 1: "maharani-30"})
+    state = act(state, 0, "decline")
+    assert state.queue == (1, 0) and state.britishers == (0, 0)
+
+
+def test_R8_a_vaidik_with_nothing_to_take_is_wasted_and_recruits() -> None:
+    state = table([["vaidik-1", "sarthi-10"], ["maharani-30", "vaidik-2"]])
+    state = commit(state, {0: "vaidik-1", 1: "maharani-30"})
+    assert state.phase == "recruit" and state.queue == (1, 0)
+
+
+# --------------------------------------------------------------------------
+# R9: the other warriors
+# --------------------------------------------------------------------------
+
+
+def test_R9_maharaja_discards_up_to_4_britishers() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["vaidik-2", "vaidik-3"]], brit=[6, 1])
+    state = commit(state, {0: "maharaja-50", 1: "vaidik-2"})
+    assert texts(state, 0) == ["discard 1", "discard 2", "discard 3", "discard 4", "decline"]
+    assert E.label(state, 0, E.parse(state, 0, "discard 4")) == "Discard 4 Britishers (6 to 2)"
+    state = act(state, 0, "discard 4")
+    assert state.britishers == (2, 1) and state.supply == 37
+
+
+def test_R9_senapati_discards_up_to_6_britishers() -> None:
+    state = table([["senapati-40", "vaidik-1"], ["vaidik-2", "vaidik-3"]], brit=[8, 0])
+    state = commit(state, {0: "senapati-40", 1: "vaidik-2"})
+    assert texts(state, 0) == [f"discard {k}" for k in range(1, 7)] + ["decline"]
+    state = act(state, 0, "discard 6")
+    assert state.britishers == (2, 0)
+
+
+def test_R9_maharaja_without_britishers_is_wasted() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state, done = step(commit(state, {0: "maharaja-50"}), 1, "commit vaidik-2")
+    assert "Maharaja-50: no Britishers, wasted." in done.narration
+    assert state.phase == "recruit"
+
+
+def test_R9_shoorveer_takes_no_britishers_at_recruit() -> None:
+    state = table(
+        [["shoorveer-45", "vaidik-1"], ["maharani-30", "vaidik-2"]],
+        volunteers=["senapati-40", "senapati-39", "senapati-38"],
+    )
+    state = commit(state, {0: "shoorveer-45", 1: "maharani-30"})
+    assert E.view(state, None).players[0].no_britishers
+    label = E.label(state, 0, E.parse(state, 0, "recruit senapati-40"))
+    assert label == "Recruit Senapati-40 (strength 2, no Britishers)"
+    state = act(state, 0, "recruit senapati-40")
+    state = act(state, 1, "recruit senapati-39")
+    assert state.britishers == (0, 3)
+
+
+def test_R9_mantri_gives_up_to_2_britishers_to_one_opponent() -> None:
+    state = table(
+        [["mantri-35", "vaidik-1"], ["vaidik-2", "vaidik-3"], ["vaidik-4", "vaidik-5"]],
+        brit=[3, 0, 0],
+    )
+    state = commit(state, {0: "mantri-35", 1: "vaidik-2", 2: "vaidik-4"})
+    assert texts(state, 0) == [
+        "give 1 to 2", "give 1 to 3", "give 2 to 2", "give 2 to 3", "decline",
+    ]  # fmt: skip
+    state = act(state, 0, "give 2 to 3")
+    assert state.britishers == (1, 0, 2) and state.supply == 37
+
+
+def test_R9_mantri_without_britishers_is_wasted_and_skips_retreated_players() -> None:
+    state = table([["mantri-35", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state, done = step(commit(state, {0: "mantri-35"}), 1, "commit vaidik-2")
+    assert "Mantri-35: no Britishers, wasted." in done.narration
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["mantri-35", "vaidik-3"]],
+        brit=[0, 0, 2],
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "mantri-35"})
+    state = act(state, 0, "target 2")
+    assert texts(state, 2) == ["give 1 to 1", "give 2 to 1", "decline"]
+
+
+def test_R9_maharani_moves_up_whatever_the_britishers_and_stops_at_9() -> None:
+    state = table(
+        [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]], levels=[3, 9], brit=[7, 0]
+    )
+    state = commit(state, {0: "maharani-30", 1: "maharani-29"})
+    assert state.levels == (4, 9)
+
+
+def test_R9_guptchar_pulls_an_opponent_down_but_not_below_0() -> None:
+    state = table(
+        [["guptchar-25", "vaidik-1"], ["vaidik-2", "vaidik-3"], ["vaidik-4", "vaidik-5"]],
+        levels=[2, 0, 3],
+    )
+    state = commit(state, {0: "guptchar-25", 1: "vaidik-2", 2: "vaidik-4"})
+    assert texts(state, 0) == ["target 3", "decline"]
+    label = E.label(state, 0, E.parse(state, 0, "target 3"))
+    assert label == "Pull player 3's crown down (level 3 to 2)"
+    state = act(state, 0, "target 3")
+    assert state.levels == (2, 0, 2)
+
+
+def test_R9_guptchar_with_every_opponent_at_level_0_is_wasted() -> None:
+    state = table([["guptchar-25", "vaidik-1"], ["vaidik-2", "vaidik-3"]], levels=[4, 0])
+    state, done = step(commit(state, {0: "guptchar-25"}), 1, "commit vaidik-2")
+    assert "no opponent can be targeted, wasted." in done.narration
+
+
+def test_R9_vyapari_takes_a_random_card_and_gives_one_back() -> None:
+    state = table([["vyapari-15", "sarthi-10"], ["maharani-30", "acharya-52", "senapati-37"]])
+    state = commit(state, {0: "vyapari-15", 1: "maharani-30"})
+    assert texts(state, 0) == ["target 2", "decline"]
+    state, done = step(state, 0, "target 2")
+    assert E.to_move(state) == {CHANCE}
+    outcomes = E.chance_outcomes(state)
+    assert [(E.describe(state, CHANCE, a), p) for a, p in outcomes] == [
+        ("grab acharya-52", Fraction(1, 2)),
+        ("grab senapati-37", Fraction(1, 2)),
+    ]
+    grab = E.parse(state, CHANCE, "grab senapati-37")
+    assert grab == Grab(card("senapati-37"))
+    assert E.private_to(state, CHANCE, grab) == 0  # kept to the taker
+    state, done = step(state, CHANCE, "grab senapati-37")
+    assert done.narration == "{p0} took a random card from {p1}."
+    assert E.to_move(state) == {0}
+    assert texts(state, 0) == ["give senapati-37", "give sarthi-10"]  # no decline
+    give = E.parse(state, 0, "give sarthi-10")
+    assert E.private_to(state, 0, give) == 0
+    state, done = step(state, 0, "give sarthi-10")
+    assert done.narration.startswith("{p0} gave a card to {p1} in exchange.")
+    assert "Sarthi" not in done.narration
+    assert state.hands[0] == (card("senapati-37"),)
+    assert state.hands[1] == (card("acharya-52"), card("sarthi-10"))
+
+
+def test_R9_vyapari_cannot_trade_with_retreated_or_empty_handed_players() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["vyapari-15"], ["vaidik-3"]]
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "vyapari-15", 3: "vaidik-3"})
+    state = act(state, 0, "target 2")
+    # Player 2 retreated; player 4's only card is on the table.
+    assert texts(state, 2) == ["target 1", "decline"]
+
+
+# --------------------------------------------------------------------------
+# R10: Recruit
+# --------------------------------------------------------------------------
+
+
+def test_R10_recruit_in_activation_order_then_refill_n_plus_1() -> None:
+    state = table(
+        [["vaidik-1", "vaidik-2"], ["guptchar-25", "guptchar-24"], ["mantri-35", "mantri-34"]],
+        volunteers=["senapati-40", "maharaja-50", "sarthi-10", "yuvaraj-20"],
+    )
+    state = commit(state, {0: "vaidik-1", 1: "guptchar-25", 2: "mantri-35"})
+    assert state.queue == (2, 1, 0) and E.waiting_on(state) == {2}
+    view = E.view(state, None)
+    assert view.choice is not None and view.choice.kind == "recruit"
+    assert [v.id for v in view.volunteers] == [
+        "maharaja-50", "senapati-40", "yuvaraj-20", "sarthi-10",
+    ]  # fmt: skip
+    assert texts(state, 2) == [
+        "recruit maharaja-50", "recruit senapati-40", "recruit yuvaraj-20", "recruit sarthi-10",
+    ]  # fmt: skip
+    with pytest.raises(NotYourTurn):
+        act(state, 0, "recruit sarthi-10")
+    state = act(state, 2, "recruit senapati-40")
+    state = act(state, 1, "recruit yuvaraj-20")
+    state, done = step(state, 0, "recruit sarthi-10")
+    assert state.britishers == (0, 1, 3)
+    assert done.narration.startswith("{p0} recruited Sarthi-10 and 0 Britishers.")
+    # The leftover volunteer is discarded; 4 new ones are drawn face up.
+    assert state.phase == "refill" and state.discard[-1] == card("maharaja-50")
+    assert state.draws == (-1,) * 4
+    draws = play_on(state, lambda s: s.phase != "refill")
+    assert [d.private_to for d in draws[:4]] == [None] * 4
+
+
+def test_R10_a_last_single_volunteer_is_taken_without_asking() -> None:
+    # n+1 volunteers always leave a choice; with fewer (forged here) the last
+    # one is simply taken.
+    state = table([["vaidik-1", "vaidik-2"], ["guptchar-25", "guptchar-24"]])
+    state = commit(state, {0: "vaidik-1", 1: "guptchar-25"})
+    assert state.queue == (1, 0)
+    spare = state.volunteers[-1]
+    state = state._replace(
+        volunteers=state.volunteers[:-1], deck=tuple(sorted((*state.deck, spare)))
+    )
+    assert E.check(state) == ""
+    state, done = step(state, 1, E.describe(state, 1, E.legal_actions(state, 1)[0]))
+    assert "{p0} recruited" in done.narration
+    assert state.phase == "refill" and len(state.hands[0]) == 2
+
+
+# --------------------------------------------------------------------------
+# R11: Train
+# --------------------------------------------------------------------------
+
+
+def test_R11_train_with_4_or_fewer_britishers_up_to_level_9() -> None:
+    state = table(
+        [["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"], ["vaidik-3", "sarthi-8"]],
+        volunteers=["guptchar-25", "guptchar-24", "guptchar-23", "guptchar-22"],
+        brit=[4, 5, 0],
+        levels=[2, 2, 9],
+    )
+    state = commit(state, {0: "vaidik-1", 1: "vaidik-2", 2: "vaidik-3"})
+    steps = play_on(state, lambda s: s.phase == "commit")
+    assert "Train: {p0} moved up." in narration(steps)
+    state = next_round(state)
+    assert state.levels == (3, 2, 9)
+
+
+# --------------------------------------------------------------------------
+# R12: Grow
+# --------------------------------------------------------------------------
+
+
+def _grow_table(levels: list[int], grown: list[int] | None = None) -> SangramState:
+    return table(
+        [["shoorveer-45", "shoorveer-44", "vaidik-1"], ["sarthi-10", "vaidik-2", "vaidik-3"]],
+        volunteers=["vaidik-4", "vaidik-5", "guptchar-21"],
+        levels=levels,
+        grown=grown,
+    )
+
+
+def test_R12_reaching_7_shows_the_hand_and_draws_2() -> None:
+    state = commit(_grow_table([4, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    steps = play_on(state, lambda s: s.round == 2)
+    text = narration(steps)
+    # Level 5 after Train + 2 + 2 + 0 = 9.
+    assert (
+        "Grow: {p0} reached Total Army Strength 9 and shows their hand: Shoorveer-45, "
+        "Shoorveer-44, Vaidik-5. They draw 2 cards." in text
+    )
+    grow_draws = [s for s in steps if s.narration.startswith("{p0} drew a card (Grow).")]
+    assert [s.private_to for s in grow_draws] == [0, 0]
+    after = next_round(state)
+    assert len(after.hands[0]) == 5 and after.grown == (1, 0)
+    view = E.view(after, None)
+    assert [g.seat for g in view.grow_reveals] == [0]
+    reveal = view.grow_reveals[0]
+    assert [c.id for c in reveal.cards] == ["shoorveer-45", "shoorveer-44", "vaidik-5"]
+    assert (reveal.level, reveal.total_strength, reveal.round) == (5, 9, 1)
+    assert view.players[0].grown == 1
+
+
+def test_R12_each_threshold_applies_once() -> None:
+    state = commit(_grow_table([4, 0], grown=[1, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    text = narration(play_on(state, lambda s: s.round == 2))
+    assert "Grow" not in text
+
+
+def test_R12_both_thresholds_in_one_round_apply_7_first() -> None:
+    state = commit(_grow_table([9, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    steps = play_on(state, lambda s: s.round == 2)
+    text = narration(steps)
+    first = text.index("reached Total Army Strength 13 and shows their hand")
+    second = text.index("Grow: {p0} reached Total Army Strength 13 or more. They draw 1 card.")
+    assert first < second
+    after = next_round(state)
+    assert len(after.hands[0]) == 6 and after.grown == (2, 0)
+
+
+def test_R12_a_hand_never_exceeds_6() -> None:
+    # With the rulebook's card flow a hand reaching 7 holds 3 cards; forge a
+    # full hand to check the safety net.
+    state = commit(_grow_table([4, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    state = act(state, 1, "recruit vaidik-4")
+    extra = tuple(c for c in state.deck if C.card(c).kind == "acharya")[:3]
+    hand = tuple(sorted((*state.hands[0], *extra), reverse=True))
+    deck = tuple(c for c in state.deck if c not in extra)
+    state = state._replace(hands=(hand, state.hands[1]), deck=deck)
+    assert len(state.hands[0]) == 5
+    state = act(state, 0, "recruit vaidik-5")
+    assert len(state.hands[0]) == 6
+    text = narration(play_on(state, lambda s: s.round == 2))
+    assert "Their hand is full (6 cards), so they draw nothing." in text
+    assert len(drive(state, lambda s: s.round == 2).hands[0]) == 6
+
+
+# --------------------------------------------------------------------------
+# R13: the end
+# --------------------------------------------------------------------------
+
+
+def test_R13_the_game_ends_after_the_round_in_which_18_is_reached() -> None:
+    strong = ["maharaja-50", "maharaja-49", "maharaja-48", "shoorveer-45", "shoorveer-44"]
+    state = table([[*strong, "maharani-30"], ["vaidik-2", "vaidik-3"]], levels=[7, 0], grown=[2, 0])
+    state = commit(state, {0: "maharani-30", 1: "vaidik-2"})
+    # 8 + 10 = 18 in the middle of the round: the round is played out first.
+    assert state.levels == (8, 0) and state.phase == "recruit"
+    assert E.outcome(state) is None
+    steps = play_on(state, lambda s: s.phase == "over")
+    final = drive(state, lambda s: s.phase == "over")
+    assert final.round == 1
+    outcome = E.outcome(final)
+    assert outcome is not None
+    assert outcome.ranking == (frozenset({0}), frozenset({1}))
+    assert outcome.scores == (19, 1)  # level 9 + 10; level 1 + nothing
+    assert "{" not in outcome.reason and "round 1" in outcome.reason
+    assert "Game over." in narration(steps)
+    assert E.to_move(final) == frozenset()
+    with pytest.raises(IllegalAction):
+        E.apply(final, 0, E.parse(final, 0, "decline"))
+    view = E.view(final, None)
+    assert view.final is not None and view.final.ranking == ((0,), (1,))
+    assert view.final.hands[0][0].id == "maharaja-50"
+
+
+def _over(hands: list[list[str]], levels: list[int], brit: list[int]) -> SangramState:
+    state = table(hands, levels=levels, brit=brit)
+    return edit(state, lambda o: o.update(phase="over", reason="Test."))
+
+
+def test_R13_ties_fewer_britishers_then_highest_motivation_then_shared() -> None:
+    state = _over(
+        [
+            ["maharaja-50", "vaidik-1"],  # 2 + 8 = 10, 2 Britishers, best 50
+            ["maharaja-49", "vaidik-2"],  # 10, 1 Britisher
+            ["acharya-55", "maharani-30"],  # 2 + 8 = 10, 2 Britishers, best 55
+            ["vaidik-3"],  # 0 + 9 = 9
+        ],
+        levels=[8, 8, 8, 9],
+        brit=[2, 1, 2, 0],
+    )
+    outcome = E.outcome(state)
+    assert outcome is not None
+    assert outcome.scores == (10, 10, 10, 9)
+    assert outcome.ranking == (
+        frozenset({1}), frozenset({2}), frozenset({0}), frozenset({3}),
+    )  # fmt: skip
+    shared = _over([[], [], ["vaidik-1"]], levels=[3, 3, 3], brit=[1, 1, 1])
+    outcome = E.outcome(shared)
+    assert outcome is not None
+    assert outcome.ranking == (frozenset({2}), frozenset({0, 1}))
+
+
+def test_R13_added_round_limit_ends_the_game() -> None:
+    state = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=ROUND_LIMIT)
+    state = commit(state, {0: "vaidik-1", 1: "vaidik-2"})
+    final = drive(state, lambda s: s.phase == "over")
+    assert final.round == ROUND_LIMIT
+    outcome = E.outcome(final)
+    assert outcome is not None and f"round limit ({ROUND_LIMIT} rounds)" in outcome.reason
+
+
+# --------------------------------------------------------------------------
+# R14: hidden information
+# --------------------------------------------------------------------------
+
+
+def test_R14_views_public_table_and_private_hand() -> None:
+    state = table(
+        [["maharaja-50", "vaidik-1"], ["senapati-40", "vaidik-2"]],
+        discard=DISCARDS,
+        levels=[3, 1],
+        brit=[2, 5],
+    )
+    public = E.view(state, None)
+    assert public.me is None and public.phase == "commit" and public.round == 1
+    assert [(p.level, p.britishers, p.hand_size) for p in public.players] == [(3, 2, 2), (1, 5, 2)]
+    assert [c.id for c in public.discard_top] == [
+        "vyapari-11", "sarthi-6", "mantri-31", "senapati-38", "yuvaraj-16",
+    ]  # fmt: skip
+    assert public.discard_size == 6 and public.supply == 33
+    assert public.deck_size == 55 - 4 - 6 - 3
+    assert public.round_limit == ROUND_LIMIT
+    me = E.view(state, 0).me
+    assert me is not None and me.seat == 0
+    assert [c.id for c in me.hand] == ["maharaja-50", "vaidik-1"]
+    first = me.hand[0]
+    assert (first.name, first.kind, first.motivation, first.strength, first.britishers) == (
+        "Maharaja", "maharaja", 50, 2, 2,
+    )  # fmt: skip
+    assert first.activity == "Discard up to 4 of your Britishers."
+    assert (me.hand_strength, me.total_strength, me.committed) == (2, 5, None)
+
+
+def test_R14_narration_never_names_a_card_from_a_hidden_hand() -> None:
+    """Commits, hand draws, the Vyapari's random take and gift are private to
+    one seat; their narration never names the card (a reveal may: the cards
+    are public then)."""
+    checked = 0
+    for n, seed in ((2, 1), (3, 5), (5, 7)):
+        for state, seat, action, _, done in _random_moves(n, seed):
+            who = E.private_to(state, seat, action)
+            if who is None:
+                continue
+            assert 0 <= who < n
+            line = done.narration.split("Reveal:")[0]
+            assert not re.search(rf"\b{re.escape(NAME[action.card])}\b", line), done
+            if isinstance(action, Commit):
+                assert not any(re.search(rf"\b{name}\b", line) for name in NAME.values())
+            checked += 1
+    assert checked > 100
+
+
+def _random_moves(n: int, seed: int) -> Iterator[tuple[SangramState, int, Any, SangramState, Step]]:
+    rng = random.Random(seed)
+    state = E.setup(n, {})
+    while E.outcome(state) is None:
+        movers = sorted(E.to_move(state))
+        seat = rng.choice(movers)
+        action = rng.choice(E.legal_actions(state, seat))
+        after, done = apply_step(E, state, seat, action)
+        yield state, seat, action, after, done
+        state = after
+
+
+# --------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------
+
+
+def _playout(seed: int, n: int, limit: int) -> Iterator[SangramState]:
+    """A random playout: seats and actions picked uniformly."""
+    rng = random.Random(seed)
+    state = E.setup(n, {})
+    yield state
+    for _ in range(limit):
+        if E.outcome(state) is not None:
+            return
+        seat = rng.choice(sorted(E.to_move(state)))
+        state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+        yield state
+
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, st.integers(2, 5))
+def test_property_cards_partitioned_and_britishers_add_to_40(seed: int, n: int) -> None:
+    for state in _playout(seed, n, 3000):
+        zones = [
+            *state.deck, *state.discard, *state.volunteers,
+            *(c for h in state.hands for c in h), *(c for c in state.committed if c),
+        ]  # fmt: skip
+        if state.flying:
+            zones.append(state.flying)
+        assert sorted(zones) == list(range(1, 56))
+        assert state.supply + sum(state.britishers) == BRITISHERS
+        assert state.supply >= 0 and min(state.britishers) >= 0
+        assert all(len(h) <= 6 for h in state.hands)
+        assert all(0 <= lv <= 9 for lv in state.levels)
+        assert E.check(state) == ""
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data(), st.integers(2, 5))
+def test_property_public_view_ignores_hands_and_deck(data: st.DataObject, n: int) -> None:
+    seed = data.draw(SEEDS)
+    for state in list(_playout(seed, n, 600))[::7]:
+        if state.phase == "over" or not state.deck:
+            continue
+        holders = [s for s, h in enumerate(state.hands) if h]
+        if not holders:
+            continue
+        seat = holders[data.draw(st.integers(0, len(holders) - 1))]
+        hand = state.hands[seat]
+        old = hand[data.draw(st.integers(0, len(hand) - 1))]
+        new = state.deck[data.draw(st.integers(0, len(state.deck) - 1))]
+        hands = list(state.hands)
+        hands[seat] = tuple(sorted((*(c for c in hand if c != old), new), reverse=True))
+        deck = tuple(sorted((*(c for c in state.deck if c != new), old)))
+        twin = state._replace(hands=tuple(hands), deck=deck)
+        assert E.check(twin) == ""
+        assert E.view(twin, None) == E.view(state, None)
+        assert E.waiting_on(twin) == E.waiting_on(state)
+        assert E.view(twin, seat) != E.view(state, seat)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, st.integers(2, 5))
+def test_property_menus_stay_small_and_texts_round_trip(seed: int, n: int) -> None:
+    for state in _playout(seed, n, 600):
+        for seat in E.to_move(state) - {CHANCE}:
+            actions = E.legal_actions(state, seat)
+            assert 0 < len(actions) <= 12
+            for action in actions:
+                text = E.describe(state, seat, action)
+                assert len(text) <= 24 and E.parse(state, seat, text) == action
+                assert E.menu_words(state, seat, text) == (text,)
+                assert 0 < len(E.label(state, seat, action)) <= 100
+
+
+@settings(max_examples=20, deadline=None)
+@given(SEEDS, st.integers(2, 5))
+def test_property_fast_path_equals_the_general_path(seed: int, n: int) -> None:
+    slow = SangramEngine(fast=False)
+    rng = random.Random(seed)
+    state = E.setup(n, {})
+    while E.outcome(state) is None:
+        seat = rng.choice(sorted(E.to_move(state)))
+        action = rng.choice(E.legal_actions(state, seat))
+        after = E.apply(state, seat, action)
+        assert slow.apply(state, seat, action) == after
+        state = after
+
+
+# --------------------------------------------------------------------------
+# Text, labels, rules summary
+# --------------------------------------------------------------------------
+
+
+def test_text_forms_parse_case_insensitively() -> None:
+    state = table([["acharya-53", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    assert E.parse(state, 0, "  COMMIT   Acharya-53 ") == Commit(53)
+    assert E.parse(state, 0, "commit 53") == Commit(53)
+    assert E.describe(state, 0, E.parse(state, 0, "give 2 to 2")) == "give 2 to 2"
+    assert E.describe(state, 0, E.parse(state, 0, "give vaidik-1")) == "give vaidik-1"
+    assert E.describe(state, 0, E.parse(state, 0, "target 2")) == "target 2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit", "commit maharaja-53", "commit acharya-56", "commit 0", "target 0",
+        "target 3", "copy x", "discard 0", "discard 7", "give 3 to 2", "give 2 to 9",
+        "give 2", "recruit", "decline now", "{p0}", "",
+    ],
+)  # fmt: skip
+def test_text_garbage_is_invalid(text: str) -> None:
+    state = table([["acharya-53", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    with pytest.raises(InvalidAction):
+        E.parse(state, 0, text)
+
+
+def test_labels_and_menu_groups() -> None:
+    state = table([["acharya-53", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    assert E.label(state, 0, Commit(53)) == "Commit Acharya-53 (strength 1, 1 Britisher)"
+    assert E.choice_label(state, 0, "commit") == "Commit a card"
+    assert E.choice_label(state, 0, "commit acharya-53").startswith("Commit Acharya-53")
+    assert E.choice_label(state, 0, "recruit") == "Recruit a volunteer"
+    assert E.menu_words(state, 0, "commit acharya-53") == ("commit acharya-53",)
+
+
+def test_rules_summary_is_short_and_lists_the_moves() -> None:
+    text = (DATA / "sangram.rules.md").read_text(encoding="utf-8")
+    assert len(text) <= 1900
+    for move in ("commit acharya-53", "target 2", "copy 2", "discard 3", "give 2 to 3"):
+        assert f"`{move}`" in text
+    for word in ("take ", "recruit ", "decline"):
+        assert word in text

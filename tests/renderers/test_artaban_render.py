@@ -1,0 +1,259 @@
+"""Renderer tests for Artaban: views built by hand, no engine involved."""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+from dataclasses import replace
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.engines.artaban_views import (
+    ArtabanView,
+    DieView,
+    FinalView,
+    LastMoveView,
+    PlayerView,
+    SetupView,
+)
+from renderers import RENDERERS, get_renderer
+from renderers.artaban import BOARD_WIDTH, PRIVATE_WIDTH, render_board, render_private
+from renderers.common import DEFAULT_THEME, to_png
+
+NAMES = ("Asha", "Bhima the Magnificent of Hastinapura")
+FILES = "abcdefgh"
+# (top, front, right) of real dice: right = front x top with 1 x 2 = 3.
+FACES = ((1, 2, 4), (2, 1, 3), (3, 1, 5), (4, 1, 2), (5, 1, 4), (6, 2, 3), (6, 5, 4))
+
+
+def dice_for(seed: int, per_side: int) -> tuple[DieView, ...]:
+    rng = random.Random(seed)
+    squares = rng.sample(range(8, 56), 2 * per_side)
+    out = []
+    for i, sq in enumerate(squares):
+        owner = i % 2
+        top, front, right = rng.choice(FACES)
+        rank = sq // 8 + 1
+        out.append(
+            DieView(
+                square=f"{FILES[sq % 8]}{rank}",
+                file=sq % 8,
+                rank=rank,
+                owner=owner,
+                top=top,
+                front=front,
+                left=7 - right,
+                right=right,
+                leader=i < 2,
+                home=False,
+            )
+        )
+    for owner, rank in ((0, 8), (1, 1)):
+        out.append(
+            DieView(
+                square=f"d{rank}",
+                file=3,
+                rank=rank,
+                owner=owner,
+                top=5,
+                front=1,
+                left=3,
+                right=4,
+                leader=False,
+                home=True,
+            )
+        )
+    return tuple(out)
+
+
+def build_view(
+    phase: str = "play",
+    *,
+    seed: int = 1,
+    me_seat: int | None = None,
+    values: tuple[int, ...] = (3, 4, 6),
+    leader: str | None = None,
+    committed: tuple[bool, bool] = (False, False),
+    draw_offer: int | None = None,
+    diagonal: bool = False,
+    agreed: bool = False,
+) -> ArtabanView:
+    dice = dice_for(seed, 6) if phase != "setup" else ()
+    players = tuple(
+        PlayerView(
+            seat=s,
+            committed=committed[s] if phase == "setup" else True,
+            score=5 if phase != "setup" else 0,
+            home=1 if phase != "setup" else 0,
+            on_board=sum(1 for d in dice if d.owner == s) if phase != "setup" else 8,
+            leader=next((d.square for d in dice if d.owner == s and d.leader), None),
+        )
+        for s in (0, 1)
+    )
+    last = None
+    if phase != "setup":
+        last = LastMoveView(seat=1, kind="tip", frm="c5", to="c4", forward=True)
+    final = None
+    if phase == "over":
+        final = FinalView(
+            ranking=((0, 1),) if agreed else ((0,), (1,)),
+            scores=(5, 5),
+            reason="The players agreed to a draw."
+            if agreed
+            else "Player 2, to move, could not tip, capture or sacrifice. Player 1 scores 5 "
+            "and Player 2 scores 5; with the scores tied, more dice on the last rank wins "
+            "(2 to 1).",
+            agreed=agreed,
+        )
+    me = None
+    if me_seat is not None and phase == "setup":
+        me = SetupView(
+            seat=me_seat,
+            values=values,
+            leader=leader,
+            committed=committed[me_seat],
+            total=sum(values),
+        )
+    waiting: tuple[int, ...] = ()
+    if phase == "setup":
+        waiting = tuple(s for s in (0, 1) if not committed[s])
+    return ArtabanView(
+        phase=phase,
+        diagonal_captures=diagonal,
+        to_play=0 if phase == "play" else None,
+        waiting_on=waiting,
+        players=players,
+        dice=dice,
+        last_move=last,
+        draw_offer=draw_offer,
+        quiet_plies=12 if phase != "setup" else 0,
+        quiet_limit=40,
+        ply=37 if phase != "setup" else 0,
+        final=final,
+        viewer=me_seat,
+        me=me,
+    )
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return (
+        a.size == b.size
+        and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
+    )
+
+
+PHASES = ("setup", "play", "over")
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_board_renders_every_phase(phase: str) -> None:
+    image = render_board(build_view(phase, seed=len(phase)), names=NAMES)
+    assert image.width == BOARD_WIDTH
+    assert 900 < image.height < 2000
+    colours = {c for _, c in image.getcolors(maxcolors=1 << 20) or []}
+    for seat in (0, 1):
+        assert DEFAULT_THEME.player_colour(seat) in colours
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        build_view("play", draw_offer=1, diagonal=True),
+        build_view("over", agreed=True),
+        build_view("setup", committed=(True, False)),
+    ],
+)
+def test_board_renders_variants(view: ArtabanView) -> None:
+    assert render_board(view, names=NAMES).width == BOARD_WIDTH
+
+
+def test_png_is_valid_and_small() -> None:
+    data = to_png(render_board(build_view("over", seed=7), names=NAMES))
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) < 150_000
+    decoded = Image.open(io.BytesIO(data))
+    decoded.load()
+    assert decoded.format == "PNG" and decoded.width == BOARD_WIDTH and decoded.mode == "P"
+
+
+def test_private_set_up_shows_the_arrangement() -> None:
+    a = render_private(build_view("setup", me_seat=0, values=(3, 4, 6)), names=NAMES)
+    b = render_private(build_view("setup", me_seat=0, values=(3, 4, 5)), names=NAMES)
+    assert a.width == PRIVATE_WIDTH == b.width
+    assert not same(a, b)
+    full = (3, 4, 5, 2, 6, 1, 4, 3)
+    ready = build_view("setup", me_seat=1, values=full, leader="c")
+    done = build_view("setup", me_seat=1, values=full, leader="c", committed=(False, True))
+    moved = build_view("setup", me_seat=1, values=full, leader="d")
+    images = [render_private(v, names=NAMES) for v in (ready, done, moved)]
+    assert not same(images[0], images[1]) and not same(images[0], images[2])
+    data = to_png(images[0])
+    assert len(data) < 150_000
+    Image.open(io.BytesIO(data)).load()
+
+
+def test_private_differs_from_the_public_board() -> None:
+    setup = build_view("setup", me_seat=0)
+    assert not same(render_private(setup, names=NAMES), render_board(setup, names=NAMES))
+    # After the reveal a player gets the board from their own side.
+    play = build_view("play", seed=4)
+    for seat in (0, 1):
+        mine = replace(play, viewer=seat)
+        assert not same(render_private(mine, names=NAMES), render_board(play, names=NAMES))
+    assert not same(
+        render_private(replace(play, viewer=0), names=NAMES),
+        render_private(replace(play, viewer=1), names=NAMES),
+    )
+    # A view for nobody in particular is just the board.
+    assert same(render_private(play, names=NAMES), render_board(play, names=NAMES))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_board_never_draws_me(phase: str) -> None:
+    public = build_view(phase, seed=3)
+    private = build_view(phase, seed=3, me_seat=1, values=(6, 6, 6, 6, 1, 1), leader=None)
+    assert replace(private, me=None, viewer=None) == public
+    assert same(render_board(public, names=NAMES), render_board(private, names=NAMES))
+
+
+def test_board_shows_changes() -> None:
+    view = build_view("play", seed=5)
+    capture = LastMoveView(seat=0, kind="capture", frm="e3", to="e4", forward=False)
+    moved = replace(view, last_move=capture)
+    offered = replace(view, draw_offer=0)
+    quiet = replace(view, quiet_plies=33)
+    base = render_board(view, names=NAMES)
+    for other in (moved, offered, quiet):
+        assert not same(base, render_board(other, names=NAMES))
+    assert not same(base, render_board(view, names=("Zed", NAMES[1])))
+    leaderless = replace(view, dice=tuple(replace(d, leader=False) for d in view.dice))
+    assert not same(base, render_board(leaderless, names=NAMES))
+    first = view.dice[0]
+    turned = replace(view, dice=(replace(first, front=7 - first.front), *view.dice[1:]))
+    assert not same(base, render_board(turned, names=NAMES))
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_rendering_does_not_mutate_the_view(phase: str) -> None:
+    view = build_view(phase, me_seat=0, seed=11)
+    snapshot = copy.deepcopy(view)
+    render_board(view, names=NAMES)
+    render_private(view, names=NAMES)
+    assert view == snapshot
+
+
+def test_odd_names() -> None:
+    view = build_view("over", seed=2)
+    odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80)
+    assert render_board(view, names=odd).width == BOARD_WIDTH
+    assert render_board(view, names=()).width == BOARD_WIDTH
+
+
+def test_registry() -> None:
+    renderer = get_renderer("artaban")
+    assert RENDERERS["artaban"] is renderer
+    view = build_view("setup", me_seat=0)
+    assert same(renderer.board(view, names=NAMES), render_board(view, names=NAMES))
+    assert same(renderer.private(view, names=NAMES), render_private(view, names=NAMES))
