@@ -12,6 +12,15 @@ from bot.config import ConfigError, load_settings
 from storage.database import StorageError
 
 
+def configure_logging(level: str) -> None:
+    logging.basicConfig(format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger().setLevel(level)
+    # discord.py logs whole request and response bodies at DEBUG: DMs and
+    # ephemeral menus carry hands and screens, which must never reach a log.
+    discord_logger = logging.getLogger("discord")
+    discord_logger.setLevel(max(logging.INFO, logging.getLevelName(level)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="Chaupal, board games in Discord."
@@ -38,10 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"chaupal: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level)
     from bot.client import ChaupalBot
     from storage.database import Database
 

@@ -53,6 +53,21 @@ def test_run_with_a_corrupt_database_exits_3_before_connecting(tmp_path: Path) -
     assert broken.read_bytes().startswith(b"this is not a database")
 
 
+def test_debug_logging_never_includes_discord_request_bodies() -> None:
+    import logging
+
+    from bot.__main__ import configure_logging
+
+    configure_logging("DEBUG")
+    try:
+        assert logging.getLogger("bot").isEnabledFor(logging.DEBUG)
+        for name in ("discord.http", "discord.gateway", "discord.webhook.async_"):
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG), name
+    finally:
+        logging.getLogger("discord").setLevel(logging.NOTSET)
+        logging.getLogger().setLevel(logging.WARNING)
+
+
 def test_settings_defaults_and_errors() -> None:
     settings = load_settings({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "42"})
     assert settings.token == "abc" and settings.dev_guild_id == 42
