@@ -125,7 +125,7 @@ class Delivery:
             targets = set(result.private_changed) | prompted_privately(result)
             if game.is_over:
                 targets = set()
-            elif result.actor is not None and result.actor in game.engine.to_move(game.state):
+            elif result.actor is not None and result.actor in game.engine.waiting_on(game.state):
                 # Mid-sequence (a set-up, a double pick): one DM when it is done.
                 targets.discard(result.actor)
             for seat in sorted(targets):

@@ -138,13 +138,17 @@ async def test_whole_sangram_game(tmp_path: Path, caplog: pytest.LogCaptureFixtu
     fake = await FakeDiscord.start(make_bot(db_path, 31))
     users = [fake.user("asha"), fake.user("bhima"), fake.user("chitra")]
     by_id = {u.id: u for u in users}
+    fake.block_dms(users[2])  # chitra plays entirely through ephemeral messages
     game_id, lobby = await open_lobby(fake, "sangram", *users)
     await start(fake, users[0], lobby)
     table = Table(fake, game_id, users)
     await table.look()
-    # Every player is prompted by DM with their hand and a menu (R4).
-    for user in users:
+    # Players are prompted by DM with their hand and a menu (R4) ...
+    for user in users[:2]:
         assert any(s.files and fake.selects(s.message_id or 0) for s in fake.dms(user))
+    # ... and a player whose DMs are closed is told (without a secret) where to look.
+    notice = [s for s in fake.channel_posts() if "can't DM you" in (s.content or "")]
+    assert len(notice) == 1 and users[2].mention in (notice[0].content or "")
 
     ways = ("dm", "hand", "command")
     used: set[str] = set()
