@@ -68,7 +68,7 @@ def run_demo(
     seed: int = 1,
     games: Sequence[str] | None = None,
     players: int | None = None,
-    max_moves: int = 400,
+    max_moves: int = 3000,
 ) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     for name in games or sorted(ENGINES):
@@ -77,7 +77,9 @@ def run_demo(
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob("*.png"):
             old.unlink()
-        n = max(engine.min_players, min(players or engine.max_players, engine.max_players))
+        # Three seats by default (within the game's range): enough to show the
+        # table, short enough that every demo game finishes.
+        n = max(engine.min_players, min(players or 3, engine.max_players))
         demo = DemoGame(engine, get_renderer(name), folder, n)
         lines = demo.play(random.Random(f"{seed}:{name}"), max_moves)
         (folder / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
