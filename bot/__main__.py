@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", type=Path, default=Path("demo-output"), help="output folder")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--games", nargs="*", help="engine names (default: all)")
-    demo.add_argument("--players", type=int, default=None, help="seats per game (default: 3, within each game's range)")
+    demo.add_argument(
+        "--players", type=int, default=None, help="seats per game (default: 3, within its range)"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "demo":
