@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.engines.artaban_views import (
     ArtabanView,
@@ -21,6 +21,7 @@ from bot.engines.artaban_views import (
 from renderers import RENDERERS, get_renderer
 from renderers.artaban import BOARD_WIDTH, PRIVATE_WIDTH, render_board, render_private
 from renderers.common import DEFAULT_THEME, to_png
+from tests.renderers.images import same
 
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura")
 FILES = "abcdefgh"
@@ -134,13 +135,6 @@ def build_view(
         final=final,
         viewer=me_seat,
         me=me,
-    )
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return (
-        a.size == b.size
-        and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.engines.mahabharata_views import (
     DieView,
@@ -31,6 +31,7 @@ from renderers.mahabharata import (
     render_private,
     token_label,
 )
+from tests.renderers.images import same
 
 KINDS = ("chariot", "elephant", "cav1", "cav2", "cav3", "inf1", "inf2", "inf3", "inf4", "inf5")
 BY_CLASS = {
@@ -206,13 +207,6 @@ def build_view(
         picks_made=picks_made,
         final=final,
         me=me,
-    )
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return (
-        a.size == b.size
-        and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
     )
 
 

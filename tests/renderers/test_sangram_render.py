@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.engines.sangram_views import (
     PHASE_ACTIVATE,
@@ -58,6 +58,7 @@ from renderers.sangram import (
     render_private,
     seat_label,
 )
+from tests.renderers.images import same
 
 # R1: type -> (lowest motivation, strength, Britishers, activity).
 TYPES: dict[str, tuple[int, int, int, str]] = {
@@ -253,13 +254,6 @@ def build_view(
         events=events if phase != PHASE_SETUP else (),
         final=final,
         me=me,
-    )
-
-
-def same(a: Image.Image, b: Image.Image) -> bool:
-    return (
-        a.size == b.size
-        and ImageChops.difference(a.convert("RGB"), b.convert("RGB")).getbbox() is None
     )
 
 
