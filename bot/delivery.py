@@ -200,9 +200,6 @@ class Delivery:
         except discord.HTTPException:
             log.warning("game %d: could not post the DM fallback notice", game.id)
 
-    def dms_closed(self, game_id: int, user_id: int) -> bool:
-        return (game_id, user_id) in self._dm_failed
-
     async def public_png(self, game: LiveGame) -> bytes:
         view = game.engine.view(game.state, None)
         return await self.bot.renders.png(game.engine.name, "board", view, game.names)

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.choices import StaleChoice, follow, split_words
@@ -21,7 +21,6 @@ from bot.engines.core import (
     CHANCE,
     Engine,
     GameError,
-    IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
@@ -100,10 +99,6 @@ class MoveResult:
     steps: tuple[Step, ...]
     actor: Seat | None
     private_changed: frozenset[Seat] = field(default_factory=frozenset)
-
-
-def is_moderator_permissions(manage_guild: bool, manage_messages: bool) -> bool:
-    return manage_guild or manage_messages
 
 
 def secrets_of(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> Any:
@@ -474,8 +469,10 @@ class GameService:
         if want == "lobby":
             candidates = [g for g in here if g.status == "lobby"]
         elif want == "mine":
-            mine = {g.id for g in await self.store.games_of_user(user_id)}
-            candidates = [g for g in here if g.id in mine]
+            mine = await self.store.games_of_user(user_id)
+            mine_ids = {g.id for g in mine}
+            # In a DM (or another channel) a player's only live game is meant.
+            candidates = [g for g in here if g.id in mine_ids] or mine
         else:
             candidates = here
         if not candidates:
@@ -485,13 +482,6 @@ class GameService:
             ids = ", ".join(f"#{g.id}" for g in candidates)
             raise ServiceError(f"Several games match ({ids}); give the game number.")
         return await self.get(candidates[0].id)
-
-    def with_record(self, game: LiveGame, **changes: Any) -> LiveGame:
-        return replace(game, record=replace(game.record, **changes))
-
-
-def illegal(message: str) -> IllegalAction:
-    return IllegalAction(message)
 
 
 __all__ = [

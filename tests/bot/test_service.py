@@ -236,3 +236,20 @@ async def test_leaving_a_started_game_points_to_resign(service: GameService) -> 
     with pytest.raises(ServiceError, match="/game resign"):
         await service.leave(game_id, PLAYERS[1].user_id)
     assert len((await service.get(game_id)).seats) == 2
+
+
+async def test_a_players_game_is_found_from_a_dm(service: GameService) -> None:
+    """Typed in a DM (another channel id), a command finds the caller's one live game,
+    and asks for the number when there are several."""
+    game_id = await started(service, "mahabharata", 2)
+    found = await service.find_game(
+        channel_id=999, user_id=PLAYERS[0].user_id, game_id=None, want="mine"
+    )
+    assert found.id == game_id
+    other = await started(service, "mahabharata", 2)
+    with pytest.raises(ServiceError, match=f"#{game_id}, #{other}"):
+        await service.find_game(
+            channel_id=999, user_id=PLAYERS[0].user_id, game_id=None, want="mine"
+        )
+    with pytest.raises(ServiceError, match="no game of yours"):
+        await service.find_game(channel_id=999, user_id=424242, game_id=None, want="mine")
