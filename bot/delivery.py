@@ -118,10 +118,12 @@ class Delivery:
         """Post the new board, then DM every changed private view."""
         game = result.game
         async with self._lock(game.id):
-            if self._posted_version.get(game.id, -1) > game.version:
-                return  # a newer board is already up
-            self._posted_version[game.id] = game.version
-            await self.post_board(game, headline(game, result))
+            # Two quick moves may publish out of order: never put an older
+            # board over a newer one, but still send this move's DMs (they
+            # render the current state).
+            if self._posted_version.get(game.id, -1) <= result.version:
+                self._posted_version[game.id] = result.version
+                await self.post_board(game, headline(game, result))
             targets = set(result.private_changed) | prompted_privately(result)
             if game.is_over:
                 targets = set()

@@ -99,6 +99,9 @@ class MoveResult:
     steps: tuple[Step, ...]
     actor: Seat | None
     private_changed: frozenset[Seat] = field(default_factory=frozenset)
+    version: int = -1
+    """The game's version right after this request (``game`` is live and
+    may have moved on by the time delivery runs)."""
 
 
 def secrets_of(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> Any:
@@ -276,6 +279,7 @@ class GameService:
                 steps=tuple(steps),
                 actor=None,
                 private_changed=frozenset(range(len(game.seats))),
+                version=record.version,
             )
 
     def _require_lobby(self, game: LiveGame) -> None:
@@ -371,7 +375,12 @@ class GameService:
             if secrets_of(engine, before, s) != secrets_of(engine, state, s)
         )
         return MoveResult(
-            game=game, before=before, steps=tuple(steps), actor=seat, private_changed=changed
+            game=game,
+            before=before,
+            steps=tuple(steps),
+            actor=seat,
+            private_changed=changed,
+            version=record.version,
         )
 
     async def _persist(
@@ -437,7 +446,9 @@ class GameService:
                 game_id, "abandoned", self._clock(), outcome=outcome.to_json()
             )
             game.record, game.outcome = record, outcome
-            return MoveResult(game=game, before=game.state, steps=(), actor=seat)
+            return MoveResult(
+                game=game, before=game.state, steps=(), actor=seat, version=record.version
+            )
 
     # -- queries ---------------------------------------------------------
 

@@ -370,3 +370,31 @@ def test_announce_decision_is_prompted_by_dm_only() -> None:
         prompted_privately(MoveResult(game=game, before=engine.setup(2, {}), steps=(), actor=None))
         == set()
     )
+
+
+async def test_out_of_order_publishing_keeps_the_newest_board_and_every_dm(
+    fake: FakeDiscord,
+) -> None:
+    """Two quick moves whose deliveries finish out of order: the older one
+    posts no board over the newer, and its DMs still go out."""
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    users = {asha.id: asha, bhima.id: bhima}
+    game_id, lobby = await open_lobby(fake, asha, bhima)
+    await fake.click(asha, lobby, fake.find_button(lobby, label="Start")["custom_id"])
+    bot = bot_of(fake)
+    results = []
+    for _ in range(2):
+        game = await bot.service.get(game_id)
+        seat = min(game.engine.to_move(game.state))
+        text = next(t for t in bot.service.legal_texts(game, seat) if t.endswith("screen"))
+        results.append(await bot.service.play(game_id, game.user_of(seat), text))
+    older, newer = results
+    assert older.version < newer.version
+    sent_before = len(fake.sent)
+    await bot.delivery.publish(newer)
+    await bot.delivery.publish(older)
+    await fake.settle()
+    new_boards = [s for s in fake.sent[sent_before:] if s.route == "channel.send" and s.files]
+    assert len(new_boards) == 1, new_boards
+    dms = {s.user_id for s in fake.sent[sent_before:] if s.route == "dm.send"}
+    assert users[(await bot.service.get(game_id)).user_of(older.actor or 0)].id in dms
