@@ -134,7 +134,7 @@ def _is_corruption(exc: sqlite3.Error) -> bool:
 
 
 async def _reap_failed_connect(conn: aiosqlite.Connection) -> None:
-    """Wait for the worker thread of a connection that failed to open.
+    """Wait for the worker thread of a connection that failed or was closed.
 
     aiosqlite stops that thread itself but does not wait for it; if the event
     loop closes first, the thread dies with "Event loop is closed".
@@ -222,6 +222,8 @@ class Database:
             version = await cls._prepare(conn, text_path, steps)
         except BaseException:
             await conn.close()
+            # close() stops the worker but does not wait for it to end.
+            await _reap_failed_connect(conn)
             raise
         return cls(text_path, conn, version)
 
@@ -380,6 +382,7 @@ class Database:
                 log.debug("PRAGMA optimize failed on %s", self.path, exc_info=True)
             finally:
                 await conn.close()
+                await _reap_failed_connect(conn)  # let the worker thread end too
 
     async def __aenter__(self) -> Database:
         return self
