@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.engines.mahabharata_views import (
     FinalView,
+    LastPickView,
     LeaderView,
     MahabharataView,
     ScreenView,
@@ -291,8 +292,13 @@ TILE: Final = 58
 TILE_GAP: Final = 10
 
 
-def _space_tile(c: Canvas, x: int, y: int, space: SpaceView) -> None:
+def _space_tile(c: Canvas, x: int, y: int, space: SpaceView, *, last: bool = False) -> None:
     t = c.theme
+    if last:
+        # The space of the last pick: drawn first so a stack count stays on top.
+        c.draw.rounded_rectangle(
+            (x - 6, y - 6, x + TILE + 6, y + TILE + 6), radius=14, outline=t.ink, width=5
+        )
     if not space.tokens:
         c.panel((x, y, x + TILE, y + TILE), fill=t.slot, outline=t.grid, radius=10, width=2)
         class_glyph(c, (x + TILE / 2, y + TILE / 2), 17, space.icon, fill=t.grid, ink=t.ink)
@@ -341,7 +347,9 @@ def _leader_card(
     names: Sequence[str],
     winner: int | None,
     final: bool,
+    last_space: int | None = None,
 ) -> None:
+    """``last_space``: the 1-based space the last pick went to, if on this card."""
     t = c.theme
     won = final and winner is not None
     c.panel(
@@ -390,7 +398,7 @@ def _leader_card(
     )
     ty = y + 64
     for i, space in enumerate(leader.spaces):
-        _space_tile(c, x + pad + i * (TILE + TILE_GAP), ty, space)
+        _space_tile(c, x + pad + i * (TILE + TILE_GAP), ty, space, last=i + 1 == last_space)
     iy = y + CARD_H - 28
     c.text((x + pad, iy), "Influence", size=18, fill=t.muted, anchor="lm", bold=True)
     ix = x + pad + text_width("Influence", 18, True) + 18
@@ -423,9 +431,11 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
     gap = 16
     w = (c.width - 2 * MARGIN - gap) // 2
     winners = view.final.leader_winners if view.final is not None else ()
+    lp = view.last_pick
     for i, leader in enumerate(view.leaders):
         col, row = i % 2, i // 2
         winner = winners[i] if i < len(winners) else None
+        last_space = lp.space if lp is not None and lp.leader_index == i else None
         _leader_card(
             c,
             MARGIN + col * (w + gap),
@@ -436,6 +446,7 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
             names,
             winner,
             view.final is not None,
+            last_space,
         )
     rows = (len(view.leaders) + 1) // 2
     return y + rows * (CARD_H + gap) + 8
@@ -479,12 +490,25 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
     else:
         title = "Dice"
     y = _heading(c, y, title)
+    lp = view.last_pick
+    if lp is not None:
+        y = _last_pick_line(c, view, lp, names, y)
     n = max(1, len(view.dice))
     slot = (c.width - 2 * MARGIN) // max(8, n)
+    tag_bottom = y + DIE + 122
     for i, die in enumerate(view.dice):
         cx = MARGIN + i * slot + slot // 2
         taken = die.taken_by is not None
         box = (cx - DIE // 2, y, cx + DIE // 2, y + DIE)
+        # The die of the last pick, while it is still on the table this round.
+        last = lp is not None and lp.die == die.index and die.taken_by == lp.seat
+        if last:
+            c.draw.rounded_rectangle(
+                (box[0] - 11, box[1] - 11, box[2] + 11, box[3] + 11),
+                radius=DIE // 6 + 11,
+                outline=t.ink,
+                width=4,
+            )
         _die(c, box, die.face, taken)
         if die.taken_by is not None:
             c.draw.rounded_rectangle(
@@ -521,7 +545,60 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
                 height=30,
                 anchor="m",
             )
-    return y + DIE + 122
+        if last and lp is not None and lp.placed in _TAGS:
+            tag_bottom = max(tag_bottom, _tag(c, cx, y + DIE + 106, _TAGS[lp.placed], slot - 10))
+    return tag_bottom + 6 if tag_bottom > y + DIE + 122 else tag_bottom
+
+
+_TAGS: Final = {"screen": "TO SCREEN", "nothing": "PLACED NOTHING"}
+
+
+def _tag(c: Canvas, cx: int, top: int, text: str, max_width: int) -> int:
+    """A white label under a die (one or two lines); returns its bottom."""
+    t = c.theme
+    lines = wrap_text(text, 17, max_width - 16, bold=True) or [text]
+    h = 8 + 22 * len(lines)
+    w = min(max_width, max(text_width(line, 17, True) for line in lines) + 16)
+    c.panel((cx - w // 2, top, cx + w // 2, top + h), fill=t.ink, radius=8)
+    for k, line in enumerate(lines):
+        c.text((cx, top + 15 + 22 * k), line, size=17, fill=t.on_colour, anchor="mm", bold=True)
+    return top + h
+
+
+def _last_pick_text(view: MahabharataView, lp: LastPickView, names: Sequence[str]) -> str:
+    """One line on the last pick; a screen placement never names its token (R14)."""
+    who = display_name(names, lp.seat)
+    took = f"{who} took d{lp.die} ({face_name(lp.face)})"
+    if lp.placed == "screen":
+        return f"{took} and put it behind their screen"
+    if lp.placed == "nothing":
+        return f"{took} and placed nothing"
+    where = "a leader"
+    if lp.leader_index is not None and 0 <= lp.leader_index < len(view.leaders):
+        where = view.leaders[lp.leader_index].name
+    if lp.space is not None:
+        where += f", space {lp.space}"
+    what = "it" if lp.face != "raja" or lp.token is None else face_name(lp.token)
+    return f"{took} and placed {what} on {where}"
+
+
+def _last_pick_line(
+    c: Canvas, view: MahabharataView, lp: LastPickView, names: Sequence[str], y: int
+) -> int:
+    """``LAST PICK`` and what it was, above the dice; returns the next y."""
+    t = c.theme
+    cy = y + 14
+    box = c.pill((MARGIN, cy), "LAST PICK", size=17, fill=t.ink, ink=t.on_colour, height=28, pad=9)
+    shape_marker(c.draw, (box[2] + 20, cy), 9, t.seat_shape(lp.seat), t.player_colour(lp.seat))
+    c.text(
+        (box[2] + 38, cy),
+        _last_pick_text(view, lp, names),
+        size=22,
+        fill=t.ink,
+        anchor="lm",
+        max_width=c.width - MARGIN - box[2] - 38,
+    )
+    return y + 46
 
 
 def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
@@ -708,6 +785,8 @@ def _board_height(view: MahabharataView) -> int:
     h = 120 + 100 + 40 + 60
     h += ((len(view.leaders) + 1) // 2) * (CARD_H + 16) + 60
     h += DIE + 160 + 220
+    if view.last_pick is not None:
+        h += 46 + 60
     if view.final is not None:
         h += 200
         for screen in view.final.screens:

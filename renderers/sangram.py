@@ -22,6 +22,9 @@ from typing import Final, Literal
 from PIL import Image, ImageDraw
 
 from bot.engines.sangram_views import (
+    OUTCOME_DECLINED,
+    OUTCOME_USED,
+    OUTCOME_WASTED,
     PHASE_ACTIVATE,
     PHASE_COMMIT,
     PHASE_GROW,
@@ -105,7 +108,6 @@ CardStyle = Literal["hand", "face", "mini"]
 # ----------------------------------------------------------------- text helpers
 
 _PLACEHOLDER = re.compile(r"\{p(\d+)\}")
-_PROMPT_SEAT = re.compile(r"^\s*Player \d+\s*:\s*")
 
 
 def seat_label(names: Sequence[str], seat: int) -> str:
@@ -119,9 +121,9 @@ def fill_names(line: str, names: Sequence[str]) -> str:
 
 
 def prompt_text(choice: ChoiceView) -> str:
-    """The choice's prompt without the leading ``Player N:`` (the seat is drawn
-    as a pill beside it), starting with a capital."""
-    text = safe_text(_PROMPT_SEAT.sub("", choice.prompt)).strip()
+    """The choice's prompt (it never names the deciding seat: that is drawn as
+    a pill beside it), starting with a capital."""
+    text = safe_text(choice.prompt).strip()
     if not text:
         return "Choose a volunteer" if choice.kind == "recruit" else "Make a choice"
     return text[0].upper() + text[1:]
@@ -563,7 +565,10 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     choice = view.choice
     if choice is not None:
         card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
+        order = view.recruit_order if choice.kind == "recruit" else ()
         h = 104 if card is not None else 92
+        if order:
+            h += RECRUIT_ROW_H
         c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
         right = x1 - 18
         if card is not None:
@@ -590,6 +595,8 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             bold=True,
             max_width=right - pr - 14,
         )
+        if order:
+            _recruit_progress(c, view, names, order, choice.seat, x0 + 18, y + 76, right)
         c.text(
             (x0 + 20, y + h - 28),
             _origin_note(choice),
@@ -638,6 +645,57 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     return y + 46
 
 
+RECRUIT_ROW_H: Final = 48
+"""Extra banner height for the recruit order (R10)."""
+
+
+def _recruit_progress(
+    c: Canvas,
+    view: SangramView,
+    names: Sequence[str],
+    order: tuple[int, ...],
+    current: int,
+    x: int,
+    cy: int,
+    right: int,
+) -> None:
+    """R10: the recruit order, each seat marked as done, choosing or to come."""
+    t = c.theme
+    players = {p.seat: p for p in view.players}
+    box = c.text((x, cy), "ORDER", size=18, fill=t.muted, anchor="lm", bold=True)
+    x = box[2] + 12
+    step = max(60, (right - x) // max(1, len(order)))
+    now = order.index(current) if current in order else len(order)
+    for i, seat in enumerate(order):
+        p = players.get(seat)
+        if i < now:
+            took = p is not None and p.recruited
+            word, ink = ("recruited", t.good) if took else ("took none", t.muted)
+        elif i == now:
+            word, ink = "choosing", t.highlight
+        else:
+            word, ink = "to come", t.muted
+        word_w = text_width(word, 18, True)
+        pill_w = step - word_w - 24
+        if pill_w < 60:
+            pill_w, word = step - 12, ""
+        _, pr = _seat_pill(
+            c,
+            x,
+            cy,
+            seat,
+            seat_label(names, seat),
+            max_width=pill_w,
+            size=18,
+            height=32,
+            dimmed=i < now,
+            outline=t.highlight if i == now else None,
+        )
+        if word:
+            c.text((pr + 6, cy), word, size=18, fill=ink, anchor="lm", bold=True)
+        x += step
+
+
 # ----------------------------------------------------------------- board: battlefield
 
 
@@ -663,6 +721,12 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         STATUS_RESOLVING: ("RESOLVING NOW", t.highlight, t.on_colour),
         STATUS_DONE: ("RESOLVED", t.good, t.on_colour),
         STATUS_RETREATED: ("RETREATED", t.bad, t.on_colour),
+    }
+    # R4: what became of a resolved card; the word says it, not only the colour.
+    outcomes: dict[str | None, tuple[str, RGB, RGB, RGB | None]] = {
+        OUTCOME_USED: ("USED", t.good, t.on_colour, None),
+        OUTCOME_DECLINED: ("DECLINED", t.panel, t.ink, t.muted),
+        OUTCOME_WASTED: ("WASTED", t.slot, t.bad, t.bad),
     }
     for i, reveal in enumerate(view.revealed):
         x = MARGIN + i * (sw + gap)
@@ -699,9 +763,13 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
                 height=32,
                 outline=t.bad,
             )
-        label, fill, ink = labels.get(
-            reveal.status, (safe_text(reveal.status).upper(), t.grid, t.ink)
-        )
+        outline: RGB | None = None
+        if reveal.status == STATUS_DONE and reveal.outcome in outcomes:
+            label, fill, ink, outline = outcomes[reveal.outcome]
+        else:
+            label, fill, ink = labels.get(
+                reveal.status, (safe_text(reveal.status).upper(), t.grid, t.ink)
+            )
         c.pill(
             (x + sw // 2, cy + FACE_CARD_H + 26),
             f"{i + 1} · {label}",
@@ -710,6 +778,7 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
             ink=ink,
             anchor="m",
             height=30,
+            outline=outline,
         )
     return y + 44 + FACE_CARD_H + 26 + 15 + 22
 
@@ -876,6 +945,8 @@ def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
         out.append(("NO RECRUIT", (72, 77, 92), False))
     if active and p.no_britishers:
         out.append(("NO BRITISHERS AT RECRUIT", (72, 77, 92), False))
+    if view.phase == PHASE_RECRUIT and p.recruited:
+        out.append(("RECRUITED", (96, 204, 120), True))
     return out
 
 
@@ -1196,6 +1267,8 @@ def _show_grow(view: SangramView) -> bool:
 def _board_height(view: SangramView) -> int:
     h = 120 + 130 + 290 + 210 + 150 + 60
     h += 40 + 110 * len(view.players)
+    if view.recruit_order:
+        h += RECRUIT_ROW_H
     if _show_grow(view):
         h += 40 + (MINI_CARD_H + 14) * len(view.grow_reveals)
     h += 50 + 30 * (EVENT_LINES + EVENTS_SHOWN)

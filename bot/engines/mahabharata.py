@@ -69,6 +69,7 @@ from bot.engines.core import (
 from bot.engines.mahabharata_views import (
     DieView,
     FinalView,
+    LastPickView,
     LeaderView,
     MahabharataView,
     PlayerView,
@@ -399,6 +400,28 @@ Space = tuple[Seat | None, tuple[int, ...]]
 """(owner, stacked token kind indices bottom first) of one leader space."""
 
 _EMPTY_SPACE: Final[Space] = (None, ())
+PLACED_SCREEN: Final = "screen"
+PLACED_LEADER: Final = "leader"
+PLACED_NOTHING: Final = "nothing"
+_PLACED: Final = (PLACED_SCREEN, PLACED_LEADER, PLACED_NOTHING)
+
+
+@dataclass(frozen=True, slots=True)
+class LastPick:
+    """The latest draft pick, for the board (see :class:`LastPickView`)."""
+
+    seat: Seat
+    die: int
+    """1-based."""
+    face: str
+    placed: str
+    """``screen``, ``leader`` or ``nothing``."""
+    leader: int | None = None
+    """Leader placements: the leader's table index."""
+    space: int | None = None
+    """Leader placements: 1-based."""
+    token: str | None = None
+    """Leader placements: the token kind.  ``None`` for the screen (R14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,6 +450,8 @@ class MahabharataState:
     announced: tuple[bool, ...]
     reason: str
     """Why the game ended (phase ``over``)."""
+    last_pick: LastPick | None = None
+    """The latest pick; kept across rounds, ``None`` before the first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -813,7 +838,8 @@ class MahabharataEngine:
                         f"You must take a die you can place (die {other + 1} can be placed); "
                         f"'d{action.die} none' is only allowed when no remaining die can be."
                     )
-            return self._after_pick(state, seat, d, state.supply, state.screens, state.spaces)
+            last = LastPick(seat, action.die, face, PLACED_NOTHING)
+            return self._after_pick(state, seat, d, state.supply, state.screens, state.spaces, last)
         if isinstance(action, PlaceScreen):
             if face == RAJA:
                 raise IllegalAction(
@@ -825,7 +851,9 @@ class MahabharataEngine:
             screen = state.screens[seat]
             screens = _set(state.screens, seat, _set(screen, k, screen[k] + 1))
             supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
-            return self._after_pick(state, seat, d, supplies, screens, state.spaces)
+            # R14: the die is public, but the token is not recorded.
+            last = LastPick(seat, action.die, face, PLACED_SCREEN)
+            return self._after_pick(state, seat, d, supplies, screens, state.spaces, last)
         # PlaceLeader
         token = action.token
         if face == RAJA:
@@ -868,7 +896,8 @@ class MahabharataEngine:
             )
         spaces = _set(state.spaces, pos, _set(state.spaces[pos], j, (seat, (*stack, k))))
         supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
-        return self._after_pick(state, seat, d, supplies, state.screens, spaces)
+        last = LastPick(seat, action.die, face, PLACED_LEADER, li, action.space, token)
+        return self._after_pick(state, seat, d, supplies, state.screens, spaces, last)
 
     def _after_pick(
         self,
@@ -878,6 +907,7 @@ class MahabharataEngine:
         supply: tuple[tuple[int, ...], ...],
         screens: tuple[tuple[int, ...], ...],
         spaces: tuple[tuple[Space, ...], ...],
+        last: LastPick,
     ) -> MahabharataState:
         picks = state.picks + 1
         state = replace(
@@ -887,6 +917,7 @@ class MahabharataEngine:
             supply=supply,
             screens=screens,
             spaces=spaces,
+            last_pick=last,
         )
         if picks < 2 * state.num_players:
             return state
@@ -1044,6 +1075,19 @@ class MahabharataEngine:
                 pati_complete=not missing,
                 pati_missing=missing,
             )
+        last_pick: LastPickView | None = None
+        lp = state.last_pick
+        if lp is not None:
+            last_pick = LastPickView(
+                seat=lp.seat,
+                die=lp.die,
+                face=lp.face,
+                placed=lp.placed,
+                leader_index=state.leaders.index(lp.leader) if lp.leader is not None else None,
+                space=lp.space,
+                # R14: never the token behind a screen (the state holds none).
+                token=lp.token if lp.placed == PLACED_LEADER else None,
+            )
         return MahabharataView(
             num_players=n,
             phase=SETUP if state.phase in (SETUP, FIRST) else state.phase,
@@ -1057,6 +1101,7 @@ class MahabharataEngine:
             picks_made=state.picks,
             final=final,
             me=me,
+            last_pick=last_pick,
         )
 
     def _screen_kinds(self, screen: tuple[int, ...]) -> tuple[str, ...]:
@@ -1271,7 +1316,53 @@ class MahabharataEngine:
             "pending": sorted(state.pending),
             "announced": list(state.announced),
             "reason": state.reason,
+            "last_pick": self._last_pick_json(state.last_pick),
         }
+
+    def _last_pick_json(self, last: LastPick | None) -> JSON:
+        if last is None:
+            return None
+        return {
+            "seat": last.seat,
+            "die": last.die,
+            "face": last.face,
+            "placed": last.placed,
+            "leader": None if last.leader is None else self.components.leaders[last.leader].key,
+            "space": last.space,
+            "token": last.token,
+        }
+
+    def _last_pick_from_json(self, obj: Any, leaders: tuple[int, ...]) -> LastPick | None:
+        """Saved states from before ``last_pick`` existed have no key: None."""
+        if obj is None:
+            return None
+        c = self.components
+        placed = str(obj["placed"])
+        if placed not in _PLACED:
+            raise ValueError(f"unknown placement {placed!r}")
+        leader: int | None = None
+        space: int | None = None
+        token: str | None = None
+        if placed == PLACED_LEADER:
+            leader = c.leader_index[obj["leader"]]
+            if leader not in leaders:
+                raise ValueError(f"{c.leaders[leader].name} is not in play")
+            space = int(obj["space"])
+            token = str(obj["token"])
+            if token not in c.token_index:
+                raise ValueError(f"unknown token {token!r}")
+        die = int(obj["die"])
+        if not 1 <= die <= self._n_dice:
+            raise ValueError(f"no die {die}")
+        return LastPick(
+            seat=int(obj["seat"]),
+            die=die,
+            face=self._check_face(str(obj["face"])),
+            placed=placed,
+            leader=leader,
+            space=space,
+            token=token,
+        )
 
     def from_json(self, obj: JSON) -> MahabharataState:
         c = self.components
@@ -1317,6 +1408,7 @@ class MahabharataEngine:
                 pending=frozenset(int(s) for s in obj["pending"]),
                 announced=tuple(bool(a) for a in obj["announced"]),
                 reason=str(obj["reason"]),
+                last_pick=self._last_pick_from_json(obj.get("last_pick"), leaders),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Not a Mahabharata state: {exc}") from None

@@ -47,6 +47,28 @@ class DieView:
 
 
 @dataclass(frozen=True)
+class LastPickView:
+    """The most recent draft pick (R7-R9), kept until the next one, so the
+    board after a round's last pick (and through the next roll) still shows
+    it.  Everything here is public (R14)."""
+
+    seat: Seat
+    die: int
+    """1..8, as in :attr:`DieView.index`."""
+    face: str
+    """The face the die showed when it was taken (a token kind or ``raja``)."""
+    placed: str
+    """``screen``, ``leader`` or ``nothing`` (R9)."""
+    leader_index: int | None = None
+    """Leader placements: index into :attr:`MahabharataView.leaders`."""
+    space: int | None = None
+    """Leader placements: the space, 1-based."""
+    token: str | None = None
+    """Leader placements: the token kind placed.  Always ``None`` for a
+    screen placement: the board never names what went behind a screen."""
+
+
+@dataclass(frozen=True)
 class PlayerView:
     seat: Seat
     screen_count: int
@@ -107,3 +129,5 @@ class MahabharataView:
     final: FinalView | None
     me: ScreenView | None
     """The viewer's own screen; ``None`` in the public view."""
+    last_pick: LastPickView | None = None
+    """The latest pick of the game, ``None`` until the first one."""

@@ -60,6 +60,10 @@ Interpretations of the rulings (each one is tested in tests/engines/test_sangram
   (Shoorveer, Maharani, Sarthi's draw) are applied without asking; all others
   ask and offer ``decline``.  An activity that cannot do anything (no target,
   no Britishers, no discards) is wasted without asking.
+* R4 outcome (public, :attr:`SangramState.outcomes`): a resolved card was
+  ``used``, ``declined`` or ``wasted`` (nothing it could do, including a
+  Maharani at 9).  A Yuvaraj takes the outcome of the activity it copies; a
+  Sarthi is used once it draws, whatever its drawn card does.
 * R5: the committed Acharya may retreat any opponent who committed a card and
   is not retreated; if that card already resolved, the target keeps it spent
   (it is discarded as usual) but still skips Recruit and cannot be targeted.
@@ -111,6 +115,9 @@ from bot.engines.core import (
     seat_tag,
 )
 from bot.engines.sangram_views import (
+    OUTCOME_DECLINED,
+    OUTCOME_USED,
+    OUTCOME_WASTED,
     PHASE_ACTIVATE,
     PHASE_COMMIT,
     PHASE_GROW,
@@ -364,6 +371,7 @@ FROM_CARD: Final = "card"
 FROM_COPY: Final = "copy"
 FROM_DRAW: Final = "draw"
 _ORIGINS: Final = ("", FROM_CARD, FROM_COPY, FROM_DRAW)
+_OUTCOMES: Final = frozenset(("", OUTCOME_USED, OUTCOME_DECLINED, OUTCOME_WASTED))
 
 VOLUNTEER: Final = -1
 """In :attr:`SangramState.draws`: the card goes to the volunteers."""
@@ -435,6 +443,11 @@ class SangramState(NamedTuple):
     kept because every caller asks for it."""
     awaited: frozenset[Seat]
     """:meth:`SangramEngine.waiting_on`, derived and kept likewise."""
+    outcomes: tuple[str, ...]
+    """Per card of :attr:`revealed`: ``""`` until it resolved, then ``used``,
+    ``declined`` or ``wasted`` (the view's ``OUTCOME_*``).  Public."""
+    recruited: frozenset[Seat]
+    """Seats that took a volunteer this round (R10).  Public."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -550,10 +563,12 @@ class _W:
         "no_britishers",
         "num_players",
         "origin",
+        "outcomes",
         "phase",
         "queue",
         "reason",
         "recent",
+        "recruited",
         "retreated",
         "returned",
         "revealed",
@@ -573,7 +588,8 @@ class _W:
             self.revealed, self.revealed_round, self.cursor, self.queue, self.retreated,
             self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
             self.effect, self.origin, self.target, self.flying, self.draws,
-            self.grow_reveals, _, self.recent, self.reason, _, _,
+            self.grow_reveals, _, self.recent, self.reason, _, _, self.outcomes,
+            self.recruited,
         ) = s  # fmt: skip
         self.hands: list[tuple[int, ...]] = list(hands)
         self.committed: list[int] = list(committed)
@@ -626,6 +642,7 @@ class _W:
                 self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
                 self.effect, self.origin, self.target, self.flying, self.draws,
                 self.grow_reveals, tuple(self.news), recent, self.reason, *self.movers(),
+                self.outcomes, self.recruited,
             )
         )  # fmt: skip
 
@@ -647,6 +664,24 @@ def _insert_desc(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 def _remove(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
+
+
+def _settle(w: _W, outcome: str) -> None:
+    """Record what became of the revealed card resolving (the first word
+    wins: a Sarthi is used when it draws, whatever its drawn card does)."""
+    i = w.cursor
+    if 0 <= i < len(w.outcomes) and not w.outcomes[i]:
+        w.outcomes = (*w.outcomes[:i], outcome, *w.outcomes[i + 1 :])
+
+
+def _recruit_order(state: SangramState | _W) -> tuple[Seat, ...]:
+    """R10: activation order; retreated and Vaidik players skip; players who
+    had nothing to commit come last, in seat order."""
+    order = [s for s, _ in state.revealed]
+    skip = state.retreated | state.vaidik
+    queue = [s for s in order if s not in skip]
+    queue += [s for s in range(state.num_players) if s not in order and s not in skip]
+    return tuple(queue)
 
 
 def _player(seat: Seat) -> str:
@@ -770,6 +805,8 @@ class SangramEngine:
             reason="",
             movers=_ONLY[CHANCE],
             awaited=_NOBODY,
+            outcomes=(),
+            recruited=frozenset(),
         )
 
     # ----- whose turn -------------------------------------------------------
@@ -959,6 +996,7 @@ class SangramEngine:
                     state.reason,
                     movers,
                     awaited,
+                    *state[33:],
                 )
             )
         if (
@@ -1049,6 +1087,7 @@ class SangramEngine:
         if w.phase == ACTIVATE:
             # R7: a Sarthi's draw, activated at once for its owner.
             w.flying = card
+            _settle(w, OUTCOME_USED)  # the Sarthi drew: used, whatever follows
             w.say(f"{seat_tag(w.actor)}'s Sarthi drew {self._names[card]}.")
             self._start(w, self._kind[card], FROM_DRAW)
             return
@@ -1090,18 +1129,18 @@ class SangramEngine:
         match action:
             case Decline():
                 w.say(f"{who} declined to use {self._activity(state, 'their')}.")
-                self._end(w)
+                self._end(w, OUTCOME_DECLINED)
             case Target(target):
                 if effect == ACHARYA:
                     self._retreat(w, target, what)
-                    self._end(w)
+                    self._end(w, OUTCOME_USED)
                 elif effect == GUPTCHAR:
                     w.levels[target] -= 1
                     w.say(
                         f"{what} pulled {seat_tag(target)}'s crown down to "
                         f"level {w.levels[target]}."
                     )
-                    self._end(w)
+                    self._end(w, OUTCOME_USED)
                 else:  # VYAPARI: chance picks the card (R9)
                     w.target = target
                     w.task = GRAB
@@ -1117,12 +1156,12 @@ class SangramEngine:
                     f"{what}: {who} discarded {count} Britisher{_s(count)} "
                     f"({w.britishers[seat]} left)."
                 )
-                self._end(w)
+                self._end(w, OUTCOME_USED)
             case GiveBritishers(count, target):
                 w.britishers[seat] -= count
                 w.britishers[target] += count
                 w.say(f"{what}: {who} gave {count} Britisher{_s(count)} to {seat_tag(target)}.")
-                self._end(w)
+                self._end(w, OUTCOME_USED)
             case Take(card):
                 w.discard = _remove_last(w.discard, card)
                 w.hands[seat] = _insert_desc(w.hands[seat], card)
@@ -1132,7 +1171,7 @@ class SangramEngine:
                     f"{what}: {who} took {self._names[card]} from the discard pile "
                     f"and {got} Britisher{_s(got)}; no Recruit this round."
                 )
-                self._end(w)
+                self._end(w, OUTCOME_USED)
             case _:
                 raise IllegalAction(self._why_not(state, action))
 
@@ -1149,7 +1188,7 @@ class SangramEngine:
         w.hands[seat] = _remove(w.hands[seat], action.card)
         w.hands[target] = _insert_desc(w.hands[target], action.card)
         w.say(f"{seat_tag(seat)} gave a card to {seat_tag(target)} in exchange.")
-        self._end(w)
+        self._end(w, OUTCOME_USED)
 
     def _grab_card(self, w: _W, card: int) -> None:
         target = w.target
@@ -1186,26 +1225,27 @@ class SangramEngine:
                 w.task = SARTHI_DRAW
             else:
                 w.say(f"{what} has nothing to draw: wasted.")
-                self._end(w)
+                self._end(w, OUTCOME_WASTED)
             return
         if effect == SHOORVEER:
             w.no_britishers = w.no_britishers | {actor}
             w.say(f"{what}: {seat_tag(actor)} takes no Britishers at Recruit.")
-            self._end(w)
+            self._end(w, OUTCOME_USED)
             return
         if effect == MAHARANI:
             if w.levels[actor] < MAX_LEVEL:
                 w.levels[actor] += 1
                 w.say(f"{what}: {seat_tag(actor)}'s crown moves up to level {w.levels[actor]}.")
+                self._end(w, OUTCOME_USED)
             else:
                 w.say(f"{what}: {seat_tag(actor)}'s crown is already at the top.")
-            self._end(w)
+                self._end(w, OUTCOME_WASTED)
             return
         if self._choices(w):
             w.task = CHOOSE
             return
         w.say(f"{what}: {self._wasted_reason(w, effect)}")
-        self._end(w)
+        self._end(w, OUTCOME_WASTED)
 
     def _wasted_reason(self, w: _W, effect: str) -> str:
         if effect in (MAHARAJA, SENAPATI, MANTRI) and not w.britishers[w.actor]:
@@ -1242,8 +1282,9 @@ class SangramEngine:
             w.discard = (*w.discard, w.flying)
             w.flying = NO_CARD
 
-    def _end(self, w: _W) -> None:
+    def _end(self, w: _W, outcome: str) -> None:
         """The activity is over: a drawn card is discarded (R7)."""
+        _settle(w, outcome)
         self._discard_flying(w)
         w.task = IDLE
 
@@ -1257,6 +1298,7 @@ class SangramEngine:
     def _recruit_card(self, w: _W, seat: Seat, card: int) -> None:
         w.volunteers = _remove(w.volunteers, card)
         w.hands[seat] = _insert_desc(w.hands[seat], card)
+        w.recruited = w.recruited | _ONLY[seat]
         if seat in w.no_britishers:
             w.say(f"{seat_tag(seat)} recruited {self._names[card]} (no Britishers: Shoorveer).")
             return
@@ -1316,6 +1358,7 @@ class SangramEngine:
         w.retreated = frozenset()
         w.no_britishers = frozenset()
         w.vaidik = frozenset()
+        w.recruited = _NOBODY
         w.say(f"Round {w.round}: everybody commits a card.", event=False)
 
     def _reveal(self, w: _W) -> None:
@@ -1327,6 +1370,7 @@ class SangramEngine:
             reverse=True,
         )
         w.revealed = tuple((s, committed[s]) for s in order)
+        w.outcomes = ("",) * len(order)
         w.revealed_round = w.round
         w.returned = frozenset()
         w.grow_reveals = ()
@@ -1365,13 +1409,7 @@ class SangramEngine:
         w.effect = ""
         w.origin = ""
         w.target = CHANCE
-        # R10: activation order; retreated and Vaidik players skip; players
-        # who had nothing to commit come last, in seat order.
-        order = [s for s, _ in w.revealed]
-        skip = w.retreated | w.vaidik
-        queue = [s for s in order if s not in skip]
-        queue += [s for s in range(w.num_players) if s not in order and s not in skip]
-        w.queue = tuple(queue)
+        w.queue = _recruit_order(w)
         w.phase = RECRUIT
 
     def _end_recruit(self, w: _W) -> None:
@@ -1473,6 +1511,7 @@ class SangramEngine:
         n = state.num_players
         phase = state.phase
         in_round = phase in (COMMIT, ACTIVATE, RECRUIT)
+        recruiting = phase == RECRUIT
         players = tuple(
             PlayerView(
                 seat=s,
@@ -1484,21 +1523,25 @@ class SangramEngine:
                 skips_recruit=in_round and (s in state.retreated or s in state.vaidik),
                 no_britishers=in_round and s in state.no_britishers,
                 grown=state.grown[s],
+                recruited=recruiting and s in state.recruited,
             )
             for s in range(n)
         )
         revealed: list[RevealView] = []
         active = phase == ACTIVATE
+        outcomes = state.outcomes
         for i, (s, card) in enumerate(state.revealed):
+            outcome: str | None = None
             if s in state.returned:
                 status = STATUS_RETREATED
             elif not active or i < state.cursor:
                 status = STATUS_DONE
+                outcome = outcomes[i] or None
             elif i == state.cursor:
                 status = STATUS_RESOLVING
             else:
                 status = STATUS_WAITING
-            revealed.append(RevealView(s, cv[card], status))
+            revealed.append(RevealView(s, cv[card], status, outcome))
         choice: ChoiceView | None = None
         if active and state.task in (CHOOSE, GIVE):
             card_no = state.flying or state.committed[state.actor]
@@ -1514,7 +1557,7 @@ class SangramEngine:
                 effect=state.effect,
                 card=cv[card_no] if card_no else None,
                 origin=state.origin,
-                prompt=f"{_player(state.actor).capitalize()}: {prompt}.",
+                prompt=f"{prompt[0].upper()}{prompt[1:]}.",
             )
         elif phase == RECRUIT and state.queue:
             choice = ChoiceView(
@@ -1523,7 +1566,7 @@ class SangramEngine:
                 effect="",
                 card=None,
                 origin="",
-                prompt=f"{_player(state.queue[0]).capitalize()}: choose a volunteer.",
+                prompt="Choose a volunteer.",
             )
         strength = self._strength
         grow = tuple(
@@ -1573,6 +1616,7 @@ class SangramEngine:
             revealed_round=state.revealed_round,
             drawn=cv[state.flying] if state.flying else None,
             choice=choice,
+            recruit_order=_recruit_order(state) if recruiting else (),
             waiting_on=tuple(sorted(self.waiting_on(state))),
             grow_reveals=grow,
             events=state.recent,
@@ -1790,6 +1834,8 @@ class SangramEngine:
             "news": list(state.news),
             "recent": list(state.recent),
             "reason": state.reason,
+            "outcomes": list(state.outcomes),
+            "recruited": sorted(state.recruited),
         }
 
     def from_json(self, obj: JSON) -> SangramState:
@@ -1851,9 +1897,25 @@ class SangramEngine:
                 reason=str(obj["reason"]),
                 movers=_NOBODY,
                 awaited=_NOBODY,
+                outcomes=(),
+                recruited=_NOBODY,
             )
+            # Fields added after the first release: older saves lack them.
+            if "outcomes" in obj:
+                outcomes = tuple(str(x) for x in obj["outcomes"])
+            else:
+                outcomes = ("",) * len(state.revealed)  # not known: shown as None
+            if "recruited" in obj:
+                recruited = seats(obj["recruited"])
+            elif phase == RECRUIT:
+                # Those whose turn has passed (one with a full hand took none).
+                recruited = frozenset(_recruit_order(state)) - frozenset(state.queue)
+            else:
+                recruited = _NOBODY
             movers, awaited = _W(state).movers()
-            state = state._replace(movers=movers, awaited=awaited)
+            state = state._replace(
+                movers=movers, awaited=awaited, outcomes=outcomes, recruited=recruited
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Not a Sangram state: {exc}") from None
         problem = self.check(state)
@@ -1886,6 +1948,10 @@ class SangramEngine:
             return "a level is off the track"
         if any(len(h) > MAX_HAND for h in state.hands):
             return "a hand holds more than 6 cards"
+        if len(state.outcomes) != len(state.revealed) or not set(state.outcomes) <= _OUTCOMES:
+            return "the outcomes do not match the revealed cards"
+        if not state.recruited <= frozenset(range(n)):
+            return "an unknown seat recruited"
         return ""
 
 

@@ -50,10 +50,22 @@ STATUS_WAITING = "waiting"
 STATUS_RESOLVING = "resolving"
 """Its activity is being resolved now (its owner may be choosing)."""
 STATUS_DONE = "done"
-"""Resolved (used, declined or wasted); it goes to the discard pile."""
+"""Resolved (used, declined or wasted: see :attr:`RevealView.outcome`); it
+goes to the discard pile."""
 STATUS_RETREATED = "retreated"
 """Its owner was retreated by an Acharya before it resolved: taken back into
 hand unused (R5).  The card is shown because it was revealed publicly."""
+
+# What happened to a resolved card (:attr:`RevealView.outcome`).
+OUTCOME_USED = "used"
+"""Its activity (or, for a Yuvaraj, the copied one) took effect.  A Sarthi is
+used once it draws, whatever becomes of the drawn card (R7)."""
+OUTCOME_DECLINED = "declined"
+"""Its owner chose not to use the activity (R4); a declined Vaidik keeps the
+normal Recruit (R8)."""
+OUTCOME_WASTED = "wasted"
+"""The activity could do nothing: no possible target, no Britishers, nothing
+to take or draw, a crown already at 9, every committed card a Yuvaraj (R6)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,9 @@ class PlayerView:
     grown: int
     """Grow steps taken so far: 0, 1 (reached 7: hand of 5) or 2 (reached 13:
     hand of 6) (R12)."""
+    recruited: bool
+    """Recruit phase: has taken a volunteer this round (R10); ``False`` in
+    other phases.  See :attr:`SangramView.recruit_order`."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,10 @@ class RevealView:
     status: str
     """``waiting``, ``resolving``, ``done`` or ``retreated`` (see the
     ``STATUS_*`` constants)."""
+    outcome: str | None
+    """For a ``done`` card: ``used``, ``declined`` or ``wasted`` (the
+    ``OUTCOME_*`` constants); ``None`` while waiting or resolving, when
+    retreated, or when not known (a game saved before outcomes were kept)."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +167,8 @@ class ChoiceView:
     """``card`` (the committed card's own activity), ``copy`` (copied by a
     Yuvaraj) or ``draw`` (drawn by a Sarthi); ``""`` when recruiting."""
     prompt: str
-    """A short public sentence: ``Choose an opponent to retreat``."""
+    """A short public sentence that does not name the deciding seat (that is
+    :attr:`seat`): ``Choose an opponent to retreat.``"""
 
 
 @dataclass(frozen=True)
@@ -215,6 +235,13 @@ class SangramView:
     """Activate/Recruit: who decides now and about what; ``None`` otherwise
     (in the commit phase see :attr:`waiting_on` and
     :attr:`PlayerView.committed`)."""
+    recruit_order: tuple[Seat, ...]
+    """Recruit phase: the seats that recruit this round, in turn order (R10:
+    activation order, then players who had no card, in seat order; retreated
+    and Vaidik players are left out).  Seats before :attr:`choice`'s seat
+    have had their turn (:attr:`PlayerView.recruited` says whether they took a
+    volunteer: a full hand takes none); the chooser and those after it are
+    still to come.  ``()`` in other phases."""
     waiting_on: tuple[Seat, ...]
     """Seats the channel may be told are to act: in the commit phase those
     who have not committed yet (seats that committed may still change their

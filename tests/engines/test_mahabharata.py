@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,7 @@ from bot.engines.mahabharata import (
     rank_scores,
     snake_order,
 )
+from bot.engines.mahabharata_views import LastPickView
 
 E = MahabharataEngine()
 C = default_components()
@@ -849,6 +852,67 @@ def test_R14_game_end_reveals_everything() -> None:
     assert view.final.pati == (True, False)
     assert "chariot" in view.final.screens[0]
     assert view.final.reason == "A Pati was announced."
+
+
+def test_R8_R14_last_pick_shows_screen_and_leader_placements() -> None:
+    state = started()
+    assert E.view(state, None).last_pick is None  # nothing picked at setup
+    state = rolled(state)
+    assert E.view(state, None).last_pick is None
+
+    # R14: a screen placement shows the die and its face, never the token.
+    state = act(state, 0, "d5 screen")
+    screen = LastPickView(seat=0, die=5, face="cav1", placed="screen")
+    for viewer in (None, 0, 1):
+        assert E.view(state, viewer).last_pick == screen
+    assert E.to_json(state)["last_pick"]["token"] is None
+
+    # R8: a Raja die on a leader: the leader, its space and the token named.
+    state = act(state, 1, "d8 drona.2 cav2")
+    view = E.view(state, None)
+    last = view.last_pick
+    assert last is not None and last.placed == "leader"
+    assert (last.seat, last.die, last.face, last.space, last.token) == (1, 8, "raja", 2, "cav2")
+    assert last.leader_index is not None
+    assert view.leaders[last.leader_index].name == "Drona"
+    assert view.leaders[last.leader_index].spaces[1].tokens == ("cav2",)
+
+    # Kept after the round's last pick and through the next roll.
+    state = act(state, 1, "d1 virata.1")
+    state = act(state, 0, "d7 satyaki.3")
+    assert state.phase == "roll" and state.round == 2
+    kept = E.view(state, None).last_pick
+    assert kept is not None and (kept.seat, kept.die, kept.space) == (0, 7, 3)
+    assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
+
+    # Saved states from before last_pick load with none.
+    old = E.to_json(state)
+    del old["last_pick"]
+    assert E.from_json(old).last_pick is None
+    assert E.from_json(old) == replace(state, last_pick=None)
+
+
+def test_R9_R14_last_pick_placed_nothing() -> None:
+    state = edit(rolled(started()), lambda o: empty_supply(o, 0))
+    state = act(state, 0, "d3 none")
+    assert E.view(state, None).last_pick == LastPickView(
+        seat=0, die=3, face="elephant", placed="nothing"
+    )
+
+
+def test_R14_last_pick_never_names_a_screen_token_in_playouts() -> None:
+    rng = random.Random(7)
+    screens = 0
+    for players in (2, 3, 4):
+        state = E.setup(players, {})
+        while E.outcome(state) is None:
+            (seat, *_) = sorted(E.to_move(state))
+            state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+            last = E.view(state, None).last_pick
+            if last is not None and last.placed != "leader":
+                assert last.token is None and last.leader_index is None and last.space is None
+                screens += last.placed == "screen"
+    assert screens > 0
 
 
 # --------------------------------------------------------------------------

@@ -494,6 +494,44 @@ def test_R4_only_the_seats_to_move_may_act() -> None:
         act(state, 0, "recruit vaidik-4")
 
 
+def outcomes(state: SangramState) -> list[tuple[int, str, str | None]]:
+    """(seat, status, outcome) of each revealed card in the public view."""
+    return [(r.seat, r.status, r.outcome) for r in E.view(state, None).revealed]
+
+
+def test_R4_outcome_of_each_resolved_card_is_public() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["maharani-30", "vaidik-2"]], brit=[3, 0])
+    state = commit(state, {0: "maharaja-50", 1: "maharani-30"})
+    # Nothing is said while a card waits or resolves.
+    assert outcomes(state) == [(0, "resolving", None), (1, "waiting", None)]
+    declined = act(state, 0, "decline")
+    assert outcomes(declined) == [(0, "done", "declined"), (1, "done", "used")]
+    used = act(state, 0, "discard 1")
+    assert outcomes(used) == [(0, "done", "used"), (1, "done", "used")]
+    # The outcomes survive a JSON round trip and stay until the next reveal.
+    assert E.from_json(json.loads(json.dumps(E.to_json(used)))) == used
+    later = drive(used, lambda s: s.phase == "commit")
+    assert outcomes(later) == outcomes(used)
+
+
+def test_R4_an_activity_that_can_do_nothing_is_wasted() -> None:
+    state = table(
+        [["maharani-30", "vaidik-1"], ["guptchar-25", "sarthi-10"], ["mantri-35", "yuvaraj-20"]],
+        levels=[9, 0, 0],
+    )
+    state = commit(state, {0: "maharani-30", 1: "guptchar-25", 2: "mantri-35"})
+    # The Mantri has no Britishers; the Maharani's crown is already at 9 (R9).
+    assert outcomes(state)[:2] == [(2, "done", "wasted"), (0, "done", "wasted")]
+    # The Guptchar can still pull player 1 down: it asks.
+    assert outcomes(state)[2] == (1, "resolving", None)
+    state = act(state, 1, "target 1")
+    assert outcomes(state)[2] == (1, "done", "used")
+    # With every opponent's crown at 0 it has no possible target: wasted.
+    state = table([["guptchar-25", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state = commit(state, {0: "guptchar-25", 1: "vaidik-2"})
+    assert outcomes(state) == [(0, "done", "wasted"), (1, "done", "wasted")]
+
+
 # --------------------------------------------------------------------------
 # R5: Acharya
 # --------------------------------------------------------------------------
@@ -526,6 +564,18 @@ def test_R5_acharya_retreats_an_unresolved_opponent() -> None:
     # They still Train (and Grow).
     state = next_round(state)
     assert state.levels[1] == 1 and len(state.hands[1]) == 2
+
+
+def test_R5_a_retreated_card_has_no_outcome_and_the_acharya_was_used() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["senapati-40", "vaidik-3"]],
+        brit=[0, 0, 2],
+    )
+    state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "senapati-40"})
+    state = act(act(state, 0, "target 2"), 2, "decline")
+    assert outcomes(state) == [
+        (0, "done", "used"), (2, "done", "declined"), (1, "retreated", None),
+    ]  # fmt: skip
 
 
 def test_R5_a_retreated_player_cannot_be_targeted() -> None:
@@ -640,6 +690,20 @@ def test_R6_when_every_committed_card_is_a_yuvaraj_all_are_wasted() -> None:
     assert state.phase == "recruit"
 
 
+def test_R6_a_yuvaraj_takes_the_outcome_of_the_copied_activity() -> None:
+    state = table([["senapati-40", "vaidik-1"], ["yuvaraj-20", "vaidik-2"]], brit=[0, 5])
+    state = commit(state, {0: "senapati-40", 1: "yuvaraj-20"})
+    assert outcomes(state)[0] == (0, "done", "wasted")  # no Britishers
+    state = act(state, 1, "copy 1")
+    assert outcomes(state)[1] == (1, "resolving", None)
+    assert outcomes(act(state, 1, "decline"))[1] == (1, "done", "declined")
+    assert outcomes(act(state, 1, "discard 2"))[1] == (1, "done", "used")
+    # Every committed card a Yuvaraj: all wasted.
+    state = table([["yuvaraj-20", "vaidik-1"], ["yuvaraj-19", "vaidik-2"]])
+    state = commit(state, {0: "yuvaraj-20", 1: "yuvaraj-19"})
+    assert outcomes(state) == [(0, "done", "wasted"), (1, "done", "wasted")]
+
+
 def test_R6_copying_a_yuvaraj_is_not_offered() -> None:
     state = table(
         [["yuvaraj-20", "vaidik-1"], ["yuvaraj-19", "vaidik-2"], ["maharani-30", "vaidik-3"]]
@@ -690,6 +754,15 @@ def test_R7_a_drawn_card_with_a_choice_asks_its_owner() -> None:
     assert state.levels == (0, 2) and card("guptchar-24") in state.discard
 
 
+def test_R7_a_sarthi_is_used_once_it_draws_whatever_the_drawn_card_does() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], levels=[0, 3])
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(state, CHANCE, "draw guptchar-24")
+    assert outcomes(state)[0] == (0, "resolving", None)  # its drawn card resolves
+    state = act(state, 0, "decline")
+    assert outcomes(state)[0] == (0, "done", "used")
+
+
 # --------------------------------------------------------------------------
 # R8: Vaidik
 # --------------------------------------------------------------------------
@@ -727,6 +800,23 @@ def test_R8_a_vaidik_with_nothing_to_take_is_wasted_and_recruits() -> None:
     state = table([["vaidik-1", "sarthi-10"], ["maharani-30", "vaidik-2"]])
     state = commit(state, {0: "vaidik-1", 1: "maharani-30"})
     assert state.phase == "recruit" and state.queue == (1, 0)
+
+
+def test_R8_vaidik_outcome_declined_used_or_wasted() -> None:
+    def vaidik_first(discard: list[str]) -> SangramState:
+        state = table([["vaidik-5", "sarthi-10"], ["vaidik-2", "vaidik-3"]], discard=discard)
+        return commit(state, {0: "vaidik-5", 1: "vaidik-2"})
+
+    state = vaidik_first(DISCARDS)
+    declined = act(act(state, 0, "decline"), 1, "decline")
+    assert outcomes(declined) == [(0, "done", "declined"), (1, "done", "declined")]
+    used = act(state, 0, "take senapati-38")
+    assert outcomes(used)[0] == (0, "done", "used")
+    assert outcomes(act(used, 1, "take mantri-31"))[1] == (1, "done", "used")
+    # Nothing to take: wasted without asking (and both still recruit).
+    wasted = vaidik_first([])
+    assert outcomes(wasted) == [(0, "done", "wasted"), (1, "done", "wasted")]
+    assert wasted.queue == (0, 1)
 
 
 # --------------------------------------------------------------------------
@@ -910,6 +1000,54 @@ def test_R10_a_last_single_volunteer_is_taken_without_asking() -> None:
     state, done = step(state, 1, E.describe(state, 1, E.legal_actions(state, 1)[0]))
     assert "{p0} recruited" in done.narration
     assert state.phase == "refill" and len(state.hands[0]) == 2
+
+
+def test_R10_recruit_progress_is_public_in_order() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["guptchar-25", "guptchar-24"], ["mantri-35", "mantri-34"],
+         ["maharani-30", "vaidik-2"]],
+        volunteers=["senapati-40", "maharaja-50", "sarthi-10", "yuvaraj-20", "vyapari-15"],
+    )  # fmt: skip
+    state = commit(state, {0: "acharya-55", 1: "guptchar-25", 2: "mantri-35", 3: "maharani-30"})
+    state = act(state, 0, "target 4")  # player 4 retreats: no Recruit
+    assert state.phase == "recruit"
+    view = E.view(state, None)
+    assert view.recruit_order == (0, 2, 1)
+    assert view.choice is not None and view.choice.seat == 0
+    assert not any(p.recruited for p in view.players)
+    state = act(state, 0, "recruit senapati-40")
+    view = E.view(state, None)
+    assert view.recruit_order == (0, 2, 1) and view.choice is not None
+    assert view.choice.seat == 2
+    assert [p.recruited for p in view.players] == [True, False, False, False]
+    # A save from before the progress was kept still loads: the seats whose
+    # turn has passed count as recruited.
+    obj = json.loads(json.dumps(E.to_json(state)))
+    assert E.from_json(obj) == state
+    del obj["recruited"], obj["outcomes"]
+    old = E.from_json(obj)
+    assert old.recruited == state.recruited
+    assert [r.outcome for r in E.view(old, None).revealed] == [None] * 4
+    state = act(state, 2, "recruit maharaja-50")
+    state = act(state, 1, "recruit sarthi-10")
+    # Out of the recruit phase nothing is said about it.
+    assert state.phase == "refill"
+    view = E.view(state, None)
+    assert view.recruit_order == () and not any(p.recruited for p in view.players)
+    # The next round starts afresh.
+    state = drive(state, lambda s: s.phase == "commit")
+    assert state.recruited == frozenset()
+
+
+def test_R10_prompts_do_not_name_the_deciding_seat() -> None:
+    state = table([["maharaja-50", "vaidik-1"], ["vaidik-2", "vaidik-3"]], brit=[3, 0])
+    state = commit(state, {0: "maharaja-50", 1: "vaidik-2"})
+    choice = E.view(state, None).choice
+    assert choice is not None and choice.seat == 0
+    assert choice.prompt == "Choose how many Britishers to discard."
+    state = drive(state, lambda s: s.phase == "recruit")
+    choice = E.view(state, None).choice
+    assert choice is not None and choice.prompt == "Choose a volunteer."
 
 
 # --------------------------------------------------------------------------

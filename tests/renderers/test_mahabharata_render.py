@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import io
+import itertools
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +16,7 @@ from PIL import Image
 from bot.engines.mahabharata_views import (
     DieView,
     FinalView,
+    LastPickView,
     LeaderView,
     MahabharataView,
     PlayerView,
@@ -300,6 +302,65 @@ def test_board_shows_changes() -> None:
     assert not same(render_board(view, names=NAMES), render_board(one_more, names=NAMES))
     renamed = ("Zed", *NAMES[1:])
     assert not same(render_board(view, names=NAMES), render_board(view, names=renamed))
+
+
+def last_pick(view: MahabharataView, placed: str, space: int = 1) -> LastPickView:
+    """A last pick that fits ``view``: a die taken this round if there is one,
+    and for a leader placement ``space`` of the first leader."""
+    taken = [d for d in view.dice if d.taken_by is not None]
+    die = taken[-1] if taken else view.dice[0]
+    seat = die.taken_by if die.taken_by is not None else 0
+    face = die.face or "cav2"
+    if placed != "leader":
+        return LastPickView(seat=seat, die=die.index, face=face, placed=placed)
+    return LastPickView(
+        seat=seat,
+        die=die.index,
+        face=face,
+        placed="leader",
+        leader_index=0,
+        space=space,
+        token="inf2" if face == "raja" else face,
+    )
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("placed", ["screen", "leader", "nothing"])
+def test_board_renders_last_pick_in_every_phase(phase: str, placed: str) -> None:
+    view = build_view(4, phase, seed=13)
+    marked = replace(view, last_pick=last_pick(view, placed))
+    image = render_board(marked, names=NAMES)
+    assert image.width == BOARD_WIDTH
+    assert 400 < image.height < 2400
+    assert len(to_png(image)) < 150_000
+    if phase != "over" or placed == "leader":
+        # The dice (or, at the end, the outlined leader space) show it.
+        assert not same(image, render_board(view, names=NAMES))
+
+
+def test_board_differs_when_last_pick_differs() -> None:
+    view = build_view(4, "draft", seed=5)
+    picks = [
+        None,
+        last_pick(view, "screen"),
+        last_pick(view, "nothing"),
+        last_pick(view, "leader", space=1),
+        last_pick(view, "leader", space=2),
+    ]
+    images = [render_board(replace(view, last_pick=p), names=NAMES) for p in picks]
+    for a, b in itertools.combinations(range(len(images)), 2):
+        assert not same(images[a], images[b]), (picks[a], picks[b])
+
+
+def test_R14_board_never_names_a_screen_token() -> None:
+    view = build_view(4, "draft", seed=5)
+    screen = last_pick(view, "screen")
+    # Even a view that wrongly carried the token would not show it.
+    leaked = replace(screen, token="inf5")
+    assert same(
+        render_board(replace(view, last_pick=screen), names=NAMES),
+        render_board(replace(view, last_pick=leaked), names=NAMES),
+    )
 
 
 @pytest.mark.parametrize("phase", PHASES)

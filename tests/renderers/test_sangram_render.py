@@ -16,6 +16,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.engines.sangram_views import (
+    OUTCOME_DECLINED,
+    OUTCOME_USED,
+    OUTCOME_WASTED,
     PHASE_ACTIVATE,
     PHASE_COMMIT,
     PHASE_GROW,
@@ -99,6 +102,7 @@ def desc(cards: list[CardView]) -> tuple[CardView, ...]:
 
 
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura", "Chandra", "Devi", "Esha")
+OUTCOMES = (OUTCOME_USED, OUTCOME_DECLINED, OUTCOME_WASTED)
 PHASES = (
     PHASE_SETUP,
     PHASE_COMMIT,
@@ -135,15 +139,22 @@ def build_view(
     retreated = {order[1]} if table and n > 2 else set()
     revealed: list[RevealView] = []
     for i, seat in enumerate(order):
+        outcome: str | None = None
         if seat in retreated:
             status = STATUS_RETREATED
         elif phase != PHASE_ACTIVATE or i < min(2, n - 1):
             status = STATUS_DONE
+            outcome = OUTCOMES[i % len(OUTCOMES)]
         elif i == min(2, n - 1):
             status = STATUS_RESOLVING
         else:
             status = STATUS_WAITING
-        revealed.append(RevealView(seat=seat, card=committed_cards[seat], status=status))
+        revealed.append(
+            RevealView(seat=seat, card=committed_cards[seat], status=status, outcome=outcome)
+        )
+    skippers = retreated | ({order[-1]} if order else set())
+    recruit_order: tuple[int, ...] = ()
+    recruited: set[int] = set()
     choice: ChoiceView | None = None
     drawn: CardView | None = None
     waiting: tuple[int, ...] = ()
@@ -156,18 +167,21 @@ def build_view(
             effect=drawn.kind,
             card=drawn,
             origin="draw",
-            prompt=f"Player {resolving.seat + 1}: choose an opponent to retreat.",
+            prompt="Choose an opponent to retreat.",
         )
         waiting = (resolving.seat,)
     elif phase == PHASE_RECRUIT:
-        seat = order[0]
+        # R10: the first in order has recruited, the second chooses.
+        recruit_order = tuple(s for s in order if s not in skippers)
+        seat = recruit_order[min(1, len(recruit_order) - 1)]
+        recruited = set(recruit_order[: recruit_order.index(seat)])
         choice = ChoiceView(
             seat=seat,
             kind="recruit",
             effect="",
             card=None,
             origin="",
-            prompt=f"Player {seat + 1}: choose a volunteer.",
+            prompt="Choose a volunteer.",
         )
         waiting = (seat,)
     elif phase == PHASE_COMMIT:
@@ -180,9 +194,10 @@ def build_view(
             hand_size=len(hands[s]),
             committed=(s not in waiting) if phase == PHASE_COMMIT else bool(table),
             retreated=in_round and s in retreated,
-            skips_recruit=in_round and (s in retreated or s == order[-1] if order else False),
+            skips_recruit=in_round and s in skippers,
             no_britishers=in_round and s == (order[0] if order else -1),
             grown=s % 3,
+            recruited=s in recruited,
         )
         for s in range(n)
     )
@@ -249,6 +264,7 @@ def build_view(
         revealed_round=round_ if table else round_ - 1,
         drawn=drawn,
         choice=choice,
+        recruit_order=recruit_order,
         waiting_on=waiting,
         grow_reveals=grow,
         events=events if phase != PHASE_SETUP else (),
@@ -325,6 +341,49 @@ def test_board_shows_changes() -> None:
         render_board(view, names=NAMES),
         render_board(replace(view, players=level_up), names=NAMES),
     )
+
+
+def test_board_shows_what_became_of_each_revealed_card() -> None:
+    view = build_view(5, PHASE_RECRUIT, seed=5)
+    done = [i for i, r in enumerate(view.revealed) if r.status == STATUS_DONE]
+    assert len(done) >= 2
+    base = render_board(view, names=NAMES)
+
+    def with_outcome(i: int, outcome: str | None) -> Image.Image:
+        revealed = list(view.revealed)
+        revealed[i] = replace(revealed[i], outcome=outcome)
+        return render_board(replace(view, revealed=tuple(revealed)), names=NAMES)
+
+    i = done[0]
+    images = {o: with_outcome(i, o) for o in (None, *OUTCOMES)}
+    for a in images:
+        for b in images:
+            if a != b:
+                assert not same(images[a], images[b]), (a, b)
+    assert same(images[view.revealed[i].outcome], base)
+
+
+def test_board_shows_recruit_progress() -> None:
+    view = build_view(5, PHASE_RECRUIT, seed=5)
+    assert view.choice is not None and len(view.recruit_order) >= 2
+    order = view.recruit_order
+    base = render_board(view, names=NAMES)
+    # Without the order (an older view) the banner is shorter.
+    assert render_board(replace(view, recruit_order=()), names=NAMES).height < base.height
+    # The next seat's turn: the first two have recruited.
+    players = tuple(replace(p, recruited=p.seat in order[:2]) for p in view.players)
+    chooser = order[2] if len(order) > 2 else order[1]
+    later = replace(
+        view,
+        players=players,
+        choice=replace(view.choice, seat=chooser),
+        waiting_on=(chooser,),
+    )
+    assert not same(base, render_board(later, names=NAMES))
+    # A seat whose turn passed without a volunteer (full hand) looks different
+    # from one that recruited.
+    none_taken = replace(view, players=tuple(replace(p, recruited=False) for p in view.players))
+    assert not same(base, render_board(none_taken, names=NAMES))
 
 
 def test_board_copes_with_odd_views() -> None:
@@ -441,9 +500,11 @@ def test_text_helpers() -> None:
     )
     assert fill_names("{p7} waits.", NAMES) == "Player 8 waits."
     assert seat_label(NAMES, 2) == "P3 Chandra"
-    choice = ChoiceView(1, "activity", "acharya", card(53), "card", "Player 2: choose an opponent.")
+    # The prompt never names the seat (the pill beside it does): drawn as given.
+    choice = ChoiceView(1, "activity", "acharya", card(53), "card", "choose an opponent.")
     assert prompt_text(choice) == "Choose an opponent."
     assert prompt_text(replace(choice, prompt="")) == "Make a choice"
+    assert prompt_text(replace(choice, kind="recruit", prompt=" ")) == "Choose a volunteer"
 
 
 # ----------------------------------------------------------------- colours & common additions
