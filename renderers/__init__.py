@@ -12,8 +12,8 @@ no I/O.  A generic caller draws any game through the registry::
 
 Renderers import nothing from Discord, aiosqlite or ``storage``, and from
 ``bot`` only the engine view types (``bot.engines.*_views``,
-``bot.engines.core``).  Rendering blocks: call it through
-``asyncio.to_thread``.
+``bot.engines.core``).  Rendering blocks: the bot calls it through
+:class:`bot.rendering.RenderPool`, off the event loop.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from renderers.common import (
     Box,
     Canvas,
     Theme,
+    ViewRenderer,
     blend,
     crown,
     display_name,
@@ -656,20 +657,12 @@ def render_private(
     return c.crop(y + 8)
 
 
-class ArtabanRenderer:
+class ArtabanRenderer(ViewRenderer):
     """The registry entry (see :mod:`renderers`)."""
 
-    name: Final = "artaban"
-
-    def board(
-        self, view: ArtabanView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_board(view, names=names, theme=theme)
-
-    def private(
-        self, view: ArtabanView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_private(view, names=names, theme=theme)
+    name = "artaban"
+    draw_board = staticmethod(render_board)
+    draw_private = staticmethod(render_private)
 
 
 __all__ = [

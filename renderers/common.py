@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import BytesIO
-from typing import Literal
+from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -764,3 +764,24 @@ __all__ = [
     "token_chip",
     "wrap_text",
 ]
+
+
+class ViewRenderer:
+    """The registry entry for one game: its two drawing functions.
+
+    Subclasses set ``draw_board`` and ``draw_private`` (pure functions of a
+    view, with ``names`` and ``theme`` keywords)."""
+
+    name: str
+    draw_board: Callable[..., Image.Image]
+    draw_private: Callable[..., Image.Image]
+
+    def board(
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return type(self).draw_board(view, names=names, theme=theme)
+
+    def private(
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        return type(self).draw_private(view, names=names, theme=theme)

@@ -25,6 +25,7 @@ from renderers.common import (
     RGB,
     Canvas,
     Theme,
+    ViewRenderer,
     blend,
     crown,
     die_face,
@@ -984,20 +985,12 @@ def render_private(
     return c.crop(y)
 
 
-class MahabharataRenderer:
+class MahabharataRenderer(ViewRenderer):
     """The registry entry (see :mod:`renderers`)."""
 
-    name: Final = "mahabharata"
-
-    def board(
-        self, view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_board(view, names=names, theme=theme)
-
-    def private(
-        self, view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_private(view, names=names, theme=theme)
+    name = "mahabharata"
+    draw_board = staticmethod(render_board)
+    draw_private = staticmethod(render_private)
 
 
 __all__ = [

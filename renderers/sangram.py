@@ -50,6 +50,7 @@ from renderers.common import (
     Box,
     Canvas,
     Theme,
+    ViewRenderer,
     blend,
     card_back,
     card_fan,
@@ -1551,20 +1552,12 @@ def render_private(
     return c.crop(y)
 
 
-class SangramRenderer:
+class SangramRenderer(ViewRenderer):
     """The registry entry (see :mod:`renderers`)."""
 
-    name: Final = "sangram"
-
-    def board(
-        self, view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_board(view, names=names, theme=theme)
-
-    def private(
-        self, view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
-    ) -> Image.Image:
-        return render_private(view, names=names, theme=theme)
+    name = "sangram"
+    draw_board = staticmethod(render_board)
+    draw_private = staticmethod(render_private)
 
 
 __all__ = [
