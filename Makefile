@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup run demo test pytest lint bench clean
 
+# Depends on pyproject.toml: a change to the pinned versions reinstalls.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -31,8 +32,11 @@ lint: setup
 	$(BIN)/ruff check bot renderers storage tests
 	$(BIN)/mypy
 
+# Quick by default (about half a minute); `make bench BENCH_ARGS=--full` for
+# the full run (several minutes).  Progress on stderr, JSON on stdout.
+BENCH_ARGS ?=
 bench: setup
-	$(BIN)/python -m bot.bench
+	$(BIN)/python -m bot.bench $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache demo-output

@@ -1,4 +1,9 @@
-"""``python -m bot`` runs the bot; ``python -m bot demo`` plays demo games offline."""
+"""``python -m bot`` runs the bot; ``python -m bot demo`` plays demo games offline;
+``python -m bot backup FILE`` copies the database safely, even while the bot runs.
+
+Exit codes: 0 fine, 1 Discord unreachable, 2 a setting is missing or wrong
+(or Discord refused the token), 3 the database cannot be used (or backed up).
+"""
 
 from __future__ import annotations
 
@@ -34,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument(
         "--players", type=int, default=None, help="seats per game (default: 3, within its range)"
     )
+    backup = sub.add_parser(
+        "backup",
+        help="copy the database (CHAUPAL_DATABASE) to FILE; safe while the bot runs",
+    )
+    backup.add_argument("file", type=Path, help="the backup file to write (replaced if it exists)")
     args = parser.parse_args(argv)
 
     if args.command == "demo":
@@ -42,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         out = run_demo(args.out, seed=args.seed, games=args.games, players=args.players)
         print(f"Demo images written to {out.resolve()}")
         return 0
+
+    if args.command == "backup":
+        return _backup(args.file)
 
     try:
         settings = load_settings()
@@ -82,6 +95,24 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
         raise
+    return 0
+
+
+def _backup(target: Path) -> int:
+    from storage.database import backup_database
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 2
+    try:
+        done = backup_database(settings.database_path, target)
+    except StorageError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 3
+    games = "" if done.games is None else f", {done.games} game{'s' * (done.games != 1)}"
+    print(f"Backed up {done.source} to {done.target} ({done.size:,} bytes{games}).")
     return 0
 
 

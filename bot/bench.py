@@ -7,6 +7,11 @@
   lock + load + engine + chance + the transaction; "move_and_render" adds the
   board PNG that delivery posts).
 
+Two sizes: the default quick run (well under a minute on two cores: shorter
+playouts, fewer renders and moves, 1 and 100 live games) for a first look,
+and ``--full`` (about ten minutes: adds 1,000 live games) for figures worth
+comparing.  Progress goes to stderr, so stdout stays one JSON document.
+
 Timing lives here, never in tests.
 """
 
@@ -21,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +41,52 @@ from bot.engines.core import (
 )
 from renderers import get_renderer
 from renderers.common import to_png
+
+#: Bench playouts cap games that can go on for ever with random players
+#: (Sangram), through the engine's own lobby option when it has one.
+PLAYOUT_ROUND_LIMIT = 50
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How much work one bench run does."""
+
+    seconds: float
+    """Playout time per engine and player count."""
+    renders: int
+    """Sample states rendered per engine (board and private each)."""
+    moves: int
+    """Service moves per live-game count (sequential, then 8 in flight)."""
+    counts: tuple[int, ...]
+    """Live-game counts; the last is also measured with thread rendering."""
+
+
+QUICK = Profile(seconds=0.5, renders=20, moves=60, counts=(1, 100))
+FULL = Profile(seconds=3.0, renders=100, moves=600, counts=(1, 100, 1000))
+
+
+class Progress:
+    """One line per step on stderr, with the time since the run started.
+
+    A full run takes minutes; without these lines it looks hung.
+    """
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.start = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            elapsed = time.perf_counter() - self.start
+            print(f"[bench {elapsed:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def playout_options(engine: Engine[Any, Any, Any]) -> dict[str, Any]:
+    """The engine's default options, with a round limit where it has one."""
+    options: dict[str, Any] = {k: o.default for k, o in engine.options.items()}
+    if "round_limit" in engine.options:
+        options["round_limit"] = PLAYOUT_ROUND_LIMIT
+    return options
 
 
 def percentile(samples: Sequence[float], q: float) -> float:
@@ -51,7 +103,7 @@ def random_playout(
     """One game with random players, on the engine alone (no log text or
     narration, which the service adds); returns (final state, moves,
     seconds spent in player applies)."""
-    state = engine.setup(n, {k: o.default for k, o in engine.options.items()})
+    state = engine.setup(n, playout_options(engine))
     moves = 0
     apply_time = 0.0
     clock = time.perf_counter
@@ -101,7 +153,7 @@ def sample_states(name: str, count: int, seed: int) -> list[tuple[Any, int]]:
     states: list[tuple[Any, int]] = []
     n = engine.max_players
     while len(states) < count:
-        state = engine.setup(n, {k: o.default for k, o in engine.options.items()})
+        state = engine.setup(n, playout_options(engine))
         history = []
         while engine.outcome(state) is None:
             state, _ = resolve_chance(engine, state, rng.random)
@@ -179,7 +231,11 @@ async def bench_service(
                 made += 1
                 base = 1000 * made
                 live = await service.new_game(
-                    name, creator=Player(base, "p0"), guild_id=1, channel_id=1 + made % 50
+                    name,
+                    creator=Player(base, "p0"),
+                    guild_id=1,
+                    channel_id=1 + made % 50,
+                    options=playout_options(engine),
                 )
                 for s in range(1, n):
                     await service.join(live.id, Player(base + s, f"p{s}"))
@@ -246,18 +302,50 @@ async def bench_service(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.bench")
+def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.bench",
+        description="Speed and size figures as JSON on stdout; progress on stderr. "
+        "The default is a quick run (well under a minute); --full takes about ten minutes.",
+    )
     parser.add_argument("--games", nargs="*", default=None, help="engines (default: all)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="playout time per engine")
-    parser.add_argument("--renders", type=int, default=100)
-    parser.add_argument("--moves", type=int, default=600, help="service moves per game count")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--full", action="store_true", help="the full run, with 1,000 live games")
+    # --quick is the default now; still accepted so older scripts keep working.
+    size.add_argument("--quick", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seconds", type=float, default=None, help="playout time per engine")
+    parser.add_argument("--renders", type=int, default=None, help="states rendered per engine")
+    parser.add_argument("--moves", type=int, default=None, help="service moves per game count")
+    parser.add_argument(
+        "--counts", type=int, nargs="+", default=None, help="live-game counts for the service"
+    )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--quick", action="store_true", help="tiny run, for smoke tests")
+    parser.add_argument("--no-progress", action="store_true", help="print nothing on stderr")
     args = parser.parse_args(argv)
-    if args.quick:
-        args.seconds, args.renders, args.moves = 0.2, 5, 20
+    base = FULL if args.full else QUICK
+    profile = Profile(
+        seconds=base.seconds if args.seconds is None else args.seconds,
+        renders=base.renders if args.renders is None else args.renders,
+        moves=base.moves if args.moves is None else args.moves,
+        counts=base.counts if args.counts is None else tuple(args.counts),
+    )
+    return args, profile
+
+
+def profile_for(argv: list[str]) -> Profile:
+    """The sizes a run with these arguments uses."""
+    return _parse(argv)[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, profile = _parse(argv)
+    progress = Progress(quiet=args.no_progress)
     names = args.games or sorted(ENGINES)
+    progress(
+        f"{'full' if args.full else 'quick'} run: {', '.join(names)}; "
+        f"{profile.seconds:g} s playouts, {profile.renders} renders, "
+        f"{profile.moves} moves at {', '.join(map(str, profile.counts))} live games"
+    )
     report: dict[str, Any] = {
         "python": sys.version.split()[0],
         "engines": {},
@@ -265,16 +353,22 @@ def main(argv: list[str] | None = None) -> int:
         "service": {},
     }
     for name in names:
-        report["engines"][name] = bench_engine(name, args.seconds, args.seed)
-        report["renderers"][name] = bench_renderer(name, args.renders, args.seed)
-        counts = (1, 100) if args.quick else (1, 100, 1000)
-        service = {
-            str(c): asyncio.run(bench_service(name, c, args.moves, args.seed)) for c in counts
-        }
-        service[f"{counts[-1]}_thread_render"] = asyncio.run(
-            bench_service(name, counts[-1], args.moves, args.seed, render_workers=0)
+        progress(f"{name}: random playouts")
+        report["engines"][name] = bench_engine(name, profile.seconds, args.seed)
+        progress(f"{name}: rendering {profile.renders} states")
+        report["renderers"][name] = bench_renderer(name, profile.renders, args.seed)
+        service: dict[str, Any] = {}
+        for count in profile.counts:
+            progress(f"{name}: service moves with {count} live game{'s' * (count != 1)}")
+            service[str(count)] = asyncio.run(bench_service(name, count, profile.moves, args.seed))
+        last = profile.counts[-1]
+        games = f"{last} live game{'s' * (last != 1)}"
+        progress(f"{name}: service moves with {games}, images drawn in a thread")
+        service[f"{last}_thread_render"] = asyncio.run(
+            bench_service(name, last, profile.moves, args.seed, render_workers=0)
         )
         report["service"][name] = service
+    progress("done")
     json.dump(report, sys.stdout, indent=2)
     print()
     return 0

@@ -99,6 +99,46 @@ def follow(
     return None, menu_options(candidates, depth, words), depth
 
 
+def trail(
+    actions: Sequence[str], path: Sequence[int], words: Words = split_words
+) -> list[MenuOption]:
+    """The options ``path`` picks, level by level (raises :class:`StaleChoice`)."""
+    picked: list[MenuOption] = []
+    for end in range(1, len(path) + 1):
+        action, options, _ = follow(actions, path[: end - 1], words)
+        if action is not None:
+            raise StaleChoice("That choice is no longer on offer.")
+        index = path[end - 1]
+        if not 0 <= index < len(options):
+            raise StaleChoice("That choice is no longer on offer.")
+        picked.append(options[index])
+    return picked
+
+
+def locate(
+    actions: Sequence[str], picked: Sequence[MenuOption], words: Words = split_words
+) -> tuple[int, ...]:
+    """The path that picks the same options (by their text) among ``actions``.
+
+    This is how a menu drawn for an older state stays usable: its path is read
+    back as the options it showed, and those are looked up again among the
+    seat's current legal actions.  Raises :class:`StaleChoice` when one of
+    them is no longer on offer.
+    """
+    path: list[int] = []
+    for option in picked:
+        action, options, _ = follow(actions, path, words)
+        if action is not None:
+            raise StaleChoice("That choice is no longer on offer.")
+        for index, current in enumerate(options):
+            if current.text == option.text and current.leaf == option.leaf:
+                path.append(index)
+                break
+        else:
+            raise StaleChoice("That choice is no longer on offer.")
+    return tuple(path)
+
+
 def format_path(path: Sequence[int]) -> str:
     return ".".join(str(i) for i in path)
 

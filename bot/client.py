@@ -38,6 +38,7 @@ class ChaupalBot(commands.Bot):
     delivery: Delivery
     table: Table
     renders: RenderPool
+    _catch_up: asyncio.Task[None]
 
     def __init__(
         self,
@@ -51,7 +52,8 @@ class ChaupalBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names them (bot/outgoing.py).
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         # Chance is unpredictable in production; tests pass a seeded draw.
@@ -82,6 +84,11 @@ class ChaupalBot(commands.Bot):
         )
         if self._sync_commands:
             await self._sync()
+        # Whatever a crash or a failed post left undelivered goes out now,
+        # while the bot connects.
+        self._catch_up = asyncio.create_task(
+            self.delivery.catch_up_all(), name="chaupal-catch-up"
+        )
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -103,6 +110,12 @@ class ChaupalBot(commands.Bot):
         )
 
     async def close(self) -> None:
+        delivery = getattr(self, "delivery", None)
+        if delivery is not None:
+            delivery.close()
+        catch_up = getattr(self, "_catch_up", None)
+        if catch_up is not None and not catch_up.done():
+            catch_up.cancel()
         await super().close()
         await asyncio.to_thread(self.renders.close)
         db = getattr(self, "db", None) or self._database

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+#: Where games are stored when CHAUPAL_DATABASE is unset or empty.
+DEFAULT_DATABASE = "data/chaupal.sqlite3"
+
 
 class ConfigError(Exception):
     """A setting is missing or malformed; the message says what to set."""
@@ -34,46 +37,81 @@ class Settings:
         return self.token
 
 
-def _int_or_none(name: str, raw: str | None) -> int | None:
+#: Longest excerpt of a bad value quoted back in an error (a pasted token
+#: or file must not flood the terminal).
+QUOTE_LIMIT = 40
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _quote(raw: str) -> str:
+    """*raw*, quoted and cut to a readable length."""
+    cut = raw if len(raw) <= QUOTE_LIMIT else raw[: QUOTE_LIMIT - 1] + "…"
+    return repr(cut)
+
+
+def _optional(environ: Mapping[str, str], name: str) -> str | None:
+    """The setting's value, or None when unset, empty or only whitespace.
+
+    ``NAME=`` in ``.env`` (as .env.example has it) means "use the default".
+    """
+    raw = environ.get(name)
     if raw is None or not raw.strip():
         return None
-    try:
-        return int(raw.strip())
-    except ValueError:
-        raise ConfigError(f"{name} must be a number (a Discord id), not {raw!r}.") from None
+    return raw.strip()
+
+
+def _whole_number(name: str, raw: str, what: str) -> int:
+    # Not int(): it also takes "1_000", "-3", "+3" and non-ASCII digits such as "٣".
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 20:
+        raise ConfigError(f"{name} must be {what}, not {_quote(raw)}.")
+    return int(raw)
 
 
 def load_settings(
     environ: Mapping[str, str] | None = None, *, dotenv_path: Path | None = None
 ) -> Settings:
-    """Read settings; ``.env`` fills in what the real environment leaves unset."""
+    """Read settings; ``.env`` fills in what the real environment leaves unset.
+
+    Every setting but DISCORD_TOKEN is optional: unset, empty and blank all
+    mean its default.
+    """
     if environ is None:
         load_dotenv(dotenv_path or Path.cwd() / ".env", override=False)
         environ = os.environ
-    snapshot_raw = environ.get("CHAUPAL_SNAPSHOT_EVERY", "25")
-    try:
-        snapshot_every = int(snapshot_raw)
-    except ValueError:
+
+    raw = _optional(environ, "DEV_GUILD_ID")
+    dev_guild_id = None if raw is None else _whole_number("DEV_GUILD_ID", raw, "a Discord id")
+
+    raw = _optional(environ, "CHAUPAL_DATABASE")
+    database_path = Path(raw or DEFAULT_DATABASE)
+
+    raw = _optional(environ, "CHAUPAL_LOG_LEVEL")
+    level = (raw or "INFO").upper()
+    if level not in _LOG_LEVELS:
         raise ConfigError(
-            f"CHAUPAL_SNAPSHOT_EVERY must be a whole number, not {snapshot_raw!r}."
-        ) from None
+            f"CHAUPAL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {_quote(raw or '')}."
+        )
+
+    raw = _optional(environ, "CHAUPAL_SNAPSHOT_EVERY")
+    snapshot_every = (
+        25 if raw is None else _whole_number("CHAUPAL_SNAPSHOT_EVERY", raw, "a whole number")
+    )
     if snapshot_every < 1:
         raise ConfigError("CHAUPAL_SNAPSHOT_EVERY must be at least 1.")
-    workers_raw = environ.get("CHAUPAL_RENDER_WORKERS", "1")
-    if not workers_raw.strip().isdigit():
-        raise ConfigError(
-            f"CHAUPAL_RENDER_WORKERS must be 0 or a positive whole number, not {workers_raw!r}."
-        )
-    level = environ.get("CHAUPAL_LOG_LEVEL", "INFO").upper()
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
-        raise ConfigError(
-            f"CHAUPAL_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}."
-        )
+
+    raw = _optional(environ, "CHAUPAL_RENDER_WORKERS")
+    render_workers = (
+        1
+        if raw is None
+        else _whole_number("CHAUPAL_RENDER_WORKERS", raw, "0 or a positive whole number")
+    )
+
     return Settings(
         token=(environ.get("DISCORD_TOKEN") or "").strip() or None,
-        dev_guild_id=_int_or_none("DEV_GUILD_ID", environ.get("DEV_GUILD_ID")),
-        database_path=Path(environ.get("CHAUPAL_DATABASE", "data/chaupal.sqlite3")),
+        dev_guild_id=dev_guild_id,
+        database_path=database_path,
         log_level=level,
         snapshot_every=snapshot_every,
-        render_workers=int(workers_raw),
+        render_workers=render_workers,
     )

@@ -1,5 +1,14 @@
-"""Posting what a move changed: the public board to the channel, each
-changed private view to its owner by DM, and the fallback when DMs are closed.
+"""Bringing Discord up to date with a game: the public board in its channel,
+each seat's private view by DM, and the fallback when DMs are closed.
+
+Delivery is driven by state, not by events.  The outbox (storage table
+``outbox``) records, per game, the version the board last showed and a
+fingerprint of what each seat was last sent.  :meth:`Delivery.catch_up`
+compares that with the game as it is now and sends only what is behind, once:
+after every move, at start-up, and on a timer after a failed post.  So a crash
+between saving a move and posting it never stalls a game, and a move posted
+twice is impossible short of a crash inside the post itself (where Discord's
+``enforce_nonce`` de-duplicates the retry).
 
 Only public views reach the channel; narration comes from the engine's
 ``narrate``, which never carries a secret.
@@ -9,65 +18,77 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import enum
+import hashlib
 import io
+import json
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engines.core import CHANCE, Seat
-from bot.service import LiveGame, MoveResult
+from bot.outgoing import NO_PINGS, clip, mention, pinging, plain_name, safe_name
+from bot.service import LiveGame, MoveResult, secrets_of
+from storage.games import OutboxRow
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
+NARRATION_LINES = 6
+"""At most this many recent narrations go above a board (older ones are in
+the images and the log)."""
+
+RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
+"""Seconds before retrying a failed delivery; the last repeats."""
+MAX_RETRIES = 24
 
 
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
+class Style(enum.Enum):
+    CONTENT = "content"
+    """Bold, escaped names for message content."""
+    MENTION = "mention"
+    """Mentions (they ping only if the message's allowed_mentions says so)."""
+    PLAIN = "plain"
+    """Plain names for labels Discord shows as text (selects, buttons)."""
 
 
-def fill_seats(text: str, game: LiveGame, *, mentions: bool = False) -> str:
+def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
     """Replace ``{p0}``-style seat tags with names (or mentions)."""
-    names = {
-        f"p{s.seat}": (mention(s.user_id) if mentions else f"**{s.display_name}**")
-        for s in game.seats
-    }
+    names: dict[str, str] = {}
+    for s in game.seats:
+        if style is Style.MENTION:
+            names[f"p{s.seat}"] = mention(s.user_id)
+        elif style is Style.PLAIN:
+            names[f"p{s.seat}"] = plain_name(s.display_name)
+        else:
+            names[f"p{s.seat}"] = f"**{safe_name(s.display_name)}**"
     try:
         return text.format_map(names)
     except (KeyError, IndexError, ValueError):
         return text
 
 
-def headline(game: LiveGame, result: MoveResult | None) -> str:
-    """The one line under the board: what happened and who acts next."""
-    parts: list[str] = []
-    if result is not None:
-        parts.extend(
-            fill_seats(s.narration, game) for s in result.steps if s.seat != CHANCE and s.narration
-        )
-    said = " ".join(parts)
-    parts.append(next_up(game, already_said=said))
-    return " ".join(p for p in parts if p)
+def names_of(game: LiveGame, seats: Iterable[Seat]) -> str:
+    return " & ".join(f"**{safe_name(game.names[s])}**" for s in sorted(seats))
 
 
 def next_up(game: LiveGame, *, already_said: str = "") -> str:
+    """Who acts next (mentioned), or how the game ended."""
     title = f"{game.engine.title} #{game.id}"
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
-        places = []
-        for rank, group in enumerate(outcome.ranking, start=1):
-            who = " & ".join(game.names[s] for s in sorted(group))
-            places.append(f"{rank}. {who}")
-        result = (
-            "Draw."
-            if outcome.is_draw
-            else f"Winner: {' & '.join(game.names[s] for s in sorted(outcome.winners))}."
-        )
-        reason = "" if outcome.reason in already_said else f" {outcome.reason}"
+        places = [
+            f"{rank}. {names_of(game, group)}"
+            for rank, group in enumerate(outcome.ranking, start=1)
+        ]
+        result = "Draw." if outcome.is_draw else f"Winner: {names_of(game, outcome.winners)}."
+        reason = fill_seats(outcome.reason, game)
+        reason = "" if reason in already_said else f" {reason}"
         return f"**{title} is over.**{reason} {result} ({'; '.join(places)})"
     if game.state is None:
         return ""
@@ -84,29 +105,81 @@ def next_up(game: LiveGame, *, already_said: str = "") -> str:
     return f"{title}."
 
 
-def prompted_privately(result: MoveResult) -> set[Seat]:
-    """Seats that newly must decide where the channel cannot show their
-    choices: the decision itself is secret (not in ``waiting_on``), or the
-    choices come from a hidden hand (``public_choices`` is False).  They get
-    a DM with their menu; the channel mention alone would not do."""
-    game = result.game
-    if game.state is None or game.is_over:
-        return set()
+def headline(game: LiveGame, narrations: Sequence[str]) -> str:
+    """The text above a board: what happened since the last board, and who
+    acts next."""
+    lines = [fill_seats(n, game) for n in narrations if n]
+    if len(lines) > NARRATION_LINES:
+        lines = ["…", *lines[-NARRATION_LINES:]]
+    said = " ".join(lines)
+    parts = [*lines, next_up(game, already_said=said)]
+    return clip("\n".join(p for p in parts if p))
+
+
+def asked_privately(game: LiveGame, seat: Seat) -> bool:
+    """Whether ``seat`` must decide now where the channel cannot show its
+    choices: the decision is secret (not in ``waiting_on``) or its choices
+    depend on hidden information.  Such a seat gets its menu by DM."""
+    state = game.state
+    if state is None or game.is_over:
+        return False
     engine = game.engine
-    now = engine.to_move(game.state) - {CHANCE}
-    before = engine.to_move(result.before) - {CHANCE} if result.before is not None else frozenset()
-    newly = now - before
-    if engine.public_choices:
-        newly -= engine.waiting_on(game.state)
-    return set(newly)
+    if seat not in engine.to_move(state):
+        return False
+    return seat not in engine.waiting_on(state) or not engine.choices_are_public(state, seat)
+
+
+def _canonical(value: Any) -> Any:
+    """A value made of JSON types in a stable order (sets sorted), for hashing."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__name__] + [
+            _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
+        ]
+    if isinstance(value, dict):
+        return sorted(([_canonical(k), _canonical(v)] for k, v in value.items()), key=repr)
+    if isinstance(value, set | frozenset):
+        return sorted((_canonical(v) for v in value), key=repr)
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return _canonical(value.value)
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
+
+
+def _fingerprint(value: Any) -> str:
+    raw = json.dumps(_canonical(value), separators=(",", ":"), default=repr)
+    return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+def seat_digest(game: LiveGame, seat: Seat) -> str:
+    """What a seat was last sent: its secrets, and its private choices."""
+    me = secrets_of(game.engine, game.state, seat)
+    asked = ""
+    if asked_privately(game, seat):
+        asked = _fingerprint(game_texts(game, seat))
+    return f"{_fingerprint(me)}:{asked}"
+
+
+def game_texts(game: LiveGame, seat: Seat) -> list[str]:
+    engine, state = game.engine, game.state
+    return [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
+
+
+def _frozen(game: LiveGame) -> LiveGame:
+    """A consistent copy of a live game: the service may replace its state
+    while delivery awaits Discord."""
+    return dataclasses.replace(game, recent={})
 
 
 class Delivery:
     def __init__(self, bot: ChaupalBot) -> None:
         self.bot = bot
-        self._dm_failed: set[tuple[int, int]] = set()
-        self._posted_version: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._retries: dict[int, asyncio.TimerHandle] = {}
+        self._attempts: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[bool]] = set()
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -114,40 +187,161 @@ class Delivery:
     def channel(self, game: LiveGame) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(game.record.thread_id or game.record.channel_id)
 
+    # -- catching up --------------------------------------------------------
+
     async def publish(self, result: MoveResult) -> None:
-        """Post the new board, then DM every changed private view."""
-        game = result.game
-        async with self._lock(game.id):
-            # Two quick moves may publish out of order: never put an older
-            # board over a newer one, but still send this move's DMs (they
-            # render the current state).
-            if self._posted_version.get(game.id, -1) <= result.version:
-                self._posted_version[game.id] = result.version
-                await self.post_board(game, headline(game, result))
-            targets = set(result.private_changed) | prompted_privately(result)
-            if game.is_over:
-                targets = set()
-            elif result.actor is not None and result.actor in game.engine.waiting_on(game.state):
-                # Mid-sequence (a set-up, a double pick): one DM when it is done.
-                targets.discard(result.actor)
-            for seat in sorted(targets):
-                await self.send_private(game, seat)
+        """Deliver what a request changed (the board, the DMs it caused)."""
+        await self.catch_up(result.game.id, actor=result.actor)
+
+    async def catch_up_all(self) -> None:
+        """At start-up: settle every active game (pending chance is resolved
+        as it loads) and deliver whatever a crash or a failed post left behind."""
+        store, service = self.bot.store, self.bot.service
+        for record in await store.live_games():
+            if record.status == "active":
+                try:
+                    await service.get(record.id)
+                except Exception:
+                    log.exception("game %d could not be loaded at start-up", record.id)
+        for game_id in await store.games_behind():
+            await self.catch_up(game_id)
+
+    async def catch_up(self, game_id: int, *, actor: Seat | None = None) -> bool:
+        """Bring the board and every seat's DM up to the game's current
+        version; ``actor`` is the seat whose interaction just answered them
+        (their next menu is already in that reply).  True when everything
+        was delivered; otherwise a retry is scheduled."""
+        async with self._lock(game_id):
+            try:
+                live = await self.bot.service.get(game_id)
+            except Exception:
+                log.exception("game %d could not be loaded for delivery", game_id)
+                return False
+            if live.state is None:
+                return True
+            game = _frozen(live)
+            rows = await self.bot.store.outbox(game_id)
+            delivered = await self._board(game, rows.get("board"), actor)
+            for seat in range(len(game.seats)):
+                key = f"seat:{seat}"
+                delivered &= await self._seat(game, seat, rows.get(key, OutboxRow(key, -1)), actor)
+        if delivered:
+            self._attempts.pop(game_id, None)
+        else:
+            self._schedule_retry(game_id)
+        return delivered
+
+    def _schedule_retry(self, game_id: int) -> None:
+        if game_id in self._retries:
+            return
+        attempt = self._attempts.get(game_id, 0)
+        if attempt >= MAX_RETRIES:
+            log.warning("game %d: giving up delivery after %d attempts", game_id, attempt)
+            return
+        self._attempts[game_id] = attempt + 1
+        delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._retries.pop(game_id, None)
+            task = loop.create_task(self.catch_up(game_id), name=f"chaupal-retry-{game_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+        self._retries[game_id] = loop.call_later(delay, fire)
+
+    def close(self) -> None:
+        for handle in self._retries.values():
+            handle.cancel()
+        self._retries.clear()
+        for task in self._tasks:
+            task.cancel()
+
+    # -- the board ----------------------------------------------------------
+
+    async def _board(self, game: LiveGame, row: OutboxRow | None, actor: Seat | None) -> bool:
+        over = game.is_over
+        if row is not None and row.version >= game.version and (row.over or not over):
+            return True
+        awaited = frozenset() if over else game.engine.waiting_on(game.state)
+        before = row.awaited if row is not None else frozenset()
+        since = row.version if row is not None else 0
+        entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
+        narrations = [e.narration for e in entries if e.actor != CHANCE and e.narration]
+        chance = any(e.actor == CHANCE for e in entries)
+        # Ping whoever newly must act; a seat still waited on from the last
+        # board was pinged then, and the actor is at the keyboard already.
+        pings = set(awaited - before) - {actor}
+        last_one = len(before) >= 2 and len(awaited) == 1 and awaited < before
+        # A new message when someone new must act, the game ended or chance
+        # showed something (dice, cards); when the awaited set only shrank
+        # (players committing one by one) the board is edited in place.
+        fresh = row is None or over or bool(awaited - before) or chance
+        content = headline(game, narrations)
+        sent = False
+        if not fresh:
+            sent = await self._edit_board(game, content)
+        if not sent:
+            if last_one:
+                pings |= awaited
+                content = clip(content + " Everyone else is waiting for you.")
+            sent = await self._post_board(game, content, pings, nonce=True)
+        elif last_one:
+            sent = await self._nudge(game, next(iter(awaited)))
+        if sent:
+            await self.bot.store.set_outbox(
+                game.id, OutboxRow("board", game.version, awaited=awaited, over=over)
+            )
+        return sent
+
+    async def _nudge(self, game: LiveGame, seat: Seat) -> bool:
+        """The last player of a simultaneous phase: one more ping."""
+        user_id = game.user_of(seat)
+        try:
+            await self.channel(game).send(
+                content=(
+                    f"{mention(user_id)} everyone else in {game.engine.title} #{game.id} "
+                    "has chosen: the game is waiting for you."
+                ),
+                allowed_mentions=pinging([user_id]),
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not post a reminder (%s %s)", game.id, exc.status, exc.code)
+            return False
+        return True
 
     async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
+        """Post the current board again (``/game board``), pinging nobody."""
+        return await self._send_board(game, content, set(), nonce=False)
+
+    async def _post_board(
+        self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
+    ) -> bool:
+        return await self._send_board(game, content, pings, nonce=nonce) is not None
+
+    async def _send_board(
+        self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
+    ) -> discord.Message | None:
         from bot.ui.items import board_view
 
         png = await self.public_png(game)
         channel = self.channel(game)
         previous = await self.bot.store.get_message(game.id, "board")
         view = board_view(self.bot, game)
+        kwargs: dict[str, Any] = {}
+        if nonce:
+            # Discord drops a second message with the same nonce for a few
+            # minutes: a retry after a crash mid-post cannot post twice.
+            kwargs["nonce"] = f"b{game.id}v{game.version}{'o' if game.is_over else ''}"
         try:
             message = await channel.send(
-                content=content[:2000],
+                content=clip(content),
                 file=discord.File(
                     io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png"
                 ),
                 view=view or discord.utils.MISSING,
-                allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+                allowed_mentions=pinging(game.user_of(s) for s in pings),
+                **kwargs,
             )
         except discord.HTTPException as exc:
             log.warning("game %d: could not post the board (%s %s)", game.id, exc.status, exc.code)
@@ -159,15 +353,62 @@ class Delivery:
                 await channel.get_partial_message(previous[1]).edit(view=None)
         return message
 
-    async def send_private(self, game: LiveGame, seat: Seat) -> bool:
-        """DM one seat its private view; on refusal tell the channel once."""
+    async def _edit_board(self, game: LiveGame, content: str) -> bool:
+        from bot.ui.items import board_view
+
+        stored = await self.bot.store.get_message(game.id, "board")
+        if stored is None:
+            return False
+        png = await self.public_png(game)
+        view = board_view(self.bot, game)
+        try:
+            await self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1]).edit(
+                content=clip(content),
+                attachments=[
+                    discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png")
+                ],
+                view=view,
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException as exc:
+            # Deleted, or too old to edit: post a new board instead.
+            log.info("game %d: board could not be edited (%s %s)", game.id, exc.status, exc.code)
+            return False
+        return True
+
+    # -- private views ------------------------------------------------------
+
+    async def _seat(
+        self, game: LiveGame, seat: Seat, row: OutboxRow, actor: Seat | None
+    ) -> bool:
+        if game.is_over:
+            return True  # the final board shows everything there is to show
+        digest = seat_digest(game, seat)
+        if row.digest == digest:
+            return True
+        old_me, _, old_asked = row.digest.partition(":")
+        me, _, asked = digest.partition(":")
+        first = row.version < 0
+        has_secrets = secrets_of(game.engine, game.state, seat) is not None
+        wanted = (me != old_me and (has_secrets or not first)) or (asked and asked != old_asked)
+        in_reply = seat == actor and seat in game.engine.to_move(game.state)
+        done = dataclasses.replace(row, version=game.version, digest=digest)
+        if wanted and not in_reply and not row.notice:
+            outcome = await self.send_private(game, seat)
+            if outcome is DM.FAILED:
+                return False
+            if outcome is DM.CLOSED:
+                done = dataclasses.replace(done, notice=True)
+        await self.bot.store.set_outbox(game.id, done)
+        return True
+
+    async def send_private(self, game: LiveGame, seat: Seat) -> DM:
+        """DM one seat its private view (and its menu, when it must choose)."""
         from bot.ui.items import private_view
 
         user_id = game.user_of(seat)
-        if (game.id, user_id) in self._dm_failed:
-            return False
         png = await self.private_png(game, seat)
-        view = private_view(self.bot, game, seat)
+        view = private_view(self.bot, game, seat) if asked_privately(game, seat) else None
         content = f"Your view of {game.engine.title} #{game.id} in <#{game.record.channel_id}>."
         if view is not None:
             content += " It is your decision: choose below."
@@ -177,17 +418,16 @@ class Delivery:
                 content=content,
                 file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
                 view=view or discord.utils.MISSING,
+                allowed_mentions=NO_PINGS,
             )
-            return True
+            return DM.SENT
         except discord.Forbidden as exc:
-            self._dm_failed.add((game.id, user_id))
             log.info("game %d: DMs closed for a player (code %s)", game.id, exc.code)
             await self._dm_fallback(game, user_id)
-            return False
+            return DM.CLOSED
         except discord.HTTPException as exc:
             log.warning("game %d: DM failed (%s %s)", game.id, exc.status, exc.code)
-            await self._dm_fallback(game, user_id)
-            return False
+            return DM.FAILED
 
     async def _dm_fallback(self, game: LiveGame, user_id: int) -> None:
         try:
@@ -197,20 +437,33 @@ class Delivery:
                     f"your private view here instead: use **/game hand** or the "
                     f"**Show mine** button on the board; only you will see it."
                 ),
-                allowed_mentions=discord.AllowedMentions(users=True),
+                allowed_mentions=pinging([user_id]),
             )
         except discord.HTTPException:
             log.warning("game %d: could not post the DM fallback notice", game.id)
 
+    # -- images -------------------------------------------------------------
+
     async def public_png(self, game: LiveGame) -> bytes:
         view = game.engine.view(game.state, None)
-        return await self.bot.renders.png(game.engine.name, "board", view, game.names)
+        return await self.bot.renders.png(game.engine.name, "board", view, self._names(game))
 
     async def private_png(self, game: LiveGame, seat: Seat) -> bytes:
         view = game.engine.view(game.state, seat)
-        return await self.bot.renders.png(game.engine.name, "private", view, game.names)
+        return await self.bot.renders.png(game.engine.name, "private", view, self._names(game))
+
+    @staticmethod
+    def _names(game: LiveGame) -> list[str]:
+        return [plain_name(n) for n in game.names]
 
     async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
         png = await self.private_png(game, seat)
         return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
 
+
+class DM(enum.Enum):
+    SENT = "sent"
+    CLOSED = "closed"
+    """Discord refused (DMs closed): the channel was told, once."""
+    FAILED = "failed"
+    """Another error: worth retrying later."""

@@ -15,6 +15,18 @@ from renderers import GameRenderer, get_renderer
 from renderers.common import to_png
 
 DEMO_NAMES = ("Asha", "Bhima", "Chitra", "Dev", "Esha")
+DEMO_ROUND_LIMIT = 40
+"""Random players may take very long to end a game that has no round limit
+(Sangram, R13), so the demo sets the lobby option ``round_limit`` where a
+game has it."""
+
+
+def demo_options(engine: Engine[Any, Any, Any]) -> dict[str, Any]:
+    """The lobby defaults, with a round limit where the game offers one."""
+    options: dict[str, Any] = {k: o.default for k, o in engine.options.items()}
+    if "round_limit" in options:
+        options["round_limit"] = DEMO_ROUND_LIMIT
+    return options
 
 
 class DemoGame:
@@ -25,7 +37,7 @@ class DemoGame:
     ) -> None:
         self.engine, self.renderer, self.folder = engine, renderer, folder
         self.names = list(DEMO_NAMES[:players])
-        self.state: Any = engine.setup(players, {k: o.default for k, o in engine.options.items()})
+        self.state: Any = engine.setup(players, demo_options(engine))
         self.last_private: list[Any] = [None] * players
 
     def write(self, tag: str) -> None:
@@ -58,7 +70,9 @@ class DemoGame:
         outcome = engine.outcome(self.state)
         if outcome is not None:
             scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, outcome.scores, strict=True))
-            lines.append(f"Game over: {outcome.reason} Scores: {scores}")
+            # Like narration, the reason names seats as {p0} ... (core.Outcome).
+            reason = outcome.reason.format_map(fill)
+            lines.append(f"Game over: {reason} Scores: {scores}")
         return lines
 
 

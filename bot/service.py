@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.choices import StaleChoice, follow, split_words
+from bot.choices import MenuOption, StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
 from bot.engines.core import (
     CHANCE,
@@ -30,9 +30,20 @@ from bot.engines.core import (
     resolve_chance,
     resolve_options,
 )
-from storage.games import GameRecord, GameStore, NewEntry, SeatRecord, StaleVersion
+from storage.games import (
+    GameRecord,
+    GameStatus,
+    GameStore,
+    NewEntry,
+    SeatRecord,
+    StaleVersion,
+)
 
 log = logging.getLogger(__name__)
+
+RECENT_STATES = 16
+"""Recent states kept per live game for reading older menus; older ones are
+rebuilt from storage when a menu that old is used."""
 
 
 class ServiceError(GameError):
@@ -63,6 +74,14 @@ class LiveGame:
     state: Any | None
     """``None`` while the game is a lobby."""
     outcome: Outcome | None = None
+    recent: dict[int, Any] = field(default_factory=dict)
+    """States at recent versions, so a menu drawn a few moves ago can be
+    read again (see :meth:`GameService.play_path`)."""
+
+    def remember(self, version: int, state: Any) -> None:
+        self.recent[version] = state
+        while len(self.recent) > RECENT_STATES:
+            del self.recent[min(self.recent)]
 
     @property
     def id(self) -> int:
@@ -98,10 +117,28 @@ class MoveResult:
     before: Any | None
     steps: tuple[Step, ...]
     actor: Seat | None
-    private_changed: frozenset[Seat] = field(default_factory=frozenset)
     version: int = -1
     """The game's version right after this request (``game`` is live and
     may have moved on by the time delivery runs)."""
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """Where a menu path led: a move, or the next menu to show."""
+
+    result: MoveResult | None
+    options: list[MenuOption]
+    path: tuple[int, ...]
+    """The path to draw the next menu at (rebased to ``version``)."""
+    version: int
+
+
+def _words(
+    engine: Engine[Any, Any, Any], state: Any, seat: Seat
+) -> Callable[[str], tuple[str, ...]]:
+    if isinstance(engine, SplitsMenus):
+        return lambda text: engine.menu_words(state, seat, text)
+    return split_words
 
 
 def secrets_of(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> Any:
@@ -158,6 +195,16 @@ class GameService:
             game.state = await self._rebuild(game)
             if record.outcome is not None:
                 game.outcome = Outcome.from_json(record.outcome)
+            game.remember(record.version, game.state)
+        if record.status == "active" and engine.to_move(game.state) == frozenset({CHANCE}):
+            # A crash between a move and its chance (or an older version that
+            # stored them apart) would leave a game nobody can move: settle
+            # and store the chance before anyone acts.
+            state, steps = resolve_chance(engine, game.state, self._draw)
+            game.record = await self._persist(game, record, state, steps)
+            game.state = state
+            game.remember(game.record.version, state)
+            log.info("game %d: resolved %d pending chance action(s) on load", game_id, len(steps))
         self._cache[game_id] = game
         return game
 
@@ -173,17 +220,8 @@ class GameService:
                 record.engine_revision,
                 engine.revision,
             )
-        snapshot = await self.store.latest_snapshot(record.id)
         try:
-            if snapshot is not None:
-                seq, state_json = snapshot
-                state = engine.from_json(state_json)
-            else:
-                seq = 0
-                state = engine.setup(len(game.seats), record.options)
-            for entry in await self.store.log(record.id, after_seq=seq):
-                action = engine.parse(state, entry.actor, entry.action)
-                state = engine.apply(state, entry.actor, action)
+            return await self._replay(game, up_to=None)
         except (GameError, KeyError, TypeError, ValueError) as exc:
             # The message names the game, never the failing action (it may be secret).
             log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
@@ -191,6 +229,19 @@ class GameService:
                 f"Game #{record.id} could not be restored from the database. "
                 "A moderator can end it with /game resign."
             ) from exc
+
+    async def _replay(self, game: LiveGame, up_to: int | None) -> Any:
+        """The newest snapshot at or before ``up_to``, plus the log after it."""
+        engine = game.engine
+        snapshot = await self.store.latest_snapshot(game.id, at_most=up_to)
+        if snapshot is not None:
+            seq, state_json = snapshot
+            state = engine.from_json(state_json)
+        else:
+            seq, state = 0, engine.setup(len(game.seats), game.record.options)
+        for entry in await self.store.log(game.id, after_seq=seq, up_to=up_to):
+            action = engine.parse(state, entry.actor, entry.action)
+            state = engine.apply(state, entry.actor, action)
         return state
 
     def forget(self, game_id: int) -> None:
@@ -270,15 +321,17 @@ class GameService:
                 )
             state = engine.setup(len(game.seats), game.record.options)
             state, steps = resolve_chance(engine, state, self._draw)
-            record = await self.store.start(game_id, self._clock())
-            record = await self._persist(game, record, state, steps)
+            # One transaction: lobby -> active together with the opening
+            # chance (shuffles, first rolls), so a crash never leaves an
+            # active game that nobody can move.
+            record = await self._persist(game, game.record, state, steps, status="active")
             game.record, game.state = record, state
+            game.remember(record.version, state)
             return MoveResult(
                 game=game,
                 before=None,
                 steps=tuple(steps),
                 actor=None,
-                private_changed=frozenset(range(len(game.seats))),
                 version=record.version,
             )
 
@@ -302,10 +355,7 @@ class GameService:
 
     def menu_words(self, game: LiveGame, seat: Seat) -> Callable[[str], tuple[str, ...]]:
         """How this game's action texts split into menu levels."""
-        engine, state = game.engine, game.state
-        if isinstance(engine, SplitsMenus):
-            return lambda text: engine.menu_words(state, seat, text)
-        return split_words
+        return _words(game.engine, game.state, seat)
 
     async def play(
         self,
@@ -324,25 +374,81 @@ class GameService:
             return await self._commit_move(game, seat, action)
 
     async def play_path(
-        self, game_id: int, user_id: int, path: tuple[int, ...], *, expected_version: int
-    ) -> tuple[MoveResult | None, list[Any], list[str]]:
+        self,
+        game_id: int,
+        user_id: int,
+        path: tuple[int, ...],
+        *,
+        expected_version: int,
+        rebase: bool = False,
+    ) -> PathResult:
         """Follow a menu path from a button or select.
 
         Returns the move result when the path ends on an action, else the
-        next menu's options and the full legal list they were built from.
+        next menu's options (with the path and version to draw it at).
+
+        With ``rebase`` (menus in DMs and ephemerals), a path drawn at an
+        older version is not refused for its version: it is read back as the
+        options it showed and looked up among the seat's current legal
+        actions, so another player's move does not kill a menu whose choice
+        is still legal.  Board buttons stay strict.
         """
         async with self.lock(game_id):
             game = await self._load(game_id)
-            seat = self._check_can_act(game, user_id, expected_version)
+            seat = self._check_can_act(game, user_id, None if rebase else expected_version)
+            if expected_version != game.version:
+                path = await self._rebase(game, seat, expected_version, path)
             texts = self.legal_texts(game, seat)
             try:
                 chosen, options, _ = follow(texts, path, self.menu_words(game, seat))
             except StaleChoice as exc:
                 raise StaleBoard(str(exc)) from None
             if chosen is None:
-                return None, options, texts
+                return PathResult(None, options, path, game.version)
             action = game.engine.parse(game.state, seat, chosen)
-            return await self._commit_move(game, seat, action), [], texts
+            result = await self._commit_move(game, seat, action)
+            return PathResult(result, [], path, result.version)
+
+    async def _rebase(
+        self, game: LiveGame, seat: Seat, version: int, path: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The current path that picks what ``path`` picked at ``version``."""
+        stale = StaleBoard("That choice is no longer on offer.")
+        if not path:
+            return path
+        if version > game.version:
+            raise stale
+        engine = game.engine
+        then = await self._state_at(game, version)
+        if then is None or seat not in engine.to_move(then):
+            raise stale
+        then_texts = [engine.describe(then, seat, a) for a in engine.legal_actions(then, seat)]
+        now_texts = self.legal_texts(game, seat)
+        try:
+            picked = trail(then_texts, path, _words(engine, then, seat))
+            rebased = locate(now_texts, picked, self.menu_words(game, seat))
+        except StaleChoice:
+            raise stale from None
+        last = picked[-1]
+        if last.leaf:
+            # Same text, same meaning: a die re-rolled under the same number
+            # reads differently, and must not be played blind.
+            label_then = engine.label(then, seat, engine.parse(then, seat, last.text))
+            label_now = engine.label(game.state, seat, engine.parse(game.state, seat, last.text))
+            if label_then != label_now:
+                raise stale
+        return rebased
+
+    async def _state_at(self, game: LiveGame, version: int) -> Any | None:
+        """The game's state at an earlier version (recent ones are kept)."""
+        state = game.recent.get(version)
+        if state is not None:
+            return state
+        try:
+            state = await self._replay(game, up_to=version)
+        except (GameError, KeyError, TypeError, ValueError):
+            return None
+        return state
 
     def _check_can_act(self, game: LiveGame, user_id: int, expected_version: int | None) -> Seat:
         if game.record.status == "lobby":
@@ -369,22 +475,19 @@ class GameService:
         steps = [step, *chance_steps]
         record = await self._persist(game, game.record, state, steps)
         game.record, game.state = record, state
-        changed = frozenset(
-            s
-            for s in range(len(game.seats))
-            if secrets_of(engine, before, s) != secrets_of(engine, state, s)
-        )
+        game.remember(record.version, state)
         return MoveResult(
-            game=game,
-            before=before,
-            steps=tuple(steps),
-            actor=seat,
-            private_changed=changed,
-            version=record.version,
+            game=game, before=before, steps=tuple(steps), actor=seat, version=record.version
         )
 
     async def _persist(
-        self, game: LiveGame, record: GameRecord, state: Any, steps: Iterable[Step]
+        self,
+        game: LiveGame,
+        record: GameRecord,
+        state: Any,
+        steps: Iterable[Step],
+        *,
+        status: GameStatus | None = None,
     ) -> GameRecord:
         engine = game.engine
         entries = [
@@ -402,7 +505,7 @@ class GameService:
                 entries=entries,
                 now=self._clock(),
                 snapshot=snapshot,
-                status="finished" if outcome is not None else None,
+                status="finished" if outcome is not None else status,
                 outcome=outcome.to_json() if outcome is not None else None,
             )
         except StaleVersion:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.delivery import Style, fill_seats
 from bot.engines.core import GameError
+from bot.outgoing import NO_PINGS, edit_reply, reply, safe_name
 from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
 from storage.database import StorageError
 
@@ -32,14 +34,25 @@ def is_moderator(itx: discord.Interaction[Any]) -> bool:
     return bool(perms.manage_guild or perms.manage_messages)
 
 
+def show_option(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def lobby_text(game: LiveGame) -> str:
     engine = game.engine
-    seats = "\n".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats) or "(nobody yet)"
-    options = ", ".join(f"{k}={v}" for k, v in sorted(game.record.options.items()))
-    lines = [
-        f"**{engine.title}** — game #{game.id}, {engine.min_players}-{engine.max_players} players.",
-        f"Players:\n{seats}",
-    ]
+    seats = (
+        "\n".join(f"{s.seat + 1}. {safe_name(s.display_name)}" for s in game.seats)
+        or "(nobody yet)"
+    )
+    options = ", ".join(f"{k}={show_option(v)}" for k, v in sorted(game.record.options.items()))
+    players = (
+        f"{engine.min_players} players"
+        if engine.min_players == engine.max_players
+        else f"{engine.min_players}-{engine.max_players} players"
+    )
+    lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
     if options:
         lines.append(f"Options: {options}")
     if game.record.status == "lobby":
@@ -52,13 +65,6 @@ def lobby_text(game: LiveGame) -> str:
     else:
         lines.append("This lobby is closed.")
     return "\n".join(lines)
-
-
-async def send_ephemeral(itx: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
-    if itx.response.is_done():
-        await itx.followup.send(content=content, ephemeral=True, **kwargs)
-    else:
-        await itx.response.send_message(content=content, ephemeral=True, **kwargs)
 
 
 class Table:
@@ -77,7 +83,7 @@ class Table:
             log.exception("unexpected error while handling an interaction", exc_info=exc)
             message = "Something went wrong on my side; nothing was changed. Please try again."
         try:
-            await send_ephemeral(itx, message)
+            await reply(itx, message)
         except discord.HTTPException:
             log.warning("could not send a refusal (interaction expired?)")
 
@@ -92,7 +98,7 @@ class Table:
                     channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="lobby"
                 )
                 game = await service.join(game.id, player_of(itx))
-                note = f"{itx.user.display_name} joined game #{game.id}."
+                note = f"{safe_name(itx.user.display_name)} joined game #{game.id}."
             elif verb == "leave":
                 game = await service.find_game(
                     channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="mine"
@@ -102,7 +108,7 @@ class Table:
                     await self._refresh_lobby(itx, game, closed=True)
                     return
                 game = left
-                note = f"{itx.user.display_name} left game #{game.id}."
+                note = f"{safe_name(itx.user.display_name)} left game #{game.id}."
             else:
                 game = await service.find_game(
                     channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="any"
@@ -135,27 +141,27 @@ class Table:
             and itx.message.id == stored[1]
         )
         if is_lobby_click and not itx.response.is_done():
-            await itx.response.edit_message(content=content, view=view)
+            await edit_reply(itx, content, view=view)
             return
         if stored is not None:
             try:
                 await (
                     self.bot.get_partial_messageable(stored[0])
                     .get_partial_message(stored[1])
-                    .edit(content=content, view=view)
+                    .edit(content=content, view=view, allowed_mentions=NO_PINGS)
                 )
             except discord.HTTPException:
                 log.info("game %d: lobby message could not be edited", game.id)
-        if not itx.response.is_done():
-            await itx.response.send_message(note or content, ephemeral=True)
-        elif note:
-            await itx.followup.send(note, ephemeral=True)
+        if not itx.response.is_done() or note:
+            await reply(itx, note or content)
 
     # -- play ------------------------------------------------------------
 
     async def play_text(
         self, itx: discord.Interaction[Any], game_id: int | None, text: str
     ) -> None:
+        from bot.ui.items import private_view
+
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
             game = await self.service.find_game(
@@ -165,7 +171,14 @@ class Table:
         except Exception as exc:
             await self.refuse(itx, exc)
             return
-        await itx.followup.send(self._done_text(result), ephemeral=True)
+        done = self._done_text(result)
+        # Still this player's turn: the next menu comes with the reply.
+        seat = result.actor
+        follow_up = private_view(self.bot, result.game, seat) if seat is not None else None
+        if follow_up is not None:
+            await reply(itx, done + "\nYour next choice:", view=follow_up)
+        else:
+            await reply(itx, done)
         await self.bot.delivery.publish(result)
 
     async def pick(
@@ -181,8 +194,11 @@ class Table:
         from bot.ui.items import menu_view, private_view
 
         try:
-            result, options, _ = await self.service.play_path(
-                game_id, itx.user.id, path, expected_version=version
+            # Menus (and the board's "Choose…", which only opens one) stay
+            # usable while their choice is legal; other board buttons are
+            # strict: the board they belong to has been replaced.
+            step = await self.service.play_path(
+                game_id, itx.user.id, path, expected_version=version, rebase=in_menu or not path
             )
         except StaleBoard as exc:
             if in_menu and not itx.response.is_done():
@@ -192,36 +208,38 @@ class Table:
             return
         except Exception as exc:
             if in_menu and isinstance(exc, GameError) and not itx.response.is_done():
-                await itx.response.edit_message(content=str(exc), view=None)
+                await edit_reply(itx, str(exc), view=None)
                 return
             await self.refuse(itx, exc)
             return
+        result = step.result
         if result is None:
             game = await self.service.get(game_id)
-            view = menu_view(game, self.service.seat_for(game, itx.user.id), version, path, options)
-            prompt = "Choose:" if not path else "Choose (narrowed):"
+            seat = self.service.seat_for(game, itx.user.id)
+            view = menu_view(game, seat, step.version, step.path, step.options)
+            prompt = "Choose:" if not step.path else "Choose (narrowed):"
             if in_menu:
-                await itx.response.edit_message(content=prompt, view=view)
+                await edit_reply(itx, prompt, view=view)
             else:
-                await itx.response.send_message(prompt, view=view, ephemeral=True)
+                await reply(itx, prompt, view=view)
             return
         done = self._done_text(result)
         # Still this player's turn (a second pick, the next step of a set-up):
         # offer the next menu at once instead of sending them back to the board.
-        seat = result.actor
-        follow_up = private_view(self.bot, result.game, seat) if seat is not None else None
+        actor = result.actor
+        follow_up = private_view(self.bot, result.game, actor) if actor is not None else None
         if follow_up is not None:
             done += "\nYour next choice:"
         if in_menu:
-            await itx.response.edit_message(content=done, view=follow_up)
+            await edit_reply(itx, done, view=follow_up)
         elif follow_up is not None:
-            await itx.response.send_message(done, view=follow_up, ephemeral=True)
+            await reply(itx, done, view=follow_up)
         else:
-            await itx.response.send_message(done, ephemeral=True)
+            await reply(itx, done)
         await self.bot.delivery.publish(result)
 
     async def _refresh_menu(self, itx: discord.Interaction[Any], game_id: int, why: str) -> None:
-        """A menu from an older state: say so, and offer the current choices
+        """A menu whose choice is gone: say so, and offer the current choices
         if the player still has any (nothing was changed)."""
         from bot.ui.items import private_view
 
@@ -229,9 +247,9 @@ class Table:
         seat = game.seat_of(itx.user.id)
         view = private_view(self.bot, game, seat) if seat is not None else None
         if view is None:
-            await itx.response.edit_message(content=why, view=None)
+            await edit_reply(itx, why, view=None)
         else:
-            await itx.response.edit_message(content=f"{why} Your choices now:", view=view)
+            await edit_reply(itx, f"{why} Your choices now:", view=view)
 
     def _done_text(self, result: MoveResult) -> str:
         first = result.steps[0] if result.steps else None
@@ -241,7 +259,7 @@ class Table:
         label = game.engine.label(
             result.before, first.seat, game.engine.parse(result.before, first.seat, first.text)
         )
-        return f"Played: {label}"
+        return f"Played: {fill_seats(label, game, Style.CONTENT)}"
 
     async def show_mine(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
         """The caller's private view, ephemerally (the DM fallback)."""
@@ -269,6 +287,6 @@ class Table:
         view = private_view(self.bot, game, seat)
         text = f"Your private view of {game.engine.title} #{game.id} (only you can see this)."
         if view is not None:
-            await itx.followup.send(text, file=file, view=view, ephemeral=True)
+            await reply(itx, text, file=file, view=view)
         else:
-            await itx.followup.send(text, file=file, ephemeral=True)
+            await reply(itx, text, file=file)

@@ -4,7 +4,7 @@ Pure functions of an :class:`~bot.engines.artaban_views.ArtabanView`: the
 board never reads ``view.me`` (it goes to the channel) and is always drawn
 from Player 1's side (rank 8 at the top); the private image is the player's
 own hidden set-up while it lasts, and afterwards the board from their side.
-See ``shared/rules/artaban.md``.
+See ``docs/rules/artaban.md``.
 
 Each die is drawn in its owner's colour with its top value in pips.  A dark
 tab on the die's front edge (the way its owner advances) shows the front
@@ -25,11 +25,14 @@ from renderers.common import (
     RGB,
     Box,
     Canvas,
+    LegendItem,
     Theme,
     ViewRenderer,
     blend,
     crown,
     display_name,
+    legend,
+    min_text_size,
     pips,
     shape_marker,
     text_width,
@@ -43,7 +46,8 @@ SQUARE: Final = 108
 COORD: Final = 34
 BOARD_PX: Final = 8 * SQUARE
 BOARD_LEFT: Final = (BOARD_WIDTH - BOARD_PX) // 2
-DIE: Final = 74
+DIE: Final = 70
+"""A die on a square; with its tabs (which stick out 18 px) it stays inside it."""
 FILES: Final = "abcdefgh"
 START_RANK: Final = (2, 7)
 HOME_RANK: Final = (8, 1)
@@ -51,6 +55,10 @@ HOME_RANK: Final = (8, 1)
 LIGHT_SQUARE: Final[RGB] = (62, 66, 81)
 DARK_SQUARE: Final[RGB] = (47, 50, 62)
 GOLD: Final[RGB] = (255, 214, 102)
+
+SMALL: Final = min_text_size(max(BOARD_WIDTH, PRIVATE_WIDTH))
+"""Labels, notes and the die tabs: the smallest text readable on a phone."""
+BODY: Final = SMALL + 1
 
 
 def _ordinal(n: int) -> str:
@@ -98,7 +106,7 @@ def _last_move_text(view: ArtabanView, names: Sequence[str]) -> str:
 
 
 def _tab(
-    c: Canvas, cx: float, edge: float, up: bool, fill: RGB, width: int = 36, height: int = 26
+    c: Canvas, cx: float, edge: float, up: bool, fill: RGB, width: int = 36, height: int = 28
 ) -> Box:
     """A small rounded tab centred on a die's edge, sticking out by 2/3."""
     out = height * 2 // 3
@@ -157,14 +165,14 @@ def draw_die(
         c.text(
             ((tab[0] + tab[2]) / 2, (tab[1] + tab[3]) / 2),
             str(front),
-            size=20,
+            size=SMALL,
             fill=t.ink,
             anchor="mm",
             bold=True,
         )
     if leader:
         edge = box[3] if front_up else box[1]
-        tab = _tab(c, cx, edge, not front_up, GOLD, width=40, height=26)
+        tab = _tab(c, cx, edge, not front_up, GOLD, width=40, height=28)
         crown(c.draw, (tab[0] + 9, tab[1] + 5, tab[2] - 9, tab[3] - 4), t.on_colour)
 
 
@@ -173,24 +181,24 @@ def draw_die(
 
 def _title(c: Canvas, view: ArtabanView, names: Sequence[str], subtitle: str) -> int:
     t = c.theme
-    height = 100
+    height = 108
     c.draw.rectangle((0, 0, c.width, height), fill=t.panel)
     c.draw.rectangle((0, height - 3, c.width, height), fill=t.grid)
     right = c.width - MARGIN
     if view.phase == "play":
         box = c.pill(
-            (right, 62),
+            (right, 70),
             f"Ply {view.ply}",
-            size=22,
+            size=SMALL,
             fill=t.grid,
             ink=t.ink,
             anchor="r",
-            height=36,
+            height=40,
         )
         right = box[0] - 16
-    c.text((MARGIN, 18), subtitle.upper(), size=18, fill=t.muted, anchor="lt", bold=True)
+    c.text((MARGIN, 16), subtitle.upper(), size=SMALL, fill=t.muted, anchor="lt", bold=True)
     c.text(
-        (MARGIN, 48),
+        (MARGIN, 54),
         _status(view, names),
         size=36,
         fill=t.ink,
@@ -233,45 +241,50 @@ def _player_panel(
     cy = y0 + 30
     right = x1 - 14
     for label, fill in _badges(view, p, t):
-        pbox = c.pill((right, cy), label, size=18, fill=fill, ink=t.on_colour, anchor="r")
+        pbox = c.pill(
+            (right, cy), label, size=SMALL, fill=fill, ink=t.on_colour, anchor="r", height=36
+        )
         right = pbox[0] - 8
     shape_marker(c.draw, (x0 + 38, cy), 11, t.seat_shape(p.seat), colour)
     c.text(
         (x0 + 58, cy),
         display_name(names, p.seat),
-        size=26,
+        size=28,
         fill=t.ink,
         anchor="lm",
         bold=True,
         max_width=right - x0 - 66,
     )
     c.text(
-        (x0 + 28, y0 + 56),
+        (x0 + 28, y0 + 58),
         f"Player {p.seat + 1} · rank {START_RANK[p.seat]} to rank {HOME_RANK[p.seat]}",
-        size=18,
+        size=SMALL,
         fill=t.muted,
         anchor="lt",
     )
     if view.phase == "setup":
         bx = x0 + 28
-        c.text((bx, y0 + 92), "Set-up", size=18, fill=t.muted, anchor="lt", bold=True)
+        box = c.text((bx, y0 + 118), "Set-up", size=SMALL, fill=t.muted, anchor="lm", bold=True)
         label = "COMMITTED" if p.committed else "ARRANGING"
         fill = t.good if p.committed else t.grid
         ink = t.on_colour if p.committed else t.ink
-        c.pill((bx + 80, y0 + 102), label, size=20, fill=fill, ink=ink, height=34)
+        c.pill((box[2] + 14, y0 + 118), label, size=SMALL, fill=fill, ink=ink, height=38)
         return
     cols = (("Score", str(p.score)), ("Home", str(p.home)), ("On board", str(p.on_board)))
     cw = (x1 - x0 - 40) / 3
     for k, (label, value) in enumerate(cols):
         sx = x0 + 28 + k * cw
-        c.text((sx, y0 + 84), label, size=18, fill=t.muted, anchor="lt", bold=True)
-        c.text((sx, y0 + 108), value, size=38 if k == 0 else 30, fill=t.ink, anchor="lt", bold=True)
+        c.text((sx, y0 + 96), label, size=SMALL, fill=t.muted, anchor="lt", bold=True)
+        c.text((sx, y0 + 126), value, size=38 if k == 0 else 32, fill=t.ink, anchor="lt", bold=True)
+
+
+PLAYER_PANEL_H: Final = 176
 
 
 def _players(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
     gap = 14
     w = (c.width - 2 * MARGIN - gap) // 2
-    h = 160
+    h = PLAYER_PANEL_H
     for i, p in enumerate(view.players[:2]):
         x = MARGIN + i * (w + gap)
         _player_panel(c, view, p, names, (x, y, x + w, y + h))
@@ -293,11 +306,11 @@ def _board(c: Canvas, view: ArtabanView, y: int, *, flip: bool) -> int:
         f = 7 - i if flip else i
         cx = left + i * SQUARE + SQUARE // 2
         for ty in (y + COORD // 2, top + BOARD_PX + COORD // 2):
-            c.text((cx, ty), FILES[f], size=24, fill=t.muted, anchor="mm", bold=True)
+            c.text((cx, ty), FILES[f], size=BODY, fill=t.muted, anchor="mm", bold=True)
         rank = i + 1 if flip else 8 - i
         cy = top + i * SQUARE + SQUARE // 2
         for tx in (left - COORD // 2, left + BOARD_PX + COORD // 2):
-            c.text((tx, cy), str(rank), size=24, fill=t.muted, anchor="mm", bold=True)
+            c.text((tx, cy), str(rank), size=BODY, fill=t.muted, anchor="mm", bold=True)
     last = view.last_move
     frm = to = ""
     if last is not None:
@@ -369,18 +382,18 @@ def _info(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
         lines.append(("Draw offer", f"{display_name(names, view.draw_offer)} offers a draw"))
     if view.diagonal_captures:
         lines.append(("Variant", "diagonal captures and sacrifices"))
-    h = 74 + 40 * len(lines)
+    h = 78 + 42 * len(lines)
     c.panel((x0, y, x1, y + h))
-    ly = y + 30
+    ly = y + 32
     for label, text in lines:
-        c.text((x0 + 20, ly), label, size=20, fill=t.muted, anchor="lm", bold=True)
-        c.text((x0 + 170, ly), text, size=24, fill=t.ink, anchor="lm", max_width=x1 - x0 - 190)
-        ly += 40
+        c.text((x0 + 20, ly), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+        c.text((x0 + 176, ly), text, size=BODY, fill=t.ink, anchor="lm", max_width=x1 - x0 - 196)
+        ly += 42
     # The 40-ply rule (R9) as a bar.
     label = f"{view.quiet_plies} of {view.quiet_limit} quiet plies"
-    c.text((x0 + 20, ly), "No progress", size=20, fill=t.muted, anchor="lm", bold=True)
-    c.text((x0 + 170, ly), label, size=24, fill=t.ink, anchor="lm")
-    bar_left = x0 + 180 + text_width(label, 24) + 20
+    c.text((x0 + 20, ly), "No progress", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    c.text((x0 + 176, ly), label, size=BODY, fill=t.ink, anchor="lm")
+    bar_left = x0 + 176 + text_width(label, BODY) + 20
     bar_right = x1 - 24
     if bar_right - bar_left > 60:
         c.panel((bar_left, ly - 9, bar_right, ly + 9), fill=t.slot, radius=9)
@@ -406,8 +419,8 @@ def _final(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
     if final is None:
         return y
     x0, x1 = MARGIN, c.width - MARGIN
-    reason = wrap_text(final.reason, 22, x1 - x0 - 40)
-    h = 78 + 30 * len(reason) + 12
+    reason = wrap_text(final.reason, SMALL, x1 - x0 - 40)
+    h = 78 + 32 * len(reason) + 12
     c.panel((x0, y, x1, y + h), outline=t.highlight, width=3)
     top = final.ranking[0] if final.ranking else ()
     if len(top) == 1:
@@ -429,40 +442,42 @@ def _final(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
     c.text((x1 - 20, y + 38), f"Score {scores}", size=30, fill=t.ink, anchor="rm", bold=True)
     ly = y + 84
     for line in reason:
-        c.text((x0 + 20, ly), line, size=22, fill=t.muted, anchor="lm")
-        ly += 30
+        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm")
+        ly += 32
     return y + h + 16
 
 
 def _legend(c: Canvas, view: ArtabanView, y: int) -> int:
     t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
     if view.phase == "setup":
         note = "Both set-ups are revealed together once both players have committed."
-        c.text((MARGIN, y + 20), note, size=22, fill=t.muted, anchor="lt")
-        return y + 70
-    cy = y + 30
-    x = MARGIN + 20
-    draw_die(c, (x + 22, cy + 6), 40, owner=0, top=3, front=2, leader=False, front_up=True)
-    box = c.text(
-        (x + 58, cy),
-        "front face (tip forward: 7 minus it comes up)",
-        size=20,
-        fill=t.muted,
-        anchor="lm",
+        for line in wrap_text(note, SMALL, x1 - x0):
+            c.text((x0, y + 8), line, size=SMALL, fill=t.muted, anchor="lt")
+            y += 32
+        return y + 24
+
+    def front(c: Canvas, x: int, cy: int) -> None:
+        draw_die(c, (x + 22, cy + 6), 40, owner=0, top=3, front=2, leader=False, front_up=True)
+
+    def leader(c: Canvas, x: int, cy: int) -> None:
+        draw_die(c, (x + 22, cy), 40, owner=1, top=5, front=None, leader=True, front_up=True)
+
+    def last(c: Canvas, x: int, cy: int) -> None:
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=t.highlight, width=4)
+
+    items = (
+        LegendItem("front face (tip forward: 7 minus it comes up)", front, 46),
+        LegendItem("Leader", leader, 46),
+        LegendItem("last move", last, 36),
     )
-    x = box[2] + 36
-    draw_die(c, (x + 22, cy), 40, owner=1, top=5, front=None, leader=True, front_up=True)
-    box = c.text((x + 58, cy), "Leader", size=20, fill=t.muted, anchor="lm")
-    x = box[2] + 36
-    c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=t.highlight, width=4)
-    c.text((x + 50, cy), "last move", size=20, fill=t.muted, anchor="lm")
-    return cy + 48
+    return legend(c, items, x0=x0, x1=x1, y=y + 8, size=SMALL, row_height=60) + 8
 
 
 def _board_height(view: ArtabanView) -> int:
-    h = 116 + 178 + BOARD_PX + 2 * COORD + 12 + 74 + 3 * 40 + 16 + 90
+    h = 124 + PLAYER_PANEL_H + 18 + BOARD_PX + 2 * COORD + 12 + 78 + 3 * 42 + 16 + 150
     if view.final is not None:
-        h += 78 + 30 * 6 + 28
+        h += 78 + 32 * 6 + 28
     return h
 
 
@@ -497,9 +512,9 @@ def _private_header(c: Canvas, me_seat: int, names: Sequence[str], what: str, ri
     c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
     c.draw.rectangle((0, 0, 14, h), fill=colour)
     c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
-    c.text((MARGIN + 8, 20), what.upper(), size=18, fill=t.muted, anchor="lt", bold=True)
+    c.text((MARGIN + 8, 16), what.upper(), size=SMALL, fill=t.muted, anchor="lt", bold=True)
     shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me_seat), colour)
-    box = c.text((c.width - MARGIN, 70), right, size=26, fill=t.ink, anchor="rm", bold=True)
+    box = c.text((c.width - MARGIN, 70), right, size=28, fill=t.ink, anchor="rm", bold=True)
     c.text(
         (MARGIN + 46, 70),
         display_name(names, me_seat),
@@ -581,13 +596,13 @@ def _progress(c: Canvas, me: SetupView, y: int) -> int:
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     headline, hint = _next_step(me)
-    hint_lines = wrap_text(hint, 22, x1 - x0 - 40)
-    h = 150 + 30 * len(hint_lines)
+    hint_lines = wrap_text(hint, SMALL, x1 - x0 - 40)
+    h = 150 + 32 * len(hint_lines)
     c.panel((x0, y, x1, y + h))
     total_label = f"Total {me.total} of 28"
     c.text((x0 + 20, y + 36), total_label, size=34, fill=t.ink, anchor="lm", bold=True)
     leader = f"Leader: file {me.leader}" if me.leader is not None else "Leader: not chosen"
-    c.text((x1 - 20, y + 36), leader, size=24, fill=t.ink, anchor="rm", bold=True)
+    c.text((x1 - 20, y + 36), leader, size=BODY, fill=t.ink, anchor="rm", bold=True)
     bar = (x0 + 20, y + 66, x1 - 20, y + 84)
     c.panel(bar, fill=t.slot, radius=9)
     share = min(1.0, me.total / 28)
@@ -602,8 +617,8 @@ def _progress(c: Canvas, me: SetupView, y: int) -> int:
     c.text((x0 + 20, y + 114), headline, size=28, fill=colour, anchor="lm", bold=True)
     ly = y + 148
     for line in hint_lines:
-        c.text((x0 + 20, ly), line, size=22, fill=t.muted, anchor="lm")
-        ly += 30
+        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm")
+        ly += 32
     return y + h + 18
 
 
@@ -616,9 +631,9 @@ def _setup_notes(c: Canvas, me: SetupView, y: int) -> int:
         "Nobody else sees this until both players have committed.",
     ]
     for note in notes:
-        for line in wrap_text(note, 22, c.width - 2 * MARGIN):
-            c.text((MARGIN, y), line, size=22, fill=t.muted, anchor="lt")
-            y += 30
+        for line in wrap_text(note, SMALL, c.width - 2 * MARGIN):
+            c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
+            y += 32
     return y + 10
 
 
@@ -629,7 +644,7 @@ def render_private(
     afterwards the board seen from their side."""
     me = view.me
     if me is not None:
-        c = Canvas(PRIVATE_WIDTH, 900, theme)
+        c = Canvas(PRIVATE_WIDTH, 1000, theme)
         right = "Committed" if me.committed else "Setting up"
         y = _private_header(c, me.seat, names, "Artaban · your set-up (only you see this)", right)
         y = _setup_row(c, me, y)

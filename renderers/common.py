@@ -10,17 +10,25 @@ shapes, never as characters.
 Text is drawn from cached glyph masks (:func:`_text_mask`): board renders
 repeat the same short strings (numbers, names, labels) over and over, and
 pasting a cached mask is several times cheaper than laying the text out again.
+
+Every piece of text goes through :meth:`Canvas.text` (directly or through
+:meth:`Canvas.pill`, :func:`die_face`, :func:`token_chip`, :func:`legend`),
+which holds it to :data:`MIN_TEXT_PX`: Discord shrinks an image to roughly
+:data:`PHONE_WIDTH` pixels on a phone, so the font size an image needs grows
+with its width (:func:`min_text_size`).
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import BytesIO
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -134,6 +142,59 @@ class Theme:
 
 
 DEFAULT_THEME = Theme()
+
+# --------------------------------------------------------------------------- text size
+
+PHONE_WIDTH: Final = 480
+"""The width, in screen pixels, at which the minimum below is measured: Discord
+shows an image about 400 to 550 pixels wide on a phone."""
+MIN_TEXT_PX: Final = 12
+"""The smallest font size (em height, as CSS ``font-size``) any text may have
+when the image is shown :data:`PHONE_WIDTH` pixels wide.
+
+12 px is Discord's own small text on a phone (timestamps, captions, embed
+footers are 0.75rem); Apple's and Material's floors are 11.  We don't go below
+the client's own small text because text in an image is resampled when it is
+shrunk, which makes it softer than the same size drawn natively."""
+
+
+def min_text_size(display_width: int) -> int:
+    """The smallest font size, in image pixels, for an image ``display_width``
+    pixels wide (so it is at least :data:`MIN_TEXT_PX` shown at :data:`PHONE_WIDTH`)."""
+    return max(1, math.ceil(MIN_TEXT_PX * display_width / PHONE_WIDTH))
+
+
+@dataclass(frozen=True)
+class TextRecord:
+    """One call of :meth:`Canvas.text`, as :func:`record_text` sees it."""
+
+    text: str
+    size: int
+    """The size the caller asked for."""
+    drawn: int
+    """The size drawn: ``size`` raised to the minimum when it was below it."""
+    display_width: int
+    """The width of the image the text ends up in."""
+
+    @property
+    def readable(self) -> bool:
+        return self.size >= min_text_size(self.display_width)
+
+
+_RECORDING: ContextVar[list[TextRecord] | None] = ContextVar("_RECORDING", default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[list[TextRecord]]:
+    """Collect every text drawn inside the block (for tests: the minimum is
+    enforced by raising small text, and this shows who asked for less)."""
+    records: list[TextRecord] = []
+    token = _RECORDING.set(records)
+    try:
+        yield records
+    finally:
+        _RECORDING.reset(token)
+
 
 # --------------------------------------------------------------------------- fonts & text
 
@@ -265,17 +326,33 @@ VAnchor = Literal["a", "t", "m", "s", "d"]
 
 @dataclass
 class Canvas:
-    """An RGB image with the theme and the drawing helpers renderers share."""
+    """An RGB image with the theme and the drawing helpers renderers share.
+
+    ``display_width`` is the width of the image this canvas ends up in, when
+    it is a piece pasted into a bigger one (a card face on the board): text
+    sizes are held to that image's minimum (0: the canvas is the image)."""
 
     width: int
     height: int
     theme: Theme = DEFAULT_THEME
+    display_width: int = 0
     image: Image.Image = field(init=False)
     draw: ImageDraw.ImageDraw = field(init=False)
 
     def __post_init__(self) -> None:
         self.image = Image.new("RGB", (self.width, self.height), self.theme.background)
         self.draw = ImageDraw.Draw(self.image)
+        if self.display_width <= 0:
+            self.display_width = self.width
+
+    @property
+    def min_text(self) -> int:
+        """The smallest font size text on this canvas may have (:func:`min_text_size`)."""
+        return min_text_size(self.display_width)
+
+    def text_size(self, size: int) -> int:
+        """``size`` raised to :attr:`min_text` if below it: what :meth:`text` draws."""
+        return max(size, self.min_text)
 
     def crop(self, height: int) -> Image.Image:
         """The image cut to ``height`` rows (the used part)."""
@@ -300,7 +377,16 @@ class Canvas:
         then vertical ``a`` (ascender), ``t`` (top of capitals), ``m`` (middle
         of capitals: centres digits and capitals visually), ``s`` (baseline)
         or ``d`` (descender).  ``max_width`` cuts the text with an ellipsis.
+
+        ``size`` below :attr:`min_text` is raised to it, so nobody gets text
+        too small to read on a phone; a layout that relies on that may
+        overflow, so the tests hold every renderer to asking for enough.
         """
+        wanted = size
+        size = self.text_size(size)
+        records = _RECORDING.get()
+        if records is not None:
+            records.append(TextRecord(text, wanted, size, self.display_width))
         if max_width is not None:
             text = fit_text(text, size, max_width, bold)
         x, y = xy
@@ -359,8 +445,8 @@ class Canvas:
         outline: RGB | None = None,
     ) -> Box:
         """A rounded label whose vertical centre is ``xy[1]``; returns its box."""
-        h = height if height is not None else size + 12
-        w = text_width(text, size, bold) + 2 * pad
+        h = height if height is not None else self.text_size(size) + 12
+        w = text_width(text, self.text_size(size), bold) + 2 * pad
         x = xy[0] if anchor == "l" else xy[0] - w // 2 if anchor == "m" else xy[0] - w
         top = xy[1] - h // 2
         box = (x, top, x + w, top + h)
@@ -467,6 +553,51 @@ def seat_marker(
         t.seat_colour(seat) if fill is None else fill,
         outline,
     )
+
+
+# --------------------------------------------------------------------------- legends
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    """A key entry: an optional icon (drawn by ``icon(canvas, left, centre_y)``
+    in ``icon_width`` pixels) and then its label."""
+
+    label: str
+    icon: Callable[[Canvas, int, int], None] | None = None
+    icon_width: int = 0
+
+
+def legend(
+    c: Canvas,
+    items: Sequence[LegendItem],
+    *,
+    x0: int,
+    x1: int,
+    y: int,
+    size: int,
+    fill: RGB | None = None,
+    gap: int = 28,
+    row_height: int | None = None,
+) -> int:
+    """``items`` left to right from ``(x0, y)``, starting a new row whenever
+    the next would pass ``x1`` (at phone sizes a key rarely fits on one line);
+    returns the bottom of the last row."""
+    size = c.text_size(size)
+    rh = row_height if row_height is not None else size + 14
+    ink = c.theme.muted if fill is None else fill
+    x, cy = x0, y + rh // 2
+    for item in items:
+        label = fit_text(item.label, size, x1 - x0 - item.icon_width - 10)
+        width = item.icon_width + (10 if item.icon_width else 0) + text_width(label, size)
+        if x > x0 and x + width > x1:
+            x, cy = x0, cy + rh
+        if item.icon is not None:
+            item.icon(c, x, cy)
+        left = x + item.icon_width + (10 if item.icon_width else 0)
+        c.text((left, cy), label, size=size, fill=ink, anchor="lm")
+        x += width + gap
+    return cy + rh // 2
 
 
 # --------------------------------------------------------------------------- game pieces
@@ -736,10 +867,14 @@ def to_png(image: Image.Image, *, colours: int = 64, compress_level: int = 3) ->
 
 __all__ = [
     "DEFAULT_THEME",
+    "MIN_TEXT_PX",
+    "PHONE_WIDTH",
     "RGB",
     "Box",
     "Canvas",
+    "LegendItem",
     "MarkShape",
+    "TextRecord",
     "Theme",
     "blend",
     "card_back",
@@ -752,10 +887,13 @@ __all__ = [
     "fit_text",
     "font",
     "has_glyph",
+    "legend",
     "luminance",
     "mark",
+    "min_text_size",
     "pips",
     "quantize",
+    "record_text",
     "safe_text",
     "seat_marker",
     "shape_marker",

@@ -2,7 +2,7 @@
 
 Pure functions of a :class:`~bot.engines.mahabharata_views.MahabharataView`:
 the board never reads ``view.me`` (it goes to the channel), the private image
-is everything the seat's screen hides.  See ``shared/rules/mahabharata.md``.
+is everything the seat's screen hides.  See ``docs/rules/mahabharata.md``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from bot.engines.mahabharata_views import (
     LastPickView,
     LeaderView,
     MahabharataView,
+    PlayerView,
     ScreenView,
     SpaceView,
 )
@@ -24,6 +25,7 @@ from renderers.common import (
     DEFAULT_THEME,
     RGB,
     Canvas,
+    LegendItem,
     Theme,
     ViewRenderer,
     blend,
@@ -32,6 +34,8 @@ from renderers.common import (
     display_name,
     elephant,
     fit_text,
+    legend,
+    min_text_size,
     shape_marker,
     text_width,
     token_chip,
@@ -41,6 +45,10 @@ from renderers.common import (
 BOARD_WIDTH: Final = 1100
 PRIVATE_WIDTH: Final = 1000
 MARGIN: Final = 24
+SMALL: Final = min_text_size(BOARD_WIDTH)
+"""The board's smallest text (labels, die names, influence, stack counts)."""
+P_SMALL: Final = min_text_size(PRIVATE_WIDTH)
+"""The private screen's smallest text."""
 
 TOKEN_KINDS: Final = (
     "chariot",
@@ -132,13 +140,13 @@ def class_glyph(
         c.draw.polygon([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], fill=fill)
     else:
         c.draw.regular_polygon((cx, cy, r * 1.05), 6, rotation=30, fill=fill)
-    c.text((cx, cy), icon, size=max(18, int(r * 1.15)), fill=ink, anchor="mm", bold=True)
+    c.text((cx, cy), icon, size=max(c.min_text, int(r * 1.15)), fill=ink, anchor="mm", bold=True)
 
 
 def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
     """A section label; returns the y where the section's content starts."""
-    c.text((x, y), text.upper(), size=18, fill=c.theme.muted, anchor="lt", bold=True)
-    return y + 30
+    c.text((x, y), text.upper(), size=c.min_text, fill=c.theme.muted, anchor="lt", bold=True)
+    return y + c.min_text + 14
 
 
 def _seat_pill(
@@ -149,8 +157,8 @@ def _seat_pill(
     name: str,
     *,
     max_width: int,
-    size: int = 20,
-    height: int = 34,
+    size: int = SMALL,
+    height: int = 38,
     anchor: str = "l",
     dimmed: bool = False,
     outline: RGB | None = None,
@@ -204,38 +212,38 @@ def _status(view: MahabharataView, names: Sequence[str]) -> str:
 def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
     t = c.theme
     w = c.width
-    height = 100
+    height = 112
     c.draw.rectangle((0, 0, w, height), fill=t.panel)
     c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
     right = w - MARGIN
     if view.elephant is not None:
         colour = t.player_colour(view.elephant)
-        elephant(c.draw, (right - 78, 22, right, 78), colour, t.panel)
+        elephant(c.draw, (right - 78, 26, right, 82), colour, t.panel)
         label_right = right - 92
-        c.text((label_right, 26), "Elephant", size=18, fill=t.muted, anchor="rt", bold=True)
+        c.text((label_right, 18), "Elephant", size=SMALL, fill=t.muted, anchor="rt", bold=True)
         name_box = c.text(
-            (label_right, 56),
+            (label_right, 58),
             display_name(names, view.elephant),
-            size=24,
+            size=SMALL,
             fill=t.ink,
             anchor="rt",
             bold=True,
             max_width=220,
         )
-        right = min(name_box[0], label_right - text_width("Elephant", 18, True)) - 24
+        right = min(name_box[0], label_right - text_width("Elephant", SMALL, True)) - 24
     players = f"{view.num_players} players"
     c.text(
-        (MARGIN, 20),
+        (MARGIN, 16),
         f"MAHABHARATA · {players.upper()}",
-        size=18,
+        size=SMALL,
         fill=t.muted,
         anchor="lt",
         bold=True,
     )
     c.text(
-        (MARGIN, 50),
+        (MARGIN, 56),
         _status(view, names),
-        size=34,
+        size=36,
         fill=t.ink,
         anchor="lt",
         bold=True,
@@ -253,7 +261,7 @@ def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int)
     gap = 8
     avail = c.width - 2 * MARGIN
     pw = min(180, (avail - gap * (n - 1)) // n)
-    ph = 40
+    ph = 44
     cy = y + ph // 2
     for i, seat in enumerate(view.draft_order):
         x = MARGIN + i * (pw + gap)
@@ -269,15 +277,15 @@ def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int)
             outline=t.highlight if current else None,
             width=4,
         )
-        shape_marker(c.draw, (x + 20, cy), 8, t.seat_shape(seat), ink)
+        shape_marker(c.draw, (x + 17, cy), 8, t.seat_shape(seat), ink)
         c.text(
-            (x + 34, cy),
+            (x + 30, cy),
             display_name(names, seat),
-            size=20,
+            size=SMALL,
             fill=ink,
             anchor="lm",
             bold=True,
-            max_width=pw - 44,
+            max_width=pw - 38,
         )
         if current:
             mid = x + pw // 2
@@ -288,9 +296,9 @@ def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int)
     return y + ph + 26
 
 
-CARD_H: Final = 172
-TILE: Final = 58
-TILE_GAP: Final = 10
+CARD_H: Final = 184
+TILE: Final = 64
+TILE_GAP: Final = 12
 
 
 def _space_tile(c: Canvas, x: int, y: int, space: SpaceView, *, last: bool = False) -> None:
@@ -302,7 +310,7 @@ def _space_tile(c: Canvas, x: int, y: int, space: SpaceView, *, last: bool = Fal
         )
     if not space.tokens:
         c.panel((x, y, x + TILE, y + TILE), fill=t.slot, outline=t.grid, radius=10, width=2)
-        class_glyph(c, (x + TILE / 2, y + TILE / 2), 17, space.icon, fill=t.grid, ink=t.ink)
+        class_glyph(c, (x + TILE / 2, y + TILE / 2), 20, space.icon, fill=t.grid, ink=t.ink)
         return
     colour = t.player_colour(space.owner) if space.owner is not None else t.muted
     n = len(space.tokens)
@@ -321,18 +329,19 @@ def _space_tile(c: Canvas, x: int, y: int, space: SpaceView, *, last: bool = Fal
         (x, y, x + chip, y + chip),
         token_label(space.tokens[-1]),
         colour=colour,
-        size=24,
+        size=SMALL,
         outline=t.background,
     )
     if n > 1:
+        # On the tile's top right corner, clear of the chip's centred label.
         c.pill(
-            (x + TILE + 6, y + 2),
+            (x + TILE + 8, y - 2),
             f"x{n}",
-            size=18,
+            size=SMALL,
             fill=t.ink,
             ink=t.on_colour,
             anchor="r",
-            height=24,
+            height=34,
             pad=6,
             outline=t.background,
         )
@@ -364,10 +373,10 @@ def _leader_card(
     vp_box = c.pill(
         (x + pad, hy),
         f"{leader.vp} VP",
-        size=22,
+        size=SMALL,
         fill=t.highlight,
         ink=t.on_colour,
-        height=36,
+        height=38,
         pad=10,
     )
     name_x = vp_box[2] + 12
@@ -380,43 +389,42 @@ def _leader_card(
                 hy,
                 winner,
                 display_name(names, winner),
-                max_width=190,
+                max_width=200,
                 anchor="r",
-                height=34,
             )
             right = left - 12
         else:
-            box = c.text((right, hy), "nobody scores", size=20, fill=t.muted, anchor="rm")
+            box = c.text((right, hy), "nobody scores", size=SMALL, fill=t.muted, anchor="rm")
             right = box[0] - 12
     c.text(
         (name_x, hy),
         leader.name,
-        size=26,
+        size=30,
         fill=t.ink,
         anchor="lm",
         bold=True,
         max_width=right - name_x,
     )
-    ty = y + 64
+    ty = y + 70
     for i, space in enumerate(leader.spaces):
         _space_tile(c, x + pad + i * (TILE + TILE_GAP), ty, space, last=i + 1 == last_space)
     iy = y + CARD_H - 28
-    c.text((x + pad, iy), "Influence", size=18, fill=t.muted, anchor="lm", bold=True)
-    ix = x + pad + text_width("Influence", 18, True) + 18
+    c.text((x + pad, iy), "Influence", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    ix = x + pad + text_width("Influence", SMALL, True) + 18
     for seat in range(view.num_players):
         value = leader.influence[seat] if seat < len(leader.influence) else 0
         colour = t.player_colour(seat)
         mark = colour if value else t.dim(colour, 0.65)
-        shape_marker(c.draw, (ix + 9, iy), 9, t.seat_shape(seat), mark)
+        shape_marker(c.draw, (ix + 10, iy), 10, t.seat_shape(seat), mark)
         c.text(
-            (ix + 24, iy),
+            (ix + 26, iy),
             str(value),
-            size=26,
+            size=30,
             fill=colour if value else t.muted,
             anchor="lm",
             bold=bool(value),
         )
-        ix += 24 + text_width(str(value), 26, True) + 22
+        ix += 26 + text_width(str(value), 30, True) + 22
 
 
 def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
@@ -427,7 +435,9 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
         title = f"Leaders · {total} VP in play"
     y = _heading(c, y, title)
     if not view.leaders:
-        c.text((MARGIN, y + 10), "No leader drawn yet.", size=22, fill=c.theme.muted, anchor="lt")
+        c.text(
+            (MARGIN, y + 10), "No leader drawn yet.", size=SMALL, fill=c.theme.muted, anchor="lt"
+        )
         return y + 60
     gap = 16
     w = (c.width - 2 * MARGIN - gap) // 2
@@ -472,7 +482,7 @@ def _die(c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: boo
             ink,
             jewel=t.die_taken if taken else t.raja,
         )
-        c.text(((x0 + x1) / 2, y0 + 68), "RAJA", size=20, fill=ink, anchor="mm", bold=True)
+        c.text(((x0 + x1) / 2, y0 + 70), "RAJA", size=SMALL, fill=ink, anchor="mm", bold=True)
         return
     cls = token_class(face)
     if cls in ("H", "I"):
@@ -497,6 +507,7 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
     n = max(1, len(view.dice))
     slot = (c.width - 2 * MARGIN) // max(8, n)
     tag_bottom = y + DIE + 122
+    tag_room = (MARGIN, c.width - MARGIN)
     for i, die in enumerate(view.dice):
         cx = MARGIN + i * slot + slot // 2
         taken = die.taken_by is not None
@@ -519,50 +530,56 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
                 width=4,
             )
         c.text(
-            (cx, y + DIE + 14),
+            (cx, y + DIE + 10),
             f"d{die.index}",
-            size=22,
+            size=30,
             fill=t.muted if taken else t.ink,
             anchor="mt",
             bold=True,
         )
         c.text(
-            (cx, y + DIE + 42),
+            (cx, y + DIE + 46),
             face_name(die.face),
-            size=18,
+            size=SMALL,
             fill=t.muted,
             anchor="mt",
-            max_width=slot - 6,
+            max_width=slot - 4,
         )
         if die.taken_by is not None:
             _seat_pill(
                 c,
                 cx,
-                y + DIE + 84,
+                y + DIE + 98,
                 die.taken_by,
                 display_name(names, die.taken_by),
-                max_width=slot - 8,
-                size=18,
-                height=30,
+                max_width=slot - 6,
                 anchor="m",
             )
         if last and lp is not None and lp.placed in _TAGS:
-            tag_bottom = max(tag_bottom, _tag(c, cx, y + DIE + 106, _TAGS[lp.placed], slot - 10))
+            # Nothing else is drawn at the tag's height, so it may spill into
+            # the neighbouring slots rather than be cut.
+            tag = _tag(c, cx, y + DIE + 124, _TAGS[lp.placed], 2 * slot, tag_room)
+            tag_bottom = max(tag_bottom, tag)
     return tag_bottom + 6 if tag_bottom > y + DIE + 122 else tag_bottom
 
 
 _TAGS: Final = {"screen": "TO SCREEN", "nothing": "PLACED NOTHING"}
 
 
-def _tag(c: Canvas, cx: int, top: int, text: str, max_width: int) -> int:
-    """A white label under a die (one or two lines); returns its bottom."""
+def _tag(c: Canvas, cx: int, top: int, text: str, max_width: int, room: tuple[int, int]) -> int:
+    """A white label under a die (one or two lines), kept within ``room``
+    (left and right limits); returns its bottom."""
     t = c.theme
-    lines = wrap_text(text, 17, max_width - 16, bold=True) or [text]
-    h = 8 + 22 * len(lines)
-    w = min(max_width, max(text_width(line, 17, True) for line in lines) + 16)
+    max_width = min(max_width, room[1] - room[0])
+    lines = wrap_text(text, SMALL, max_width - 16, bold=True) or [text]
+    step = SMALL + 8
+    h = 10 + step * len(lines)
+    w = min(max_width, max(text_width(line, SMALL, True) for line in lines) + 16)
+    cx = max(room[0] + w // 2, min(room[1] - w // 2, cx))
     c.panel((cx - w // 2, top, cx + w // 2, top + h), fill=t.ink, radius=8)
     for k, line in enumerate(lines):
-        c.text((cx, top + 15 + 22 * k), line, size=17, fill=t.on_colour, anchor="mm", bold=True)
+        ly = top + 5 + step // 2 + step * k
+        c.text((cx, ly), line, size=SMALL, fill=t.on_colour, anchor="mm", bold=True)
     return top + h
 
 
@@ -588,18 +605,61 @@ def _last_pick_line(
 ) -> int:
     """``LAST PICK`` and what it was, above the dice; returns the next y."""
     t = c.theme
-    cy = y + 14
-    box = c.pill((MARGIN, cy), "LAST PICK", size=17, fill=t.ink, ink=t.on_colour, height=28, pad=9)
-    shape_marker(c.draw, (box[2] + 20, cy), 9, t.seat_shape(lp.seat), t.player_colour(lp.seat))
+    cy = y + 19
+    box = c.pill(
+        (MARGIN, cy), "LAST PICK", size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10
+    )
+    shape_marker(c.draw, (box[2] + 20, cy), 10, t.seat_shape(lp.seat), t.player_colour(lp.seat))
     c.text(
         (box[2] + 38, cy),
         _last_pick_text(view, lp, names),
-        size=22,
+        size=SMALL,
         fill=t.ink,
         anchor="lm",
         max_width=c.width - MARGIN - box[2] - 38,
     )
-    return y + 46
+    return y + 56
+
+
+BADGE_H: Final = 38
+
+
+def _player_badges(
+    view: MahabharataView, p: PlayerView, room: int, t: Theme
+) -> list[tuple[str, RGB, bool]]:
+    """(label, colour, check mark after it) of the seat's badges for a panel
+    ``room`` pixels wide inside."""
+    out: list[tuple[str, RGB, bool]] = []
+    if p.seat in view.waiting_on:
+        out.append(("TO PICK" if view.phase == "draft" else "TO ACT", t.highlight, False))
+    if p.announced:
+        # Four panels leave no room for the words: "PATI" and a tick, as the
+        # result panel shows a completed Pati.
+        if text_width("ANNOUNCED PATI", SMALL, True) + 24 <= room:
+            out.append(("ANNOUNCED PATI", t.good, False))
+        else:
+            out.append(("PATI", t.good, True))
+    return out
+
+
+def _badge_width(label: str, check: bool) -> int:
+    return text_width(label, SMALL, True) + 24 + (34 if check else 0)
+
+
+def _badge_rows(
+    badges: list[tuple[str, RGB, bool]], room: int
+) -> list[list[tuple[str, RGB, bool]]]:
+    """The badges in rows that fit ``room`` pixels."""
+    rows: list[list[tuple[str, RGB, bool]]] = []
+    used = room
+    for badge in badges:
+        w = _badge_width(badge[0], badge[2])
+        if not rows or used + 8 + w > room:
+            rows.append([])
+            used = -8
+        rows[-1].append(badge)
+        used += 8 + w
+    return rows
 
 
 def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
@@ -608,8 +668,11 @@ def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
     n = max(1, len(view.players))
     gap = 12
     pw = (c.width - 2 * MARGIN - gap * (n - 1)) // n
-    badges = any(p.announced or p.seat in view.waiting_on for p in view.players)
-    ph = 162 if badges else 128
+    room = pw - 38
+    rows = [_badge_rows(_player_badges(view, p, room, t), room) for p in view.players]
+    badge_rows = max((len(r) for r in rows), default=0)
+    stats_bottom = 160
+    ph = stats_bottom + badge_rows * (BADGE_H + 8) + (8 if badge_rows else 0)
     for i, p in enumerate(view.players):
         x = MARGIN + i * (pw + gap)
         colour = t.player_colour(p.seat)
@@ -620,7 +683,7 @@ def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
         if acting:
             c.panel((x, y, x + pw, y + ph), fill=None, outline=t.highlight, radius=14, width=4)
             c.draw.rectangle((x + 2, y + 12, x + 9, y + ph - 12), fill=colour)
-        cy = y + 32
+        cy = y + 30
         shape_marker(c.draw, (x + 34, cy), 11, t.seat_shape(p.seat), colour)
         name_right = x + pw - 16
         if view.elephant == p.seat:
@@ -629,31 +692,41 @@ def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
         c.text(
             (x + 54, cy),
             display_name(names, p.seat),
-            size=24,
+            size=30,
             fill=t.ink,
             anchor="lm",
             bold=True,
             max_width=name_right - x - 54,
         )
-        cols = (
+        # One line per count (label left, number right): three columns of
+        # phone-sized labels do not fit a quarter of the board.
+        stats = (
             ("Screen", str(p.screen_count)),
             ("Supply", str(p.supply_count)),
             ("Dice", f"{p.dice_taken}/2"),
         )
-        cw = (pw - 34) / 3
-        for k, (label, value) in enumerate(cols):
-            sx = x + 24 + k * cw
-            c.text((sx, y + 58), label, size=18, fill=t.muted, anchor="lt", bold=True)
-            c.text((sx, y + 84), value, size=32, fill=t.ink, anchor="lt", bold=True)
-        by = y + ph - 24
-        bx = x + 24
-        if acting:
-            label = "TO PICK" if view.phase == "draft" else "TO ACT"
-            box = c.pill((bx, by), label, size=18, fill=t.highlight, ink=t.on_colour, height=30)
-            bx = box[2] + 8
-        if p.announced:
-            c.pill((bx, by), "ANNOUNCED PATI", size=18, fill=t.good, ink=t.on_colour, height=30)
+        for k, (label, value) in enumerate(stats):
+            ry = y + 68 + 36 * k
+            c.text((x + 24, ry), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+            c.text((x + pw - 16, ry), value, size=30, fill=t.ink, anchor="rm", bold=True)
+        for r, row in enumerate(rows[i]):
+            by = y + stats_bottom + BADGE_H // 2 + r * (BADGE_H + 8)
+            bx = x + 24
+            for label, fill, check in row:
+                box = c.pill(
+                    (bx, by), label, size=SMALL, fill=fill, ink=t.on_colour, height=BADGE_H
+                )
+                bx = box[2] + 8
+                if check:
+                    c.check((bx, by - 12, bx + 26, by + 12), fill, width=4)
+                    bx += 34
     return y + ph + 20
+
+
+def final_row_height(tokens: int, per_row: int) -> int:
+    """A result row: the score block, or the rows of screen chips if taller."""
+    rows = max(1, -(-tokens // per_row))
+    return max(120, 50 + rows * 48 + 12)
 
 
 def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[str], y: int) -> int:
@@ -678,16 +751,16 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
     if len(top) == 1:
         crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
     y += 50
-    for line in wrap_text(final.reason, 22, c.width - 2 * MARGIN):
-        c.text((MARGIN, y), line, size=22, fill=t.muted, anchor="lt")
-        y += 30
+    for line in wrap_text(final.reason, SMALL, c.width - 2 * MARGIN):
+        c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
+        y += SMALL + 8
     y += 12
     led: dict[int, int] = {}
     for leader, winner in zip(view.leaders, final.leader_winners, strict=False):
         if winner is not None:
             led[winner] = led.get(winner, 0) + leader.vp
     chips_x0 = MARGIN + 676
-    chip_w, chip_h, chip_gap = 46, 40, 6
+    chip_w, chip_h, chip_gap = 50, 42, 6
     per_row = max(1, (c.width - MARGIN - 16 - chips_x0 + chip_gap) // (chip_w + chip_gap))
     for place, group in enumerate(final.ranking, start=1):
         for seat in group:
@@ -695,8 +768,7 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
             screen = sorted(
                 final.screens[seat] if seat < len(final.screens) else (), key=_kind_order
             )
-            rows = max(1, -(-len(screen) // per_row))
-            rh = max(112, 50 + rows * (chip_h + chip_gap) + 12)
+            rh = final_row_height(len(screen), per_row)
             x0, x1 = MARGIN, c.width - MARGIN
             c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
             c.panel((x0 + 10, y, x1, y + rh), radius=14)
@@ -707,7 +779,7 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
             c.text(
                 (x0 + 126, cy),
                 display_name(names, seat),
-                size=26,
+                size=30,
                 fill=t.ink,
                 anchor="lm",
                 bold=True,
@@ -716,50 +788,50 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
             pati = seat < len(final.pati) and final.pati[seat]
             score = final.scores[seat] if seat < len(final.scores) else 0
             parts = f"Leaders {led.get(seat, 0)} · Pati {7 if pati else 0}"
-            c.text((x0 + 126, cy + 36), parts, size=20, fill=t.muted, anchor="lm")
+            c.text((x0 + 126, cy + 40), parts, size=SMALL, fill=t.muted, anchor="lm")
             c.text((x0 + 450, cy + 4), str(score), size=44, fill=t.ink, anchor="rm", bold=True)
-            c.text((x0 + 456, cy + 8), "VP", size=20, fill=t.muted, anchor="lm", bold=True)
+            c.text((x0 + 456, cy + 8), "VP", size=SMALL, fill=t.muted, anchor="lm", bold=True)
             if pati:
                 pbox = c.pill(
-                    (x0 + 516, cy + 4),
+                    (x0 + 506, cy + 4),
                     "PATI",
-                    size=20,
+                    size=SMALL,
                     fill=t.good,
                     ink=t.on_colour,
-                    height=34,
-                    pad=12,
+                    height=38,
+                    pad=10,
                 )
                 c.check((pbox[2] + 8, cy - 7, pbox[2] + 30, cy + 15), t.good, width=4)
             else:
                 c.pill(
-                    (x0 + 516, cy + 4),
+                    (x0 + 506, cy + 4),
                     "NO PATI",
-                    size=20,
+                    size=SMALL,
                     fill=t.grid,
                     ink=t.ink,
-                    height=34,
-                    pad=12,
+                    height=38,
+                    pad=10,
                 )
             c.text(
-                (chips_x0, y + 14),
+                (chips_x0, y + 12),
                 f"Screen · {len(screen)} tokens",
-                size=18,
+                size=SMALL,
                 fill=t.muted,
                 anchor="lt",
                 bold=True,
             )
             if not screen:
-                c.text((chips_x0, y + 56), "empty", size=20, fill=t.muted, anchor="lt")
+                c.text((chips_x0, y + 60), "empty", size=SMALL, fill=t.muted, anchor="lt")
             for k, kind in enumerate(screen):
                 r, col = divmod(k, per_row)
                 cx0 = chips_x0 + col * (chip_w + chip_gap)
-                cy0 = y + 44 + r * (chip_h + chip_gap)
+                cy0 = y + 50 + r * (chip_h + chip_gap)
                 token_chip(
                     c,
                     (cx0, cy0, cx0 + chip_w, cy0 + chip_h),
                     token_label(kind),
                     colour=colour,
-                    size=20,
+                    size=SMALL,
                 )
             y += rh + 10
     return y + 8
@@ -767,31 +839,37 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
 
 def _legend(c: Canvas, y: int) -> int:
     t = c.theme
-    cy = y + 18
-    x = MARGIN
-    for icon in CLASSES:
-        class_glyph(c, (x + 15, cy), 15, icon, fill=t.grid, ink=t.ink)
-        box = c.text((x + 38, cy), CLASS_NAMES[icon], size=20, fill=t.muted, anchor="lm")
-        x = box[2] + 24
-    chip = (x, cy - 17, x + 40, cy + 17)
-    token_chip(c, chip, "I3", colour=t.grid, ink=t.ink, size=18)
-    box = c.text((x + 48, cy), "token with 3 icons", size=20, fill=t.muted, anchor="lm")
-    x = box[2] + 24
-    c.pill((x, cy), "x2", size=18, fill=t.ink, ink=t.on_colour, height=24, pad=6)
-    c.text((x + 40, cy), "stacked", size=20, fill=t.muted, anchor="lm")
-    return cy + 30
+
+    def glyph(icon: str) -> LegendItem:
+        def draw(c: Canvas, x: int, cy: int) -> None:
+            class_glyph(c, (x + 20, cy), 20, icon, fill=t.grid, ink=t.ink)
+
+        return LegendItem(CLASS_NAMES[icon], draw, 40)
+
+    def chip(c: Canvas, x: int, cy: int) -> None:
+        token_chip(c, (x, cy - 21, x + 50, cy + 21), "I3", colour=t.grid, ink=t.ink, size=SMALL)
+
+    def stacked(c: Canvas, x: int, cy: int) -> None:
+        c.pill((x, cy), "x2", size=SMALL, fill=t.ink, ink=t.on_colour, height=34, pad=6)
+
+    items = (
+        *(glyph(icon) for icon in CLASSES),
+        LegendItem("token with 3 icons", chip, 50),
+        LegendItem("stacked", stacked, text_width("x2", SMALL, True) + 12),
+    )
+    return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=50)
 
 
 def _board_height(view: MahabharataView) -> int:
-    h = 120 + 100 + 40 + 60
+    h = 132 + 120 + 60 + 110
     h += ((len(view.leaders) + 1) // 2) * (CARD_H + 16) + 60
-    h += DIE + 160 + 220
+    h += DIE + 190 + 300
     if view.last_pick is not None:
-        h += 46 + 60
+        h += 56 + 60
     if view.final is not None:
-        h += 200
+        h += 260
         for screen in view.final.screens:
-            h += max(112, 50 + (len(screen) // 5 + 1) * 46 + 12) + 10
+            h += final_row_height(len(screen), 5) + 10
     return h
 
 
@@ -824,9 +902,9 @@ def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Seq
     c.draw.rectangle((0, 0, 14, h), fill=colour)
     c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
     c.text(
-        (MARGIN + 8, 20),
+        (MARGIN + 8, 16),
         "MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)",
-        size=18,
+        size=P_SMALL,
         fill=t.muted,
         anchor="lt",
         bold=True,
@@ -844,7 +922,13 @@ def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Seq
     if me.seat in view.waiting_on:
         label = {"draft": "YOUR PICK", "announce": "ANNOUNCE PATI?"}.get(view.phase, "YOUR TURN")
         pbox = c.pill(
-            (right, 76), label, size=20, fill=t.highlight, ink=t.on_colour, anchor="r", height=34
+            (right, 76),
+            label,
+            size=P_SMALL,
+            fill=t.highlight,
+            ink=t.on_colour,
+            anchor="r",
+            height=38,
         )
         left_edge = min(left_edge, pbox[0])
     c.text(
@@ -871,7 +955,7 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
         c.text(
             (x0 + 96, y + 66),
             "Worth 7 VP at the end. You may announce it after a round.",
-            size=20,
+            size=P_SMALL,
             fill=t.ink,
             anchor="lm",
             max_width=x1 - x0 - 116,
@@ -880,17 +964,18 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
     missing = list(me.pati_missing) or ["Something (the engine gave no detail)"]
     lines: list[str] = []
     for item in missing:
-        lines.extend(wrap_text(item, 22, x1 - x0 - 90) or [""])
+        lines.extend(wrap_text(item, P_SMALL, x1 - x0 - 90) or [""])
     h = 64 + 34 * len(lines) + 10
     c.panel((x0, y, x1, y + h), outline=t.grid, width=2)
     c.text((x0 + 20, y + 30), "PATI NOT COMPLETE", size=28, fill=t.ink, anchor="lm", bold=True)
-    c.text((x1 - 20, y + 30), "needs 1 C · 1 E · H = 3 · I = 5", size=20, fill=t.muted, anchor="rm")
+    needs = "needs 1 C · 1 E · H = 3 · I = 5"
+    c.text((x1 - 20, y + 30), needs, size=P_SMALL, fill=t.muted, anchor="rm")
     ly = y + 70
     for item in missing:
-        wrapped = wrap_text(item, 22, x1 - x0 - 90) or [""]
+        wrapped = wrap_text(item, P_SMALL, x1 - x0 - 90) or [""]
         c.cross((x0 + 26, ly - 8, x0 + 42, ly + 8), t.bad, width=4)
         for line in wrapped:
-            c.text((x0 + 60, ly), line, size=22, fill=t.ink, anchor="lm")
+            c.text((x0 + 60, ly), line, size=P_SMALL, fill=t.ink, anchor="lm")
             ly += 34
     return y + h + 20
 
@@ -900,7 +985,7 @@ def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
     colour = t.player_colour(me.seat)
     y = _heading(c, y, f"Behind your screen · {len(me.screen)} tokens")
     x0, x1 = MARGIN, c.width - MARGIN
-    row_h = 62
+    row_h = 70
     chip_w, chip_h, gap = 54, 46, 8
     chips_x = x0 + 200
     per_row = max(1, (x1 - 16 - chips_x + gap) // (chip_w + gap))
@@ -916,23 +1001,27 @@ def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
         kinds = groups[cls]
         cy = ry + row_h // 2
         class_glyph(c, (x0 + 34, cy), 18, cls, fill=t.grid, ink=t.ink)
-        c.text((x0 + 64, cy - 11), CLASS_NAMES[cls], size=22, fill=t.ink, anchor="lm", bold=True)
+        c.text((x0 + 64, cy - 14), CLASS_NAMES[cls], size=26, fill=t.ink, anchor="lm", bold=True)
         icons = sum(token_icons(k) for k in kinds)
         c.text(
-            (x0 + 64, cy + 15),
+            (x0 + 64, cy + 16),
             f"{icons} icon{'s' if icons != 1 else ''}",
-            size=18,
+            size=P_SMALL,
             fill=t.muted,
             anchor="lm",
         )
         if not kinds:
-            c.text((chips_x, cy), "none", size=20, fill=t.muted, anchor="lm")
+            c.text((chips_x, cy), "none", size=P_SMALL, fill=t.muted, anchor="lm")
         for k, kind in enumerate(kinds):
             r, col = divmod(k, per_row)
             cx0 = chips_x + col * (chip_w + gap)
             cy0 = ry + 8 + r * (chip_h + gap)
             token_chip(
-                c, (cx0, cy0, cx0 + chip_w, cy0 + chip_h), token_label(kind), colour=colour, size=24
+                c,
+                (cx0, cy0, cx0 + chip_w, cy0 + chip_h),
+                token_label(kind),
+                colour=colour,
+                size=P_SMALL + 1,
             )
         ry += rh
     return y + total + 20
@@ -952,10 +1041,16 @@ def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
         cx = x0 + 8 + slot * i + slot / 2
         chip = (round(cx - 28), y + 14, round(cx + 28), y + 62)
         if count:
-            token_chip(c, chip, token_label(kind), colour=colour, size=24)
+            token_chip(c, chip, token_label(kind), colour=colour, size=P_SMALL + 1)
         else:
             token_chip(
-                c, chip, token_label(kind), colour=t.slot, ink=t.muted, size=24, outline=t.grid
+                c,
+                chip,
+                token_label(kind),
+                colour=t.slot,
+                ink=t.muted,
+                size=P_SMALL + 1,
+                outline=t.grid,
             )
         c.text(
             (cx, y + 90),

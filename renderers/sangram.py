@@ -3,7 +3,7 @@
 Pure functions of a :class:`~bot.engines.sangram_views.SangramView`: the board
 never reads ``view.me`` (it goes to the channel); the private image is the
 seat's hand with its Total Army Strength (R12, R14).  See
-``shared/rules/sangram.md``.
+``docs/rules/sangram.md``.
 
 Warrior cards are drawn like the printed ones: a band in the warrior type's
 colour with the name and the motivation (which decides the order of play),
@@ -49,6 +49,7 @@ from renderers.common import (
     RGB,
     Box,
     Canvas,
+    LegendItem,
     Theme,
     ViewRenderer,
     blend,
@@ -57,6 +58,8 @@ from renderers.common import (
     crown,
     display_name,
     fit_text,
+    legend,
+    min_text_size,
     safe_text,
     seat_marker,
     text_width,
@@ -66,6 +69,10 @@ from renderers.common import (
 BOARD_WIDTH: Final = 1100
 PRIVATE_WIDTH: Final = 1000
 MARGIN: Final = 24
+SMALL: Final = min_text_size(BOARD_WIDTH)
+"""The board's smallest text (labels, track numbers, events, badges)."""
+P_SMALL: Final = min_text_size(PRIVATE_WIDTH)
+"""The private image's smallest text."""
 
 GROW_FIRST: Final = 7
 """R12: the first Grow threshold (draw 2 cards, hand of 5)."""
@@ -80,8 +87,9 @@ SUPPLY_TOTAL: Final = 40
 NO_TRAIN_AT: Final = 5
 """R11: a player with this many Britishers or more does not Train."""
 EVENTS_SHOWN: Final = 6
-EVENT_LINES: Final = 8
-"""At most this many lines of events on the board."""
+EVENT_LINES: Final = 7
+"""At most this many lines of events on the board (at phone size most events
+take one line, so this still holds the last six)."""
 
 BRITISHER_RED: Final[RGB] = (196, 52, 44)
 """The Britisher token (white on it: 5.8:1)."""
@@ -200,17 +208,23 @@ def _stat(
     x += 1.7 * r + 6
     box = c.text((x, cy), str(value), size=size, fill=ink, anchor="lm", bold=True)
     if label:
-        box = c.text((box[2] + 6, cy + 1), label, size=18, fill=label_ink or ink, anchor="lm")
+        box = c.text(
+            (box[2] + 6, cy + 1), label, size=c.min_text, fill=label_ink or ink, anchor="lm"
+        )
     return box[2]
 
 
 # ----------------------------------------------------------------- cards
 
 CARD_RADIUS: Final = 12
-HAND_CARD_H: Final = 226
+HAND_CARD_H: Final = 240
+"""The tallest hand card (a three-line activity); a hand of shorter
+activities gets shorter cards (:func:`_hand_card_height`)."""
+HAND_PER_ROW: Final = 2
+"""Two hand cards a row: at three, phone-sized activity text needs five lines."""
 FACE_CARD_H: Final = 150
-MINI_CARD_H: Final = 88
-MINI_BAND: Final = 58
+MINI_CARD_H: Final = 94
+MINI_BAND: Final = 60
 
 
 def kind_colour(kind: str) -> RGB:
@@ -246,8 +260,8 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
     labels = ("strength", "Britishers")
     wide = (
         2 * (0.46 * 28 * 1.7 + 6 + text_width("2", 28, True) + 6)
-        + text_width(labels[0], 18)
-        + text_width(labels[1], 18)
+        + text_width(labels[0], c.min_text)
+        + text_width(labels[1], c.min_text)
         + 22
     )
     show = wide <= w - 2 * pad
@@ -280,10 +294,8 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
     c.draw.line((pad, sy + 24, w - pad, sy + 24), fill=blend(body, t.on_colour, 0.2), width=1)
     top = sy + 34
     room = h - top - 8
-    for size, step in ((20, 25), (18, 22)):
-        lines = wrap_text(safe_text(card.activity), size, w - 2 * pad)
-        if len(lines) * step <= room:
-            break
+    size, step = c.min_text + 1, c.min_text + 6
+    lines = wrap_text(safe_text(card.activity), size, w - 2 * pad)
     fit = max(1, room // step)
     if len(lines) > fit:
         lines = [*lines[: fit - 1], fit_text(" ".join(lines[fit - 1 :]), size, w - 2 * pad)]
@@ -306,7 +318,7 @@ def _draw_face_card(c: Canvas, card: CardView) -> None:
     c.text(
         (pad, 68),
         safe_text(card.name),
-        size=25,
+        size=c.min_text,
         fill=t.ink,
         anchor="lm",
         bold=True,
@@ -349,11 +361,11 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
     c.draw.rounded_rectangle((0, 0, w - 1, MINI_BAND), radius=10, fill=band)
     c.draw.rectangle((0, MINI_BAND - 10, w - 1, MINI_BAND), fill=band)
     pad = 8
-    c.text((pad, 6), str(card.motivation), size=26, fill=t.ink, anchor="lt", bold=True)
+    c.text((pad, 7), str(card.motivation), size=c.min_text, fill=t.ink, anchor="lt", bold=True)
     c.text(
         (pad, MINI_BAND - 7),
         safe_text(card.name),
-        size=20,
+        size=c.min_text,
         fill=t.ink,
         anchor="ls",
         bold=True,
@@ -366,18 +378,18 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
         sy,
         "strength",
         card.strength,
-        size=20,
+        size=c.min_text,
         ink=t.on_colour,
         icon_fill=SHIELD_STEEL,
         ring=body,
     )
     _stat(
         c,
-        pad + max(46, (w - 2 * pad) // 2),
+        pad + max(50, (w - 2 * pad) // 2),
         sy,
         "britishers",
         card.britishers,
-        size=20,
+        size=c.min_text,
         ink=t.on_colour,
         icon_fill=SHIELD_STEEL,
         ring=body,
@@ -386,10 +398,11 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
 
 @lru_cache(maxsize=256)
 def _card_image(
-    card: CardView, width: int, height: int, style: CardStyle, theme: Theme
+    card: CardView, width: int, height: int, style: CardStyle, theme: Theme, display_width: int
 ) -> tuple[Image.Image, Image.Image]:
-    """A card face and its rounded mask.  Cached: never mutate the result."""
-    c = Canvas(width, height, theme)
+    """A card face and its rounded mask, for an image ``display_width`` wide
+    (which sets its smallest text).  Cached: never mutate the result."""
+    c = Canvas(width, height, theme, display_width)
     if style == "hand":
         _draw_hand_card(c, card)
     elif style == "face":
@@ -417,7 +430,7 @@ def draw_card(
 
     ``outline`` rings it (the card resolving, the committed card); ``dimmed``
     fades it into the background (a retreated card)."""
-    image, mask = _card_image(card, width, height, style, c.theme)
+    image, mask = _card_image(card, width, height, style, c.theme, c.display_width)
     x, y = xy
     box = (x, y, x + width, y + height)
     c.image.paste(image, (x, y), mask)
@@ -440,8 +453,8 @@ def draw_card(
 
 def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
     """A section label; returns the y where the section's content starts."""
-    c.text((x, y), text.upper(), size=18, fill=c.theme.muted, anchor="lt", bold=True)
-    return y + 30
+    c.text((x, y), text.upper(), size=c.min_text, fill=c.theme.muted, anchor="lt", bold=True)
+    return y + c.min_text + 14
 
 
 def _seat_pill(
@@ -452,8 +465,8 @@ def _seat_pill(
     label: str,
     *,
     max_width: int,
-    size: int = 20,
-    height: int = 34,
+    size: int = SMALL,
+    height: int = 40,
     anchor: Literal["l", "m", "r"] = "l",
     dimmed: bool = False,
     outline: RGB | None = None,
@@ -464,17 +477,17 @@ def _seat_pill(
     fill = t.dim(colour, 0.65) if dimmed else colour
     ink = t.muted if dimmed else t.on_colour
     mark_r = height * 0.22
-    pad = 10
-    inner = max_width - 2 * pad - int(2 * mark_r) - 8
+    pad = 9
+    inner = max_width - 2 * pad - int(2 * mark_r) - 7
     text = fit_text(label, size, inner, bold=True)
-    w = min(max_width, 2 * pad + int(2 * mark_r) + 8 + text_width(text, size, True))
+    w = min(max_width, 2 * pad + int(2 * mark_r) + 7 + text_width(text, size, True))
     left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
     top = cy - height // 2
     c.panel(
         (left, top, left + w, top + height), fill=fill, outline=outline, radius=height // 2, width=3
     )
     seat_marker(c, (left + pad + mark_r, cy), mark_r, seat, fill=ink)
-    c.text((left + pad + 2 * mark_r + 8, cy), text, size=size, fill=ink, anchor="lm", bold=True)
+    c.text((left + pad + 2 * mark_r + 7, cy), text, size=size, fill=ink, anchor="lm", bold=True)
     return left, left + w
 
 
@@ -518,23 +531,24 @@ def _phase_title(view: SangramView, names: Sequence[str]) -> str:
 def _title(c: Canvas, view: SangramView, names: Sequence[str]) -> int:
     t = c.theme
     w = c.width
-    height = 100
+    height = 112
     c.draw.rectangle((0, 0, w, height), fill=t.panel)
     c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
     players = _plural(view.num_players, "player")
     limit = f" · AT MOST {view.round_limit} ROUNDS" if view.round_limit > 0 else ""
     c.text(
-        (MARGIN, 20),
+        (MARGIN, 16),
         f"SANGRAM · {players.upper()} · FIRST TO ARMY STRENGTH {GAME_END}{limit}",
-        size=18,
+        size=SMALL,
         fill=t.muted,
         anchor="lt",
         bold=True,
+        max_width=w - 2 * MARGIN,
     )
     c.text(
-        (MARGIN, 50),
+        (MARGIN, 56),
         _phase_title(view, names),
-        size=34,
+        size=36,
         fill=t.ink,
         anchor="lt",
         bold=True,
@@ -567,70 +581,63 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     if choice is not None:
         card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
         order = view.recruit_order if choice.kind == "recruit" else ()
-        h = 104 if card is not None else 92
+        h = MINI_CARD_H + 20 if card is not None else 100
         if order:
             h += RECRUIT_ROW_H
         c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
         right = x1 - 18
         if card is not None:
-            mw = 132
-            draw_card(
-                c,
-                (right - mw, y + (h - MINI_CARD_H) // 2),
-                card,
-                width=mw,
-                height=MINI_CARD_H,
-                style="mini",
-            )
+            mw = BANNER_CARD_W
+            draw_card(c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini")
             right -= mw + 18
         cy = y + 30
         _, pr = _seat_pill(
-            c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300, height=38
+            c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300
         )
         c.text(
             (pr + 14, cy),
             prompt_text(choice),
-            size=26,
+            size=30,
             fill=t.ink,
             anchor="lm",
             bold=True,
             max_width=right - pr - 14,
         )
-        if order:
-            _recruit_progress(c, view, names, order, choice.seat, x0 + 18, y + 76, right)
         c.text(
-            (x0 + 20, y + h - 28),
+            (x0 + 20, y + 76),
             _origin_note(choice),
-            size=20,
+            size=SMALL,
             fill=t.muted,
             anchor="lm",
             max_width=right - x0 - 20,
         )
+        if order:
+            # Below the card, so the order has the banner's whole width.
+            oy = y + h - RECRUIT_ROW_H // 2 - 6
+            _recruit_progress(c, view, names, order, choice.seat, x0 + 18, oy, x1 - 18)
         return y + h + 20
     if view.phase == PHASE_COMMIT:
-        h = 64
+        h = 66
         c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
         cy = y + h // 2
         if not view.waiting_on:
             c.text(
                 (x0 + 18, cy),
                 "Everybody has committed: revealing.",
-                size=24,
+                size=SMALL,
                 fill=t.ink,
                 anchor="lm",
                 bold=True,
             )
             return y + h + 20
-        box = c.text((x0 + 18, cy), "Waiting for", size=22, fill=t.ink, anchor="lm", bold=True)
+        box = c.text((x0 + 18, cy), "Waiting for", size=SMALL, fill=t.ink, anchor="lm", bold=True)
         x = box[2] + 14
         for seat in view.waiting_on:
             room = x1 - 14 - x
             if room < 90:
-                c.text((x, cy), "...", size=22, fill=t.ink, anchor="lm", bold=True)
+                c.text((x, cy), "...", size=SMALL, fill=t.ink, anchor="lm", bold=True)
                 break
-            _, right = _seat_pill(
-                c, x, cy, seat, seat_label(names, seat), max_width=min(230, room), height=36
-            )
+            _, right = _seat_pill(c, x, cy, seat, seat_label(names, seat), max_width=min(230, room))
             x = right + 10
         return y + h + 20
     notes = {
@@ -642,11 +649,13 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     note = notes.get(view.phase)
     if note is None:
         return y
-    c.text((x0, y + 8), note, size=22, fill=t.muted, anchor="lt")
-    return y + 46
+    c.text((x0, y + 8), note, size=SMALL, fill=t.muted, anchor="lt")
+    return y + 52
 
 
-RECRUIT_ROW_H: Final = 48
+BANNER_CARD_W: Final = 150
+"""The deciding card in the banner: wide enough for any warrior's name."""
+RECRUIT_ROW_H: Final = 54
 """Extra banner height for the recruit order (R10)."""
 
 
@@ -660,41 +669,43 @@ def _recruit_progress(
     cy: int,
     right: int,
 ) -> None:
-    """R10: the recruit order, each seat marked as done, choosing or to come."""
+    """R10: the recruit order, each seat marked as done (a tick: recruited; a
+    cross: took none), choosing (outlined, with the word) or to come."""
     t = c.theme
     players = {p.seat: p for p in view.players}
-    box = c.text((x, cy), "ORDER", size=18, fill=t.muted, anchor="lm", bold=True)
-    x = box[2] + 12
-    step = max(60, (right - x) // max(1, len(order)))
+    box = c.text((x, cy), "ORDER", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    x = box[2] + 14
+    word = "choosing"
+    word_w = text_width(word, SMALL, True)
+    # Phone-sized words for every seat do not fit one row: marks for the
+    # seats done, the word only for the seat choosing.
+    mark_w = 34
+    step = (right - x - word_w - 6) // max(1, len(order))
     now = order.index(current) if current in order else len(order)
     for i, seat in enumerate(order):
         p = players.get(seat)
-        if i < now:
-            took = p is not None and p.recruited
-            word, ink = ("recruited", t.good) if took else ("took none", t.muted)
-        elif i == now:
-            word, ink = "choosing", t.highlight
-        else:
-            word, ink = "to come", t.muted
-        word_w = text_width(word, 18, True)
-        pill_w = step - word_w - 24
-        if pill_w < 60:
-            pill_w, word = step - 12, ""
         _, pr = _seat_pill(
             c,
             x,
             cy,
             seat,
             seat_label(names, seat),
-            max_width=pill_w,
-            size=18,
-            height=32,
+            max_width=max(70, step - mark_w - 12),
             dimmed=i < now,
             outline=t.highlight if i == now else None,
         )
-        if word:
-            c.text((pr + 6, cy), word, size=18, fill=ink, anchor="lm", bold=True)
-        x += step
+        if i < now:
+            mark = (pr + 8, cy - 11, pr + 30, cy + 11)
+            if p is not None and p.recruited:
+                c.check(mark, t.good, width=4)
+            else:
+                c.cross(mark, t.muted, width=4)
+            x = pr + mark_w + 12
+        elif i == now:
+            c.text((pr + 8, cy), word, size=SMALL, fill=t.highlight, anchor="lm", bold=True)
+            x = pr + 8 + word_w + 18
+        else:
+            x = pr + 16
 
 
 # ----------------------------------------------------------------- board: battlefield
@@ -714,12 +725,14 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         c, y, f"Battlefield · round {view.revealed_round} · resolved highest motivation first"
     )
     if not view.revealed:
-        c.text((MARGIN, y + 6), "No card was committed.", size=22, fill=t.muted, anchor="lt")
-        return y + 50
+        c.text((MARGIN, y + 6), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
+        return y + 56
     sw, gap = _slot_geometry(c, len(view.revealed))
+    # Left to right is the order of play (the heading says so): no numbers,
+    # so the widest word fits a fifth of the board at phone size.
     labels = {
         STATUS_WAITING: ("WAITING", t.grid, t.ink),
-        STATUS_RESOLVING: ("RESOLVING NOW", t.highlight, t.on_colour),
+        STATUS_RESOLVING: ("RESOLVING", t.highlight, t.on_colour),
         STATUS_DONE: ("RESOLVED", t.good, t.on_colour),
         STATUS_RETREATED: ("RETREATED", t.bad, t.on_colour),
     }
@@ -735,13 +748,13 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         _seat_pill(
             c,
             x,
-            y + 17,
+            y + 20,
             reveal.seat,
             seat_label(names, reveal.seat),
             max_width=sw,
             dimmed=retreated,
         )
-        cy = y + 44
+        cy = y + 48
         resolving = reveal.status == STATUS_RESOLVING
         draw_card(
             c,
@@ -756,12 +769,12 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         if retreated:
             c.pill(
                 (x + sw // 2, cy + FACE_CARD_H - 31),
-                "BACK TO HAND",
-                size=18,
+                "TO HAND",
+                size=SMALL,
                 fill=t.background,
                 ink=t.ink,
                 anchor="m",
-                height=32,
+                height=38,
                 outline=t.bad,
             )
         outline: RGB | None = None
@@ -772,16 +785,16 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
                 reveal.status, (safe_text(reveal.status).upper(), t.grid, t.ink)
             )
         c.pill(
-            (x + sw // 2, cy + FACE_CARD_H + 26),
-            f"{i + 1} · {label}",
-            size=18,
+            (x + sw // 2, cy + FACE_CARD_H + 28),
+            label,
+            size=SMALL,
             fill=fill,
             ink=ink,
             anchor="m",
-            height=30,
+            height=38,
             outline=outline,
         )
-    return y + 44 + FACE_CARD_H + 26 + 15 + 22
+    return y + 48 + FACE_CARD_H + 28 + 19 + 20
 
 
 COMMIT_CARD_H: Final = 112
@@ -797,8 +810,8 @@ def _commit_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
     ch = COMMIT_CARD_H
     for i, p in enumerate(view.players):
         x = MARGIN + i * (sw + gap)
-        _seat_pill(c, x, y + 17, p.seat, seat_label(names, p.seat), max_width=sw)
-        cy = y + 44
+        _seat_pill(c, x, y + 20, p.seat, seat_label(names, p.seat), max_width=sw)
+        cy = y + 48
         box = (x, cy, x + sw, cy + ch)
         choosing = p.seat in view.waiting_on
         if p.committed:
@@ -810,15 +823,23 @@ def _commit_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
                 box, fill=t.slot, outline=t.highlight if choosing else t.grid, radius=CARD_RADIUS
             )
             text = "choosing" if choosing else "no card"
-            c.text((x + sw // 2, cy + ch // 2), text, size=22, fill=t.muted, anchor="mm", bold=True)
+            c.text(
+                (x + sw // 2, cy + ch // 2), text, size=SMALL, fill=t.muted, anchor="mm", bold=True
+            )
             if choosing:
                 label, pfill, ink = "CHOOSING", t.highlight, t.on_colour
             else:
                 label, pfill, ink = "SITS OUT", t.grid, t.ink
         c.pill(
-            (x + sw // 2, cy + ch + 26), label, size=18, fill=pfill, ink=ink, anchor="m", height=30
+            (x + sw // 2, cy + ch + 28),
+            label,
+            size=SMALL,
+            fill=pfill,
+            ink=ink,
+            anchor="m",
+            height=38,
         )
-    return y + 44 + ch + 26 + 15 + 22
+    return y + 48 + ch + 28 + 19 + 20
 
 
 # ----------------------------------------------------------------- board: volunteers & table
@@ -832,8 +853,8 @@ def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
         title += " · each player recruits one"
     y = _heading(c, y, title)
     if not n:
-        c.text((MARGIN, y + 6), "None face up.", size=22, fill=t.muted, anchor="lt")
-        return y + 50
+        c.text((MARGIN, y + 6), "None face up.", size=SMALL, fill=t.muted, anchor="lt")
+        return y + 56
     gap = 14
     avail = c.width - 2 * MARGIN
     w = min(204, (avail - gap * (max(n, 6) - 1)) // max(n, 6))
@@ -842,44 +863,66 @@ def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
     return y + FACE_CARD_H + 24
 
 
-MINI_W: Final = 116
+MINI_W: Final = 150
+"""A small card wide enough for any warrior's name at phone size."""
+
+
+def _mini_width(room: int, count: int, gap: int) -> int:
+    """The width of ``count`` small cards in a row ``room`` wide: as wide as
+    the room allows for them (a hand of four keeps whole names), up to
+    :data:`MINI_W`; sized as for four when fewer, so hands look alike."""
+    n = max(4, count)
+    return min(MINI_W, (room - gap * (n - 1)) // n)
+
+
+DISCARD_W: Final = 190
+"""The discard pile's newest cards get a row of their own, wide enough for
+any warrior's name at phone size."""
 
 
 def _table(c: Canvas, view: SangramView, y: int) -> int:
-    """Deck, Britisher supply and the discard pile's newest cards."""
+    """Deck, Britisher supply and the discard pile's newest cards (the counts
+    name themselves, so no heading)."""
     t = c.theme
-    y = _heading(c, y, "Table")
-    h = MINI_CARD_H + 8
+    cy = y + 22
     x = MARGIN
-    cy = y + h // 2
     fill, pattern = _back_colours(t, None)
-    card_back(c, (x, y + 2, x + 54, y + h - 6), fill=fill, pattern=pattern, radius=8)
-    c.text((x + 66, cy - 16), "Deck", size=18, fill=t.muted, anchor="lm", bold=True)
-    c.text((x + 66, cy + 14), str(view.deck_size), size=30, fill=t.ink, anchor="lm", bold=True)
-    x += 156
-    britisher_token(c.draw, (x + 22, cy), 22, t.background)
-    c.text((x + 54, cy - 16), "Britisher supply", size=18, fill=t.muted, anchor="lm", bold=True)
-    box = c.text((x + 54, cy + 14), str(view.supply), size=30, fill=t.ink, anchor="lm", bold=True)
-    c.text((box[2] + 6, cy + 16), f"of {SUPPLY_TOTAL}", size=20, fill=t.muted, anchor="lm")
-    x += 54 + text_width("Britisher supply", 18, True) + 22
-    c.text((x, cy - 16), "Discard", size=18, fill=t.muted, anchor="lm", bold=True)
-    c.text((x, cy + 14), str(view.discard_size), size=30, fill=t.ink, anchor="lm", bold=True)
-    x += text_width("Discard", 18, True) + 16
+    card_back(c, (x, cy - 22, x + 32, cy + 22), fill=fill, pattern=pattern, radius=6)
+    x += 44
+    box = c.text((x, cy), "Deck", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    box = c.text(
+        (box[2] + 10, cy), str(view.deck_size), size=30, fill=t.ink, anchor="lm", bold=True
+    )
+    x = box[2] + 40
+    britisher_token(c.draw, (x + 18, cy), 18, t.background)
+    x += 46
+    box = c.text((x, cy), "Britisher supply", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    box = c.text((box[2] + 10, cy), str(view.supply), size=30, fill=t.ink, anchor="lm", bold=True)
+    box = c.text((box[2] + 8, cy), f"of {SUPPLY_TOTAL}", size=SMALL, fill=t.muted, anchor="lm")
+    x = box[2] + 40
+    box = c.text((x, cy), "Discard", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    box = c.text(
+        (box[2] + 10, cy), str(view.discard_size), size=30, fill=t.ink, anchor="lm", bold=True
+    )
     if not view.discard_top:
-        c.text((x, cy), "empty", size=20, fill=t.muted, anchor="lm")
-        return y + h + 20
-    gap = 6
-    room = c.width - MARGIN - x
-    mw = min(MINI_W, (room - gap * 4) // 5)
+        c.text((box[2] + 14, cy), "empty", size=SMALL, fill=t.muted, anchor="lm")
+        return y + 64
+    note = "· newest first"
+    if box[2] + 14 + text_width(note, SMALL) <= c.width - MARGIN:
+        c.text((box[2] + 14, cy), note, size=SMALL, fill=t.muted, anchor="lm")
+    y += 52
+    gap = 10
+    mw = min(DISCARD_W, (c.width - 2 * MARGIN - gap * 4) // 5)
     for i, card in enumerate(view.discard_top[:5]):
-        draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
-    c.text((x, y + MINI_CARD_H + 16), "newest first", size=18, fill=t.muted, anchor="lm")
-    return y + h + 34
+        draw_card(c, (MARGIN + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
+    return y + MINI_CARD_H + 24
 
 
 # ----------------------------------------------------------------- board: players
 
 TRACK_CELL: Final = 44
+TRACK_H: Final = 48
+"""Taller than wide: the crown and a phone-sized number share the crowned cell."""
 TRACK_GAP: Final = 4
 
 
@@ -887,32 +930,35 @@ TRACK_WIDTH: Final = (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) - TRACK_GAP
 
 
 @lru_cache(maxsize=128)
-def _track_image(seat: int, level: int, theme: Theme) -> Image.Image:
+def _track_image(seat: int, level: int, theme: Theme, display_width: int) -> Image.Image:
     """The strength track 0..9 of one seat with its crown at ``level``, on the
-    panel colour.  Cached: never mutate the result."""
-    c = Canvas(TRACK_WIDTH, TRACK_CELL, theme)
+    panel colour, for an image ``display_width`` wide.  Cached: never mutate
+    the result."""
+    c = Canvas(TRACK_WIDTH, TRACK_H, theme, display_width)
     t = theme
     c.draw.rectangle((0, 0, c.width, c.height), fill=t.panel)
     colour = t.seat_colour(seat)
     half = TRACK_CELL // 2
     for k in range(TRACK_TOP + 1):
         x = k * (TRACK_CELL + TRACK_GAP)
-        box = (x, 0, x + TRACK_CELL - 1, TRACK_CELL - 1)
+        box = (x, 0, x + TRACK_CELL - 1, TRACK_H - 1)
         if k == level:
             c.panel(box, fill=colour, radius=8, outline=t.ink, width=2)
-            crown(c.draw, (x + 9, 4, x + TRACK_CELL - 9, half), t.on_colour)
-            c.text((x + half, half + 11), str(k), size=20, fill=t.on_colour, anchor="mm", bold=True)
+            crown(c.draw, (x + 11, 3, x + TRACK_CELL - 11, 19), t.on_colour)
+            c.text(
+                (x + half, 34), str(k), size=c.min_text, fill=t.on_colour, anchor="mm", bold=True
+            )
         else:
             fill = t.dim(colour, 0.72) if k < level else t.slot
             c.panel(box, fill=fill, radius=8, outline=t.grid, width=1)
-            c.text((x + half, half), str(k), size=18, fill=t.muted, anchor="mm")
+            c.text((x + half, TRACK_H // 2), str(k), size=c.min_text, fill=t.muted, anchor="mm")
     return c.image
 
 
 def _track(c: Canvas, x: int, cy: int, seat: int, level: int) -> int:
     """A row of the strength track 0..9 with the seat's crown (on a panel);
     returns its right edge."""
-    c.image.paste(_track_image(seat, level, c.theme), (x, cy - TRACK_CELL // 2))
+    c.image.paste(_track_image(seat, level, c.theme, c.display_width), (x, cy - TRACK_H // 2))
     return x + TRACK_WIDTH
 
 
@@ -953,13 +999,10 @@ def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
 
 def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     t = c.theme
-    y = _players_header(c, _heading(c, y, "Kingdoms"))
+    y = _players_header(c, y)
     x0, x1 = MARGIN, c.width - MARGIN
-    track_x = x0 + 30
-    brit_x = track_x + (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) + 22
-    hand_x = brit_x + 150
-    grow_x = hand_x + 196
-    rh = 96
+    track_x, brit_x, hand_x, grow_x = _columns()
+    rh = KINGDOM_ROW_H
     for p in view.players:
         colour = t.seat_colour(p.seat)
         acting = _acting(view, p.seat)
@@ -969,37 +1012,39 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
         if acting:
             c.panel((x0, y, x1, y + rh), fill=None, outline=t.highlight, radius=14, width=4)
             c.draw.rectangle((x0 + 2, y + 12, x0 + 9, y + rh - 12), fill=colour)
-        ly = y + 24
+        ly = y + 26
         seat_marker(c, (x0 + 40, ly), 11, p.seat)
         right = x1 - 14
         for label, fill, dark in reversed(_badges(view, p)):
             box = c.pill(
                 (right, ly),
                 label,
-                size=18,
+                size=SMALL,
                 fill=fill,
                 ink=t.on_colour if dark else t.ink,
                 anchor="r",
-                height=30,
+                height=36,
             )
             right = box[0] - 8
-        box = c.text((x0 + 60, ly), f"P{p.seat + 1}", size=20, fill=t.muted, anchor="lm", bold=True)
+        box = c.text(
+            (x0 + 60, ly), f"P{p.seat + 1}", size=SMALL, fill=t.muted, anchor="lm", bold=True
+        )
         c.text(
             (box[2] + 10, ly),
             display_name(names, p.seat),
-            size=26,
+            size=30,
             fill=t.ink,
             anchor="lm",
             bold=True,
             max_width=right - box[2] - 24,
         )
-        cy = y + 68
+        cy = y + 72
         _track(c, track_x, cy, p.seat, max(0, min(TRACK_TOP, p.level)))
         heavy = p.britishers >= NO_TRAIN_AT
         _stat(
             c,
             brit_x,
-            cy - (8 if heavy else 0),
+            cy - (11 if heavy else 0),
             "britishers",
             p.britishers,
             size=30,
@@ -1008,7 +1053,7 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             ring=t.panel,
         )
         if heavy:
-            c.text((brit_x, cy + 18), "no Train", size=18, fill=t.bad, anchor="lm", bold=True)
+            c.text((brit_x, cy + 19), "no Train", size=SMALL, fill=t.bad, anchor="lm", bold=True)
         hx = hand_x
         if p.hand_size > 0:
             fan = _fan_image(p.seat, min(p.hand_size, 6), t)
@@ -1017,7 +1062,7 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
         c.text(
             (hx, cy),
             _plural(p.hand_size, "card"),
-            size=22,
+            size=SMALL,
             fill=t.ink,
             anchor="lm",
             bold=True,
@@ -1028,10 +1073,10 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             box = c.pill(
                 (gx, cy),
                 str(threshold),
-                size=20,
+                size=SMALL,
                 fill=t.good if reached else t.slot,
                 ink=t.on_colour if reached else t.muted,
-                height=32,
+                height=38,
                 pad=10,
                 outline=None if reached else t.grid,
             )
@@ -1040,18 +1085,28 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     return y + 14
 
 
-def _players_header(c: Canvas, y: int) -> int:
-    """Column labels above the kingdom rows."""
-    t = c.theme
+KINGDOM_ROW_H: Final = 104
+
+
+def _columns() -> tuple[int, int, int, int]:
+    """x of the kingdom rows' columns: track, Britishers, hand, grow marks."""
     track_x = MARGIN + 30
-    brit_x = track_x + (TRACK_TOP + 1) * (TRACK_CELL + TRACK_GAP) + 22
-    hand_x = brit_x + 150
-    grow_x = hand_x + 196
-    c.text((track_x, y), "STRENGTH TRACK 0-9", size=18, fill=t.muted, anchor="lt", bold=True)
-    c.text((brit_x, y), "BRITISHERS", size=18, fill=t.muted, anchor="lt", bold=True)
-    c.text((hand_x, y), "HAND", size=18, fill=t.muted, anchor="lt", bold=True)
-    c.text((grow_x, y), "GREW AT", size=18, fill=t.muted, anchor="lt", bold=True)
-    return y + 28
+    brit_x = track_x + TRACK_WIDTH + 22
+    hand_x = brit_x + 180
+    grow_x = hand_x + 200
+    return track_x, brit_x, hand_x, grow_x
+
+
+def _players_header(c: Canvas, y: int) -> int:
+    """The section's heading and column labels in one line above the kingdom rows."""
+    t = c.theme
+    _, brit_x, hand_x, grow_x = _columns()
+    heading = "KINGDOMS · STRENGTH 0-9"
+    c.text((MARGIN, y), heading, size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    c.text((brit_x, y), "BRITISHERS", size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    c.text((hand_x, y), "HAND", size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    c.text((grow_x, y), "GREW AT", size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    return y + SMALL + 14
 
 
 # ----------------------------------------------------------------- board: grow, events, end
@@ -1071,25 +1126,26 @@ def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> int
     t = c.theme
     x0 = MARGIN
     left_w = 300
-    _seat_pill(c, x0, y + 18, g.seat, seat_label(names, g.seat), max_width=left_w - 10)
+    _seat_pill(c, x0, y + 20, g.seat, seat_label(names, g.seat), max_width=left_w - 10)
     cards = sum(card.strength for card in g.cards)
-    box = c.text((x0, y + 58), str(g.total_strength), size=34, fill=t.ink, anchor="lm", bold=True)
+    box = c.text((x0, y + 66), str(g.total_strength), size=34, fill=t.ink, anchor="lm", bold=True)
     c.text(
-        (box[2] + 10, y + 58),
+        (box[2] + 8, y + 66),
         f"= level {g.level} + cards {cards}",
-        size=20,
+        size=SMALL,
         fill=t.muted,
         anchor="lm",
     )
     gap = 6
     x = x0 + left_w
     room = c.width - MARGIN - x
-    count = max(1, len(g.cards))
-    mw = min(MINI_W, (room - gap * (max(count, 6) - 1)) // max(count, 6))
+    # Sized as for a hand of six (the most a Grow can show), so a second
+    # Grow row lines up with the first.
+    mw = _mini_width(room, 6, gap)
     for i, card in enumerate(g.cards):
         draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
     if not g.cards:
-        c.text((x, y + 38), "no cards", size=20, fill=t.muted, anchor="lm")
+        c.text((x, y + 38), "no cards", size=SMALL, fill=t.muted, anchor="lm")
     return y + MINI_CARD_H + 14
 
 
@@ -1102,17 +1158,20 @@ def _event_lines(
     budget = EVENT_LINES
     recent = view.events[-EVENTS_SHOWN:]
     for k, raw in enumerate(reversed(recent)):
-        wrapped = wrap_text(fill_names(raw, names), 20, width) or [""]
+        wrapped = wrap_text(fill_names(raw, names), SMALL, width) or [""]
         keep = min(3, budget)
         if len(wrapped) > keep:
             tail = " ".join(wrapped[keep - 1 :])
-            wrapped = [*wrapped[: keep - 1], fit_text(tail, 20, width)]
+            wrapped = [*wrapped[: keep - 1], fit_text(tail, SMALL, width)]
         picked.append((wrapped, k == 0))
         budget -= len(wrapped)
         if budget <= 0:
             break
     picked.reverse()
     return picked
+
+
+EVENT_STEP: Final = SMALL + 8
 
 
 def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
@@ -1124,11 +1183,11 @@ def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     y = _heading(c, y, "Recent events · newest last")
     for wrapped, newest in events:
         c.draw.ellipse(
-            (MARGIN + 2, y + 8, MARGIN + 12, y + 18), fill=t.highlight if newest else t.grid
+            (MARGIN + 2, y + 10, MARGIN + 14, y + 22), fill=t.highlight if newest else t.grid
         )
         for line in wrapped:
-            c.text((MARGIN + 24, y), line, size=20, fill=t.ink, anchor="lt", bold=newest)
-            y += 27
+            c.text((MARGIN + 24, y), line, size=SMALL, fill=t.ink, anchor="lt", bold=newest)
+            y += EVENT_STEP
         y += 3
     return y + 14
 
@@ -1155,9 +1214,9 @@ def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str],
     if len(top) == 1:
         crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
     y += 50
-    for line in wrap_text(safe_text(final.reason), 22, c.width - 2 * MARGIN):
-        c.text((MARGIN, y), line, size=22, fill=t.muted, anchor="lt")
-        y += 30
+    for line in wrap_text(safe_text(final.reason), SMALL, c.width - 2 * MARGIN):
+        c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
+        y += SMALL + 8
     y += 10
     place = 1
     for group in final.ranking:
@@ -1179,7 +1238,7 @@ def _final_row(
     t = c.theme
     colour = t.seat_colour(seat)
     x0, x1 = MARGIN, c.width - MARGIN
-    rh = 108
+    rh = FINAL_ROW_H
     c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
     c.panel((x0 + 10, y, x1, y + rh), radius=14)
     c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
@@ -1189,7 +1248,7 @@ def _final_row(
     c.text(
         (x0 + 118, ly),
         display_name(names, seat),
-        size=24,
+        size=30,
         fill=t.ink,
         anchor="lm",
         bold=True,
@@ -1197,15 +1256,15 @@ def _final_row(
     )
     total = final.total_strength[seat] if seat < len(final.total_strength) else 0
     brit = final.britishers[seat] if seat < len(final.britishers) else 0
-    sy = y + 76
+    sy = y + 80
     box = c.text((x0 + 30, sy), str(total), size=44, fill=t.ink, anchor="lm", bold=True)
     player = next((p for p in view.players if p.seat == seat), None)
-    c.text((box[2] + 8, sy - 10), "strength", size=18, fill=t.muted, anchor="lm")
+    c.text((box[2] + 8, sy - 13), "strength", size=SMALL, fill=t.muted, anchor="lm")
     detail = f"lv {player.level} + {total - player.level}" if player is not None else ""
-    sub = c.text((box[2] + 8, sy + 12), detail, size=18, fill=t.muted, anchor="lm")
+    sub = c.text((box[2] + 8, sy + 15), detail, size=SMALL, fill=t.muted, anchor="lm")
     _stat(
         c,
-        max(sub[2], box[2] + 8 + text_width("strength", 18)) + 18,
+        max(sub[2], box[2] + 8 + text_width("strength", SMALL)) + 14,
         sy,
         "britishers",
         brit,
@@ -1219,7 +1278,7 @@ def _final_row(
     x = x0 + 330
     gap = 6
     room = x1 - 12 - x
-    mw = min(MINI_W, (room - gap * 5) // 6)
+    mw = _mini_width(room, min(6, len(hand)), gap)
     cy = y + (rh - MINI_CARD_H) // 2
     for i, card in enumerate(hand[:6]):
         draw_card(
@@ -1232,31 +1291,38 @@ def _final_row(
             outline=t.highlight if best is not None and card == best else None,
         )
     if not hand:
-        c.text((x, y + rh // 2), "empty hand", size=20, fill=t.muted, anchor="lm")
+        c.text((x, y + rh // 2), "empty hand", size=SMALL, fill=t.muted, anchor="lm")
     return y + rh + 10
+
+
+FINAL_ROW_H: Final = 112
 
 
 def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
     t = c.theme
-    cy = y + 18
-    x = MARGIN
-    shield(c.draw, (x, cy - 13, x + 22, cy + 13), t.ink)
-    box = c.text((x + 32, cy), "army strength", size=20, fill=t.muted, anchor="lm")
-    x = box[2] + 26
-    britisher_token(c.draw, (x + 12, cy), 12, t.background)
-    box = c.text((x + 32, cy), "Britishers", size=20, fill=t.muted, anchor="lm")
-    x = box[2] + 26
-    box = c.text((x, cy), "47", size=24, fill=t.ink, anchor="lm", bold=True)
-    box = c.text(
-        (box[2] + 10, cy), "motivation: higher acts first", size=20, fill=t.muted, anchor="lm"
-    )
-    if final:
-        x = box[2] + 26
+
+    def strength(c: Canvas, x: int, cy: int) -> None:
+        shield(c.draw, (x, cy - 13, x + 22, cy + 13), t.ink)
+
+    def britishers(c: Canvas, x: int, cy: int) -> None:
+        britisher_token(c.draw, (x + 13, cy), 13, t.background)
+
+    def motivation(c: Canvas, x: int, cy: int) -> None:
+        c.text((x, cy), "47", size=30, fill=t.ink, anchor="lm", bold=True)
+
+    def best(c: Canvas, x: int, cy: int) -> None:
         c.draw.rounded_rectangle(
             (x, cy - 12, x + 32, cy + 12), radius=6, outline=t.highlight, width=3
         )
-        c.text((x + 42, cy), "best card", size=20, fill=t.muted, anchor="lm")
-    return cy + 30
+
+    items = [
+        LegendItem("army strength", strength, 22),
+        LegendItem("Britishers", britishers, 26),
+        LegendItem("motivation: higher acts first", motivation, text_width("47", 30, True)),
+    ]
+    if final:
+        items.append(LegendItem("best card", best, 32))
+    return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=44)
 
 
 def _show_grow(view: SangramView) -> bool:
@@ -1266,15 +1332,15 @@ def _show_grow(view: SangramView) -> bool:
 
 
 def _board_height(view: SangramView) -> int:
-    h = 120 + 130 + 290 + 210 + 150 + 60
-    h += 40 + 110 * len(view.players)
+    h = 132 + 140 + 300 + 220 + 190 + 100
+    h += 50 + (KINGDOM_ROW_H + 8) * len(view.players)
     if view.recruit_order:
         h += RECRUIT_ROW_H
     if _show_grow(view):
-        h += 40 + (MINI_CARD_H + 14) * len(view.grow_reveals)
-    h += 50 + 30 * (EVENT_LINES + EVENTS_SHOWN)
+        h += 50 + (MINI_CARD_H + 14) * len(view.grow_reveals)
+    h += 50 + (EVENT_STEP + 3) * EVENT_LINES
     if view.final is not None:
-        h += 200 + 118 * sum(len(g) for g in view.final.ranking)
+        h += 260 + (FINAL_ROW_H + 10) * sum(len(g) for g in view.final.ranking)
     return h
 
 
@@ -1313,9 +1379,9 @@ def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[
     c.draw.rectangle((0, 0, 14, h), fill=colour)
     c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
     c.text(
-        (MARGIN + 8, 20),
+        (MARGIN + 8, 16),
         "SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
-        size=18,
+        size=P_SMALL,
         fill=t.muted,
         anchor="lt",
         bold=True,
@@ -1333,7 +1399,13 @@ def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[
     if me.seat in view.waiting_on and view.phase != PHASE_OVER:
         label = "COMMIT A CARD" if view.phase == PHASE_COMMIT else "YOUR TURN"
         pbox = c.pill(
-            (right, 76), label, size=20, fill=t.highlight, ink=t.on_colour, anchor="r", height=34
+            (right, 76),
+            label,
+            size=P_SMALL,
+            fill=t.highlight,
+            ink=t.on_colour,
+            anchor="r",
+            height=38,
         )
         left_edge = min(left_edge, pbox[0])
     c.text(
@@ -1365,7 +1437,7 @@ def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         )
     else:
         return y
-    h = 92 if note else 60
+    h = 96 if note else 60
     c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
     c.text(
         (x0 + 18, y + 30),
@@ -1377,7 +1449,9 @@ def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         max_width=x1 - x0 - 36,
     )
     if note:
-        c.text((x0 + 18, y + 64), note, size=20, fill=t.muted, anchor="lm", max_width=x1 - x0 - 36)
+        c.text(
+            (x0 + 18, y + 66), note, size=P_SMALL, fill=t.muted, anchor="lm", max_width=x1 - x0 - 36
+        )
     return y + h + 20
 
 
@@ -1385,19 +1459,25 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     """Total Army Strength (hand + level) against the thresholds 7, 13 and 18."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
-    h = 200
+    committed_note = "Your committed card is not in your hand: it does not count."
+    note_lines = (
+        wrap_text(committed_note, P_SMALL, x1 - x0 - 40) if me.committed is not None else []
+    )
+    h = 214 + (P_SMALL + 8) * len(note_lines)
     c.panel((x0, y, x1, y + h))
     player = next((p for p in view.players if p.seat == me.seat), None)
     level = player.level if player is not None else me.total_strength - me.hand_strength
     grown = player.grown if player is not None else 0
     total = me.total_strength
-    c.text((x0 + 20, y + 18), "TOTAL ARMY STRENGTH", size=18, fill=t.muted, anchor="lt", bold=True)
-    box = c.text((x0 + 20, y + 82), str(total), size=72, fill=t.ink, anchor="lm", bold=True)
-    c.text((box[2] + 16, y + 68), f"hand {me.hand_strength}", size=24, fill=t.ink, anchor="lm")
-    c.text((box[2] + 16, y + 98), f"+ level {level}", size=24, fill=t.ink, anchor="lm")
+    c.text(
+        (x0 + 20, y + 16), "TOTAL ARMY STRENGTH", size=P_SMALL, fill=t.muted, anchor="lt", bold=True
+    )
+    box = c.text((x0 + 20, y + 88), str(total), size=72, fill=t.ink, anchor="lm", bold=True)
+    c.text((box[2] + 16, y + 72), f"hand {me.hand_strength}", size=26, fill=t.ink, anchor="lm")
+    c.text((box[2] + 16, y + 104), f"+ level {level}", size=26, fill=t.ink, anchor="lm")
     if player is not None:
         heavy = player.britishers >= NO_TRAIN_AT
-        note_y = y + 146
+        note_y = y + 164
         right = _stat(
             c,
             x0 + 20,
@@ -1409,21 +1489,21 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
             icon_fill=t.ink,
             ring=t.panel,
         )
+        # Beside the Britisher token, so the word "Britishers" is implied.
         msg = (
-            f"Britishers: no Train at {NO_TRAIN_AT} or more"
+            f"no Train ({NO_TRAIN_AT} or more)"
             if heavy
-            else f"Britishers: you Train at {NO_TRAIN_AT - 1} or fewer"
+            else f"you Train ({NO_TRAIN_AT - 1} or fewer)"
         )
-        c.text(
-            (right + 10, note_y + 1),
-            msg,
-            size=18,
-            fill=t.bad if heavy else t.muted,
-            anchor="lm",
-            max_width=340 - (right - x0),
-        )
+        # Two short lines beside the count: one line would run into the scale.
+        lines = wrap_text(msg, P_SMALL, 352 - (right - x0))[:2]
+        for k, line in enumerate(lines):
+            ly = note_y + (k - (len(lines) - 1) / 2) * (P_SMALL + 4)
+            c.text(
+                (right + 10, ly), line, size=P_SMALL, fill=t.bad if heavy else t.muted, anchor="lm"
+            )
     # The scale 0..18 with the three thresholds, then one line per threshold.
-    bx0, bx1 = x0 + 380, x1 - 28
+    bx0, bx1 = x0 + 380, x1 - 24
     by = y + 34
     span = GAME_END
 
@@ -1444,13 +1524,13 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     for value, _, _ in marks:
         mx = px(value)
         c.draw.line((mx, by - 14, mx, by + 14), fill=t.ink, width=3)
-    ly = by + 44
+    ly = by + 46
     for value, what, done in marks:
         reached = done or total >= value
         c.text(
             (bx0, ly),
             str(value),
-            size=24,
+            size=26,
             fill=t.good if reached else t.ink,
             anchor="lm",
             bold=True,
@@ -1464,29 +1544,24 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         sbox = c.text(
             (bx1, ly),
             status,
-            size=20,
+            size=P_SMALL,
             fill=t.good if reached else t.ink,
             anchor="rm",
             bold=True,
         )
         c.text(
-            (bx0 + 44, ly),
+            (bx0 + 40, ly),
             what,
-            size=20,
+            size=P_SMALL,
             fill=t.muted,
             anchor="lm",
-            max_width=sbox[0] - bx0 - 56,
+            max_width=sbox[0] - bx0 - 50,
         )
-        ly += 34
-    if me.committed is not None:
-        c.text(
-            (bx0, y + h - 18),
-            "Your committed card is not in your hand: it does not count.",
-            size=18,
-            fill=t.muted,
-            anchor="lm",
-            max_width=bx1 - bx0,
-        )
+        ly += 40
+    ny = y + 214
+    for line in note_lines:
+        c.text((x0 + 20, ny), line, size=P_SMALL, fill=t.muted, anchor="lt")
+        ny += P_SMALL + 8
     return y + h + 20
 
 
@@ -1501,37 +1576,46 @@ def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         title += " + 1 committed face down"
     y = _heading(c, y, title)
     if not cards:
-        c.text((MARGIN, y + 6), "No cards in hand.", size=22, fill=t.muted, anchor="lt")
+        c.text((MARGIN, y + 6), "No cards in hand.", size=P_SMALL, fill=t.muted, anchor="lt")
         return y + 50
-    per_row = 3
+    per_row = HAND_PER_ROW
     gap = 16
     y += 6
     w = (c.width - 2 * MARGIN - gap * (per_row - 1)) // per_row
+    card_h = _hand_card_height(c, [card for card, _ in cards], w)
     for i, (card, committed) in enumerate(cards):
         row, col = divmod(i, per_row)
         x = MARGIN + col * (w + gap)
-        top = y + row * (HAND_CARD_H + gap + 8)
+        top = y + row * (card_h + gap + 8)
         draw_card(
             c,
             (x, top),
             card,
             width=w,
-            height=HAND_CARD_H,
+            height=card_h,
             style="hand",
             outline=t.highlight if committed else None,
         )
         if committed:
             c.pill(
-                (x + w // 2, top + HAND_CARD_H - 2),
+                (x + w // 2, top + card_h - 2),
                 "COMMITTED",
-                size=18,
+                size=P_SMALL,
                 fill=t.highlight,
                 ink=t.on_colour,
                 anchor="m",
-                height=30,
+                height=36,
             )
     rows = -(-len(cards) // per_row)
-    return y + rows * (HAND_CARD_H + gap + 8) + 8
+    return y + rows * (card_h + gap + 8) + 8
+
+
+def _hand_card_height(c: Canvas, cards: Sequence[CardView], width: int) -> int:
+    """Tall enough for the longest activity among ``cards`` (as laid out by
+    :func:`_draw_hand_card`), at least two lines, at most :data:`HAND_CARD_H`."""
+    size, step = c.min_text + 1, c.min_text + 6
+    lines = max((len(wrap_text(safe_text(k.activity), size, width - 28)) for k in cards), default=2)
+    return min(HAND_CARD_H, 146 + step * max(2, lines))
 
 
 def render_private(
@@ -1544,7 +1628,8 @@ def render_private(
     if me is None:
         raise ValueError("render_private needs a seat's view (view.me is None).")
     count = len(me.hand) + (me.committed is not None)
-    c = Canvas(PRIVATE_WIDTH, 560 + (-(-count // 3)) * (HAND_CARD_H + 30), theme)
+    rows = -(-count // HAND_PER_ROW)
+    c = Canvas(PRIVATE_WIDTH, 700 + rows * (HAND_CARD_H + 30), theme)
     y = _private_header(c, view, me, names)
     y = _private_choice(c, view, me, y)
     y = _strength_panel(c, view, me, y)

@@ -5,7 +5,16 @@
 storage/database.py and storage/games.py.
 """
 
-from storage.database import CorruptDatabase, Database, DatabaseTooNew, StorageError
+from storage.database import (
+    Backup,
+    CorruptDatabase,
+    Database,
+    DatabaseNotWritable,
+    DatabaseTooNew,
+    StorageError,
+    StorageUnavailable,
+    backup_database,
+)
 from storage.games import (
     GameNotFound,
     GameRecord,
@@ -21,8 +30,10 @@ from storage.games import (
 )
 
 __all__ = [
+    "Backup",
     "CorruptDatabase",
     "Database",
+    "DatabaseNotWritable",
     "DatabaseTooNew",
     "GameNotFound",
     "GameRecord",
@@ -35,5 +46,7 @@ __all__ = [
     "SeatTaken",
     "StaleVersion",
     "StorageError",
+    "StorageUnavailable",
     "WrongStatus",
+    "backup_database",
 ]

@@ -13,6 +13,13 @@ or ``ROLLBACK`` on an exception), serialised by one :class:`asyncio.Lock`.
 :meth:`Database.read` takes the same lock, so a reader never sees another
 task's half-written transaction.  Neither may be nested in the same task: the
 lock is not re-entrant and nesting would deadlock.
+
+Failures of the file itself (read-only, disk full, I/O error, locked by
+another program) are not bugs: at :meth:`Database.open` they raise
+:class:`DatabaseNotWritable`, naming the file, and once the bot runs
+:meth:`Database.transaction` and :meth:`Database.read` turn them into
+:class:`StorageUnavailable`, whose message is a sentence a player can be
+shown, with the detail logged for the operator.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import logging
 import os
 import re
 import sqlite3
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -34,11 +42,15 @@ import aiosqlite
 
 __all__ = [
     "APPLICATION_ID",
+    "Backup",
     "CorruptDatabase",
     "Database",
+    "DatabaseNotWritable",
     "DatabaseTooNew",
     "Migration",
     "StorageError",
+    "StorageUnavailable",
+    "backup_database",
     "load_migrations",
 ]
 
@@ -65,6 +77,89 @@ class CorruptDatabase(StorageError):
 
 class DatabaseTooNew(StorageError):
     """The file was written by a newer Chaupal with a schema this one does not know."""
+
+
+class DatabaseNotWritable(StorageError):
+    """At start-up: the file can be read but not written (read-only, full, locked...)."""
+
+
+class StorageUnavailable(StorageError):
+    """While running: the file failed under a read or write; nothing was changed.
+
+    The message is for players (the table shows StorageError messages as they
+    are), so it never holds a path or SQL; :attr:`problem` is one of
+    ``read-only``, ``full``, ``busy``, ``disk error`` and ``damaged``.
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(_PLAYER_MESSAGES[problem])
+        self.problem = problem
+
+
+# Failures of the file or the disk, not of Chaupal's SQL: these become
+# StorageUnavailable / DatabaseNotWritable.  Anything else (a constraint, a
+# syntax error) is a bug or is handled by the caller, and propagates as it is.
+_PROBLEMS: dict[int, str] = {
+    sqlite3.SQLITE_READONLY: "read-only",
+    sqlite3.SQLITE_PERM: "read-only",
+    sqlite3.SQLITE_FULL: "full",
+    sqlite3.SQLITE_BUSY: "busy",
+    sqlite3.SQLITE_IOERR: "disk error",
+    sqlite3.SQLITE_CANTOPEN: "disk error",
+    sqlite3.SQLITE_CORRUPT: "damaged",
+    sqlite3.SQLITE_NOTADB: "damaged",
+}
+# Only when an exception carries no error code.
+_PROBLEM_WORDS = (
+    ("readonly", "read-only"),
+    ("disk is full", "full"),
+    ("database is locked", "busy"),
+    ("disk i/o error", "disk error"),
+    ("unable to open database file", "disk error"),
+    ("malformed", "damaged"),
+)
+
+_PLAYER_MESSAGES: dict[str, str] = {
+    "read-only": "The bot's storage is read-only right now, so nothing was changed. "
+    "Tell the bot's operator.",
+    "full": "The bot's storage is full, so nothing was changed. Tell the bot's operator.",
+    "busy": "The bot's storage is busy (another program is holding it), so nothing was "
+    "changed. Try again in a moment, and tell the bot's operator if it keeps happening.",
+    "disk error": "The bot's storage could not be read or written (a disk error), so "
+    "nothing was changed. Tell the bot's operator.",
+    "damaged": "The bot's storage is damaged, so nothing was changed. Tell the bot's operator.",
+}
+
+# At start-up, for the operator: what is wrong and what to do.
+_OPERATOR_ADVICE: dict[str, str] = {
+    "read-only": "it is read-only. Check that Chaupal may write the file and its folder "
+    "(SQLite creates -wal and -shm files next to it) and that the disk is not mounted "
+    "read-only",
+    "full": "the disk is full. Free some space and restart",
+    "busy": "another program holds it locked. Stop that program (or the other copy of "
+    "Chaupal using this file) and restart",
+    "disk error": "the disk reported an error. Check the disk and the file",
+    "damaged": "the file is damaged. Restore a backup",
+}
+
+
+def _problem(exc: sqlite3.Error) -> str | None:
+    """Which file problem *exc* reports, or None for an ordinary SQL error."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        # Extended codes (SQLITE_IOERR_WRITE...) keep the primary code in the low byte.
+        return _PROBLEMS.get(code & 0xFF)
+    text = str(exc).lower()
+    return next((problem for words, problem in _PROBLEM_WORDS if words in text), None)
+
+
+def _not_writable(path: str, exc: sqlite3.Error) -> DatabaseNotWritable | None:
+    problem = _problem(exc)
+    if problem is None or problem == "damaged":
+        return None  # damage is reported as CorruptDatabase by the caller
+    return DatabaseNotWritable(
+        f"Cannot write to the database {path}: {_OPERATOR_ADVICE[problem]} ({exc})."
+    )
 
 
 @dataclass(frozen=True)
@@ -256,12 +351,15 @@ class Database:
                 )
             for step in steps[current:]:
                 await cls._apply(conn, path, step)
+            await cls._probe_writable(conn)
             return await cls._user_version(conn)
         except StorageError:
             raise
         except sqlite3.Error as exc:
             if _is_corruption(exc):
                 raise CorruptDatabase(_corrupt_message(path, str(exc))) from exc
+            if (unwritable := _not_writable(path, exc)) is not None:
+                raise unwritable from exc
             raise StorageError(
                 f"Cannot open the database {path} ({exc}). "
                 "Check that the file is readable and writable, and that no other "
@@ -298,6 +396,24 @@ class Database:
         )
 
     @staticmethod
+    async def _probe_writable(conn: aiosqlite.Connection) -> None:
+        """Commit one real write, so a read-only or locked file is refused at start-up.
+
+        Reading works on a read-only file and an up-to-date schema needs no
+        migration, so without this the first move would be the first write.
+        Rewriting ``user_version`` with its own value changes nothing but
+        still writes page 1 to the WAL and commits.
+        """
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = await _pragma_int(conn, "user_version")
+            await conn.execute(f"PRAGMA user_version = {version}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await _rollback_quietly(conn)
+            raise
+
+    @staticmethod
     async def _apply(conn: aiosqlite.Connection, path: str, step: Migration) -> None:
         await conn.execute("BEGIN IMMEDIATE")
         try:
@@ -312,6 +428,9 @@ class Database:
             await conn.execute("COMMIT")
         except BaseException as exc:
             await _rollback_quietly(conn)
+            if isinstance(exc, sqlite3.Error) and (unwritable := _not_writable(path, exc)):
+                # Not the migration's fault: a read-only file fails the first write.
+                raise unwritable from exc
             if isinstance(exc, sqlite3.Error) and not _is_corruption(exc):
                 raise StorageError(
                     f"Migration {step.number:04d}_{step.name} failed on {path} ({exc}); "
@@ -355,20 +474,56 @@ class Database:
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
             conn = self.conn
-            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                # A read-only file (query_only, or "database is locked" after
+                # the busy timeout) already fails here, before any transaction.
+                await conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    raise unavailable from exc
+                raise
             try:
                 yield conn
                 await conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 # Even if this task was cancelled, the ROLLBACK is queued on the
                 # connection's thread ahead of anything the next lock holder sends.
+                # After SQLITE_FULL or an I/O error the transaction is still
+                # open: without it the next BEGIN would fail too.
                 await _rollback_quietly(conn)
+                if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    raise unavailable from exc
                 raise
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         async with self._lock:
-            yield self.conn
+            try:
+                yield self.conn
+            except sqlite3.Error as exc:
+                if (unavailable := self._unavailable(exc, "a read")) is not None:
+                    raise unavailable from exc
+                raise
+
+    def _unavailable(self, exc: BaseException, what: str) -> StorageUnavailable | None:
+        """*exc* as :class:`StorageUnavailable` if the file failed, else None.
+
+        The player sees only a sentence; the operator gets the file and
+        SQLite's own words (which never hold the statement's values, so no
+        secret reaches the log).
+        """
+        problem = _problem(exc) if isinstance(exc, sqlite3.Error) else None
+        if problem is None:
+            return None
+        log.warning(
+            "%s: %s failed (%s): %s [%s]",
+            self.path,
+            what,
+            problem,
+            exc,
+            getattr(exc, "sqlite_errorname", type(exc).__name__),
+        )
+        return StorageUnavailable(problem)
 
     async def close(self) -> None:
         """Close the connection (waits for a running transaction). Safe to call twice."""
@@ -389,3 +544,121 @@ class Database:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+
+# ----------------------------------------------------------------- backups
+
+
+@dataclass(frozen=True)
+class Backup:
+    """What :func:`backup_database` wrote."""
+
+    source: Path
+    target: Path
+    size: int
+    """Bytes in the backup file."""
+    games: int | None
+    """Games in the backup (None if the file has no games table)."""
+
+
+def backup_database(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> Backup:
+    """Copy the database at *source* to *target*, consistently, even while the bot runs.
+
+    Copying the file itself misses what is still in the write-ahead log (the
+    moves acknowledged since the last checkpoint).  SQLite's online backup
+    reads one consistent snapshot, WAL included, without stopping writers.
+    The copy is written to a temporary file next to *target*, checked with
+    ``PRAGMA integrity_check``, and renamed over *target*, so *target* is
+    never a half-written file.  Raises :class:`StorageError` with a message
+    for the operator.
+    """
+    src = Path(source)
+    dst = Path(target)
+    if not src.is_file():
+        raise StorageError(
+            f"There is no database at {src}, so there is nothing to back up. "
+            "Check CHAUPAL_DATABASE (and the folder you run this from)."
+        )
+    if dst.is_dir():
+        raise StorageError(
+            f"{dst} is a folder; give the backup a file name, like {dst / src.name}."
+        )
+    live = src.resolve()
+    sidecars = {live, live.with_name(live.name + "-wal"), live.with_name(live.name + "-shm")}
+    if dst.resolve() in sidecars or (dst.exists() and dst.samefile(src)):
+        raise StorageError(
+            f"Refusing to write the backup over the live database {src}; choose another file."
+        )
+    try:
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp_name = tempfile.mkstemp(
+            prefix=f".{dst.name}.", suffix=".partial", dir=dst.parent
+        )
+        os.close(handle)
+    except OSError as exc:
+        raise StorageError(f"Cannot write the backup {dst}: {exc}.") from exc
+    temp = Path(temp_name)
+    try:
+        games = _copy_online(src, temp)
+        # The data must be on disk before the rename makes it the backup.
+        with temp.open("rb+") as written:
+            os.fsync(written.fileno())
+        # -wal/-shm files of an older file at *target* would be applied to
+        # the new one the next time it is opened, and damage it.
+        for stale in ("-wal", "-shm"):
+            dst.with_name(dst.name + stale).unlink(missing_ok=True)
+        os.replace(temp, dst)
+        _fsync_folder(dst.parent)
+    except sqlite3.Error as exc:
+        raise StorageError(f"Backing up {src} to {dst} failed: {exc}.") from exc
+    except OSError as exc:
+        raise StorageError(f"Cannot write the backup {dst}: {exc}.") from exc
+    finally:
+        temp.unlink(missing_ok=True)
+        for sidecar in ("-journal", "-wal", "-shm"):
+            temp.with_name(temp.name + sidecar).unlink(missing_ok=True)
+    return Backup(source=src, target=dst, size=dst.stat().st_size, games=games)
+
+
+def _copy_online(src: Path, temp: Path) -> int | None:
+    """SQLite's online backup of *src* into the empty file *temp*; returns the game count."""
+    # mode=ro: a backup must never create, migrate or otherwise change the live file.
+    source = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        source.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        copy = sqlite3.connect(temp)
+        try:
+            # pages=-1 (the default): one step, one read snapshot; in WAL mode
+            # the bot keeps writing meanwhile, and the copy never restarts.
+            source.backup(copy)
+            check = [str(r[0]) for r in copy.execute("PRAGMA integrity_check")]
+            if check != ["ok"]:
+                raise CorruptDatabase(
+                    f"The backup of {src} fails its integrity check "
+                    f"({'; '.join(check[:3])}); the database itself may be damaged. "
+                    "Nothing was written."
+                )
+            has_games = copy.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+            ).fetchone()
+            if has_games is None:
+                return None
+            return int(copy.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            copy.close()
+    finally:
+        source.close()
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename in *folder* durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -35,6 +35,7 @@ __all__ = [
     "LogEntry",
     "NewEntry",
     "NotSeated",
+    "OutboxRow",
     "SeatRecord",
     "SeatTaken",
     "StaleVersion",
@@ -116,6 +117,24 @@ class LogEntry:
     narration: str
     private_to: int | None
     created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """What a game last delivered to one target (migration 0002)."""
+
+    #: ``"board"`` or ``"seat:<n>"``.
+    target: str
+    #: The game version last delivered to this target.
+    version: int
+    #: Board: the seats the posted board waits on.
+    awaited: frozenset[int] = frozenset()
+    #: Board: the final board of a finished game was posted.
+    over: bool = False
+    #: Seat: fingerprint of the private view and choices last delivered.
+    digest: str = ""
+    #: Seat: the channel was told this player's DMs are closed.
+    notice: bool = False
 
 
 # --------------------------------------------------------------------- errors
@@ -621,22 +640,30 @@ class GameStore:
                 )
         return _game(row)
 
-    async def log(self, game_id: int, after_seq: int = 0) -> list[LogEntry]:
-        """Log entries with seq > *after_seq*, ordered by seq ([] for an unknown game)."""
+    async def log(
+        self, game_id: int, after_seq: int = 0, up_to: int | None = None
+    ) -> list[LogEntry]:
+        """Log entries with *after_seq* < seq <= *up_to* (no upper bound by
+        default), ordered by seq ([] for an unknown game)."""
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after_seq),
+                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? "
+                "AND (? IS NULL OR seq <= ?) ORDER BY seq",
+                (game_id, after_seq, up_to, up_to),
             )
         return [_entry(r) for r in rows]
 
-    async def latest_snapshot(self, game_id: int) -> tuple[int, Any] | None:
-        """``(seq, state)`` of the newest snapshot, state decoded from JSON; None if none."""
+    async def latest_snapshot(
+        self, game_id: int, at_most: int | None = None
+    ) -> tuple[int, Any] | None:
+        """``(seq, state)`` of the newest snapshot (with seq <= *at_most*, if
+        given), state decoded from JSON; None if none."""
         async with self.db.read() as conn:
             row = await _fetch_one(
                 conn,
-                "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
+                "SELECT seq, state FROM snapshots WHERE game_id = ? "
+                "AND (? IS NULL OR seq <= ?) ORDER BY seq DESC LIMIT 1",
+                (game_id, at_most, at_most),
             )
         if row is None:
             return None
@@ -670,3 +697,62 @@ class GameStore:
                 (game_id, kind),
             )
         return None if row is None else (int(row["channel_id"]), int(row["message_id"]))
+
+    # ---- the outbox (what was delivered to Discord)
+
+    async def outbox(self, game_id: int) -> dict[str, OutboxRow]:
+        """The delivery rows of a game, by target."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT target, version, awaited, over, digest, notice FROM outbox "
+                "WHERE game_id = ?",
+                (game_id,),
+            )
+        return {
+            str(r["target"]): OutboxRow(
+                target=str(r["target"]),
+                version=int(r["version"]),
+                awaited=frozenset(int(s) for s in json.loads(r["awaited"])),
+                over=bool(r["over"]),
+                digest=str(r["digest"]),
+                notice=bool(r["notice"]),
+            )
+            for r in rows
+        }
+
+    async def set_outbox(self, game_id: int, row: OutboxRow) -> None:
+        """Record a delivery (insert or replace the row of its target)."""
+        try:
+            async with self.db.transaction() as conn:
+                await conn.execute(
+                    "INSERT OR REPLACE INTO outbox "
+                    "(game_id, target, version, awaited, over, digest, notice) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        row.target,
+                        row.version,
+                        _dumps(sorted(row.awaited)),
+                        int(row.over),
+                        row.digest,
+                        int(row.notice),
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CONSTRAINT_FOREIGNKEY:
+                raise GameNotFound(game_id) from exc
+            raise
+
+    async def games_behind(self) -> list[int]:
+        """Started games whose board is behind their version (or whose final
+        board was never posted), by id: what delivery must catch up."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT g.id FROM games AS g LEFT JOIN outbox AS o "
+                "ON o.game_id = g.id AND o.target = 'board' "
+                "WHERE g.status <> 'lobby' AND (o.version IS NULL OR o.version < g.version "
+                "OR (g.status IN ('finished', 'abandoned') AND o.over = 0)) "
+                # A lobby everyone left is abandoned without seats or a board.
+                "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) ORDER BY g.id"
+            )
+        return [int(r["id"]) for r in rows]

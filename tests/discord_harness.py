@@ -50,15 +50,25 @@ import json
 import logging
 import re
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Coroutine,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import discord
 from discord import app_commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter
+
+_T = TypeVar("_T")
 
 __all__ = [
     "BotError",
@@ -798,7 +808,7 @@ class FakeDiscord:
             logging.getLogger(name).addHandler(self._log_handler)
         _install_adapter_patch()
 
-        await bot._async_setup_hook()
+        await self._bounded(bot._async_setup_hook(), "bot._async_setup_hook()")
         state = bot._connection
         if state.application_id is None:
             state.application_id = world.application_id
@@ -816,7 +826,7 @@ class FakeDiscord:
         http.get_from_cdn = self._get_from_cdn  # type: ignore[method-assign]
 
         mark = len(self._created), len(self.errors)
-        await bot.setup_hook()
+        await self._bounded(bot.setup_hook(), "bot.setup_hook()")
         self._add_guild_to_cache()
         if bot._ready is not discord.utils.MISSING:
             bot._ready.set()
@@ -897,8 +907,12 @@ class FakeDiscord:
         self.closed = True
         try:
             if self.bot.loop is not discord.utils.MISSING:
-                with contextlib.suppress(Exception):
-                    await self.bot.close()
+                try:
+                    await self._bounded(self.bot.close(), "bot.close()")
+                except HarnessTimeout:
+                    raise  # a hang is a bug; other errors while closing are not the test's
+                except Exception:
+                    pass
         finally:
             current = asyncio.current_task()
             leftovers = [t for t in self._created if not t.done() and t is not current]
@@ -1477,6 +1491,23 @@ class FakeDiscord:
         filename = getattr(code, "co_filename", "")
         in_discord = f"{discord.__name__}" in filename.replace("\\", "/").split("/")
         return in_discord and any(qualname.endswith(q) for q in _BACKGROUND_QUALNAMES)
+
+    #: Upper bound on the bot's own start-up and shutdown (``setup_hook``,
+    #: ``close``), which open and close the database and the render pool.
+    LIFECYCLE_TIMEOUT: ClassVar[float] = 60.0
+
+    async def _bounded(self, awaitable: Coroutine[Any, Any, _T], what: str) -> _T:
+        """Await ``awaitable`` for at most LIFECYCLE_TIMEOUT s, so a hang fails the test
+        with a message instead of stalling the run.  ``asyncio.wait``, not ``wait_for``:
+        a task that ignores its cancellation cannot make the wait unbounded again."""
+        task = asyncio.create_task(awaitable)
+        done, _ = await asyncio.wait({task}, timeout=self.LIFECYCLE_TIMEOUT)
+        if not done:
+            task.cancel()
+            raise HarnessTimeout(
+                f"{what} did not finish in {self.LIFECYCLE_TIMEOUT}s:\n{_describe_task(task)}"
+            )
+        return task.result()
 
     async def settle(self) -> None:
         """Wait for every (non-background) task created since the fake started, e.g.

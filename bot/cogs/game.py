@@ -11,14 +11,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.delivery import Style, fill_seats
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import GameError
+from bot.engines.core import GameError, excerpt
+from bot.outgoing import reply
 from bot.table import lobby_text, player_of
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
 
 log = logging.getLogger(__name__)
+
+GAME_NUMBER = "Game number (only needed when you are in several games)"
 
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES.values()]
 
@@ -31,7 +35,7 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not name or not value:
-            raise GameError(f"Options look like name=value; {part!r} does not.")
+            raise GameError(f"Options look like name=value; {excerpt(part)} does not.")
         options[name.strip().lower()] = value.strip()
     return options
 
@@ -85,8 +89,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             text = engine.describe(state, seat, action)
             if wanted and wanted not in text:
                 continue
-            label = engine.label(state, seat, action)
-            choices.append(app_commands.Choice(name=f"{text} — {label}"[:100], value=text))
+            label = fill_seats(engine.label(state, seat, action), game, Style.PLAIN)
+            choices.append(app_commands.Choice(name=f"{text} — {label}"[:100], value=text[:100]))
             if len(choices) == 25:
                 break
         return choices
@@ -120,27 +124,29 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await itx.response.send_message(lobby_text(live), view=lobby_view(live))
+        await reply(itx, lobby_text(live), ephemeral=False, view=lobby_view(live))
         message = await itx.original_response()
         await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
 
     @app_commands.command(name="join", description="Join the open lobby in this channel")
-    @app_commands.describe(game="Game number (only needed when several are open)")
+    @app_commands.describe(game="Game number (only needed when several lobbies are open here)")
     async def join(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         await self.bot.table.lobby(itx, game, "join")
 
     @app_commands.command(name="leave", description="Leave a lobby before it starts")
+    @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def leave(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         await self.bot.table.lobby(itx, game, "leave")
 
     @app_commands.command(name="start", description="Start the lobby (its creator or a moderator)")
+    @app_commands.describe(game=GAME_NUMBER)
     async def start(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         await self.bot.table.lobby(itx, game, "start")
 
     @app_commands.command(name="play", description="Make a move, typed in the game's notation")
     @app_commands.describe(
-        action="Your move; start typing to see the legal ones", game="Game number"
+        action="Your move; start typing to see the legal ones", game=GAME_NUMBER
     )
     @app_commands.autocomplete(action=action_autocomplete)
     @app_commands.autocomplete(game=my_games_autocomplete)
@@ -150,6 +156,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.bot.table.play_text(itx, game, action)
 
     @app_commands.command(name="board", description="Post the current board again")
+    @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def board(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         from bot.delivery import next_up
@@ -165,9 +172,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await self.bot.table.refuse(itx, exc)
             return
         await self.bot.delivery.post_board(live, next_up(live))
-        await itx.followup.send(f"Posted the board of game #{live.id}.", ephemeral=True)
+        await reply(itx, f"Posted the board of game #{live.id}.")
 
     @app_commands.command(name="hand", description="See your hand or screen (only you see it)")
+    @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def hand(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         await self.bot.table.show_mine(itx, game)
@@ -175,6 +183,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.command(
         name="resign", description="Resign from a game (moderators: end any game)"
     )
+    @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def resign(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         from bot.table import is_moderator
@@ -193,7 +202,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await itx.followup.send(f"Game #{live.id} is over.", ephemeral=True)
+        await reply(itx, f"Game #{live.id} is over.")
         await self.bot.delivery.publish(result)
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
@@ -210,12 +219,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         lines += [
             f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>" for g in mine
         ] or ["(none)"]
-        await itx.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await reply(itx, "\n".join(lines))
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, itx: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
-        await itx.response.send_message(rules_summary(game.value)[:2000], ephemeral=True)
+        await reply(itx, rules_summary(game.value))
 
 
 async def setup(bot: ChaupalBot) -> None:

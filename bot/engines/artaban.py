@@ -1,11 +1,11 @@
 """Artaban: the pure rules engine.
 
-The rulebook is ``shared/seeds/003_3b5c5b34014361ff.txt``; the rulings R1-R10 in
-``shared/rules/artaban.md`` fill its gaps.  Two players, an 8x8 board, files
-``a``-``h`` and ranks ``1``-``8``.  Seat 0 (White, ``{p0}``) sets up on rank 2
-and advances towards rank 8; seat 1 (Black, ``{p1}``) sets up on rank 7 and
-advances towards rank 1.  Forward, left and right are always meant from the
-die owner's side, so Black's left is the board's file-h side.
+The rulings R1-R10 in ``docs/rules/artaban.md`` fill the rulebook's gaps.
+Two players, an 8x8 board, files ``a``-``h`` and ranks ``1``-``8``.  Seat 0
+(White, ``{p0}``) sets up on rank 2 and advances towards rank 8; seat 1
+(Black, ``{p1}``) sets up on rank 7 and advances towards rank 1.  Forward, left and
+right are always meant from the die owner's side, so Black's left is the
+board's file-h side.
 
 A die is a real cube (R1), stored as its top face and the face towards its
 owner's front; the standard Western handedness (1, 2 and 3 counterclockwise
@@ -68,7 +68,7 @@ instead of the generated frozen ``__init__``, which nearly doubles playout speed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
@@ -92,7 +92,9 @@ from bot.engines.core import (
     Option,
     Outcome,
     Seat,
+    excerpt,
     seat_tag,
+    whole_number,
 )
 
 FILES: Final = "abcdefgh"
@@ -574,8 +576,7 @@ def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
 
 
-def _who(seat: Seat) -> str:
-    return f"Player {seat + 1}"
+COLOURS: Final = ("White", "Black")
 
 
 # --------------------------------------------------------------------------
@@ -583,10 +584,11 @@ def _who(seat: Seat) -> str:
 # --------------------------------------------------------------------------
 
 _MOVE_RE: Final = re.compile(_SQUARE_RE + r"(\^|<|>|@<|@>|x" + _SQUARE_RE + "|!" + _SQUARE_RE + ")")
-_SET_RE: Final = re.compile(r"set([a-h])(\d)")
+# ASCII digits only: ``\d`` would also take ``٣`` (and int() reads it).
+_SET_RE: Final = re.compile(r"set([a-h])([0-9])")
 _LEADER_RE: Final = re.compile(r"leader([a-h])")
-_ALL_RE: Final = re.compile(r"setup(\d{8})leader([a-h])")
-_DEAL_RE: Final = re.compile(r"p([01])(set([a-h])(\d)|leader([a-h]))")
+_ALL_RE: Final = re.compile(r"setup([0-9]{8})leader([a-h])")
+_DEAL_RE: Final = re.compile(r"p([01])(set([a-h])([0-9])|leader([a-h]))")
 _MENU_RE: Final = re.compile(_SQUARE_RE + r"[\^<>@x!]")
 _WORDS: Final[dict[str, ArtabanAction]] = {
     "offerdraw": _OFFER,
@@ -596,12 +598,21 @@ _WORDS: Final[dict[str, ArtabanAction]] = {
     "setupreset": _RESET,
     "commit": _COMMIT,
 }
-_HELP: Final = (
+_HELP_PLAY: Final = (
     "Moves look like 'c2^' (tip forward), 'c2<' / 'c2>' (tip left / right), "
     "'c2@<' / 'c2@>' (turn), 'c2xc3' (capture), 'c2!c3' (sacrifice), "
-    "'offer-draw', 'accept-draw' or 'decline-draw'; set-up is 'set a 3', 'leader c', "
-    "'commit', 'setup random' or 'setup 3 4 5 2 6 1 4 3 leader c'."
+    "'offer-draw', 'accept-draw' or 'decline-draw'."
 )
+_HELP_SETUP: Final = (
+    "Set up with 'set a 3', 'leader c', 'commit', 'setup random' or "
+    "'setup 3 4 5 2 6 1 4 3 leader c'."
+)
+
+
+def _help(state: ArtabanState) -> str:
+    """The forms that matter now (a refusal stays short)."""
+    return _HELP_SETUP if state.phase == SETUP else _HELP_PLAY
+
 
 # --------------------------------------------------------------------------
 # The engine
@@ -614,7 +625,6 @@ class ArtabanEngine:
     revision: int = 1
     min_players: int = 2
     max_players: int = 2
-    public_choices: bool = True
 
     def __init__(self) -> None:
         self.options: Mapping[str, Option] = {
@@ -630,7 +640,9 @@ class ArtabanEngine:
             raise InvalidOptions("Artaban is a game for exactly 2 players.")
         for key in options:
             if key not in self.options:
-                raise InvalidOptions(f"Artaban has no option {key!r} (options: diagonal_captures).")
+                raise InvalidOptions(
+                    f"Artaban has no option {excerpt(key)} (options: diagonal_captures)."
+                )
         diagonal = options.get("diagonal_captures", False)
         if not isinstance(diagonal, bool):
             raise InvalidOptions("Option 'diagonal_captures' takes yes or no.")
@@ -670,6 +682,13 @@ class ArtabanEngine:
         return self.to_move(state) - _CHANCE_SET
 
     # ----- legal actions ----------------------------------------------------
+
+    def choices_are_public(self, state: ArtabanState, seat: Seat) -> bool:
+        """R7: during set-up every choice (the values a file may still take,
+        the Leader's file, what is committed, chance's deals) follows from a
+        hidden arrangement, so none is public, not even once one player has
+        committed; after the reveal everything is public."""
+        return state.phase != SETUP
 
     def chance_outcomes(self, state: ArtabanState) -> list[tuple[ArtabanAction, Fraction]]:
         seat = state.dealing
@@ -842,13 +861,13 @@ class ArtabanEngine:
             committed = _set(state.committed, seat, True)
             state = _replace(state, committed=committed)
             return self._reveal(state) if all(committed) else state
-        raise IllegalAction(f"The players are setting up their dice. {_HELP}")
+        raise IllegalAction(f"The players are setting up their dice. {_HELP_SETUP}")
 
     def _apply_deal(self, state: ArtabanState, action: ArtabanAction) -> ArtabanState:
         seat = state.dealing
         assert seat is not None
         if not isinstance(action, DealValue | DealLeader) or action.seat != seat:
-            raise IllegalAction(f"{_who(seat)}'s random set-up is being dealt.")
+            raise IllegalAction("A random set-up is being dealt: only its values can be dealt.")
         done = state.values[seat]
         if isinstance(action, DealValue):
             if action.file != len(done) or action.value not in dict(value_odds(done)):
@@ -983,7 +1002,7 @@ class ArtabanEngine:
             if isinstance(action, AcceptDraw):
                 return _replace(state, phase=OVER, draw_offer=None, result=AGREED)
             return _replace(state, draw_offer=None)
-        raise IllegalAction(f"The set-up is over: it is time to move. {_HELP}")
+        raise IllegalAction(f"The set-up is over: it is time to move. {_HELP_PLAY}")
 
     @staticmethod
     def _own_die(state: ArtabanState, seat: Seat, sq: int) -> int:
@@ -1065,6 +1084,10 @@ class ArtabanEngine:
         return (score[0], score[1]), (home[0], home[1]), (on_board[0], on_board[1])
 
     def outcome(self, state: ArtabanState) -> Outcome | None:
+        # The reason names seats as {p0}/{p1}, filled in by the caller.
+        return self._outcome(state, seat_tag)
+
+    def _outcome(self, state: ArtabanState, who: Callable[[Seat], str]) -> Outcome | None:
         if state.phase != OVER:
             return None
         scores, home, on_board = self.tally(state.board)
@@ -1074,8 +1097,8 @@ class ArtabanEngine:
         if state.result == QUIET:
             why = f"{QUIET_LIMIT} plies passed without a forward tip, a capture or a sacrifice."
         else:
-            why = f"{_who(state.to_play)}, to move, could not tip, capture or sacrifice."
-        why += f" {_who(0)} scores {scores[0]} and {_who(1)} scores {scores[1]}"
+            why = f"{who(state.to_play)}, to move, could not tip, capture or sacrifice."
+        why += f" {who(0)} scores {scores[0]} and {who(1)} scores {scores[1]}"
         ranking: tuple[frozenset[Seat], ...]
         if scores[0] != scores[1]:
             why += "."
@@ -1152,7 +1175,9 @@ class ArtabanEngine:
                 forward=kind == "tip" and _STEPS[mover][FORWARD][frm] == to,
             )
         final: FinalView | None = None
-        outcome = self.outcome(state)
+        # The board draws the reason as it is, so it names the sides by
+        # colour rather than with {pN} tags.
+        outcome = self._outcome(state, COLOURS.__getitem__)
         if outcome is not None:
             final = FinalView(
                 ranking=tuple(tuple(sorted(g)) for g in outcome.ranking),
@@ -1195,7 +1220,7 @@ class ArtabanEngine:
         raw = text.strip().lower()
         compact = "".join(ch for ch in raw if not ch.isspace() and ch not in "-_,")
         if not compact:
-            raise InvalidAction(f"Type a move. {_HELP}")
+            raise InvalidAction(f"Type a move. {_help(state)}")
         word = _WORDS.get(compact)
         if word is not None:
             return word
@@ -1226,13 +1251,13 @@ class ArtabanEngine:
             if m.group(3) is not None:
                 return DealValue(who, FILES.index(m.group(3)), self._value(m.group(4)))
             return DealLeader(who, FILES.index(m.group(5)))
-        raise InvalidAction(f"I don't understand {text.strip()[:40]!r}. {_HELP}")
+        raise InvalidAction(f"I don't understand {excerpt(text)}. {_help(state)}")
 
     @staticmethod
     def _value(digit: str) -> int:
-        v = int(digit)
-        if not 1 <= v <= 6:
-            raise InvalidAction(f"A die's top value is 1 to 6, not {v}.")
+        v = whole_number(digit, max_digits=1)
+        if v is None or not 1 <= v <= 6:
+            raise InvalidAction(f"A die's top value is 1 to 6, not {excerpt(digit)}.")
         return v
 
     def describe(self, state: ArtabanState, seat: Seat, action: ArtabanAction) -> str:
@@ -1363,9 +1388,9 @@ class ArtabanEngine:
             case SetupAll(values, leader):
                 return f"Set up {' '.join(map(str, values))}, Leader on {FILES[leader]}"
             case DealValue(s, f, v):
-                return f"Player {s + 1}, file {FILES[f]}: top value {v}"
+                return f"{seat_tag(s)}, file {FILES[f]}: top value {v}"
             case DealLeader(s, f):
-                return f"Player {s + 1}: Leader on file {FILES[f]}"
+                return f"{seat_tag(s)}: Leader on file {FILES[f]}"
         return ""
 
     def narrate(

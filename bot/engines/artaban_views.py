@@ -4,7 +4,7 @@ Kept apart from the engine so renderers and tests can build views by hand.
 Squares are written as players type them (``a1`` .. ``h8``); seat 0 plays
 from rank 2 towards rank 8, seat 1 from rank 7 towards rank 1.  Faces are
 seen from the die owner's side: ``front`` points the way the owner advances,
-``left`` and ``right`` are the owner's left and right (shared/rules/artaban.md,
+``left`` and ``right`` are the owner's left and right (docs/rules/artaban.md,
 R1).
 """
 

@@ -13,6 +13,8 @@ state with ``to_json``/``from_json`` and its actions with ``describe``/``parse``
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,6 +65,10 @@ class Option:
     default: bool | int | str
     help: str
     choices: tuple[bool | int | str, ...] = ()
+    low: int | None = None
+    """Whole-number options: the smallest value accepted (None: no bound)."""
+    high: int | None = None
+    """Whole-number options: the largest value accepted (None: no bound)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,8 @@ class Outcome:
 
     ``ranking`` lists places best first; seats sharing a place are grouped
     (a draw between everybody is a single group).  ``scores`` is indexed by
-    seat.  ``reason`` is a public sentence.
+    seat.  ``reason`` is a public sentence; it names seats as ``{p0}`` ...
+    like :meth:`Engine.narrate`, filled in with names by the caller.
     """
 
     ranking: tuple[frozenset[Seat], ...]
@@ -118,10 +125,6 @@ class Engine(Protocol[S, A, V]):
     min_players: int
     max_players: int
     options: Mapping[str, Option]
-    public_choices: bool
-    """True when the first word of the mover's legal actions may be shown on
-    the public board as buttons (dice, squares); False when choices reveal a
-    hand (cards)."""
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> S: ...
 
@@ -138,6 +141,18 @@ class Engine(Protocol[S, A, V]):
         ...
 
     def legal_actions(self, state: S, seat: Seat) -> list[A]: ...
+
+    def choices_are_public(self, state: S, seat: Seat) -> bool:
+        """True when ``seat``'s legal actions here, their texts and labels
+        (and so the menus built from them, with their sizes), follow from the
+        public view alone, so the public board may show them as buttons (dice
+        on the table, squares of a revealed position).  False when they depend
+        on anything hidden (a hand, a screen's contents, a secret set-up):
+        the board then shows only **Choose…** and the seat chooses privately.
+        The conformance tests check it on states that differ only in hidden
+        information.
+        """
+        ...
 
     def chance_outcomes(self, state: S) -> list[tuple[A, Fraction]]: ...
 
@@ -161,7 +176,10 @@ class Engine(Protocol[S, A, V]):
 
     def label(self, state: S, seat: Seat, action: A) -> str:
         """A friendlier wording of the action for menus (at most 100
-        characters), e.g. ``d3 Raja: Cavalry-2 on Drona space 2``."""
+        characters once seats are filled in), e.g. ``d3 Raja: Cavalry-2 on
+        Drona space 2``.  Like :meth:`narrate`, it names seats as ``{p0}``,
+        ``{p1}`` ... (never "player 2"), which the caller fills with names,
+        so literal braces must be doubled."""
         ...
 
     def narrate(self, before: S, seat: Seat, action: A, after: S) -> str:
@@ -221,34 +239,122 @@ def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
     return min(awaited & movers or movers)
 
 
+EXCERPT_LIMIT: Final = 32
+"""How many characters of a player's own text a reply may quote."""
+
+_MARKDOWN = re.compile(r"([\\*_~`|<>@#\[\]])")
+
+
+def excerpt(text: object, limit: int = EXCERPT_LIMIT) -> str:
+    """A short, quoted, harmless excerpt of text a player typed, for replies.
+
+    Discord refuses messages over 2,000 characters and a text option may carry
+    6,000, so a refusal quotes at most ``limit`` characters.  Control and
+    format characters are dropped and whitespace is collapsed (never Python
+    escapes such as ``\\xa0``), and Markdown and mention syntax is escaped so
+    the excerpt cannot ping anyone or restyle the reply.
+    """
+    cleaned = "".join(
+        " " if ch.isspace() else ch
+        for ch in str(text)
+        if ch.isspace() or unicodedata.category(ch)[0] not in "CZ"
+    )
+    cleaned = " ".join(cleaned.split())
+    cut = cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
+    return "“" + _MARKDOWN.sub(r"\\\1", cut) + "”"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 token``, ``2 tokens``, ``0 tokens`` (``many`` for irregular words)."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {many if many is not None else word + 's'}"
+
+
 def seat_tag(seat: Seat) -> str:
     """The placeholder :meth:`Engine.narrate` uses for a seat."""
     return f"{{p{seat}}}"
 
 
+MAX_DIGITS: Final = 6
+"""The longest whole number a parser reads.  No move or option needs more,
+and ``int()`` of thousands of digits is slow and then refused by Python's
+integer-string limit."""
+
+
+def whole_number(text: object, max_digits: int = MAX_DIGITS) -> int | None:
+    """``text`` as a whole number when it is 1 to ``max_digits`` ASCII digits
+    (``"007"`` is 7), else ``None``, for the caller to refuse in its own words.
+
+    Every parser reads numbers through here: ``str.isdigit`` is true for
+    ``²`` and ``①`` (which ``int()`` then refuses), ``int()`` itself accepts
+    ``٣``, ``1_000``, signs and blanks, and very long digit strings hit the
+    integer-string limit.
+    """
+    if not isinstance(text, str) or not 0 < len(text) <= max_digits:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+_YES: Final = frozenset(("true", "yes", "on", "1"))
+_NO: Final = frozenset(("false", "no", "off", "0"))
+
+
 def resolve_options(engine: Engine[Any, Any, Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """Fill in defaults and refuse unknown or out-of-range lobby options."""
+    """Fill in defaults and refuse unknown or out-of-range lobby options.
+
+    Values may come typed (stored options) or as the text a player gave;
+    anything else is refused with :class:`InvalidOptions`, quoting the
+    player's text only through :func:`excerpt`.
+    """
     resolved: dict[str, Any] = {name: opt.default for name, opt in engine.options.items()}
     for name, value in given.items():
-        if name not in engine.options:
+        if not isinstance(name, str) or name not in engine.options:
             known = ", ".join(sorted(engine.options)) or "none"
-            raise InvalidOptions(f"{engine.title} has no option {name!r} (options: {known}).")
+            raise InvalidOptions(
+                f"{engine.title} has no option {excerpt(name)} (options: {known})."
+            )
         opt = engine.options[name]
-        if isinstance(opt.default, bool) and isinstance(value, str):
-            lowered = value.strip().lower()
-            if lowered not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                raise InvalidOptions(f"Option {name!r} takes yes or no, not {value!r}.")
-            value = lowered in ("true", "yes", "on", "1")
-        elif isinstance(opt.default, int) and not isinstance(opt.default, bool):
-            try:
-                value = int(value)
-            except (TypeError, ValueError):
-                raise InvalidOptions(f"Option {name!r} takes a whole number.") from None
+        if isinstance(opt.default, bool):
+            if isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered not in _YES | _NO:
+                    raise InvalidOptions(f"Option {name} takes yes or no, not {excerpt(value)}.")
+                value = lowered in _YES
+            elif not isinstance(value, bool):
+                raise InvalidOptions(f"Option {name} takes yes or no.")
+        elif isinstance(opt.default, int):
+            if isinstance(value, str):
+                number = whole_number(value.strip())
+                if number is None:
+                    raise InvalidOptions(
+                        f"Option {name} takes a whole number, not {excerpt(value)}."
+                    )
+                value = number
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOptions(f"Option {name} takes a whole number.")
+            if (opt.low is not None and value < opt.low) or (
+                opt.high is not None and value > opt.high
+            ):
+                raise InvalidOptions(f"Option {name} {_range(opt)}.")
+        elif not isinstance(value, str):
+            raise InvalidOptions(f"Option {name} takes a word.")
         if opt.choices and value not in opt.choices:
             allowed = ", ".join(str(c) for c in opt.choices)
-            raise InvalidOptions(f"Option {name!r} must be one of: {allowed}.")
+            raise InvalidOptions(f"Option {name} must be one of: {allowed}.")
         resolved[name] = value
     return resolved
+
+
+def _range(opt: Option) -> str:
+    """``takes 0 to 500`` for a bounded whole-number option."""
+    if opt.low is not None and opt.high is not None:
+        return f"takes {opt.low} to {opt.high}"
+    if opt.low is not None:
+        return f"takes {opt.low} or more"
+    return f"takes at most {opt.high}"
 
 
 def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
@@ -286,9 +392,7 @@ class Step:
     private_to: Seat | None = None
 
 
-def apply_step(
-    engine: Engine[S, A, V], state: S, seat: Seat, action: A
-) -> tuple[S, Step]:
+def apply_step(engine: Engine[S, A, V], state: S, seat: Seat, action: A) -> tuple[S, Step]:
     """Apply one action and describe it for the log."""
     text = engine.describe(state, seat, action)
     after = engine.apply(state, seat, action)

@@ -1,9 +1,9 @@
 """Mahabharata: the pure rules engine.
 
-The rulebook is ``shared/seeds/000_5f3ea17e49753e7e.txt``; the rulings R1-R14 in
-``shared/rules/mahabharata.md`` fill its gaps.  Component tables (tokens, dice,
-leaders: R1-R3) live in ``bot/engines/data/mahabharata.toml`` and are checked
-when loaded (:func:`load_components_text`).
+The rulings R1-R14 in ``docs/rules/mahabharata.md`` fill the rulebook's
+gaps.  Component tables (tokens, dice, leaders: R1-R3) live in
+``bot/engines/data/mahabharata.toml`` and are checked when loaded
+(:func:`load_components_text`).
 
 Action text (what :meth:`MahabharataEngine.describe` returns and
 :meth:`MahabharataEngine.parse` accepts, case-insensitively, extra blanks
@@ -64,7 +64,10 @@ from bot.engines.core import (
     Option,
     Outcome,
     Seat,
+    excerpt,
+    plural,
     seat_tag,
+    whole_number,
 )
 from bot.engines.mahabharata_views import (
     DieView,
@@ -507,8 +510,10 @@ _PICKS: Final = (PlaceScreen, PlaceLeader, TakeNothing)
 _ANNOUNCE: Final = Announce()
 _PASS: Final = Pass()
 
-_DIE_RE: Final = re.compile(r"d(\d+)")
-_SPACE_RE: Final = re.compile(r"([a-z0-9]+)\.(\d+)")
+# ASCII digits only (``\d`` would take ``٣``); the numbers are read by
+# core.whole_number, which refuses absurd lengths.
+_DIE_RE: Final = re.compile(r"d([0-9]+)")
+_SPACE_RE: Final = re.compile(r"([a-z0-9]+)\.([0-9]+)")
 _HELP: Final = (
     "Try 'd3 screen', 'd3 drona.2', 'd3 drona.2 cav2' (Raja die), 'd3 none', 'announce' or 'pass'."
 )
@@ -525,7 +530,6 @@ class MahabharataEngine:
     revision: int = 1
     min_players: int = 2
     max_players: int = 4
-    public_choices: bool = True
 
     def __init__(self, components: Components | None = None) -> None:
         self.options: Mapping[str, Option] = {}
@@ -587,7 +591,7 @@ class MahabharataEngine:
                 f"Mahabharata takes {self.min_players} to {self.max_players} players."
             )
         for key in options:
-            raise InvalidOptions(f"Mahabharata has no option {key!r}.")
+            raise InvalidOptions(f"Mahabharata has no option {excerpt(key)}.")
         supply = tuple(t.count for t in self.components.tokens)
         zeros = (0,) * len(self.components.tokens)
         return MahabharataState(
@@ -659,6 +663,57 @@ class MahabharataEngine:
         if seat == CHANCE:
             return [a for a, _ in self.chance_outcomes(state)]
         return []
+
+    def choices_are_public(self, state: MahabharataState, seat: Seat) -> bool:
+        """Which dice a picker is offered, and what under each, depends on
+        their supply, which R14 keeps private (the public sees only how many
+        tokens are left): a die whose token kind has run out is not offered
+        (R9), and a Raja die lists only kinds still in supply.  So the choices
+        are public only when the public view settles every such question.
+        Chance's leader draws and rolls are public; so are the (empty)
+        choices of seats not to move.  In the announce phase who is asked
+        reveals a complete Pati (R14), so nothing there is public.
+        """
+        if state.phase == ANNOUNCE:
+            return False
+        if state.phase != DRAFT or seat != self._current_picker(state):
+            return True
+        return self._supply_settled(state, seat)
+
+    def _supply_settled(self, state: MahabharataState, seat: Seat) -> bool:
+        """Whether the public view alone tells, for every token kind a
+        remaining die could place for ``seat``, if any is left in supply.
+
+        Public: the tokens the seat put on leaders and how many are behind its
+        screen (R14), so supply of kind k lies between ``count - on leaders -
+        screen`` and ``count - on leaders``; it is known to be non-zero when
+        the lower bound is above 0 and known to be zero when the upper is 0.
+        Computed from public facts only, never from ``state.supply``.
+        """
+        c = self.components
+        on_leaders = [0] * len(c.tokens)
+        for spaces in state.spaces:
+            for owner, stack in spaces:
+                if owner == seat:
+                    for k in stack:
+                        on_leaders[k] += 1
+        behind = sum(state.screens[seat])
+        open_ = self._open_spaces(state, seat)
+        for d in range(self._n_dice):
+            if state.taken[d] is not None:
+                continue
+            face = state.faces[d]
+            if face == RAJA:
+                kinds = [k for k, cls in enumerate(c.token_class) if open_[cls]]
+            elif face is not None:
+                kinds = [c.token_index[face]]
+            else:
+                kinds = []
+            for k in kinds:
+                most = c.tokens[k].count - on_leaders[k]
+                if most > 0 and most - behind <= 0:
+                    return False
+        return True
 
     def _open_spaces(self, state: MahabharataState, seat: Seat) -> dict[str, list[int]]:
         """Per icon class, the table-wide space numbers the seat may use (R8)."""
@@ -770,7 +825,7 @@ class MahabharataEngine:
             raise IllegalAction("A leader card is to be drawn now.")
         i = c.leader_index.get(action.leader)
         if i is None:
-            raise IllegalAction(f"There is no leader called {action.leader!r}.")
+            raise IllegalAction(f"There is no leader called {excerpt(action.leader)}.")
         if i in state.drawn:
             raise IllegalAction(f"{c.leaders[i].name} has already been drawn.")
         drawn = (*state.drawn, i)
@@ -798,7 +853,7 @@ class MahabharataEngine:
         if not isinstance(action, ChooseFirst):
             raise IllegalAction("The first player is to be chosen now.")
         if not 0 <= action.seat < state.num_players:
-            raise IllegalAction(f"There is no seat {action.seat}.")
+            raise IllegalAction("There is no such seat.")
         return replace(state, phase=ROLL, round=1, elephant=action.seat)
 
     def _apply_roll(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
@@ -871,7 +926,7 @@ class MahabharataEngine:
             )
         k_or_none = c.token_index.get(token)
         if k_or_none is None:
-            raise IllegalAction(f"There is no token kind {token!r}.")
+            raise IllegalAction(f"There is no token kind {excerpt(token)}.")
         k = k_or_none
         if not supply[k]:
             raise IllegalAction(f"You have no {self._token_name(token)} tokens left.")
@@ -881,7 +936,7 @@ class MahabharataEngine:
         pos = state.leaders.index(li)
         spec = c.leaders[li]
         if not 1 <= action.space <= len(spec.icons):
-            raise IllegalAction(f"{spec.name} has only {len(spec.icons)} spaces.")
+            raise IllegalAction(f"{spec.name} has only {plural(len(spec.icons), 'space')}.")
         j = action.space - 1
         icon = spec.icons[j]
         if icon != c.token_class[k]:
@@ -1121,14 +1176,17 @@ class MahabharataEngine:
             return _PASS
         if len(words) == 2 and words[0] == "leader":
             if words[1] not in c.leader_index:
-                raise InvalidAction(f"There is no leader called {words[1]!r}.")
+                raise InvalidAction(f"There is no leader called {excerpt(words[1])}.")
             return DrawLeader(words[1])
-        if len(words) == 2 and words[0] == "first" and words[1].isdigit():
-            return ChooseFirst(int(words[1]))
+        if len(words) == 2 and words[0] == "first":
+            first = whole_number(words[1])
+            if first is None:
+                raise InvalidAction(f"{excerpt(words[1])} is not a seat number.")
+            return ChooseFirst(first)
         if len(words) == 3 and words[0] == "roll":
             die = self._parse_die(words[1], text)
             if words[2] not in self._face_index:
-                raise InvalidAction(f"{words[2]!r} is not a die face.")
+                raise InvalidAction(f"{excerpt(words[2])} is not a die face.")
             return Roll(die, words[2])
         if len(words) in (2, 3) and _DIE_RE.fullmatch(words[0]):
             die = self._parse_die(words[0], text)
@@ -1138,29 +1196,36 @@ class MahabharataEngine:
                 return TakeNothing(die)
             m = _SPACE_RE.fullmatch(words[1])
             if m is not None:
-                key, space = m.group(1), int(m.group(2))
+                key = m.group(1)
                 if key not in c.leader_index:
-                    raise InvalidAction(f"There is no leader called {key!r}.")
+                    raise InvalidAction(f"There is no leader called {excerpt(key)}.")
+                space = whole_number(m.group(2))
+                if space is None:
+                    raise InvalidAction(
+                        f"{excerpt(words[1])} is not a leader space: try '{key}.2'."
+                    )
                 token: str | None
                 if len(words) == 3:
                     token = words[2]
                     if token not in c.token_index:
                         kinds = ", ".join(t.kind for t in c.tokens)
-                        raise InvalidAction(f"{token!r} is not a token; tokens are {kinds}.")
+                        raise InvalidAction(f"{excerpt(token)} is not a token; tokens are {kinds}.")
                 else:
                     # The die implies the token unless it is a Raja (R8).
                     face = state.faces[die - 1] if die <= len(state.faces) else None
                     token = face if face is not None and face != RAJA else None
                 return PlaceLeader(die, key, space, token)
-        raise InvalidAction(f"I don't understand {text.strip()!r}. {_HELP}")
+        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
 
     def _parse_die(self, word: str, text: str) -> int:
         m = _DIE_RE.fullmatch(word)
         if m is None:
-            raise InvalidAction(f"I don't understand {text.strip()!r}. {_HELP}")
-        die = int(m.group(1))
-        if not 1 <= die <= self._n_dice:
-            raise InvalidAction(f"There is no die {die}; the dice are d1 to d{self._n_dice}.")
+            raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+        die = whole_number(m.group(1))
+        if die is None or not 1 <= die <= self._n_dice:
+            raise InvalidAction(
+                f"There is no die {excerpt(m.group(1))}; the dice are d1 to d{self._n_dice}."
+            )
         return die
 
     def describe(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
@@ -1224,7 +1289,7 @@ class MahabharataEngine:
                 vp = f" ({spec.vp} VP)" if spec is not None else ""
                 return f"Draw {self._leader_name(leader)}{vp}"
             case ChooseFirst(s):
-                return f"Seat {s} takes the elephant"
+                return f"{seat_tag(s)} takes the elephant"
             case Roll(die, face):
                 return f"Die {die} rolls {self._face_name(face)}"
         return self.describe(state, seat, action)

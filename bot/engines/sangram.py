@@ -1,14 +1,14 @@
 """Sangram: the pure rules engine.
 
-The rulebook is ``shared/seeds/002_bf1b626efa548ee0.txt``; the rulings R1-R14 in
-``shared/rules/sangram.md`` fill its gaps.  The 55 warrior cards (R1) live in
-``bot/engines/data/sangram.toml`` and are checked when loaded
+The rulings R1-R14 in ``docs/rules/sangram.md`` fill the rulebook's gaps.
+The 55 warrior cards (R1) live in ``bot/engines/data/sangram.toml`` and are checked when loaded
 (:func:`load_components_text`).
 
 Cards are identified by their motivation (unique, 1..55); in text a card is
 written ``<type>-<motivation>`` (``acharya-53``); a bare motivation (``53``)
-is accepted when typing.  Players are numbered from 1 in text (``target 2``
-is seat 1, ``{p1}`` in narration).
+is accepted when typing.  Players are numbered from 1 in typed text
+(``target 2`` is seat 1); labels, narration and the outcome's reason name
+seats as ``{p1}``, filled in with names by the caller.
 
 Action text (what :meth:`SangramEngine.describe` returns and
 :meth:`SangramEngine.parse` accepts, case-insensitively, extra blanks ignored)::
@@ -17,13 +17,14 @@ Action text (what :meth:`SangramEngine.describe` returns and
       commit acharya-53     put this card face down (again: swap it for the one
                             committed before; allowed until the last player commits)
     activate phase (R5-R9), asked of the resolving card's owner
-      target 2              Acharya: retreat player 2; Guptchar: pull player 2's
-                            crown down; Vyapari: trade with player 2
-      copy 2                Yuvaraj: copy the card player 2 committed
+      target 2              Acharya: retreat the second player; Guptchar: pull
+                            their crown down; Vyapari: trade with them
+      copy 2                Yuvaraj: copy the card the second player committed
       discard 3             Maharaja/Senapati: discard 3 of your Britishers
-      give 2 to 3           Mantri: give 2 of your Britishers to player 3
+      give 2 to 3           Mantri: give 2 of your Britishers to the third player
       take senapati-38      Vaidik: take this card from the 5 newest discards
       give vaidik-3         Vyapari: hand this card to the player you took from
+      use                   Sarthi: draw a card and activate it (R4, R7)
       decline               do not use the activity (R4)
     recruit phase (R10), one player at a time
       recruit senapati-38   take this volunteer into hand
@@ -56,10 +57,15 @@ the Vyapari's random take goes to the taker (the victim sees it in their hand).
 
 Interpretations of the rulings (each one is tested in tests/engines/test_sangram.py):
 
-* R4 decline: activities that need no choice and can only help their owner
-  (Shoorveer, Maharani, Sarthi's draw) are applied without asking; all others
-  ask and offer ``decline``.  An activity that cannot do anything (no target,
-  no Britishers, no discards) is wasted without asking.
+* R4 decline: only Shoorveer and Maharani, whose use can never hurt their
+  owner or change anyone else's options, apply without asking; all others ask
+  and offer ``decline``.  A Sarthi's owner is asked (``use`` or ``decline``)
+  before the draw, a drawn or copied Sarthi too.  An activity that cannot do
+  anything (no target, no Britishers, no discards, nothing to draw) is wasted
+  without asking.
+* Public choices (:meth:`SangramEngine.choices_are_public`): an activity's
+  choice and recruiting follow from the table; commits, the Vyapari's gift
+  and chance's draws and takes come from hidden hands or the deck.
 * R4 outcome (public, :attr:`SangramState.outcomes`): a resolved card was
   ``used``, ``declined`` or ``wasted`` (nothing it could do, including a
   Maharani at 9).  A Yuvaraj takes the outcome of the activity it copies; a
@@ -83,10 +89,16 @@ Interpretations of the rulings (each one is tested in tests/engines/test_sangram
 * R3: "if both are empty, the draw is skipped" is implemented, but cannot
   happen: hands hold at most 30 cards and volunteers 6, so deck plus discard
   always hold at least 19.
-* R13: added rule: the game also ends after round :data:`ROUND_LIMIT` (50),
-  ranked the same way.  Random players do finish without it, but slowly (two
-  random players: median 37 rounds, 1 game in 100 over 180); a real game of
-  30 minutes takes 10-20 rounds, so the limit only bounds stalled games.
+* R12: the total is checked again after the 7-draws, so cards drawn at 7
+  that carry it to 13 give the 13-draw in the same Grow (:meth:`_grow_again`).
+* R13: the rulebook has no round limit.  The lobby option ``round_limit``
+  (default 0, off) ends the game after that round, ranked the same way;
+  automatic play (the demo, benchmarks, whole-game tests) sets it, because
+  random players finish slowly (two random players: median 37 rounds, 1 game
+  in 100 over 180).
+* Games created before revision 2 (R4's Sarthi question, R12's re-check,
+  R13's lobby option) keep revision 1's rules, so their logs replay as they
+  were played: see :attr:`SangramState.legacy_rules`.
 """
 
 from __future__ import annotations
@@ -112,7 +124,10 @@ from bot.engines.core import (
     Option,
     Outcome,
     Seat,
+    excerpt,
+    plural,
     seat_tag,
+    whole_number,
 )
 from bot.engines.sangram_views import (
     OUTCOME_DECLINED,
@@ -184,9 +199,11 @@ WIN_STRENGTH: Final = 18
 DISCARD_UP_TO: Final = {MAHARAJA: 4, SENAPATI: 6}
 """R9: Britishers a Maharaja / Senapati may discard."""
 MANTRI_UP_TO: Final = 2
-ROUND_LIMIT: Final = 50
-"""Added to R13: the game also ends after this round (random play, and
-players who never reach 18, would otherwise play forever)."""
+ROUND_LIMIT_MAX: Final = 999
+"""R13: the largest ``round_limit`` the lobby accepts (0 is no limit)."""
+LEGACY_ROUND_LIMIT: Final = 50
+"""Revision 1's fixed round limit, kept for games created under it
+(:attr:`SangramState.legacy_rules`)."""
 RECENT_EVENTS: Final = 10
 """How many public event lines the state keeps for the view."""
 
@@ -448,6 +465,18 @@ class SangramState(NamedTuple):
     ``declined`` or ``wasted`` (the view's ``OUTCOME_*``).  Public."""
     recruited: frozenset[Seat]
     """Seats that took a volunteer this round (R10).  Public."""
+    round_limit: int
+    """R13: the lobby option ``round_limit``: the game ends after this round
+    (0: no limit, as in the rulebook)."""
+    legacy_rules: bool
+    """The game was created under revision 1 of these rules (its stored
+    options lack ``round_limit``, its snapshots lack this field) and keeps
+    them, so that its log replays as it was played: a Sarthi draws without
+    asking (no ``use``/``decline``), Grow has no re-check after the 7-draws,
+    and the game ends after round :data:`LEGACY_ROUND_LIMIT`.  A log of
+    revision 1 has no ``use`` before a Sarthi's draw, so revision 2 cannot
+    replay it.  Delete this field and the branches reading it once no game
+    created before revision 2 remains in any database."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +521,11 @@ class Decline:
 
 
 @dataclass(frozen=True, slots=True)
+class Use:
+    """R4: a Sarthi's owner chooses to draw (the alternative is declining)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Recruit:
     card: int
 
@@ -508,15 +542,16 @@ class Grab:
 
 SangramAction = (
     Commit | Target | Copy | DiscardBritishers | GiveBritishers | Take | Give | Decline
-    | Recruit | Draw | Grab
+    | Use | Recruit | Draw | Grab
 )  # fmt: skip
 _DECLINE: Final = Decline()
+_USE: Final = Use()
 _CARD_WORDS: Final[dict[str, Callable[[int], SangramAction]]] = {
     "commit": Commit, "take": Take, "give": Give, "recruit": Recruit, "draw": Draw, "grab": Grab
 }  # fmt: skip
 _HELP: Final = (
     "Moves look like 'commit acharya-53', 'target 2', 'copy 2', 'discard 3', 'give 2 to 3', "
-    "'take vaidik-3', 'give vaidik-3', 'recruit senapati-38' or 'decline'."
+    "'take vaidik-3', 'give vaidik-3', 'use', 'recruit senapati-38' or 'decline'."
 )
 _PROMPTS: Final = {
     ACHARYA: "choose an opponent to retreat",
@@ -527,6 +562,7 @@ _PROMPTS: Final = {
     YUVARAJ: "choose an opponent's card to copy",
     VYAPARI: "choose an opponent to trade cards with",
     VAIDIK: "choose a card from the discard pile",
+    SARTHI: "choose whether to draw a card",
 }
 _GROUP_LABELS: Final = {
     "commit": "Commit a card",
@@ -558,6 +594,7 @@ class _W:
         "grow_reveals",
         "grown",
         "hands",
+        "legacy_rules",
         "levels",
         "news",
         "no_britishers",
@@ -574,6 +611,7 @@ class _W:
         "revealed",
         "revealed_round",
         "round",
+        "round_limit",
         "supply",
         "target",
         "task",
@@ -589,7 +627,7 @@ class _W:
             self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
             self.effect, self.origin, self.target, self.flying, self.draws,
             self.grow_reveals, _, self.recent, self.reason, _, _, self.outcomes,
-            self.recruited,
+            self.recruited, self.round_limit, self.legacy_rules,
         ) = s  # fmt: skip
         self.hands: list[tuple[int, ...]] = list(hands)
         self.committed: list[int] = list(committed)
@@ -642,7 +680,7 @@ class _W:
                 self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
                 self.effect, self.origin, self.target, self.flying, self.draws,
                 self.grow_reveals, tuple(self.news), recent, self.reason, *self.movers(),
-                self.outcomes, self.recruited,
+                self.outcomes, self.recruited, self.round_limit, self.legacy_rules,
             )
         )  # fmt: skip
 
@@ -684,11 +722,6 @@ def _recruit_order(state: SangramState | _W) -> tuple[Seat, ...]:
     return tuple(queue)
 
 
-def _player(seat: Seat) -> str:
-    """How labels and prompts name a seat (numbered from 1, as in moves)."""
-    return f"player {seat + 1}"
-
-
 # --------------------------------------------------------------------------
 # The engine
 # --------------------------------------------------------------------------
@@ -697,13 +730,23 @@ def _player(seat: Seat) -> str:
 class SangramEngine:
     name: str = "sangram"
     title: str = "Sangram"
-    revision: int = 1
+    revision: int = 2
+    """2: R4 (a Sarthi may be declined), R12 (the 13-draw after the 7-draws)
+    and R13 (no round limit unless the lobby sets one) replay old logs
+    differently."""
     min_players: int = 2
     max_players: int = 5
-    public_choices: bool = False
 
     def __init__(self, components: Components | None = None, *, fast: bool = True) -> None:
-        self.options: Mapping[str, Option] = {}
+        self.options: Mapping[str, Option] = {
+            "round_limit": Option(
+                0,
+                "End the game after this many rounds, ranked as usual (0: no limit, as in "
+                "the rulebook; R13)",
+                low=0,
+                high=ROUND_LIMIT_MAX,
+            )
+        }
         self._fast = fast
         """Use :meth:`_fast_path` (tests turn it off to compare)."""
         c = components if components is not None else default_components()
@@ -765,7 +808,21 @@ class SangramEngine:
         if not self.min_players <= num_players <= self.max_players:
             raise InvalidOptions(f"Sangram takes {self.min_players} to {self.max_players} players.")
         for key in options:
-            raise InvalidOptions(f"Sangram has no option {key!r}.")
+            if key not in self.options:
+                raise InvalidOptions(
+                    f"Sangram has no option {excerpt(key)} (options: round_limit)."
+                )
+        # Every game created since revision 2 has its options resolved with
+        # all defaults filled in, so only a game created under revision 1
+        # lacks round_limit: it keeps revision 1's rules (legacy_rules).
+        legacy = "round_limit" not in options
+        limit = options.get("round_limit", LEGACY_ROUND_LIMIT)
+        whole = isinstance(limit, int) and not isinstance(limit, bool)
+        if not whole or not 0 <= limit <= ROUND_LIMIT_MAX:
+            raise InvalidOptions(
+                "Option round_limit takes a whole number of rounds from 0 (no limit) "
+                f"to {ROUND_LIMIT_MAX}."
+            )
         n = num_players
         zeros = (0,) * n
         # Setup: n+1 volunteers face up, then 3 cards to each player, dealt
@@ -807,6 +864,8 @@ class SangramEngine:
             awaited=_NOBODY,
             outcomes=(),
             recruited=frozenset(),
+            round_limit=limit,
+            legacy_rules=legacy,
         )
 
     # ----- whose turn -------------------------------------------------------
@@ -873,6 +932,21 @@ class SangramEngine:
             return [recruit[c] for c in state.volunteers]
         return []
 
+    def choices_are_public(self, state: SangramState, seat: Seat) -> bool:
+        """R14, phase by phase.  A seat with nothing to do has no choices to
+        hide.  Committing and the Vyapari's gift choose from the seat's hidden
+        hand; chance draws from the deck and takes from a hand, whose contents
+        follow from the hidden hands.  An activity's choice (targets, amounts,
+        the five newest discards, whether a Sarthi draws) and recruiting
+        follow from public facts only: revealed cards, levels, Britishers,
+        hand sizes, the discard pile, the deck's size and the volunteers."""
+        if seat not in state.movers:
+            return True
+        phase = state.phase
+        if phase == ACTIVATE:
+            return state.task == CHOOSE and seat == state.actor
+        return phase == RECRUIT
+
     def _choices(self, state: SangramState | _W) -> list[SangramAction]:
         """The actor's options for the activity resolving (task CHOOSE);
         empty when the activity can do nothing (it is then wasted)."""
@@ -895,6 +969,11 @@ class SangramEngine:
         elif effect == YUVARAJ:
             copy = self._copy
             out = [copy[s] for s in self._targets(state, effect)]
+        elif effect == SARTHI:
+            # R4: asked before the draw, which uses up a deck card and puts a
+            # card where a later Vaidik can take it.  Revision 1
+            # (legacy_rules) never asks: _start draws at once.
+            out = [_USE] if _sarthi_can_draw(state) and not state.legacy_rules else []
         else:
             target = self._target
             out = [target[s] for s in self._targets(state, effect)]
@@ -1080,7 +1159,7 @@ class SangramEngine:
             w.deck = tuple(sorted(w.discard[:-KEEP_ON_RESHUFFLE]))
             w.discard = w.discard[-KEEP_ON_RESHUFFLE:]
             w.say(
-                f"The deck ran out: {len(w.deck)} discards were shuffled into a new deck "
+                f"The deck ran out: {plural(len(w.deck), 'discard')} went into a new deck "
                 f"(the {KEEP_ON_RESHUFFLE} most recent stay)."
             )
         w.deck = _remove(w.deck, card)
@@ -1130,6 +1209,12 @@ class SangramEngine:
             case Decline():
                 w.say(f"{who} declined to use {self._activity(state, 'their')}.")
                 self._end(w, OUTCOME_DECLINED)
+            case Use():
+                # R7: draw and activate; a drawn Sarthi is discarded before
+                # its own draw.
+                w.say(f"{what} draws a card.")
+                self._discard_flying(w)
+                w.task = SARTHI_DRAW
             case Target(target):
                 if effect == ACHARYA:
                     self._retreat(w, target, what)
@@ -1218,10 +1303,13 @@ class SangramEngine:
         actor = w.actor
         what = self._activity(w)
         if effect == SARTHI:
-            # R7: draw and activate; a drawn Sarthi is discarded before its draw.
-            self._discard_flying(w)
-            w.origin = origin
-            if w.deck or len(w.discard) > KEEP_ON_RESHUFFLE:
+            # R4: the owner is asked before the draw (see _choices).
+            if self._choices(w):
+                w.task = CHOOSE
+            elif w.legacy_rules and _sarthi_can_draw(w):
+                # Revision 1 (legacy_rules) does not ask: it draws at once,
+                # as after ``use``.
+                self._discard_flying(w)
                 w.task = SARTHI_DRAW
             else:
                 w.say(f"{what} has nothing to draw: wasted.")
@@ -1322,6 +1410,8 @@ class SangramEngine:
                     self._new_round(w)
                 elif phase == REFILL:
                     self._train_and_grow(w)
+                elif not w.legacy_rules and self._grow_again(w):
+                    continue  # R12 (revision 2 only: legacy_rules)
                 elif self._end_check(w):
                     return
                 else:
@@ -1449,19 +1539,36 @@ class SangramEngine:
                     f"their hand: {shown}. {_drawing(got)}"
                 )
             if w.grown[s] == 1 and tas >= GROW_SECOND:
-                w.grown[s] = 2
-                got = min(1, room)
-                draws += [s] * got
-                w.say(
-                    f"Grow: {seat_tag(s)} reached Total Army Strength 13 or more. {_drawing(got)}"
-                )
+                draws += self._grow_thirteen(w, s, room)
         if reveals:
             w.grow_reveals = tuple(reveals)
         w.draws = tuple(draws)
         w.phase = GROW
 
+    def _grow_thirteen(self, w: _W, seat: Seat, room: int) -> list[Seat]:
+        """R12: the first time Total Army Strength reaches 13: draw 1."""
+        w.grown[seat] = 2
+        got = min(1, room)
+        w.say(f"Grow: {seat_tag(seat)} reached Total Army Strength 13 or more. {_drawing(got)}")
+        return [seat] * got
+
+    def _grow_again(self, w: _W) -> bool:
+        """R12: the total is checked again after the 7-draws, so cards drawn
+        at 7 that carry it to 13 give the 13-draw in the same Grow.  True when
+        that queued a draw.  Only the seats that drew can have changed, and a
+        seat that reached 13 is at step 2, so this adds draws once at most."""
+        strength = self._strength
+        draws: list[Seat] = []
+        for s in range(w.num_players):
+            hand = w.hands[s]
+            if w.grown[s] == 1 and w.levels[s] + sum(strength[c] for c in hand) >= GROW_SECOND:
+                draws += self._grow_thirteen(w, s, MAX_HAND - len(hand))
+        w.draws = tuple(draws)
+        return bool(draws)
+
     def _end_check(self, w: _W) -> bool:
-        """R13: after Grow, 18 or more ends the game (and the round limit)."""
+        """R13: after Grow, 18 or more ends the game (and the lobby's
+        ``round_limit``, when set)."""
         strength = self._strength
         best = max(w.levels[s] + sum(strength[c] for c in w.hands[s]) for s in range(w.num_players))
         if best >= WIN_STRENGTH:
@@ -1469,9 +1576,9 @@ class SangramEngine:
                 f"At the end of round {w.round} an army reached Total Army Strength {best} "
                 f"(the goal is {WIN_STRENGTH})."
             )
-        elif w.round >= ROUND_LIMIT:
+        elif w.round_limit and w.round >= w.round_limit:
             w.reason = (
-                f"The round limit ({ROUND_LIMIT} rounds) was reached; "
+                f"The round limit ({plural(w.round_limit, 'round')}) was reached; "
                 f"the strongest army has {best}."
             )
         else:
@@ -1549,7 +1656,8 @@ class SangramEngine:
                 prompt = _PROMPTS.get(state.effect, "choose")
                 kind = "activity"
             else:
-                prompt = f"choose a card to give to {_player(state.target)}"
+                # The view is drawn as it is: no {pN} tags here.
+                prompt = "choose a card to give in exchange"
                 kind = "give"
             choice = ChoiceView(
                 seat=state.actor,
@@ -1605,7 +1713,7 @@ class SangramEngine:
             num_players=n,
             phase=phase,
             round=state.round,
-            round_limit=ROUND_LIMIT,
+            round_limit=state.round_limit,
             players=players,
             volunteers=tuple(cv[c] for c in state.volunteers),
             deck_size=len(state.deck),
@@ -1630,11 +1738,15 @@ class SangramEngine:
         words = text.strip().lower().split()
         if words == ["decline"]:
             return _DECLINE
+        if words == ["use"]:
+            return _USE
         if len(words) == 2:
             verb, arg = words
             maker = _CARD_WORDS.get(verb)
-            if verb == "give" and arg.isdigit():
-                maker = None  # 'give 2' lacks 'to <player>'
+            if verb == "give" and whole_number(arg) is not None and arg not in self._by_id:
+                raise InvalidAction(
+                    "Give a card like 'give vaidik-3', or Britishers like 'give 2 to 3'."
+                )
             if maker is not None:
                 card = self._parse_card(arg)
                 return maker(card)
@@ -1643,35 +1755,35 @@ class SangramEngine:
             if verb == "copy":
                 return Copy(self._parse_player(state, arg))
             if verb == "discard":
-                count = _number(arg)
+                count = whole_number(arg)
                 if count is None or not 1 <= count <= max(DISCARD_UP_TO.values()):
                     raise InvalidAction("Discard 1 to 6 Britishers: try 'discard 3'.")
                 return DiscardBritishers(count)
         if len(words) == 4 and words[0] == "give" and words[2] == "to":
-            count = _number(words[1])
+            count = whole_number(words[1])
             if count is None or not 1 <= count <= MANTRI_UP_TO:
                 raise InvalidAction("A Mantri gives 1 or 2 Britishers: try 'give 2 to 3'.")
             return GiveBritishers(count, self._parse_player(state, words[3]))
-        shown = text.strip()[:40]
-        raise InvalidAction(f"I don't understand {shown!r}. {_HELP}")
+        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
 
     def _parse_card(self, word: str) -> int:
         m = self._by_id.get(word)
         if m is not None:
             return m
-        number = _number(word)
+        number = whole_number(word)
         if number is not None and 1 <= number <= NUM_CARDS:
             return number
         raise InvalidAction(
-            f"There is no card {word[:30]!r}: cards are written like 'acharya-53' "
+            f"There is no card {excerpt(word)}: cards are written like 'acharya-53' "
             "(type and motivation)."
         )
 
     def _parse_player(self, state: SangramState, word: str) -> Seat:
-        number = _number(word)
+        number = whole_number(word)
         if number is None or not 1 <= number <= state.num_players:
             raise InvalidAction(
-                f"Players are numbered 1 to {state.num_players}; {word[:20]!r} is not one."
+                f"Players are numbered 1 to {state.num_players} in moves; "
+                f"{excerpt(word)} is not one."
             )
         return number - 1
 
@@ -1694,6 +1806,8 @@ class SangramEngine:
                 return f"give {ids[card]}"
             case Decline():
                 return "decline"
+            case Use():
+                return "use"
             case Recruit(card):
                 return f"recruit {ids[card]}"
             case Draw(card):
@@ -1712,7 +1826,7 @@ class SangramEngine:
         words = prefix.split()
         if len(words) == 1 and words[0] in _GROUP_LABELS:
             if words[0] == "give" and state.phase == ACTIVATE and state.task == GIVE:
-                return f"Give a card to {_player(state.target)}"
+                return f"Give a card to {seat_tag(state.target)}"
             if words[0] == "give":
                 return "Give Britishers"
             return _GROUP_LABELS[words[0]]
@@ -1736,30 +1850,33 @@ class SangramEngine:
                     return f"Recruit {self._names[card]} (strength {strength}, no Britishers)"
                 return f"Recruit {self._card_label(card)}"
             case Target(s):
+                who = seat_tag(s)
                 if effect == ACHARYA:
-                    return f"Retreat {_player(s)}"
+                    return f"Retreat {who}"
                 if effect == GUPTCHAR:
                     level = state.levels[s]
-                    return f"Pull {_player(s)}'s crown down (level {level} to {level - 1})"
+                    return f"Pull {who}'s crown down (level {level} to {level - 1})"
                 if effect == VYAPARI:
                     size = len(state.hands[s])
-                    return f"Trade cards with {_player(s)} ({size} card{_s(size)} in hand)"
-                return f"Target {_player(s)}"
+                    return f"Trade cards with {who} ({plural(size, 'card')} in hand)"
+                return f"Target {who}"
             case Copy(s):
                 copied = state.committed[s]
                 if copied:
-                    return f"Copy {_player(s)}'s {self._names[copied]}"
-                return f"Copy {_player(s)}'s card"
+                    return f"Copy {seat_tag(s)}'s {self._names[copied]}"
+                return f"Copy {seat_tag(s)}'s card"
             case DiscardBritishers(count):
                 have = state.britishers[seat]
                 return f"Discard {count} Britisher{_s(count)} ({have} to {max(0, have - count)})"
             case GiveBritishers(count, s):
-                return f"Give {count} Britisher{_s(count)} to {_player(s)}"
+                return f"Give {plural(count, 'Britisher')} to {seat_tag(s)}"
             case Take(card):
                 b = self._brit[card]
                 return f"Take {self._names[card]} from the discards (+{b} Britisher{_s(b)})"
             case Give(card):
-                return f"Give {self._names[card]} to {_player(state.target)}"
+                return f"Give {self._names[card]} to {seat_tag(state.target)}"
+            case Use():
+                return "Draw a card and activate it (Sarthi)"
             case Decline():
                 if effect == VAIDIK:
                     return "Decline the Vaidik (recruit as usual)"
@@ -1836,6 +1953,8 @@ class SangramEngine:
             "reason": state.reason,
             "outcomes": list(state.outcomes),
             "recruited": sorted(state.recruited),
+            "round_limit": state.round_limit,
+            "legacy_rules": state.legacy_rules,
         }
 
     def from_json(self, obj: JSON) -> SangramState:
@@ -1899,6 +2018,10 @@ class SangramEngine:
                 awaited=_NOBODY,
                 outcomes=(),
                 recruited=_NOBODY,
+                # Snapshots written before revision 2 lack both fields: such a
+                # game keeps revision 1's rules, with its 50-round limit.
+                round_limit=int(obj.get("round_limit", LEGACY_ROUND_LIMIT)),
+                legacy_rules=bool(obj.get("legacy_rules", "round_limit" not in obj)),
             )
             # Fields added after the first release: older saves lack them.
             if "outcomes" in obj:
@@ -1970,8 +2093,11 @@ def _drawing(count: int) -> str:
     return "Their hand is full (6 cards), so they draw nothing."
 
 
-def _number(word: str) -> int | None:
-    return int(word) if word.isascii() and word.isdigit() and len(word) <= 3 else None
+def _sarthi_can_draw(state: SangramState | _W) -> bool:
+    """R7: a Sarthi has a card to draw.  A drawn Sarthi is discarded before
+    its own draw, so it counts towards the pile a new deck is built from (R3)."""
+    pile = len(state.discard) + (1 if state.flying else 0)
+    return bool(state.deck) or pile > KEEP_ON_RESHUFFLE
 
 
 def _remove_last(cards: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -213,7 +213,8 @@ class SangramView:
     round: int
     """1-based; 0 while dealing."""
     round_limit: int
-    """The game also ends after this round (an added rule: see the engine)."""
+    """The lobby option ``round_limit``: the game also ends after this round;
+    0 means no limit, as in the rulebook (R13)."""
     players: tuple[PlayerView, ...]
     volunteers: tuple[CardView, ...]
     """The face-up volunteers (R10)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import discord
 
 from bot.choices import MenuOption, follow, format_path, parse_path
+from bot.delivery import Style, fill_seats
 from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.service import LiveGame
 
@@ -175,15 +176,23 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 # -- building views --------------------------------------------------------
 
 
-def option_label(game: LiveGame, seat: Seat, option: MenuOption) -> str:
+def option_label(
+    game: LiveGame, seat: Seat, option: MenuOption, *, counts: bool = True
+) -> str:
+    """An option's wording: an action's label, or a group's name and (in
+    private menus) how many actions it holds."""
     engine, state = game.engine, game.state
     if option.leaf:
-        return engine.label(state, seat, engine.parse(state, seat, option.text))[:100]
-    if isinstance(engine, LabelsChoices):
-        label = engine.choice_label(state, seat, option.text)
+        label = engine.label(state, seat, engine.parse(state, seat, option.text))
     else:
-        label = option.text
-    return f"{label} ({option.size} choices)"[:100]
+        label = (
+            engine.choice_label(state, seat, option.text)
+            if isinstance(engine, LabelsChoices)
+            else option.text
+        )
+        if counts:
+            label = f"{label} ({option.size} choices)"
+    return fill_seats(label, game, Style.PLAIN)[:100] or "…"
 
 
 def lobby_view(game: LiveGame) -> discord.ui.View:
@@ -195,30 +204,37 @@ def lobby_view(game: LiveGame) -> discord.ui.View:
 
 def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
     """Buttons under the board: the mover's first-level choices when they
-    are public (dice, squares), else a "Choose…" button; and "Show mine"."""
+    follow from the public view (dice, squares), else a "Choose…" button;
+    and "Show mine".  A public message carries only what the public view
+    carries, so group buttons show no counts (how many placements a die has
+    can depend on a hidden supply)."""
     if game.is_over or game.state is None:
         return None
-    engine, state = game.engine, game.state
     view = discord.ui.View(timeout=None)
-    movers = engine.to_move(state) - {CHANCE}
-    public = engine.waiting_on(state)
-    if engine.public_choices and len(public) == 1 and public == movers:
-        (seat,) = tuple(public)
-        texts = bot.service.legal_texts(game, seat)
-        _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
-        if len(options) <= MAX_BOARD_BUTTONS:
-            for index, option in enumerate(options):
-                view.add_item(
-                    PickButton(
-                        game.id, game.version, (index,), label=option_label(game, seat, option)
-                    )
-                )
-        else:
-            view.add_item(PickButton(game.id, game.version, ()))
-    elif movers:
-        view.add_item(PickButton(game.id, game.version, ()))
+    for path, label in board_choices(bot, game):
+        view.add_item(PickButton(game.id, game.version, path, label=label))
     view.add_item(ShowMineButton(game.id))
     return view
+
+
+def board_choices(bot: ChaupalBot, game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
+    """The pick buttons of the public board, as (path, label)."""
+    engine, state = game.engine, game.state
+    movers = engine.to_move(state) - {CHANCE}
+    if not movers:
+        return []
+    public = engine.waiting_on(state)
+    if len(public) == 1 and public == movers:
+        (seat,) = tuple(public)
+        if engine.choices_are_public(state, seat):
+            texts = bot.service.legal_texts(game, seat)
+            _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
+            if len(options) <= MAX_BOARD_BUTTONS:
+                return [
+                    ((index,), option_label(game, seat, option, counts=False))
+                    for index, option in enumerate(options)
+                ]
+    return [((), "Choose…")]
 
 
 def menu_view(

@@ -102,7 +102,7 @@ async def walk_menu(
 
 async def play_by_buttons(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
     """A choice button on the newest board (or its "Choose…"), then menus."""
-    board = boards(fake)[-1]
+    board = fake.current(boards(fake)[-1])  # a board may have been edited in place
     picks = [b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:")]
     assert picks, f"no choice buttons on {board}"
     out = await fake.click(user, board, rng.choice(picks)["custom_id"])
@@ -147,7 +147,9 @@ async def play_turn(
     seat = game.seat_of(user.id)
     public = seat in game.engine.waiting_on(game.state)
     single = len(game.engine.to_move(game.state) - {CHANCE}) == 1
-    if style == "buttons" and public and single and game.engine.public_choices:
+    if style == "buttons" and public and single and game.engine.choices_are_public(
+        game.state, seat
+    ):
         await play_by_buttons(fake, user, rng)
     elif style == "command":
         await play_by_command(fake, user, rng)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
 import sys
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -51,6 +49,45 @@ def test_run_with_a_corrupt_database_exits_3_before_connecting(tmp_path: Path) -
     assert done.returncode == 3, done.stderr
     assert str(broken) in done.stderr and "not a usable SQLite database" in done.stderr
     assert broken.read_bytes().startswith(b"this is not a database")
+
+
+def test_run_with_a_read_only_database_exits_3_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It used to start, then fail every move with "Something went wrong"."""
+    import asyncio
+    import logging
+
+    import aiosqlite
+
+    from bot.__main__ import main
+    from storage.database import Database
+
+    path = tmp_path / "chaupal.sqlite3"
+
+    async def create() -> None:
+        await (await Database.open(path)).close()
+
+    asyncio.run(create())
+    real_connect = aiosqlite.connect
+
+    def read_only(database: str, **kwargs: object) -> aiosqlite.Connection:
+        # Root ignores file permissions, so the read-only mode comes from SQLite's URI.
+        return real_connect(f"{Path(database).as_uri()}?mode=ro", uri=True, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aiosqlite, "connect", read_only)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("CHAUPAL_DATABASE", str(path))
+    level = logging.getLogger().level
+    try:
+        code = main([])
+    finally:
+        logging.getLogger().setLevel(level)
+        logging.getLogger("discord").setLevel(logging.NOTSET)
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert str(path) in err and "read-only" in err
 
 
 def test_debug_logging_never_includes_discord_request_bodies() -> None:
@@ -101,14 +138,49 @@ def test_demo_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:
     assert "Game over" in (folder / "log.txt").read_text()
 
 
-def test_bench_prints_json_with_every_figure() -> None:
-    buffer = io.StringIO()
-    with redirect_stdout(buffer):
-        assert bench_main(["--quick", "--games", "mahabharata"]) == 0
-    report = json.loads(buffer.getvalue())
+def test_bench_prints_json_on_stdout_and_progress_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Tiny sizes: this checks the output, never the speed.
+    args = ["--games", "mahabharata", "--seconds", "0.05", "--renders", "2", "--moves", "4"]
+    assert bench_main([*args, "--counts", "1", "3"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)  # stdout is one JSON document and nothing else
     engine = report["engines"]["mahabharata"]["2p"]
     assert engine["games"] >= 1 and engine["games_per_s"] > 0
     board = report["renderers"]["mahabharata"]["board"]
     assert board["p95_ms"] > 0 and board["png_bytes_max"] > 0
-    service = report["service"]["mahabharata"]["100"]["sequential"]
-    assert service["moves"] > 0 and service["move_p95_ms"] > 0
+    service = report["service"]["mahabharata"]
+    assert sorted(service) == ["1", "3", "3_thread_render"]
+    assert service["3"]["sequential"]["moves"] > 0 and service["3"]["sequential"]["move_p95_ms"] > 0
+    progress = captured.err.splitlines()
+    assert any("mahabharata: random playouts" in line for line in progress), captured.err
+    assert any("3 live games" in line for line in progress) and progress[-1].endswith("done")
+
+
+def test_bench_is_quick_unless_asked_for_the_full_run() -> None:
+    from bot.bench import FULL, QUICK, Profile, profile_for
+
+    assert profile_for([]) == QUICK
+    assert profile_for(["--full"]) == FULL
+    assert profile_for(["--full", "--moves", "9"]) == Profile(
+        FULL.seconds, FULL.renders, 9, FULL.counts
+    )
+    # The quick run does less of everything.
+    assert QUICK.seconds < FULL.seconds and QUICK.renders < FULL.renders
+    assert QUICK.moves < FULL.moves and max(QUICK.counts) < max(FULL.counts)
+
+
+def test_bench_playouts_end_in_sangram() -> None:
+    """With random players a Sangram game can go on for ever: the bench caps its rounds."""
+    import random
+
+    from bot.bench import PLAYOUT_ROUND_LIMIT, playout_options, random_playout
+    from bot.engines import get_engine
+
+    engine = get_engine("sangram")
+    if "round_limit" not in engine.options:
+        pytest.skip("this Sangram engine has no round_limit option yet")
+    assert playout_options(engine)["round_limit"] == PLAYOUT_ROUND_LIMIT
+    state, moves, _ = random_playout(engine, engine.max_players, random.Random(3))
+    assert engine.outcome(state) is not None and moves > 0

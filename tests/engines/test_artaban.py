@@ -1,5 +1,5 @@
 """Rules tests for the Artaban engine, named after the rulings they check
-(shared/rules/artaban.md, R1-R10)."""
+(docs/rules/artaban.md, R1-R10)."""
 
 from __future__ import annotations
 
@@ -541,7 +541,11 @@ def test_R9_the_game_ends_when_only_turns_remain() -> None:
     assert after.phase == "over" and after.result == "stuck"
     assert E.to_move(after) == frozenset() and E.legal_actions(after, 0) == []
     outcome = E.outcome(after)
-    assert outcome is not None and "Player 1, to move, could not tip" in outcome.reason
+    assert outcome is not None and outcome.reason.startswith("{p0}, to move, could not tip")
+    # The board draws its reason as it is: the sides by colour, no tags.
+    final = E.view(after, None).final
+    assert final is not None and final.reason.startswith("White, to move, could not tip")
+    assert "{" not in final.reason
     assert "Game over" in E.narrate(state, 1, E.parse(state, 1, "b3^"), after)
 
 
@@ -643,7 +647,9 @@ def test_R10_tie_break_dice_on_the_board() -> None:
 def test_R10_all_tied_is_a_draw() -> None:
     outcome = E.outcome(over({"a8": W(6), "c1": B(6), "d4": W(1), "e5": B(2)}))
     assert outcome is not None and outcome.is_draw and "a draw" in outcome.reason
-    assert "{" not in outcome.reason
+    # Seats are {p0}/{p1} tags, filled with names by the caller.
+    assert "{p0} scores 6 and {p1} scores 6" in outcome.reason
+    assert "{" not in outcome.reason.format(p0="Asha", p1="Bhima")
 
 
 # --------------------------------------------------------------------------

@@ -13,7 +13,12 @@ autocomplete and buttons never shuffle.
 
 Hidden information: an engine with secrets registers a *twin builder* in
 :data:`TWINS` that edits a state's JSON so only hidden information changes;
-the public view must not change.  Engines without an entry are skipped there.
+the public view must not change, nor may ``choices_are_public``, nor (where
+it says True) the texts and labels of a seat's choices.  Engines without an
+entry are skipped there.
+
+Whole games need an end: options in :data:`PLAYOUT_OPTIONS` are set for the
+playouts (Sangram's ``round_limit``: the rulebook has no round limit, R13).
 """
 
 from __future__ import annotations
@@ -21,29 +26,44 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.engines import ENGINES
 from bot.engines.core import (
     CHANCE,
     Engine,
+    GameError,
     IllegalAction,
     InvalidAction,
+    InvalidOptions,
+    LabelsChoices,
     NotYourTurn,
     Outcome,
+    SplitsMenus,
     apply_step,
+    resolve_options,
     sample_chance,
+    whole_number,
 )
 
 AnyEngine = Engine[Any, Any, Any]
 STEP_LIMIT = 20_000
 SEEDS = range(10)
 engines = pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
+PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"sangram": {"round_limit": 50}}
+"""Lobby options for whole random games (they must end)."""
+
+
+def playout_options(engine: AnyEngine) -> dict[str, Any]:
+    return PLAYOUT_OPTIONS.get(engine.name, {})
 
 
 @dataclass(frozen=True)
@@ -67,7 +87,7 @@ class Playout:
 def _playout(name: str, num_players: int, seed: int) -> Playout:
     engine = ENGINES[name]
     rng = random.Random(seed)
-    state = engine.setup(num_players, {})
+    state = engine.setup(num_players, playout_options(engine))
     moves: list[Move] = []
     for _ in range(STEP_LIMIT):
         if engine.outcome(state) is not None:
@@ -120,7 +140,9 @@ def test_random_playouts_end_with_an_outcome(engine: AnyEngine) -> None:
         assert len(outcome.scores) == p.num_players
         seats = [s for place in outcome.ranking for s in place]
         assert sorted(seats) == list(range(p.num_players)), "ranking must list every seat once"
-        assert outcome.reason and "{" not in outcome.reason
+        assert outcome.reason
+        names = {f"p{s}": f"Name{s}" for s in range(p.num_players)}
+        assert "{" not in outcome.reason.format(**names)
         assert engine.to_move(p.final) == frozenset()
         for seat in [CHANCE, *range(p.num_players)]:
             assert engine.legal_actions(p.final, seat) == []
@@ -217,7 +239,7 @@ def test_json_round_trip(engine: AnyEngine) -> None:
 @engines
 def test_replaying_the_log_texts_gives_equal_states(engine: AnyEngine) -> None:
     for p in playouts(engine):
-        state = engine.setup(p.num_players, {})
+        state = engine.setup(p.num_players, playout_options(engine))
         for move in p.moves:
             state = engine.apply(state, move.seat, engine.parse(state, move.seat, move.text))
             assert state == move.after
@@ -276,75 +298,95 @@ def test_views_are_built_for_every_seat(engine: AnyEngine) -> None:
 # Hidden information
 # --------------------------------------------------------------------------
 
-Twin = Callable[[dict[str, Any]], dict[str, Any] | None]
-"""Edit a state's JSON so that only hidden information differs; return the
-changed copy, or None when this state has nothing hidden to change."""
+Twin = Callable[[dict[str, Any]], list[dict[str, Any]]]
+"""Edit a state's JSON so that only hidden information differs: one changed
+copy per seat whose secrets can change (empty when nothing is hidden)."""
 
 
-def _mahabharata_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
-    """Swap one token behind a screen for another kind (R14).  Finished games
-    reveal screens, so they have no twin."""
+def _copy(obj: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = json.loads(json.dumps(obj))
+    return copied
+
+
+def _mahabharata_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per seat, swap one token behind its screen for another kind still in
+    its supply (R14: screen and supply are private; the counts stay).
+    Finished games reveal screens, so they have no twin."""
     if obj["phase"] == "over":
-        return None
+        return []
+    twins: list[dict[str, Any]] = []
     for seat, screen in enumerate(obj["screens"]):
         if not screen:
             continue
         old = screen[0]
         supply = obj["supply"][seat]
-        for new in supply:
-            if new != old and supply[new] > 0:
-                twin: dict[str, Any] = json.loads(json.dumps(obj))
-                twin["screens"][seat][0] = new
-                twin["screens"][seat].sort(key=list(supply).index)
-                twin["supply"][seat][old] += 1
-                twin["supply"][seat][new] -= 1
-                return twin
-    return None
+        new = next((k for k in supply if k != old and supply[k] > 0), None)
+        if new is None:
+            continue
+        twin = _copy(obj)
+        twin["screens"][seat][0] = new
+        twin["screens"][seat].sort(key=list(supply).index)
+        twin["supply"][seat][old] += 1
+        twin["supply"][seat][new] -= 1
+        twins.append(twin)
+    return twins
 
 
-def _sangram_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
-    """Swap a card in a hand for one in the deck (or, with an empty deck, for
-    a card in another hand): hands and the deck are hidden (R14), the hand
-    sizes stay the same.  Finished games reveal hands, so they have no twin."""
+def _sangram_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per seat holding cards, swap a card in its hand for one in the deck (or,
+    with an empty deck, for a card in another hand): hands and the deck are
+    hidden (R14), the hand sizes stay the same.  Finished games reveal hands,
+    so they have no twin."""
     if obj["phase"] == "over":
-        return None
-    twin: dict[str, Any] = json.loads(json.dumps(obj))
-    hands = twin["hands"]
-    holders = [seat for seat, hand in enumerate(hands) if hand]
-    if not holders:
-        return None
-    first = holders[0]
-    if twin["deck"]:
-        hands[first][0], twin["deck"][0] = twin["deck"][0], hands[first][0]
-        return twin
-    if len(holders) > 1:
-        other = holders[1]
-        hands[first][0], hands[other][0] = hands[other][0], hands[first][0]
-        return twin
-    return None
+        return []
+    holders = [seat for seat, hand in enumerate(obj["hands"]) if hand]
+    twins: list[dict[str, Any]] = []
+    for first in holders:
+        twin = _copy(obj)
+        hands = twin["hands"]
+        if twin["deck"]:
+            hands[first][0], twin["deck"][0] = twin["deck"][0], hands[first][0]
+        else:
+            other = next((s for s in holders if s != first), None)
+            if other is None:
+                continue
+            hands[first][0], hands[other][0] = hands[other][0], hands[first][0]
+        twins.append(twin)
+    return twins
 
 
-def _artaban_twin(obj: dict[str, Any]) -> dict[str, Any] | None:
-    """Change a set-up that is not revealed yet (R7): swap two of its values,
-    move its Leader, or change its only value.  After the reveal everything
-    is public, so there is no twin."""
+def _artaban_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per seat, change a set-up that is not revealed yet (R7): swap two of
+    its values, move its Leader, or change its only value.  Both seats get a
+    twin, so a state where one player has committed and the other is still
+    arranging changes the arrangement of the player still to move.  After
+    the reveal everything is public, so there is no twin."""
     if obj["phase"] != "setup":
-        return None
+        return []
+    twins: list[dict[str, Any]] = []
     for seat, setup in enumerate(obj["setup"]):
         values = setup["values"]
-        twin: dict[str, Any] = json.loads(json.dumps(obj))
+        twin = _copy(obj)
         mine = twin["setup"][seat]
-        for i, j in itertools.combinations(range(len(values)), 2):
-            if values[i] != values[j]:
-                mine["values"][i], mine["values"][j] = values[j], values[i]
-                return twin
-        if setup["leader"] is not None:
+        pair = next(
+            (
+                (i, j)
+                for i, j in itertools.combinations(range(len(values)), 2)
+                if values[i] != values[j]
+            ),
+            None,
+        )
+        if pair is not None:
+            i, j = pair
+            mine["values"][i], mine["values"][j] = values[j], values[i]
+        elif setup["leader"] is not None:
             mine["leader"] = "b" if setup["leader"] == "a" else "a"
-            return twin
-        if len(values) == 1:
+        elif len(values) == 1:
             mine["values"][0] = 1 if values[0] != 1 else 2
-            return twin
-    return None
+        else:
+            continue
+        twins.append(twin)
+    return twins
 
 
 TWINS: dict[str, Twin] = {
@@ -354,22 +396,326 @@ TWINS: dict[str, Twin] = {
 }
 
 
-@engines
-def test_public_view_ignores_hidden_information(engine: AnyEngine) -> None:
+def _first_word(engine: AnyEngine, state: Any, seat: int, text: str) -> str:
+    """The first menu level of an action's text (what board buttons show)."""
+    if isinstance(engine, SplitsMenus):
+        return engine.menu_words(state, seat, text)[0]
+    return text.split()[0]
+
+
+def public_choices(engine: AnyEngine, state: Any, seat: int) -> tuple[Any, ...]:
+    """Everything about ``seat``'s choices that the public board may show
+    when ``choices_are_public`` says so: texts, labels, and the first-level
+    words with their group labels."""
+    actions = engine.legal_actions(state, seat)
+    texts = [engine.describe(state, seat, a) for a in actions]
+    labels = [engine.label(state, seat, a) for a in actions]
+    firsts = list(dict.fromkeys(_first_word(engine, state, seat, x) for x in texts))
+    groups = (
+        [engine.choice_label(state, seat, w) for w in firsts]
+        if isinstance(engine, LabelsChoices)
+        else firsts
+    )
+    return tuple(texts), tuple(labels), tuple(groups)
+
+
+def _twin_pairs(engine: AnyEngine) -> Iterator[tuple[Playout, Any, Any]]:
     twin_of = TWINS.get(engine.name)
     if twin_of is None:
         pytest.skip(f"{engine.name} registers no hidden-information twin")
-    checked = 0
     for p in playouts(engine):
         for state in [m.before for m in p.moves]:
-            twin_obj = twin_of(engine.to_json(state))
-            if twin_obj is None:
-                continue
-            twin = engine.from_json(twin_obj)
-            assert twin != state
-            assert engine.view(twin, None) == engine.view(state, None)
-            assert engine.waiting_on(twin) == engine.waiting_on(state)
-            # Some seat's own view does see the difference.
-            assert any(engine.view(twin, s) != engine.view(state, s) for s in range(p.num_players))
-            checked += 1
+            for twin_obj in twin_of(engine.to_json(state)):
+                yield p, state, engine.from_json(twin_obj)
+
+
+@engines
+def test_public_view_ignores_hidden_information(engine: AnyEngine) -> None:
+    checked = 0
+    for p, state, twin in _twin_pairs(engine):
+        assert twin != state
+        assert engine.view(twin, None) == engine.view(state, None)
+        assert engine.waiting_on(twin) == engine.waiting_on(state)
+        # Some seat's own view does see the difference.
+        assert any(engine.view(twin, s) != engine.view(state, s) for s in range(p.num_players))
+        checked += 1
     assert checked > 0, "no state with hidden information was found"
+
+
+@engines
+def test_public_choices_ignore_hidden_information(engine: AnyEngine) -> None:
+    """``choices_are_public`` follows from the public view alone, and where it
+    is True the choices (texts, labels, first-level buttons and their labels)
+    are the same whatever the hidden information."""
+    public = private = 0
+    for p, state, twin in _twin_pairs(engine):
+        for seat in [CHANCE, *range(p.num_players)]:
+            is_public = engine.choices_are_public(state, seat)
+            assert engine.choices_are_public(twin, seat) == is_public, (seat, state)
+            if not is_public:
+                private += 1
+                continue
+            assert public_choices(engine, twin, seat) == public_choices(engine, state, seat), (
+                seat,
+                state,
+            )
+            if engine.legal_actions(state, seat):
+                public += 1
+    assert private > 0, "no seat's choices were private"
+
+
+def _artaban_half_committed() -> tuple[Any, Any]:
+    """An Artaban set-up where seat 0 has committed and seat 1 has its
+    arrangement complete but not committed, and a twin of it."""
+    engine = ENGINES["artaban"]
+    state = engine.setup(2, {})
+    for seat, text in ((0, "setup 3 4 5 2 6 1 4 3 leader c"), (0, "commit")):
+        state = engine.apply(state, seat, engine.parse(state, seat, text))
+    state = engine.apply(state, 1, engine.parse(state, 1, "setup 3 4 5 2 6 1 4 3 leader c"))
+    twins = [engine.from_json(t) for t in _artaban_twin(engine.to_json(state))]
+    return state, twins[1]
+
+
+def test_artaban_pending_set_up_is_not_shown_once_the_other_has_committed() -> None:
+    """The leak the twins guard against: once one player had committed, the
+    other's pending set-up showed on the public board as button labels
+    (``Commit: 3 4 5 2 6 1 4 3, Leader on c``)."""
+    engine = ENGINES["artaban"]
+    state, twin = _artaban_half_committed()
+    assert engine.to_move(state) == {1}
+    assert public_choices(engine, state, 1) != public_choices(engine, twin, 1)
+    assert not engine.choices_are_public(state, 1)
+
+
+# --------------------------------------------------------------------------
+# Player-facing words
+# --------------------------------------------------------------------------
+
+_PLAYER_NUMBER = re.compile(r"\bplayer\s*\d", re.IGNORECASE)
+_ONE_PLURAL = re.compile(
+    r"(?<![\w.-])1 (tokens|cards|britishers|rounds|spaces|dice|plies|discards|choices|players"
+    r"|seats|points|levels|files|leaders|icons|values|moves)\b",
+    re.IGNORECASE,
+)
+
+
+def _check_words(text: str, names: dict[str, str]) -> None:
+    """A label, narration or reason: seats only as {pN} tags, filled in by
+    the caller; no "player 2"; no "1 tokens"."""
+    filled = text.format(**names)
+    assert "{" not in filled and "}" not in filled, text
+    assert not _PLAYER_NUMBER.search(filled), text
+    assert not _ONE_PLURAL.search(filled), text
+
+
+def test_the_word_checks_catch_what_they_are_for() -> None:
+    names = {"p0": "Asha", "p1": "Bhima"}
+    for bad in ("Retreat player 2", "Player 1 scores 4", "1 tokens left", "{p7} wins", "{x}"):
+        with pytest.raises((AssertionError, KeyError)):
+            _check_words(bad, names)
+    for good in ("Retreat {p1}", "{p0} scores 4", "1 token left", "Die 1 rolls Raja", "d1 x"):
+        _check_words(good, names)
+
+
+@engines
+def test_labels_narration_and_reasons_name_seats_by_tag(engine: AnyEngine) -> None:
+    for p in playouts(engine):
+        names = {f"p{s}": f"Name{s}" for s in range(p.num_players)}
+        for move in p.moves[::2]:
+            for seat in sorted(engine.to_move(move.before)):
+                for action in engine.legal_actions(move.before, seat):
+                    label = engine.label(move.before, seat, action)
+                    _check_words(label, names)
+                    assert len(label.format(**names)) <= 100
+            _check_words(engine.narrate(move.before, move.seat, move.action, move.after), names)
+        outcome = engine.outcome(p.final)
+        assert outcome is not None
+        _check_words(outcome.reason, names)
+
+
+# --------------------------------------------------------------------------
+# Whatever a player types
+# --------------------------------------------------------------------------
+
+REFUSAL_LIMIT = 300
+_REPR_ESCAPE = re.compile(r"(?<!\\)\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+_ODD_DIGITS = "²³¹①⑨٣۴१௫０９𝟗߂"
+
+
+@cache
+def _fuzz_states(name: str) -> tuple[Any, ...]:
+    """A spread of real states of random games (every phase occurs)."""
+    engine = ENGINES[name]
+    picked: list[Any] = []
+    for n in range(engine.min_players, engine.max_players + 1):
+        p = _playout(name, n, 0)
+        picked += [m.before for m in p.moves[:: max(1, len(p.moves) // 40)]]
+        picked.append(p.final)
+    return tuple(picked)
+
+
+def _check_refusal(exc: BaseException, text: str) -> None:
+    message = str(exc)
+    assert message, "a refusal says why"
+    assert len(message) <= REFUSAL_LIMIT, message
+    assert not _REPR_ESCAPE.search(message), message
+    assert "{" not in message or "{" in text, message
+
+
+def _mutate(text: str, data: st.DataObject) -> str:
+    """A near-valid text: a real action's text with a small change."""
+    kind = data.draw(
+        st.sampled_from(["digit", "insert", "delete", "huge", "case", "space", "same"])
+    )
+    if not text:
+        return text
+    i = data.draw(st.integers(0, len(text) - 1))
+    if kind == "digit":
+        digits = [j for j, ch in enumerate(text) if ch.isdigit()] or [i]
+        j = data.draw(st.sampled_from(digits))
+        return text[:j] + data.draw(st.sampled_from(_ODD_DIGITS)) + text[j + 1 :]
+    if kind == "insert":
+        return text[:i] + data.draw(st.text(min_size=1, max_size=3)) + text[i:]
+    if kind == "delete":
+        return text[:i] + text[i + 1 :]
+    if kind == "huge":
+        digits = "9" * data.draw(st.integers(300, 5_990 - len(text)))
+        j = next((k for k, ch in enumerate(text) if ch.isdigit()), len(text))
+        return text[:j] + digits + text[j:]
+    if kind == "case":
+        return text.upper()
+    if kind == "space":
+        return text.replace(" ", data.draw(st.sampled_from(["\xa0", "\u2003", "  ", "\t"])))
+    return text
+
+
+_ANY_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.text(max_size=6_000),
+    st.text(alphabet=st.sampled_from("0123456789 d." + _ODD_DIGITS), max_size=6_000),
+    st.integers(4_000, 6_000).map(lambda n: "9" * n),
+    st.integers(4_000, 5_990).map(lambda n: "d" + "1" * n),
+)
+
+
+def _try_text(engine: AnyEngine, state: Any, seat: int, text: str) -> None:
+    """What the service does with typed text: parse, then apply.  Either
+    works, or a GameError with a short, plain message."""
+    try:
+        action = engine.parse(state, seat, text)
+    except GameError as exc:
+        _check_refusal(exc, text)
+        return
+    try:
+        engine.apply(state, seat, action)
+    except GameError as exc:
+        _check_refusal(exc, text)
+
+
+@engines
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_parse_survives_any_text(engine: AnyEngine, data: st.DataObject) -> None:
+    state = data.draw(st.sampled_from(_fuzz_states(engine.name)))
+    seats = sorted(engine.to_move(state) | {CHANCE, 0})
+    seat = data.draw(st.sampled_from(seats))
+    _try_text(engine, state, seat, data.draw(_ANY_TEXT))
+
+
+@engines
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_parse_survives_near_valid_text(engine: AnyEngine, data: st.DataObject) -> None:
+    state = data.draw(st.sampled_from(_fuzz_states(engine.name)))
+    movers = sorted(engine.to_move(state)) or [0]
+    seat = data.draw(st.sampled_from(movers))
+    actions = engine.legal_actions(state, seat)
+    pool = [engine.describe(state, seat, a) for a in actions] or ["xyzzy"]
+    text = _mutate(data.draw(st.sampled_from(pool)), data)
+    _try_text(engine, state, seat, text)
+
+
+@pytest.mark.parametrize("text", ["d1 ²", "first ²", "first ①", "d①", "set a ٣", "target ²"])
+@engines
+def test_unicode_digits_are_refused_as_invalid(engine: AnyEngine, text: str) -> None:
+    for state in _fuzz_states(engine.name)[:20]:
+        for seat in sorted(engine.to_move(state) | {CHANCE}):
+            with pytest.raises(InvalidAction) as info:
+                engine.parse(state, seat, text)
+            _check_refusal(info.value, text)
+
+
+@engines
+def test_numbers_past_the_integer_string_limit_are_refused(engine: AnyEngine) -> None:
+    huge = "7" * 5_000
+    state = _fuzz_states(engine.name)[-2]
+    for text in (
+        huge,
+        f"d{huge}",
+        f"d1 drona.{huge}",
+        f"first {huge}",
+        f"target {huge}",
+        f"give {huge} to 1",
+        f"set a {huge}",
+        f"discard {huge}",
+        f"commit {huge}",
+    ):
+        for seat in (CHANCE, 0):
+            with pytest.raises(InvalidAction) as info:
+                engine.parse(state, seat, text)
+            _check_refusal(info.value, text)
+
+
+_OPTION_VALUES = st.one_of(
+    st.text(max_size=6_000),
+    st.text(alphabet=st.sampled_from("0123456789 -+_." + _ODD_DIGITS), max_size=50),
+    st.integers(min_value=-(10**5000), max_value=10**5000),
+    st.integers(-5, 5_000),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=True),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=2),
+)
+
+
+@engines
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_resolve_options_survives_any_input(engine: AnyEngine, data: st.DataObject) -> None:
+    known = sorted(engine.options)
+    names = st.one_of(st.text(max_size=6_000), st.sampled_from(known)) if known else st.text()
+    given_options = data.draw(st.dictionaries(names, _OPTION_VALUES, max_size=3))
+    try:
+        resolved = resolve_options(engine, given_options)
+    except InvalidOptions as exc:
+        typed = [
+            *map(str, given_options),
+            *(v for v in given_options.values() if isinstance(v, str)),
+        ]
+        _check_refusal(exc, " ".join(typed))
+        return
+    assert set(resolved) == set(engine.options)
+    # What the lobby accepted, the game accepts.
+    engine.setup(engine.min_players, resolved)
+
+
+def test_whole_number_reads_ascii_digits_of_sane_length_only() -> None:
+    assert [whole_number(x) for x in ("0", "7", "007", "999999")] == [0, 7, 7, 999_999]
+    for bad in ("", " 7", "-1", "+1", "1_0", "²", "①", "٣", "１", "7" * 7, "7" * 5_000, 7, None):
+        assert whole_number(bad) is None, bad
+    assert whole_number("7", max_digits=1) == 7 and whole_number("12", max_digits=1) is None
+
+
+@engines
+def test_resolve_options_refuses_odd_numbers_and_quotes_briefly(engine: AnyEngine) -> None:
+    with pytest.raises(InvalidOptions) as info:
+        resolve_options(engine, {"\xa0nope" + "x" * 5_000: "1"})
+    _check_refusal(info.value, "")
+    assert "nope" in str(info.value)
+    for name, option in engine.options.items():
+        for odd in ("٣", "²", "1_0", "9" * 5_000, "\xa0maybe"):
+            with pytest.raises(InvalidOptions) as info:
+                resolve_options(engine, {name: odd})
+            _check_refusal(info.value, odd)
+        assert resolve_options(engine, {name: option.default})[name] == option.default

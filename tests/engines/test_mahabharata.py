@@ -1,5 +1,5 @@
 """Rules tests for the Mahabharata engine, named after the rulings they check
-(shared/rules/mahabharata.md, R1-R14)."""
+(docs/rules/mahabharata.md, R1-R14)."""
 
 from __future__ import annotations
 
@@ -494,6 +494,40 @@ def test_R8_supply_limits_placement() -> None:
         act(state, 0, "d1 screen")
     state = act(state, 0, "d5 screen")
     assert sum(state.supply[0]) == 0
+
+
+def _screened(kind: str, count: int) -> MahabharataState:
+    """Seat 0 to pick, with ``count`` tokens of ``kind`` behind its screen."""
+
+    def change(obj: dict[str, Any]) -> None:
+        obj["screens"][0] = [kind] * count
+        obj["supply"][0][kind] -= count
+
+    return edit(rolled(started()), change)
+
+
+def test_R14_die_buttons_are_public_only_while_the_supply_is_known() -> None:
+    """Which dice a picker is offered depends on their supply (R9), which R14
+    keeps private; the choices are public only when the public view settles
+    it.  Two states the public cannot tell apart offer different dice."""
+    assert E.choices_are_public(rolled(started()), 0)  # nothing placed yet
+    # One token behind the screen: at least 2 of every kind are left.
+    one = _screened("chariot", 1)
+    assert E.choices_are_public(one, 0)
+    chariots, cavalry = _screened("chariot", 3), _screened("cav3", 3)
+    assert E.view(chariots, None) == E.view(cavalry, None)
+    assert any(t.startswith("d1 ") for t in texts(cavalry, 0))
+    assert not any(t.startswith("d1 ") for t in texts(chariots, 0))  # no chariots left
+    assert not E.choices_are_public(chariots, 0)
+    assert not E.choices_are_public(cavalry, 0)
+    # Seats not to move, and chance's rolls, have nothing hidden.
+    assert E.choices_are_public(chariots, 1)
+    assert E.choices_are_public(started(), CHANCE)
+
+
+def test_R14_who_is_asked_to_announce_is_never_public() -> None:
+    state = edit(rolled(started()), lambda o: o.update(phase="announce", pending=[1]))
+    assert not any(E.choices_are_public(state, s) for s in (CHANCE, 0, 1))
 
 
 def test_R8_die_taken_once_per_round() -> None:

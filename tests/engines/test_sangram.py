@@ -1,5 +1,5 @@
 """Rules tests for the Sangram engine, named after the rulings they check
-(shared/rules/sangram.md, R1-R14).
+(docs/rules/sangram.md, R1-R14).
 
 Positions are built with :func:`table` (a state at the start of a round's
 commit phase, from JSON so the engine's own checks run) and driven with the
@@ -32,10 +32,11 @@ from bot.engines.core import (
     NotYourTurn,
     Step,
     apply_step,
+    resolve_options,
 )
 from bot.engines.sangram import (
     BRITISHERS,
-    ROUND_LIMIT,
+    ROUND_LIMIT_MAX,
     WARRIORS,
     Commit,
     Grab,
@@ -47,6 +48,8 @@ from bot.engines.sangram import (
 )
 
 E = SangramEngine()
+LOBBY: dict[str, Any] = resolve_options(E, {})
+"""The options a game created now stores (revision 2's rules; no round limit)."""
 C = default_components()
 ID: dict[str, int] = {card.id: card.motivation for card in C.cards}
 NAME: dict[int, str] = {card.motivation: f"{card.name}-{card.motivation}" for card in C.cards}
@@ -68,8 +71,12 @@ def table(
     brit: list[int] | None = None,
     grown: list[int] | None = None,
     round_: int = 1,
+    limit: int = 0,
+    legacy: bool = False,
 ) -> SangramState:
-    """A state at the start of a commit phase."""
+    """A state at the start of a commit phase (``limit``: the lobby's
+    ``round_limit``; ``legacy``: a game created under revision 1, whose
+    stored options lack it)."""
     n = len(hands)
     discard = discard or []
     used = {c for h in hands for c in h} | set(discard)
@@ -77,7 +84,7 @@ def table(
         volunteers = [c for c in QUIET if c not in used][: n + 1]
     used |= set(volunteers)
     brit = brit or [0] * n
-    obj = E.to_json(E.setup(n, {}))
+    obj = E.to_json(E.setup(n, {} if legacy else {"round_limit": limit}))
     obj.update(
         phase="commit",
         round=round_,
@@ -298,7 +305,7 @@ def test_R1_bad_toml_and_missing_file_are_named(tmp_path: Path) -> None:
 def test_R1_round_tripped_table_loads_and_drives_an_engine() -> None:
     components = load_components_text(_dump(_data()))
     engine = SangramEngine(components)
-    state = engine.setup(2, {})
+    state = engine.setup(2, LOBBY)
     assert len(engine.chance_outcomes(state)) == 55
     assert ENGINES["sangram"].name == "sangram"
 
@@ -319,9 +326,8 @@ def test_R2_setup_two_to_five_players_crowns_at_zero() -> None:
     with pytest.raises(InvalidOptions):
         E.setup(3, {"speed": 2})
     assert (E.name, E.title, E.revision, E.min_players, E.max_players) == (
-        "sangram", "Sangram", 1, 2, 5,
+        "sangram", "Sangram", 2, 2, 5,
     )  # fmt: skip
-    assert E.public_choices is False
 
 
 def test_R2_taking_more_britishers_than_remain_takes_what_remains() -> None:
@@ -345,7 +351,7 @@ def test_R2_taking_more_britishers_than_remain_takes_what_remains() -> None:
 
 
 def test_R3_draws_are_chance_uniform_over_the_remaining_deck() -> None:
-    state = E.setup(3, {})
+    state = E.setup(3, LOBBY)
     assert state.deck == tuple(range(1, 56))  # a multiset: no order exists yet
     outcomes = E.chance_outcomes(state)
     assert len(outcomes) == 55 and {p for _, p in outcomes} == {Fraction(1, 55)}
@@ -358,7 +364,7 @@ def test_R3_draws_are_chance_uniform_over_the_remaining_deck() -> None:
 
 
 def test_R3_setup_deals_n_plus_1_volunteers_then_3_cards_each_in_private() -> None:
-    state = E.setup(3, {})
+    state = E.setup(3, LOBBY)
     steps: list[Step] = []
     while E.to_move(state) == {CHANCE}:
         action = E.chance_outcomes(state)[-1][0]
@@ -545,7 +551,7 @@ def test_R5_acharya_retreats_an_unresolved_opponent() -> None:
     state = commit(state, {0: "acharya-55", 1: "maharani-30", 2: "senapati-40"})
     assert E.to_move(state) == {0}
     assert texts(state, 0) == ["target 2", "target 3", "decline"]
-    assert E.label(state, 0, E.parse(state, 0, "target 2")) == "Retreat player 2"
+    assert E.label(state, 0, E.parse(state, 0, "target 2")) == "Retreat {p1}"
     state, done = step(state, 0, "target 2")
     assert "retreats {p1}: Maharani-30 goes back to their hand unused" in done.narration
     assert card("maharani-30") in state.hands[1] and state.committed[1] == 0
@@ -635,7 +641,7 @@ def test_R5_a_drawn_acharya_follows_the_same_rule() -> None:
     state = table(
         [["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"], ["maharani-30", "vaidik-4"]]
     )
-    state = commit(state, {0: "sarthi-10", 1: "vaidik-2", 2: "maharani-30"})
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2", 2: "maharani-30"}), 0, "use")
     assert E.to_move(state) == {CHANCE}
     state, done = step(state, CHANCE, "draw acharya-54")
     assert "{p0}'s Sarthi drew Acharya-54." in done.narration
@@ -656,7 +662,7 @@ def test_R6_yuvaraj_copies_an_opponents_activity() -> None:
     state = table([["maharani-30", "vaidik-1"], ["yuvaraj-20", "vaidik-2"]])
     state = commit(state, {0: "maharani-30", 1: "yuvaraj-20"})
     assert state.levels == (1, 0) and texts(state, 1) == ["copy 1", "decline"]
-    assert E.label(state, 1, E.parse(state, 1, "copy 1")) == "Copy player 1's Maharani-30"
+    assert E.label(state, 1, E.parse(state, 1, "copy 1")) == "Copy {p0}'s Maharani-30"
     state, done = step(state, 1, "copy 1")
     assert "copies {p0}'s Maharani-30" in done.narration
     assert state.levels == (1, 1)
@@ -719,9 +725,39 @@ def test_R6_copying_a_yuvaraj_is_not_offered() -> None:
 # --------------------------------------------------------------------------
 
 
-def test_R7_sarthi_draws_a_card_and_activates_it_for_its_owner() -> None:
+def test_R4_a_sarthi_may_be_declined_before_the_draw() -> None:
     state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
     state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    # The owner is asked before any card is drawn.
+    assert E.to_move(state) == {0} and texts(state, 0) == ["use", "decline"]
+    assert E.label(state, 0, E.parse(state, 0, "use")) == "Draw a card and activate it (Sarthi)"
+    view = E.view(state, None)
+    assert view.choice is not None and view.choice.effect == "sarthi"
+    deck = state.deck
+    state, done = step(state, 0, "decline")
+    assert "{p0} declined to use their Sarthi-10." in done.narration
+    assert state.deck == deck  # no deck card used up
+    assert outcomes(state)[0] == (0, "done", "declined")
+    # No drawn card reached the discard pile, so the Vaidik finds none.
+    assert "the discard pile is empty, wasted." in done.narration
+    assert state.phase == "recruit"
+
+
+def test_R4_a_drawn_sarthi_may_be_declined_too() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2"}), 0, "use")
+    state = act(state, CHANCE, "draw sarthi-9")
+    deck = state.deck
+    state = act(state, 0, "decline")
+    assert state.deck == deck and state.flying == 0
+    # The drawn Sarthi is discarded when its activity ends (R7).
+    assert state.discard == (card("sarthi-9"),)
+    assert outcomes(state)[0] == (0, "done", "used")  # the first Sarthi did draw
+
+
+def test_R7_sarthi_draws_a_card_and_activates_it_for_its_owner() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2"}), 0, "use")
     outcomes = E.chance_outcomes(state)
     assert drawn(outcomes) == list(state.deck)
     assert E.private_to(state, CHANCE, outcomes[0][0]) is None  # drawn face up
@@ -734,8 +770,12 @@ def test_R7_sarthi_draws_a_card_and_activates_it_for_its_owner() -> None:
 
 def test_R7_a_drawn_sarthi_draws_again() -> None:
     state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]])
-    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2"}), 0, "use")
     state = act(state, CHANCE, "draw sarthi-9")
+    # R4: its owner is asked again before the second draw.
+    assert E.to_move(state) == {0} and texts(state, 0) == ["use", "decline"]
+    state = act(state, 0, "use")
+    # R7: discarded before its own draw.
     assert E.to_move(state) == {CHANCE} and state.discard == (card("sarthi-9"),)
     state = act(state, CHANCE, "draw maharani-29")
     assert state.levels == (1, 0)
@@ -744,7 +784,7 @@ def test_R7_a_drawn_sarthi_draws_again() -> None:
 
 def test_R7_a_drawn_card_with_a_choice_asks_its_owner() -> None:
     state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], levels=[0, 3])
-    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2"}), 0, "use")
     state = act(state, CHANCE, "draw guptchar-24")
     assert E.to_move(state) == {0} and texts(state, 0) == ["target 2", "decline"]
     view = E.view(state, None)
@@ -756,7 +796,7 @@ def test_R7_a_drawn_card_with_a_choice_asks_its_owner() -> None:
 
 def test_R7_a_sarthi_is_used_once_it_draws_whatever_the_drawn_card_does() -> None:
     state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], levels=[0, 3])
-    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    state = act(commit(state, {0: "sarthi-10", 1: "vaidik-2"}), 0, "use")
     state = act(state, CHANCE, "draw guptchar-24")
     assert outcomes(state)[0] == (0, "resolving", None)  # its drawn card resolves
     state = act(state, 0, "decline")
@@ -904,7 +944,7 @@ def test_R9_guptchar_pulls_an_opponent_down_but_not_below_0() -> None:
     state = commit(state, {0: "guptchar-25", 1: "vaidik-2", 2: "vaidik-4"})
     assert texts(state, 0) == ["target 3", "decline"]
     label = E.label(state, 0, E.parse(state, 0, "target 3"))
-    assert label == "Pull player 3's crown down (level 3 to 2)"
+    assert label == "Pull {p2}'s crown down (level 3 to 2)"
     state = act(state, 0, "target 3")
     assert state.levels == (2, 0, 2)
 
@@ -1074,12 +1114,15 @@ def test_R11_train_with_4_or_fewer_britishers_up_to_level_9() -> None:
 # --------------------------------------------------------------------------
 
 
-def _grow_table(levels: list[int], grown: list[int] | None = None) -> SangramState:
+def _grow_table(
+    levels: list[int], grown: list[int] | None = None, *, legacy: bool = False
+) -> SangramState:
     return table(
         [["shoorveer-45", "shoorveer-44", "vaidik-1"], ["sarthi-10", "vaidik-2", "vaidik-3"]],
         volunteers=["vaidik-4", "vaidik-5", "guptchar-21"],
         levels=levels,
         grown=grown,
+        legacy=legacy,
     )
 
 
@@ -1119,6 +1162,24 @@ def test_R12_both_thresholds_in_one_round_apply_7_first() -> None:
     assert first < second
     after = next_round(state)
     assert len(after.hands[0]) == 6 and after.grown == (2, 0)
+
+
+def test_R12_cards_drawn_at_7_that_reach_13_give_the_13_draw_in_the_same_grow() -> None:
+    # Level 8 after Train + 2 + 2 + 0 = 12: the 7-draw, not yet 13.
+    state = commit(_grow_table([7, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    state = drive(state, lambda s: s.phase == "grow" and E.to_move(s) == {CHANCE})
+    assert state.draws == (0, 0) and state.grown == (1, 0)
+    state = act(state, CHANCE, "draw maharaja-50")  # 14: past 13 already
+    state, done = step(state, CHANCE, "draw guptchar-24")
+    assert "Grow: {p0} reached Total Army Strength 13 or more. They draw 1 card." in done.narration
+    assert state.phase == "grow" and state.draws == (0,) and state.grown == (2, 0)
+    state = act(state, CHANCE, "draw guptchar-25")
+    assert state.phase == "commit" and state.round == 2 and len(state.hands[0]) == 6
+    # Drawn cards that stay below 13 give nothing more.
+    state = commit(_grow_table([7, 0]), {0: "vaidik-1", 1: "vaidik-2"})
+    state = drive(state, lambda s: s.phase == "grow" and E.to_move(s) == {CHANCE})
+    state = act(act(state, CHANCE, "draw guptchar-24"), CHANCE, "draw guptchar-25")
+    assert state.phase == "commit" and state.grown == (1, 0) and len(state.hands[0]) == 5
 
 
 def test_R12_a_hand_never_exceeds_6() -> None:
@@ -1195,13 +1256,109 @@ def test_R13_ties_fewer_britishers_then_highest_motivation_then_shared() -> None
     assert outcome.ranking == (frozenset({2}), frozenset({0, 1}))
 
 
-def test_R13_added_round_limit_ends_the_game() -> None:
-    state = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=ROUND_LIMIT)
+def test_R13_the_round_limit_option_ends_the_game_ranked_as_usual() -> None:
+    state = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=12, limit=12)
     state = commit(state, {0: "vaidik-1", 1: "vaidik-2"})
     final = drive(state, lambda s: s.phase == "over")
-    assert final.round == ROUND_LIMIT
+    assert final.round == 12
     outcome = E.outcome(final)
-    assert outcome is not None and f"round limit ({ROUND_LIMIT} rounds)" in outcome.reason
+    assert outcome is not None and "round limit (12 rounds)" in outcome.reason
+    assert outcome.ranking == E.ranking(final)
+    one = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=1, limit=1)
+    one = drive(commit(one, {0: "vaidik-1", 1: "vaidik-2"}), lambda s: s.phase == "over")
+    reason = E.outcome(one)
+    assert reason is not None and "round limit (1 round)" in reason.reason
+
+
+def test_R13_there_is_no_round_limit_by_default() -> None:
+    assert E.options["round_limit"].default == 0
+    assert E.setup(2, LOBBY).round_limit == 0
+    state = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=500)
+    state = commit(state, {0: "vaidik-1", 1: "vaidik-2"})
+    after = next_round(state)
+    assert after.phase == "commit" and after.round == 501
+    assert E.view(after, None).round_limit == 0
+
+
+def test_R13_round_limit_is_validated_with_a_clear_message() -> None:
+    assert E.setup(2, {"round_limit": 30}).round_limit == 30
+    for bad in (-1, ROUND_LIMIT_MAX + 1, "30", True, 2.5, None):
+        with pytest.raises(InvalidOptions, match="round_limit takes a whole number of rounds"):
+            E.setup(2, {"round_limit": bad})
+    assert resolve_options(E, {"round_limit": " 30 "}) == {"round_limit": 30}
+    for text in ("-1", "thirty", "1000", "²", "3" * 5000):
+        with pytest.raises(InvalidOptions, match="round_limit") as info:
+            resolve_options(E, {"round_limit": text})
+        assert len(str(info.value)) < 120
+
+
+def test_R13_states_keep_the_round_limit() -> None:
+    obj = E.to_json(E.setup(3, {"round_limit": 40}))
+    assert E.from_json(json.loads(json.dumps(obj))).round_limit == 40
+
+
+# --------------------------------------------------------------------------
+# Games created under revision 1 (legacy_rules): tests/engines/test_legacy_logs.py
+# replays whole logs recorded by revision 1's code.
+# --------------------------------------------------------------------------
+
+
+def test_legacy_options_without_round_limit_mean_a_revision_1_game() -> None:
+    """Every game created since revision 2 stores ``round_limit`` (the lobby
+    fills in defaults), so stored options without it are a revision 1 game."""
+    old = E.setup(3, {})
+    assert old.legacy_rules and old.round_limit == 50
+    assert E.view(old, None).round_limit == 50
+    new = E.setup(3, LOBBY)
+    assert not new.legacy_rules and new.round_limit == 0
+    for state in (old, new):
+        obj = json.loads(json.dumps(E.to_json(state)))
+        assert E.from_json(obj) == state
+    # A snapshot written by revision 1's code lacks both fields.
+    obj = E.to_json(E.setup(3, {"round_limit": 40}))
+    del obj["round_limit"], obj["legacy_rules"]
+    back = E.from_json(obj)
+    assert back.legacy_rules and back.round_limit == 50
+
+
+def test_legacy_R4_a_sarthi_draws_without_asking() -> None:
+    state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], legacy=True)
+    state = commit(state, {0: "sarthi-10", 1: "vaidik-2"})
+    assert E.to_move(state) == {CHANCE} and texts(state, 0) == []
+    with pytest.raises(NotYourTurn):
+        act(state, 0, "use")
+    state = act(state, CHANCE, "draw sarthi-9")
+    # A drawn Sarthi, discarded first, draws again at once too.
+    assert E.to_move(state) == {CHANCE} and state.discard == (card("sarthi-9"),)
+    state = act(state, CHANCE, "draw maharani-29")
+    assert state.levels == (1, 0) and outcomes(state)[0] == (0, "done", "used")
+
+
+def test_legacy_R4_a_sarthi_with_nothing_to_draw_is_wasted() -> None:
+    # Forged (R3 says it cannot happen): no deck and no discards.
+    for legacy in (True, False):
+        state = table([["sarthi-10", "vaidik-1"], ["vaidik-2", "vaidik-3"]], legacy=legacy)
+        state = state._replace(deck=())
+        state, done = step(commit(state, {0: "sarthi-10"}), 1, "commit vaidik-2")
+        assert "{p0}'s Sarthi-10 has nothing to draw: wasted." in done.narration
+        assert outcomes(state)[0] == (0, "done", "wasted")
+
+
+def test_legacy_R12_no_13_draw_in_the_grow_of_the_7_draws() -> None:
+    state = commit(_grow_table([7, 0], legacy=True), {0: "vaidik-1", 1: "vaidik-2"})
+    state = drive(state, lambda s: s.phase == "grow" and E.to_move(s) == {CHANCE})
+    assert state.draws == (0, 0) and state.grown == (1, 0)
+    state = act(act(state, CHANCE, "draw maharaja-50"), CHANCE, "draw guptchar-24")
+    assert state.phase == "commit" and state.round == 2 and state.grown == (1, 0)
+
+
+def test_legacy_R13_the_game_ends_after_round_50() -> None:
+    state = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=49, legacy=True)
+    state = next_round(commit(state, {0: "vaidik-1", 1: "vaidik-2"}))
+    assert state.phase == "commit" and state.round == 50
+    state = drive(commit(state, {0: "sarthi-10", 1: "sarthi-9"}), lambda s: s.phase == "over")
+    outcome = E.outcome(state)
+    assert outcome is not None and "round limit (50 rounds)" in outcome.reason
 
 
 # --------------------------------------------------------------------------
@@ -1224,7 +1381,7 @@ def test_R14_views_public_table_and_private_hand() -> None:
     ]  # fmt: skip
     assert public.discard_size == 6 and public.supply == 33
     assert public.deck_size == 55 - 4 - 6 - 3
-    assert public.round_limit == ROUND_LIMIT
+    assert public.round_limit == 0
     me = E.view(state, 0).me
     assert me is not None and me.seat == 0
     assert [c.id for c in me.hand] == ["maharaja-50", "vaidik-1"]
@@ -1234,6 +1391,26 @@ def test_R14_views_public_table_and_private_hand() -> None:
     )  # fmt: skip
     assert first.activity == "Discard up to 4 of your Britishers."
     assert (me.hand_strength, me.total_strength, me.committed) == (2, 5, None)
+
+
+def test_R14_choices_are_public_only_where_they_follow_from_the_table() -> None:
+    """Commits, the Vyapari's gift and chance's draws and takes come from
+    hidden hands or the deck; activity choices and recruiting do not."""
+    state = table([["vyapari-15", "sarthi-10"], ["maharani-30", "acharya-52", "senapati-37"]])
+    assert not E.choices_are_public(state, 0) and not E.choices_are_public(state, 1)
+    state = commit(state, {0: "vyapari-15", 1: "maharani-30"})
+    assert E.choices_are_public(state, 0)  # "target 2" / "decline"
+    trade = E.label(state, 0, E.parse(state, 0, "target 2"))
+    assert trade == "Trade cards with {p1} (2 cards in hand)"
+    state = act(state, 0, "target 2")
+    assert not E.choices_are_public(state, CHANCE)  # a card from a hidden hand
+    state = act(state, CHANCE, "grab senapati-37")
+    assert not E.choices_are_public(state, 0)  # a card from the actor's hand
+    assert E.choices_are_public(state, 1)  # nothing to choose
+    state = drive(state, lambda s: s.phase == "recruit")
+    assert state.queue and E.choices_are_public(state, state.queue[0])  # the volunteers
+    state = drive(state, lambda s: s.phase == "refill")
+    assert not E.choices_are_public(state, CHANCE)  # the deck follows from the hands
 
 
 def test_R14_narration_never_names_a_card_from_a_hidden_hand() -> None:
@@ -1257,7 +1434,7 @@ def test_R14_narration_never_names_a_card_from_a_hidden_hand() -> None:
 
 def _random_moves(n: int, seed: int) -> Iterator[tuple[SangramState, int, Any, SangramState, Step]]:
     rng = random.Random(seed)
-    state = E.setup(n, {})
+    state = E.setup(n, LOBBY)
     while E.outcome(state) is None:
         movers = sorted(E.to_move(state))
         seat = rng.choice(movers)
@@ -1275,7 +1452,7 @@ def _random_moves(n: int, seed: int) -> Iterator[tuple[SangramState, int, Any, S
 def _playout(seed: int, n: int, limit: int) -> Iterator[SangramState]:
     """A random playout: seats and actions picked uniformly."""
     rng = random.Random(seed)
-    state = E.setup(n, {})
+    state = E.setup(n, LOBBY)
     yield state
     for _ in range(limit):
         if E.outcome(state) is not None:
@@ -1345,11 +1522,11 @@ def test_property_menus_stay_small_and_texts_round_trip(seed: int, n: int) -> No
 
 
 @settings(max_examples=20, deadline=None)
-@given(SEEDS, st.integers(2, 5))
-def test_property_fast_path_equals_the_general_path(seed: int, n: int) -> None:
+@given(SEEDS, st.integers(2, 5), st.booleans())
+def test_property_fast_path_equals_the_general_path(seed: int, n: int, legacy: bool) -> None:
     slow = SangramEngine(fast=False)
     rng = random.Random(seed)
-    state = E.setup(n, {})
+    state = E.setup(n, {} if legacy else LOBBY)
     while E.outcome(state) is None:
         seat = rng.choice(sorted(E.to_move(state)))
         action = rng.choice(E.legal_actions(state, seat))

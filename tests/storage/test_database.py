@@ -16,9 +16,11 @@ from storage.database import (
     APPLICATION_ID,
     CorruptDatabase,
     Database,
+    DatabaseNotWritable,
     DatabaseTooNew,
     Migration,
     StorageError,
+    StorageUnavailable,
     load_migrations,
     split_statements,
 )
@@ -302,7 +304,7 @@ async def test_transactions_of_two_tasks_do_not_mix(db: Database) -> None:
             raise RuntimeError("a fails")
 
     async def task_b() -> None:
-        await a_started.wait()
+        await asyncio.wait_for(a_started.wait(), 30)  # bounded: task_a may fail first
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO t VALUES ('b')")
 
@@ -324,7 +326,7 @@ async def test_cancelled_transaction_rolls_back(db: Database) -> None:
             await asyncio.sleep(10)
 
     task = asyncio.create_task(writer())
-    await inside.wait()
+    await asyncio.wait_for(inside.wait(), 30)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -362,3 +364,155 @@ def test_split_statements_keeps_triggers_whole() -> None:
     for statement in statements:
         conn.execute(statement)
     conn.close()
+
+
+# ----------------------------------------------------------------- a file that cannot be written
+
+
+def _read_only_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Open every database read-only, as a read-only file or mount would.
+
+    Tests run as root, whom file permissions do not stop, so the mode is
+    forced through SQLite's URI instead.
+    """
+    import aiosqlite
+
+    real_connect = aiosqlite.connect
+
+    def connect(database: str, **kwargs: object) -> aiosqlite.Connection:
+        uri = f"{Path(database).resolve().as_uri()}?mode=ro"
+        return real_connect(uri, uri=True, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aiosqlite, "connect", connect)
+
+
+async def test_open_refuses_a_read_only_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up to date, so no migration writes: only the probe finds out.
+    path = tmp_path / "chaupal.sqlite3"
+    await (await Database.open(path)).close()
+    _read_only_connect(monkeypatch)
+    threads_before = _worker_threads()
+    with pytest.raises(DatabaseNotWritable) as info:
+        await Database.open(path)
+    message = str(info.value)
+    assert str(path) in message and "read-only" in message
+    assert not _worker_threads() - threads_before
+
+
+async def test_open_of_a_new_read_only_file_is_not_a_migration_bug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "chaupal.sqlite3"
+    path.write_bytes(b"")  # an empty database: the first migration is the first write
+    _read_only_connect(monkeypatch)
+    with pytest.raises(DatabaseNotWritable) as info:
+        await Database.open(path)
+    message = str(info.value)
+    assert str(path) in message and "read-only" in message
+    assert "Report this as a bug" not in message
+
+
+async def _games(db: Database) -> int:
+    return int(str(await _scalar(db, "SELECT COUNT(*) FROM games")))
+
+
+async def _add_game(conn: object) -> None:
+    await conn.execute(  # type: ignore[attr-defined]
+        "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "
+        "created_at, updated_at) VALUES ('x', 1, 'lobby', 1, 2, 0, 0)"
+    )
+
+
+def _player_sentence(message: str, path: str) -> None:
+    assert message.startswith("The bot's storage") and "nothing was changed" in message
+    assert path not in message and "sqlite" not in message.lower()
+    assert "INSERT" not in message and "games" not in message
+
+
+async def test_a_read_only_database_refuses_writes_with_a_sentence_for_players(
+    db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with db.transaction() as conn:
+        await _add_game(conn)
+    await db.conn.execute("PRAGMA query_only = ON")  # "attempt to write a readonly database"
+    caplog.set_level(logging.WARNING, logger="storage.database")
+    with pytest.raises(StorageUnavailable) as info:
+        async with db.transaction() as conn:
+            await _add_game(conn)
+    assert info.value.problem == "read-only"
+    assert "read-only" in str(info.value)
+    _player_sentence(str(info.value), db.path)
+    # The operator's log names the file and SQLite's reason.
+    logged = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(db.path in m and "readonly" in m for m in logged), logged
+    # Reads still work, and once the file is writable again so do writes.
+    assert await _games(db) == 1
+    await db.conn.execute("PRAGMA query_only = OFF")
+    async with db.transaction() as conn:
+        await _add_game(conn)
+    assert await _games(db) == 2
+
+
+async def test_a_full_disk_rolls_back_and_the_connection_stays_usable(db: Database) -> None:
+    async with db.transaction() as conn:
+        await _add_game(conn)
+    pages = int(str(await _scalar(db, "PRAGMA page_count")))
+    await db.conn.execute(f"PRAGMA max_page_count = {pages}")  # "database or disk is full"
+    with pytest.raises(StorageUnavailable) as info:
+        async with db.transaction() as conn:
+            await _add_game(conn)
+            await conn.execute("CREATE TABLE filler (x BLOB)")
+            await conn.execute(
+                "INSERT INTO filler SELECT randomblob(4000) FROM "
+                "(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 64) "
+                "SELECT i FROM n)"
+            )
+    assert info.value.problem == "full" and "full" in str(info.value)
+    _player_sentence(str(info.value), db.path)
+    assert not db.conn.in_transaction  # rolled back: the game added above is gone too
+    assert await _games(db) == 1
+    await db.conn.execute("PRAGMA max_page_count = 1073741823")
+    async with db.transaction() as conn:
+        await _add_game(conn)
+    assert await _games(db) == 2
+
+
+async def test_a_database_locked_by_another_program_is_busy(db: Database) -> None:
+    await db.conn.execute("PRAGMA busy_timeout = 50")  # not the usual 5 s
+    other = sqlite3.connect(db.path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StorageUnavailable) as info:
+            async with db.transaction() as conn:
+                await _add_game(conn)
+        assert info.value.problem == "busy" and "Try again" in str(info.value)
+        _player_sentence(str(info.value), db.path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    async with db.transaction() as conn:
+        await _add_game(conn)
+    assert await _games(db) == 1
+
+
+async def test_a_failed_read_is_a_sentence_for_players(db: Database) -> None:
+    with pytest.raises(StorageUnavailable) as info:
+        async with db.read():
+            # What a failing disk raises (without an error code, as from older Pythons).
+            raise sqlite3.OperationalError("disk I/O error")
+    assert info.value.problem == "disk error"
+    _player_sentence(str(info.value), db.path)
+    assert await _games(db) == 0
+
+
+async def test_sql_mistakes_are_not_storage_problems(db: Database) -> None:
+    # Constraint and syntax errors are handled by callers or are bugs: unchanged.
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO seats VALUES (999, 0, 1, 'x', 0)")
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        async with db.read() as conn:
+            await conn.execute("SELECT * FROM no_such_table")
+    assert not db.conn.in_transaction

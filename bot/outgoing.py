@@ -1,0 +1,91 @@
+"""The one way text leaves the bot: Discord's limits and who gets pinged.
+
+Every reply, post, edit and DM is built here, so that
+
+- content never passes Discord's 2,000-character limit (Discord answers 400
+  past it, and the player is left with "This interaction failed");
+- text that players wrote (display names) is escaped before it enters
+  content, so a nickname like ``<@123>`` or ``**x**`` is shown, not obeyed;
+- each message pings exactly the users it names in ``mentions``, and nobody
+  else (the bot's default allows no mentions at all).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+MAX_CONTENT = 2000
+"""Discord's limit on a message's content."""
+
+MAX_NAME = 32
+"""Display names are at most 32 characters in Discord; longer ones are ours to cut."""
+
+_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]])")
+
+
+def clip(content: str, limit: int = MAX_CONTENT) -> str:
+    """``content`` cut to Discord's limit, marking the cut."""
+    if len(content) <= limit:
+        return content
+    return content[: limit - 1] + "…"
+
+
+def plain_name(display_name: str) -> str:
+    """A display name on one line, without control characters, at most
+    :data:`MAX_NAME` long: for places Discord shows as plain text (select
+    option labels, button labels, image captions)."""
+    cleaned = "".join(
+        " " if ch.isspace() else ch
+        for ch in display_name
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
+    cleaned = " ".join(cleaned.split()) or "?"
+    return cleaned if len(cleaned) <= MAX_NAME else cleaned[: MAX_NAME - 1] + "…"
+
+
+def safe_name(display_name: str) -> str:
+    """A display name made harmless for message content: Markdown is escaped,
+    and ``@`` and ``<`` cannot form a mention (a zero-width joiner breaks
+    them), so a nickname never pings or restyles anything."""
+    name = _MARKDOWN.sub(r"\\\1", plain_name(display_name))
+    return name.replace("@", "@\u200b").replace("<", "<\u200b")
+
+
+def mention(user_id: int) -> str:
+    return f"<@{int(user_id)}>"
+
+
+def pinging(user_ids: Iterable[int] = ()) -> discord.AllowedMentions:
+    """Allowed mentions for a message meant to ping exactly ``user_ids``."""
+    users = [discord.Object(id=int(u)) for u in sorted(set(user_ids))]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+async def reply(
+    itx: discord.Interaction[Any],
+    content: str,
+    *,
+    ephemeral: bool = True,
+    **kwargs: Any,
+) -> None:
+    """Answer an interaction (first response, or a followup once it was
+    deferred or answered); nobody is pinged."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    if itx.response.is_done():
+        await itx.followup.send(content=clip(content), ephemeral=ephemeral, **kwargs)
+    else:
+        await itx.response.send_message(content=clip(content), ephemeral=ephemeral, **kwargs)
+
+
+async def edit_reply(itx: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
+    """Edit the message a component belongs to, as the interaction's response."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    await itx.response.edit_message(content=clip(content), **kwargs)

@@ -1,0 +1,175 @@
+"""The project carries its own documents, and they stay true.
+
+- No file in the repository points at notes outside it (the rulings and the
+  founding design used to live in a sibling folder a clone does not have).
+- Every engine has its full rules page (``docs/rules/<name>.md``) and the
+  short summary ``/game rules`` shows (``bot/engines/data/<name>.rules.md``),
+  which must fit in one ephemeral Discord message.
+- Every rule number a rules test cites (``test_R7_...``) exists in that
+  game's rules page.
+- Every relative link in the README and in ``docs/`` leads to a file.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bot.engines import ENGINES
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+RULES = DOCS / "rules"
+SUMMARIES = ROOT / "bot" / "engines" / "data"
+SUMMARY_LIMIT = 1900
+"""``/game rules`` answers in one message; Discord's limit is 2,000."""
+
+# Spelled in pieces so that this file does not contain what it looks for.
+_SIBLING = "sha" + "red"
+FORBIDDEN = (
+    "../" + _SIBLING,
+    _SIBLING + "/rules",
+    _SIBLING + "/seeds",
+    _SIBLING + "/ARCHITECTURE",
+)
+
+
+def _repository_files() -> list[Path]:
+    """Tracked files, plus new files git would pick up (not ignored), so a
+    document written but not yet added is checked too."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    names = sorted({name for name in listed.decode("utf-8").split("\0") if name})
+    return [ROOT / name for name in names if (ROOT / name).is_file()]
+
+
+def _text(path: Path) -> str | None:
+    """The file's text, or None for a binary file."""
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def test_no_file_points_outside_the_repository() -> None:
+    files = _repository_files()
+    assert files, "git listed no files"
+    offenders: list[str] = []
+    for path in files:
+        text = _text(path)
+        if text is None:
+            continue
+        for lineno, line in enumerate(text.splitlines(), 1):
+            for needle in FORBIDDEN:
+                if needle in line:
+                    offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {needle}")
+    assert not offenders, "files refer to documents outside the repository:\n" + "\n".join(
+        offenders
+    )
+
+
+engines = pytest.mark.parametrize("name", sorted(ENGINES))
+
+
+@engines
+def test_every_engine_has_a_rules_page(name: str) -> None:
+    page = RULES / f"{name}.md"
+    assert page.is_file(), f"{name} has no full rules page at docs/rules/{name}.md"
+    assert _rule_numbers(page.read_text(encoding="utf-8")), f"{page.name} numbers no rules"
+
+
+@engines
+def test_every_engine_has_a_short_rules_summary(name: str) -> None:
+    summary = SUMMARIES / f"{name}.rules.md"
+    assert summary.is_file(), f"{name} has no /game rules summary"
+    text = summary.read_text(encoding="utf-8")
+    assert len(text) < SUMMARY_LIMIT, f"{summary.name} has {len(text)} characters"
+    assert f"docs/rules/{name}.md" in text, f"{summary.name} does not point to the full rules"
+
+
+_HEADING_RULE = re.compile(r"^#{1,6}\s+R(\d+)\b", re.MULTILINE)
+_TEST_RULE = re.compile(r"^test_R(\d+)_")
+
+
+def _rule_numbers(markdown: str) -> set[int]:
+    """The rules a page defines: headings such as ``### R9. Forced choice``."""
+    return {int(n) for n in _HEADING_RULE.findall(markdown)}
+
+
+def _cited_rules(test_file: Path) -> dict[int, list[str]]:
+    """Rule numbers cited by test names (``test_R7_...``), with the tests."""
+    cited: dict[int, list[str]] = {}
+    tree = ast.parse(test_file.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            match = _TEST_RULE.match(node.name)
+            if match:
+                cited.setdefault(int(match.group(1)), []).append(node.name)
+    return cited
+
+
+@engines
+def test_every_rule_a_test_cites_exists(name: str) -> None:
+    tests = ROOT / "tests" / "engines" / f"test_{name}.py"
+    if not tests.is_file():
+        pytest.skip(f"{name} has no rules tests")
+    page = RULES / f"{name}.md"
+    defined = _rule_numbers(page.read_text(encoding="utf-8")) if page.is_file() else set()
+    missing = {n: names for n, names in _cited_rules(tests).items() if n not in defined}
+    assert not missing, f"docs/rules/{name}.md lacks rules cited by tests: " + "; ".join(
+        f"R{n} ({', '.join(sorted(names))})" for n, names in sorted(missing.items())
+    )
+
+
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+_CODE = re.compile(r"`[^`\n]*`")
+_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+def _relative_links(markdown: str) -> list[str]:
+    """Link targets that name a file in the repository (no scheme, no bare anchor)."""
+    prose = _CODE.sub("", _FENCE.sub("", markdown))
+    targets = []
+    for target in _LINK.findall(prose):
+        if target.startswith("#") or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
+            continue
+        targets.append(target)
+    return targets
+
+
+def _markdown_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+
+
+@pytest.mark.parametrize("document", _markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_lead_to_files(document: Path) -> None:
+    assert document.is_file(), f"{document.relative_to(ROOT)} is missing"
+    broken = []
+    for target in _relative_links(document.read_text(encoding="utf-8")):
+        path = target.split("#", 1)[0].split("?", 1)[0]
+        resolved = (document.parent / path).resolve()
+        if not resolved.exists():
+            broken.append(target)
+        elif ROOT not in resolved.parents and resolved != ROOT:
+            broken.append(f"{target} (outside the repository)")
+    assert not broken, f"{document.relative_to(ROOT)} has broken links: {', '.join(broken)}"
+
+
+def test_the_link_finder_sees_links() -> None:
+    sample = (
+        "See [the design](docs/ARCHITECTURE.md#layout), ![img](a.png), "
+        "[web](https://example.com), [here](#goal) and `[code](nowhere.md)`.\n"
+        "```\n[fenced](nowhere.md)\n```\n"
+    )
+    assert _relative_links(sample) == ["docs/ARCHITECTURE.md#layout", "a.png"]
