@@ -9,7 +9,7 @@
 
 Two sizes: the default quick run (well under a minute on two cores: shorter
 playouts, fewer renders and moves, 1 and 100 live games) for a first look,
-and ``--full`` (about ten minutes: adds 1,000 live games) for figures worth
+and ``--full`` (5 to 6 minutes: adds 1,000 live games) for figures worth
 comparing.  Progress goes to stderr, so stdout stays one JSON document.
 
 Timing lives here, never in tests.
@@ -306,7 +306,7 @@ def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
     parser = argparse.ArgumentParser(
         prog="python -m bot.bench",
         description="Speed and size figures as JSON on stdout; progress on stderr. "
-        "The default is a quick run (well under a minute); --full takes about ten minutes.",
+        "The default is a quick run (about 30 s); --full takes 5 to 6 minutes.",
     )
     parser.add_argument("--games", nargs="*", default=None, help="engines (default: all)")
     size = parser.add_mutually_exclusive_group()

@@ -220,11 +220,18 @@ class Delivery:
             if live.state is None:
                 return True
             game = _frozen(live)
-            rows = await self.bot.store.outbox(game_id)
-            delivered = await self._board(game, rows.get("board"), actor)
-            for seat in range(len(game.seats)):
-                key = f"seat:{seat}"
-                delivered &= await self._seat(game, seat, rows.get(key, OutboxRow(key, -1)), actor)
+            try:
+                rows = await self.bot.store.outbox(game_id)
+                delivered = await self._board(game, rows.get("board"), actor)
+                for seat in range(len(game.seats)):
+                    key = f"seat:{seat}"
+                    row = rows.get(key, OutboxRow(key, -1))
+                    delivered &= await self._seat(game, seat, row, actor)
+            except Exception:
+                # A render that timed out, storage that is full: what was not
+                # recorded as delivered goes out on the retry.
+                log.exception("game %d: delivery failed; will retry", game_id)
+                delivered = False
         if delivered:
             self._attempts.pop(game_id, None)
         else:

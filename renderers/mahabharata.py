@@ -12,6 +12,7 @@ from typing import Final
 
 from PIL import Image
 
+from bot.engines.core import plural
 from bot.engines.mahabharata_views import (
     FinalView,
     LastPickView,
@@ -814,7 +815,7 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
                 )
             c.text(
                 (chips_x0, y + 12),
-                f"Screen · {len(screen)} tokens",
+                f"Screen · {plural(len(screen), 'token')}",
                 size=SMALL,
                 fill=t.muted,
                 anchor="lt",
@@ -983,7 +984,7 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
 def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
-    y = _heading(c, y, f"Behind your screen · {len(me.screen)} tokens")
+    y = _heading(c, y, f"Behind your screen · {plural(len(me.screen), 'token')}")
     x0, x1 = MARGIN, c.width - MARGIN
     row_h = 70
     chip_w, chip_h, gap = 54, 46, 8
@@ -1031,7 +1032,7 @@ def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
     left = sum(n for _, n in me.supply)
-    y = _heading(c, y, f"Your supply · {left} tokens left")
+    y = _heading(c, y, f"Your supply · {plural(left, 'token')} left")
     x0, x1 = MARGIN, c.width - MARGIN
     h = 120
     c.panel((x0, y, x1, y + h))

@@ -475,8 +475,8 @@ class Database:
         async with self._lock:
             conn = self.conn
             try:
-                # A read-only file (query_only, or "database is locked" after
-                # the busy timeout) already fails here, before any transaction.
+                # A read-only file, or another program's lock held past the
+                # busy timeout, already fails here, before any transaction.
                 await conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 if (unavailable := self._unavailable(exc, "a write")) is not None:

@@ -733,7 +733,8 @@ class SangramEngine:
     revision: int = 2
     """2: R4 (a Sarthi may be declined), R12 (the 13-draw after the 7-draws)
     and R13 (no round limit unless the lobby sets one) replay old logs
-    differently."""
+    differently, so games created under 1 keep its rules
+    (:attr:`SangramState.legacy_rules`)."""
     min_players: int = 2
     max_players: int = 5
 

@@ -113,12 +113,9 @@ def test_an_empty_setting_in_a_dotenv_file_means_its_default(
         "CHAUPAL_RENDER_WORKERS",
     ]
     for name in names:
-        monkeypatch.delenv(name, raising=False)
+        # setenv first: delenv of an unset name records nothing, so the values
+        # load_dotenv puts in os.environ would outlive the test.
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     (tmp_path / ".env").write_text("".join(f"{name}=\n" for name in names))
-    try:
-        settings = load_settings(dotenv_path=tmp_path / ".env")
-    finally:
-        # load_dotenv wrote them into os.environ; monkeypatch only restores what it set.
-        for name in names:
-            monkeypatch.delenv(name, raising=False)
-    assert settings == DEFAULTS
+    assert load_settings(dotenv_path=tmp_path / ".env") == DEFAULTS

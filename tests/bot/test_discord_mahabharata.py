@@ -85,15 +85,20 @@ async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCapt
     out = await fake.click(idle, first, pick["custom_id"])
     assert any("not your turn" in (s.content or "").lower() and s.ephemeral for s in out)
 
-    # A menu opened before a move goes stale once the game moves on.
+    # A menu opened before a move is refused once its choice is gone (the
+    # die was taken, or the turn passed), and nothing changes.
     out = await fake.click(on_turn, first, pick["custom_id"])
     stale_menu = next(s for s in out if fake.selects(s.message_id or 0))
     await play_by_command(fake, on_turn, random.Random(1))
+    version = (await bot_of(fake).service.get(game_id)).version
+    game = await bot_of(fake).service.get(game_id)
+    still_mine = game.seat_of(on_turn.id) in game.engine.to_move(game.state)
     select = fake.selects(stale_menu.message_id or 0)[0]
-    out = await fake.select(
-        on_turn, stale_menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
-    )
-    assert any("out of date" in (s.content or "") for s in out)
+    picked_die = select["options"][0]["value"]
+    out = await fake.select(on_turn, stale_menu.message_id or 0, select["custom_id"], [picked_die])
+    if not still_mine:
+        assert any("not your turn" in (s.content or "").lower() for s in out), out
+        assert (await bot_of(fake).service.get(game_id)).version == version
 
     rng = random.Random(4)
     moves = 1
@@ -308,14 +313,18 @@ async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
     out = await fake.click(user, board, pick["custom_id"])
     menu = next(s for s in out if fake.selects(s.message_id or 0))
     version = (await bot.service.get(game_id)).version
-    await play_by_command(fake, user, rng)  # the first of the two picks
+    # The first of the two picks takes the die the menu offers first.
+    game = await bot.service.get(game_id)
+    first_die = bot.service.legal_texts(game, order[done])[0]
+    await fake.slash(user, "game play", action=first_die)
     select = fake.selects(menu.message_id or 0)[0]
     await fake.select(
         user, menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
     )
     assert (await bot.service.get(game_id)).version == version + 1, "the stale pick was played"
     refreshed = fake.current(menu.message_id or 0)
-    assert "out of date" in (refreshed.content or "") and "choices now" in (refreshed.content or "")
+    assert "no longer on offer" in (refreshed.content or "")
+    assert "choices now" in (refreshed.content or "")
     fresh = fake.selects(menu.message_id or 0)[0]
     assert fresh["custom_id"] != select["custom_id"]
     for _ in range(4):  # narrow down to a move
@@ -330,17 +339,20 @@ async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
 
 
 def test_announce_decision_is_prompted_by_dm_only() -> None:
-    from bot.delivery import prompted_privately
+    from bot.delivery import asked_privately
     from bot.engines import get_engine
-    from bot.service import LiveGame, MoveResult
+    from bot.engines.core import CHANCE
+    from bot.service import LiveGame
     from storage.games import GameRecord, SeatRecord
 
     engine = get_engine("mahabharata")
     entries = log_reaching_announce(2)
     state = engine.setup(2, {})
-    before = state
+    opening = None
     for seat, text in entries:
-        before, state = state, engine.apply(state, seat, engine.parse(state, seat, text))
+        state = engine.apply(state, seat, engine.parse(state, seat, text))
+        if opening is None and engine.to_move(state) != {CHANCE}:
+            opening = state
     record = GameRecord(
         id=1,
         engine="mahabharata",
@@ -359,17 +371,13 @@ def test_announce_decision_is_prompted_by_dm_only() -> None:
     seats = [SeatRecord(1, s, 10 + s, f"p{s}") for s in range(2)]
     game = LiveGame(record=record, seats=seats, engine=engine, state=state)
     deciders = engine.to_move(state)
-    result = MoveResult(game=game, before=before, steps=(), actor=None)
-    assert prompted_privately(result) == set(deciders)
-    # An ordinary draft turn is announced in the channel, not by DM (public choices).
-    mid = engine.setup(2, {})
-    for seat, text in entries[:-3]:
-        mid = engine.apply(mid, seat, engine.parse(mid, seat, text))
-    game.state = mid
-    assert (
-        prompted_privately(MoveResult(game=game, before=engine.setup(2, {}), steps=(), actor=None))
-        == set()
-    )
+    assert deciders and not engine.waiting_on(state)
+    assert {s for s in range(2) if asked_privately(game, s)} == set(deciders)
+    # The first draft turn, with every supply full, is announced in the
+    # channel with buttons (public choices), not by DM.
+    assert opening is not None
+    game.state = opening
+    assert {s for s in range(2) if asked_privately(game, s)} == set()
 
 
 async def test_out_of_order_publishing_keeps_the_newest_board_and_every_dm(

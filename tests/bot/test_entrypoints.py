@@ -118,13 +118,14 @@ def test_settings_defaults_and_errors() -> None:
 
 
 def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.delenv("CHAUPAL_DATABASE", raising=False)
+    for name in ("DISCORD_TOKEN", "CHAUPAL_DATABASE"):
+        # setenv first: delenv of an unset name records nothing to restore, and
+        # the values load_dotenv puts in os.environ would leak into later tests.
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nCHAUPAL_DATABASE=x/y.db\n")
     settings = load_settings(dotenv_path=tmp_path / ".env")
     assert settings.token == "from-file" and settings.database_path == Path("x/y.db")
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.delenv("CHAUPAL_DATABASE", raising=False)
 
 
 def test_demo_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:

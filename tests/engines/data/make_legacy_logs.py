@@ -6,7 +6,8 @@ Run it with the old code on the import path, never the current code::
 
     git -C /work/main worktree add /tmp/old 5a61b45
     cd /tmp/old && /work/main/.venv/bin/python \\
-        /work/main/tests/engines/data/make_legacy_logs.py /work/main/tests/engines/data/legacy_logs.json
+        /work/main/tests/engines/data/make_legacy_logs.py \\
+        /work/main/tests/engines/data/legacy_logs.json
     git -C /work/main worktree remove --force /tmp/old
 
 5a61b45 is the last commit before Sangram's revision 2 (R4's Sarthi question,
@@ -27,10 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# The old code, from the working directory (before an installed copy).
 sys.path.insert(0, str(Path.cwd()))
 
-from bot.engines import ENGINES  # noqa: E402  (the old code, from the working directory)
-from bot.engines.core import (  # noqa: E402
+import bot.engines
+from bot.engines import ENGINES
+from bot.engines.core import (
     CHANCE,
     progress_seat,
     resolve_chance,
@@ -64,6 +67,9 @@ GAMES: list[tuple[str, int, dict[str, Any], int, int | None]] = [
     ("sangram", 2, {}, 25, 300),
     ("sangram", 3, {}, 26, 400),
     ("sangram", 2, {}, 101, None),  # ends at revision 1's 50-round limit
+    # Cards drawn at 7 carry a seat past 13: revision 2 would draw again (R12).
+    ("sangram", 2, {}, 225, None),
+    ("sangram", 5, {}, 227, None),
 ]
 MAX_ENTRIES = 1500
 """A finished game longer than this is cut here (left in progress)."""
@@ -78,7 +84,7 @@ def play(name: str, players: int, given: dict[str, Any], seed: int, stop: int | 
     state, steps = resolve_chance(engine, state, draw)
     log: list[list[Any]] = [[s.seat, s.text] for s in steps]
     snapshots: list[list[Any]] = []
-    sarthis = 0
+    sarthis = regrow = 0
     limit = min(stop or MAX_ENTRIES, MAX_ENTRIES)
     while engine.outcome(state) is None and len(log) < limit:
         movers = sorted(engine.to_move(state) - {CHANCE})
@@ -88,7 +94,15 @@ def play(name: str, players: int, given: dict[str, Any], seed: int, stop: int | 
         state = engine.apply(state, seat, engine.parse(state, seat, text))
         # A Sangram Sarthi about to draw (revision 2 would ask first).
         sarthis += name == "sangram" and state.task == "sarthi"
+        phase = getattr(state, "phase", "")
         state, steps = resolve_chance(engine, state, draw)
+        # Sangram: a Grow ended with a seat past 13 still at step 1, which
+        # revision 2 would have given the 13-draw at once (R12).
+        if name == "sangram" and phase != "commit" and state.phase == "commit":
+            regrow += any(
+                state.grown[s] == 1 and engine.total_strength(state, s) >= 13
+                for s in range(players)
+            )
         before = len(log)
         log.append([seat, text])
         log.extend([s.seat, s.text] for s in steps)
@@ -109,10 +123,14 @@ def play(name: str, players: int, given: dict[str, Any], seed: int, stop: int | 
         "final": engine.to_json(state),
         "outcome": outcome.to_json() if outcome is not None else None,
         "sarthi_draws": sarthis,
+        "deferred_13_draws": regrow,
     }
 
 
 def main(out: Path) -> None:
+    here = Path(bot.engines.__file__).resolve()
+    if not here.is_relative_to(Path.cwd().resolve()) or ENGINES["sangram"].revision != 1:
+        raise SystemExit(f"run this from the old code's directory, not with {here}")
     games = [play(*game) for game in GAMES]
     for game in games:
         print(
@@ -122,6 +140,7 @@ def main(out: Path) -> None:
             "finished" if game["outcome"] else "in progress",
             len(game["snapshots"]),
             game["sarthi_draws"],
+            game["deferred_13_draws"],
         )
     out.write_text(json.dumps({"base_commit": "5a61b45", "games": games}, separators=(",", ":")))
     print(out, out.stat().st_size, "bytes")
