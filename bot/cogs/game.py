@@ -222,6 +222,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await reply(itx, "\n".join(lines))
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, itx: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
         await reply(itx, rules_summary(game.value))

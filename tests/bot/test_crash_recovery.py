@@ -127,7 +127,9 @@ async def test_a_failed_post_is_retried_and_delivered_once(
     real_send = discord.PartialMessageable.send
     failures = 0
 
-    async def flaky_send(self: discord.PartialMessageable, *args: object, **kwargs: object) -> object:
+    async def flaky_send(
+        self: discord.PartialMessageable, *args: object, **kwargs: object
+    ) -> object:
         nonlocal failures
         if failures == 0:
             failures += 1

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,9 @@ LONG = 6000  # a text option may carry this many characters
 
 
 @pytest.fixture
-async def fake(tmp_path: Path) -> FakeDiscord:
+async def fake(tmp_path: Path) -> AsyncIterator[FakeDiscord]:
     fake = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 3))
-    yield fake  # type: ignore[misc]
+    yield fake
     await fake.close()
 
 
