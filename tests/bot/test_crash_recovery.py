@@ -153,3 +153,24 @@ class _Response:
     def __init__(self, status: int) -> None:
         self.status = status
         self.reason = "unavailable"
+
+
+async def test_a_read_only_database_gets_a_specific_reply_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Hardening item 7, end to end: the player is told what is wrong with
+    the bot's storage, not "Something went wrong"."""
+    fake = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 5))
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+    await start(fake, asha, lobby)
+    bot = bot_of(fake)
+    version = (await bot.service.get(game_id)).version
+    await bot.db.conn.execute("PRAGMA query_only = ON")
+    out = await fake.slash(asha, "game play", action="setup random")
+    replies = [s.content or "" for s in out if s.ephemeral and s.content]
+    assert any("read-only" in r and "nothing was changed" in r for r in replies), replies
+    await bot.db.conn.execute("PRAGMA query_only = OFF")
+    bot.service.forget(game_id)
+    assert (await bot.service.get(game_id)).version == version
+    await fake.close()
