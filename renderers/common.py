@@ -923,3 +923,35 @@ class ViewRenderer:
         self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
     ) -> Image.Image:
         return type(self).draw_private(view, names=names, theme=theme)
+
+
+def private_heading(
+    c: Canvas, *, name: str, where: str, prompt: str | None, margin: int, small: int
+) -> None:
+    """The top line of a private view, shared by every game: the seat's name
+    on the left, where the game stands on the right, and under it the
+    highlighted prompt when the seat must act."""
+    t = c.theme
+    right = c.width - margin
+    box = c.text((right, 26), where, size=28, fill=t.ink, anchor="rt", bold=True)
+    left_edge = box[0]
+    if prompt is not None:
+        pbox = c.pill(
+            (right, 76),
+            prompt,
+            size=small,
+            fill=t.highlight,
+            ink=t.on_colour,
+            anchor="r",
+            height=38,
+        )
+        left_edge = min(left_edge, pbox[0])
+    c.text(
+        (margin + 46, 70),
+        name,
+        size=34,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=left_edge - margin - 70,
+    )

@@ -37,6 +37,7 @@ from renderers.common import (
     fit_text,
     legend,
     min_text_size,
+    private_heading,
     shape_marker,
     text_width,
     token_chip,
@@ -911,35 +912,22 @@ def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Seq
         bold=True,
     )
     shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me.seat), colour)
-    right = c.width - MARGIN
     if view.phase == "setup":
         where = "Setting up"
     elif view.phase == "over":
         where = "Game over"
     else:
         where = f"Round {view.round}"
-    box = c.text((right, 26), where, size=28, fill=t.ink, anchor="rt", bold=True)
-    left_edge = box[0]
+    prompt = None
     if me.seat in view.waiting_on:
-        label = {"draft": "YOUR PICK", "announce": "ANNOUNCE PATI?"}.get(view.phase, "YOUR TURN")
-        pbox = c.pill(
-            (right, 76),
-            label,
-            size=P_SMALL,
-            fill=t.highlight,
-            ink=t.on_colour,
-            anchor="r",
-            height=38,
-        )
-        left_edge = min(left_edge, pbox[0])
-    c.text(
-        (MARGIN + 46, 70),
-        display_name(names, me.seat),
-        size=34,
-        fill=t.ink,
-        anchor="lm",
-        bold=True,
-        max_width=left_edge - MARGIN - 70,
+        prompt = {"draft": "YOUR PICK", "announce": "ANNOUNCE PATI?"}.get(view.phase, "YOUR TURN")
+    private_heading(
+        c,
+        name=display_name(names, me.seat),
+        where=where,
+        prompt=prompt,
+        margin=MARGIN,
+        small=P_SMALL,
     )
     return h + 20
 

@@ -60,6 +60,7 @@ from renderers.common import (
     fit_text,
     legend,
     min_text_size,
+    private_heading,
     safe_text,
     seat_marker,
     text_width,
@@ -1387,35 +1388,22 @@ def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[
         bold=True,
     )
     seat_marker(c, (MARGIN + 22, 70), 14, me.seat)
-    right = c.width - MARGIN
     if view.phase == PHASE_SETUP:
         where = "Setting up"
     elif view.phase == PHASE_OVER:
         where = "Game over"
     else:
         where = f"Round {view.round}"
-    box = c.text((right, 26), where, size=28, fill=t.ink, anchor="rt", bold=True)
-    left_edge = box[0]
+    prompt = None
     if me.seat in view.waiting_on and view.phase != PHASE_OVER:
-        label = "COMMIT A CARD" if view.phase == PHASE_COMMIT else "YOUR TURN"
-        pbox = c.pill(
-            (right, 76),
-            label,
-            size=P_SMALL,
-            fill=t.highlight,
-            ink=t.on_colour,
-            anchor="r",
-            height=38,
-        )
-        left_edge = min(left_edge, pbox[0])
-    c.text(
-        (MARGIN + 46, 70),
-        seat_label(names, me.seat),
-        size=34,
-        fill=t.ink,
-        anchor="lm",
-        bold=True,
-        max_width=left_edge - MARGIN - 70,
+        prompt = "COMMIT A CARD" if view.phase == PHASE_COMMIT else "YOUR TURN"
+    private_heading(
+        c,
+        name=seat_label(names, me.seat),
+        where=where,
+        prompt=prompt,
+        margin=MARGIN,
+        small=P_SMALL,
     )
     return h + 20
 
