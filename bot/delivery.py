@@ -311,6 +311,7 @@ class Delivery:
                     "has chosen: the game is waiting for you."
                 ),
                 allowed_mentions=pinging([user_id]),
+                nonce=f"n{game.id}v{game.version}",
             )
         except discord.HTTPException as exc:
             log.warning("game %d: could not post a reminder (%s %s)", game.id, exc.status, exc.code)
@@ -426,6 +427,9 @@ class Delivery:
                 file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
                 view=view or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
+                # A retry of the same version after a crash mid-send is
+                # dropped by Discord instead of reaching the player twice.
+                nonce=f"s{game.id}.{seat}v{game.version}",
             )
             return DM.SENT
         except discord.Forbidden as exc:

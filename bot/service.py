@@ -29,7 +29,9 @@ from bot.engines.core import (
     apply_step,
     resolve_chance,
     resolve_options,
+    seat_tag,
 )
+from bot.outgoing import safe_name
 from storage.games import (
     GameRecord,
     GameStatus,
@@ -463,7 +465,7 @@ class GameService:
         if seat not in game.engine.to_move(game.state):
             waiting = game.engine.waiting_on(game.state)
             if waiting:
-                names = ", ".join(game.names[s] for s in sorted(waiting))
+                names = ", ".join(safe_name(game.names[s]) for s in sorted(waiting))
                 raise NotYourTurn(f"It is not your turn: waiting for {names}.")
             raise NotYourTurn("It is not your turn.")
         return seat
@@ -535,7 +537,7 @@ class GameService:
                 outcome = Outcome(
                     ranking=(others, frozenset({seat})),
                     scores=tuple(0 for _ in range(n)),
-                    reason=f"{game.names[seat]} resigned.",
+                    reason=f"{seat_tag(seat)} resigned.",
                 )
             elif moderator:
                 outcome = Outcome(

@@ -120,7 +120,8 @@ class MenuPlayer:
         game = await service.get(self.game_id)
         if game.is_over:
             return False
-        engine, state = game.engine, game.state
+        # The service keeps one live object per game and updates it in place.
+        engine, state, version = game.engine, game.state, game.version
         movers = engine.to_move(state) - {CHANCE}
         assert movers, f"game #{self.game_id} waits on nobody but is not over"
         waiting = engine.waiting_on(state)
@@ -132,28 +133,26 @@ class MenuPlayer:
         )
         mark = len(self.fake.sent)
         if on_board:
-            source, count, why = await self._from_board(user, game.version)
+            source, count, why = await self._from_board(user, version)
         elif user.id in self.blocked:
-            source, count, why = await self._reopen(user, game.version, "DMs closed")
+            source, count, why = await self._reopen(user, version, "DMs closed")
         else:
             mid = self.newest_menu(user)
             if mid is None:
                 source, count, why = await self._reopen(
-                    user, game.version, "no select was sent to this player"
+                    user, version, "no select was sent to this player"
                 )
             else:
-                count, played = await self._walk(user, mid, game.version)
+                count, played = await self._walk(user, mid, version)
                 source, why = "menu", ""
                 if not played:
-                    more, _, why = await self._reopen(
-                        user, game.version, "the menu sent was refused"
+                    _, more, why = await self._reopen(
+                        user, version, "the menu sent was refused"
                     )
                     source, count = "reopen", count + more
-        self.decisions.append(
-            Decision(user.id, seat, game.version, source, count, why, sent_index=mark)
-        )
+        self.decisions.append(Decision(user.id, seat, version, source, count, why, mark))
         after = await service.get(self.game_id)
-        assert after.version > game.version, f"{user.name}'s decision played nothing"
+        assert after.version > version, f"{user.name}'s decision played nothing"
         return True
 
     async def _from_board(self, user: FakeUser, version: int) -> tuple[str, int, str]:
@@ -174,7 +173,7 @@ class MenuPlayer:
         assert reply is not None and reply.message_id, f"no reply to a board button: {out}"
         count, played = await self._walk(user, reply.message_id, version)
         if not played:
-            more, _, why = await self._reopen(user, version, "the board's menu was refused")
+            _, more, why = await self._reopen(user, version, "the board's menu was refused")
             return "reopen", 1 + count + more, why
         return "board", 1 + count, ""
 
@@ -209,16 +208,14 @@ class MenuPlayer:
         """Select at random through ``message`` until a move is played.
         Returns (interactions, played); not played when the menu was refused
         and offers nothing more."""
-        count = 0
-        for _ in range(12):
+        for count in range(1, 13):
             selects = self.fake.selects(message)
             if not selects:
-                return count, False
+                return count - 1, False
             select = self.rng.choice(selects)
             options = [o for o in select["options"] if not avoid(o["label"])]
             option = self.rng.choice(options or select["options"])
             out = await self.fake.select(user, message, select["custom_id"], [option["value"]])
-            count += 1
             reply = self._reply(out)
             self._note_refusal(user, version, reply, select["custom_id"])
             if self._played(reply):
@@ -286,10 +283,7 @@ async def new_game(
 ) -> MenuPlayer:
     """A started game of ``players`` (seat order = join order) and its player."""
     fake = await FakeDiscord.start(make_bot(tmp_path / f"{game}-{seed}.sqlite3", seed))
-    users = [
-        fake.user(names[i], **({"nick": nick[i]} if nick and i in nick else {}))
-        for i in range(players)
-    ]
+    users = [fake.user(names[i], nick=(nick or {}).get(i)) for i in range(players)]
     for i in blocked:
         fake.block_dms(users[i])
     game_id, lobby = await open_lobby(fake, game, users[0], *users[1:], options=options)
@@ -299,3 +293,81 @@ async def new_game(
     return MenuPlayer(
         fake, game_id, by_seat, random.Random(seed), blocked={users[i].id for i in blocked}
     )
+
+
+# -- who a message notifies -------------------------------------------------
+
+
+def is_board_post(sent: Sent) -> bool:
+    """A new public board (an image posted to the channel)."""
+    return sent.route == "channel.send" and any(n.endswith(".png") for n, _ in sent.files)
+
+
+def notifies(fake: FakeDiscord, sent: Sent) -> bool:
+    """Whether Discord would notify anyone for this call: a new message that
+    everyone in a guild channel sees (edits, ephemerals and DMs never ping)."""
+    return (
+        sent.created
+        and not sent.ephemeral
+        and sent.channel_id is not None
+        and not fake.world.is_dm_channel(sent.channel_id)
+    )
+
+
+def pinged(fake: FakeDiscord, sent: Sent) -> frozenset[int]:
+    """The users this call pings: mentioned in its content and let through by
+    its ``allowed_mentions`` (without one, Discord parses every mention)."""
+    if not notifies(fake, sent):
+        return frozenset()
+    mentioned = {int(m) for m in MENTION.findall(sent.content or "")}
+    allowed = sent.raw.get("allowed_mentions")
+    if allowed is None or "users" in (allowed.get("parse") or []):
+        return frozenset(mentioned)
+    return frozenset(mentioned & {int(u) for u in allowed.get("users") or []})
+
+
+# -- words ----------------------------------------------------------------
+
+PLAYER_NUMBER = re.compile(r"\bplayer \d", re.IGNORECASE)
+SEAT_TAG = re.compile(r"\{p\d*")
+ONE_PLURAL = re.compile(
+    r"\b1 (tokens|cards|rounds|spaces|britishers|choices|players|points|dice)\b", re.IGNORECASE
+)
+
+
+def texts_of(sent: Sent) -> list[tuple[str, str]]:
+    """(where, text) of everything a player reads in a call: content, embeds,
+    button labels, select placeholders and option labels/descriptions."""
+    out = [("content", sent.content or "")]
+    for embed in sent.embeds:
+        out += [("embed", str(embed.get(k) or "")) for k in ("title", "description")]
+        out += [("embed", f"{f.get('name')} {f.get('value')}") for f in embed.get("fields") or []]
+
+    def walk(components: list[dict[str, object]]) -> None:
+        for comp in components:
+            if comp.get("type") == 2:
+                out.append(("button", str(comp.get("label") or "")))
+            if comp.get("type") == 3:
+                out.append(("placeholder", str(comp.get("placeholder") or "")))
+                for option in comp.get("options") or []:  # type: ignore[attr-defined]
+                    out.append(("option", str(option.get("label") or "")))
+                    out.append(("option", str(option.get("description") or "")))
+            inner = comp.get("components")
+            if isinstance(inner, list):
+                walk(inner)
+
+    walk(sent.components)
+    return [(where, text) for where, text in out if text]
+
+
+def wording_problems(fake: FakeDiscord) -> list[str]:
+    """Texts naming a seat by number ("Player 2"), with an unfilled ``{p0}``
+    tag, or with a plural after 1 ("1 cards")."""
+    problems = []
+    for sent in fake.sent:
+        for where, text in texts_of(sent):
+            for pattern in (PLAYER_NUMBER, SEAT_TAG, ONE_PLURAL):
+                found = pattern.search(text)
+                if found:
+                    problems.append(f"{sent.route} {where}: {found[0]!r} in {text[:120]!r}")
+    return problems
