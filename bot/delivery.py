@@ -276,6 +276,14 @@ class Delivery:
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
         narrations = [e.narration for e in entries if e.actor != CHANCE and e.narration]
         chance = any(e.actor == CHANCE for e in entries)
+        # A simultaneous phase (several seats to move: commits, set-ups) that
+        # resolved is a public event (the reveal) worth a new message, even
+        # when the last to commit is also the first to act after it; a first
+        # commit that merely leaves one seat to move is not.
+        simultaneous = len(game.engine.to_move(game.state) - {CHANCE}) >= 2
+        resolved = (
+            row is not None and row.simultaneous and not simultaneous and actor in awaited
+        )
         # Ping whoever newly must act; a seat still waited on from the last
         # board was pinged then, and the actor is at the keyboard already.
         pings = set(awaited - before) - {actor}
@@ -283,7 +291,7 @@ class Delivery:
         # A new message when someone new must act, the game ended or chance
         # showed something (dice, cards); when the awaited set only shrank
         # (players committing one by one) the board is edited in place.
-        fresh = row is None or over or bool(awaited - before) or chance
+        fresh = row is None or over or bool(awaited - before) or chance or resolved
         content = headline(game, narrations)
         sent = False
         if not fresh:
@@ -296,8 +304,14 @@ class Delivery:
         elif last_one:
             sent = await self._nudge(game, next(iter(awaited)))
         if sent:
+            # Sticky while the same message is edited: it still shows the
+            # phase until a new board replaces it.
+            shown = simultaneous or (not fresh and row is not None and row.simultaneous)
             await self.bot.store.set_outbox(
-                game.id, OutboxRow("board", game.version, awaited=awaited, over=over)
+                game.id,
+                OutboxRow(
+                    "board", game.version, awaited=awaited, over=over, simultaneous=shown
+                ),
             )
         return sent
 

@@ -131,6 +131,8 @@ class OutboxRow:
     awaited: frozenset[int] = frozenset()
     #: Board: the final board of a finished game was posted.
     over: bool = False
+    #: Board: the board message showed a simultaneous phase.
+    simultaneous: bool = False
     #: Seat: fingerprint of the private view and choices last delivered.
     digest: str = ""
     #: Seat: the channel was told this player's DMs are closed.
@@ -704,7 +706,7 @@ class GameStore:
         """The delivery rows of a game, by target."""
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
-                "SELECT target, version, awaited, over, digest, notice FROM outbox "
+                "SELECT target, version, awaited, over, simultaneous, digest, notice FROM outbox "
                 "WHERE game_id = ?",
                 (game_id,),
             )
@@ -714,6 +716,7 @@ class GameStore:
                 version=int(r["version"]),
                 awaited=frozenset(int(s) for s in json.loads(r["awaited"])),
                 over=bool(r["over"]),
+                simultaneous=bool(r["simultaneous"]),
                 digest=str(r["digest"]),
                 notice=bool(r["notice"]),
             )
@@ -726,14 +729,15 @@ class GameStore:
             async with self.db.transaction() as conn:
                 await conn.execute(
                     "INSERT OR REPLACE INTO outbox "
-                    "(game_id, target, version, awaited, over, digest, notice) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "(game_id, target, version, awaited, over, simultaneous, digest, notice) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game_id,
                         row.target,
                         row.version,
                         _dumps(sorted(row.awaited)),
                         int(row.over),
+                        int(row.simultaneous),
                         row.digest,
                         int(row.notice),
                     ),

@@ -8,6 +8,8 @@
 --            next delivery knows whether anyone new must act (post) or the
 --            awaited set only shrank (edit in place)
 --   over     board: 1 once the final board of a finished game was posted
+--   simultaneous  board: 1 when the board message showed a simultaneous
+--            phase (several seats to move), so its end is worth a new message
 --   digest   seat: a fingerprint of the private view and the private choices
 --            last delivered; a DM goes out only when it changes
 --   notice   seat: 1 once the channel was told this player's DMs are closed
@@ -17,6 +19,7 @@ CREATE TABLE outbox (
     version INTEGER NOT NULL CHECK (version >= 0),
     awaited TEXT    NOT NULL DEFAULT '[]',
     over    INTEGER NOT NULL DEFAULT 0 CHECK (over IN (0, 1)),
+    simultaneous INTEGER NOT NULL DEFAULT 0 CHECK (simultaneous IN (0, 1)),
     digest  TEXT    NOT NULL DEFAULT '',
     notice  INTEGER NOT NULL DEFAULT 0 CHECK (notice IN (0, 1)),
     PRIMARY KEY (game_id, target)

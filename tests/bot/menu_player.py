@@ -23,6 +23,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.engines.core import CHANCE
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, start
@@ -128,9 +129,7 @@ class MenuPlayer:
         awaited = waiting & movers
         seat = self.rng.choice(sorted(awaited or movers))
         user = self.by_id[game.user_of(seat)]
-        on_board = (
-            seat in waiting and len(movers) == 1 and engine.choices_are_public(state, seat)
-        )
+        on_board = seat in waiting and len(movers) == 1 and engine.choices_are_public(state, seat)
         mark = len(self.fake.sent)
         if on_board:
             source, count, why = await self._from_board(user, version)
@@ -146,9 +145,7 @@ class MenuPlayer:
                 count, played = await self._walk(user, mid, version)
                 source, why = "menu", ""
                 if not played:
-                    _, more, why = await self._reopen(
-                        user, version, "the menu sent was refused"
-                    )
+                    _, more, why = await self._reopen(user, version, "the menu sent was refused")
                     source, count = "reopen", count + more
         self.decisions.append(Decision(user.id, seat, version, source, count, why, mark))
         after = await service.get(self.game_id)
@@ -185,7 +182,11 @@ class MenuPlayer:
         out = await self.fake.click(user, board, mine["custom_id"])
         reply = self._reply(out)
         menu = next(
-            (s.message_id for s in reversed(out) if s.message_id and self.fake.selects(s.message_id)),
+            (
+                s.message_id
+                for s in reversed(out)
+                if s.message_id and self.fake.selects(s.message_id)
+            ),
             None,
         )
         if menu is None:
@@ -343,13 +344,13 @@ def texts_of(sent: Sent) -> list[tuple[str, str]]:
         out += [("embed", str(embed.get(k) or "")) for k in ("title", "description")]
         out += [("embed", f"{f.get('name')} {f.get('value')}") for f in embed.get("fields") or []]
 
-    def walk(components: list[dict[str, object]]) -> None:
+    def walk(components: list[dict[str, Any]]) -> None:
         for comp in components:
             if comp.get("type") == 2:
                 out.append(("button", str(comp.get("label") or "")))
             if comp.get("type") == 3:
                 out.append(("placeholder", str(comp.get("placeholder") or "")))
-                for option in comp.get("options") or []:  # type: ignore[attr-defined]
+                for option in comp.get("options") or []:
                     out.append(("option", str(option.get("label") or "")))
                     out.append(("option", str(option.get("description") or "")))
             inner = comp.get("components")

@@ -174,3 +174,24 @@ async def test_a_read_only_database_gets_a_specific_reply_and_changes_nothing(
     bot.service.forget(game_id)
     assert (await bot.service.get(game_id)).version == version
     await fake.close()
+
+
+async def test_a_reveal_is_a_new_board_even_for_the_last_to_commit(tmp_path: Path) -> None:
+    """Item 8's other half: commits edit the board in place, but the end of
+    a simultaneous phase (here Artaban's set-ups are revealed) is news, even
+    when the player who committed last is the first to move after it."""
+    fake = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 5))
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+    await start(fake, asha, lobby)
+    posted = len(boards(fake))
+    for user in (bhima, asha):  # seat 1 first; seat 0 last, and it moves first
+        await fake.slash(user, "game play", action="setup 3 4 5 2 6 1 4 3 leader c")
+        await fake.slash(user, "game play", action="commit")
+        if user is bhima:
+            assert len(boards(fake)) == posted, "a first commit edits the board"
+            assert any(s.route == "channel.edit" for s in fake.sent[-6:])
+    game = await bot_of(fake).service.get(game_id)
+    assert game.engine.waiting_on(game.state) == {0}
+    assert len(boards(fake)) == posted + 1, "the reveal is a new board"
+    await fake.close()

@@ -72,7 +72,12 @@ def describe(player: MenuPlayer, decisions: list[Decision]) -> str:
 
 
 async def play_whole_game(
-    tmp_path: Path, game: str, players: int, seed: int, options: str | None, blocked: tuple[int, ...]
+    tmp_path: Path,
+    game: str,
+    players: int,
+    seed: int,
+    options: str | None,
+    blocked: tuple[int, ...],
 ) -> MenuPlayer:
     player = await new_game(tmp_path, game, players, seed, options=options, blocked=blocked)
     try:
@@ -192,7 +197,9 @@ async def test_artaban_setup_menu_survives_the_other_commit(tmp_path: Path) -> N
         # The first player commits a random set-up from their DM at once.
         select = fake.selects(menus[first.id])[0]
         random_setup = next(o for o in select["options"] if o["label"].startswith("Random"))
-        out = await fake.select(first, menus[first.id], select["custom_id"], [random_setup["value"]])
+        out = await fake.select(
+            first, menus[first.id], select["custom_id"], [random_setup["value"]]
+        )
         assert any((s.content or "").startswith("Played:") for s in out), out
         live = await bot_of(fake).service.get(player.game_id)
         assert live.engine.view(live.state, None).players[0].committed

@@ -87,9 +87,7 @@ async def test_whole_game_names_and_words(
         finished = await player.play(600)
         assert finished, "the game did not end"
         problems = raw_name_problems(fake) + wording_problems(fake)
-        assert not problems, f"{len(problems)} problems:\n" + "\n".join(
-            dict.fromkeys(problems)
-        )
+        assert not problems, f"{len(problems)} problems:\n" + "\n".join(dict.fromkeys(problems))
     finally:
         await fake.close()
 

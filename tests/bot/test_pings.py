@@ -148,7 +148,8 @@ def check_allowed_mentions(fake: FakeDiscord, seated: set[int]) -> None:
         if allowed is None:
             # Discord's default parses every mention in the content.
             assert not notifies(fake, sent) or (
-                not MENTION.search(content) and "@everyone" not in content
+                not MENTION.search(content)
+                and "@everyone" not in content
                 and "@here" not in content
             ), f"a new message without allowed_mentions: {sent}"
             continue
