@@ -197,13 +197,21 @@ class Delivery:
         """At start-up: settle every active game (pending chance is resolved
         as it loads) and deliver whatever a crash or a failed post left behind."""
         store, service = self.bot.store, self.bot.service
-        for record in await store.live_games():
-            if record.status == "active":
-                try:
-                    await service.get(record.id)
-                except Exception:
-                    log.exception("game %d could not be loaded at start-up", record.id)
-        for game_id in await store.games_behind():
+        try:
+            live = await store.live_games()
+            for record in live:
+                if record.status == "active":
+                    try:
+                        await service.get(record.id)
+                    except Exception:
+                        log.exception("game %d could not be loaded at start-up", record.id)
+            behind = await store.games_behind()
+        except Exception:
+            log.exception("could not look for undelivered games at start-up")
+            return
+        if behind:
+            log.info("delivering what %d game(s) missed", len(behind))
+        for game_id in behind:
             await self.catch_up(game_id)
 
     async def catch_up(self, game_id: int, *, actor: Seat | None = None) -> bool:
