@@ -24,13 +24,13 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engines.core import CHANCE, Seat
-from bot.outgoing import NO_PINGS, clip, mention, pinging, plain_name, safe_name
+from bot.outgoing import NO_PINGS, clip, fill_seats, mention, names_of, pinging, plain_name
 from bot.service import LiveGame, MoveResult, secrets_of
 from storage.games import OutboxRow
 
@@ -46,35 +46,6 @@ the images and the log)."""
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 """Seconds before retrying a failed delivery; the last repeats."""
 MAX_RETRIES = 24
-
-
-class Style(enum.Enum):
-    CONTENT = "content"
-    """Bold, escaped names for message content."""
-    MENTION = "mention"
-    """Mentions (they ping only if the message's allowed_mentions says so)."""
-    PLAIN = "plain"
-    """Plain names for labels Discord shows as text (selects, buttons)."""
-
-
-def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
-    """Replace ``{p0}``-style seat tags with names (or mentions)."""
-    names: dict[str, str] = {}
-    for s in game.seats:
-        if style is Style.MENTION:
-            names[f"p{s.seat}"] = mention(s.user_id)
-        elif style is Style.PLAIN:
-            names[f"p{s.seat}"] = plain_name(s.display_name)
-        else:
-            names[f"p{s.seat}"] = f"**{safe_name(s.display_name)}**"
-    try:
-        return text.format_map(names)
-    except (KeyError, IndexError, ValueError):
-        return text
-
-
-def names_of(game: LiveGame, seats: Iterable[Seat]) -> str:
-    return " & ".join(f"**{safe_name(game.names[s])}**" for s in sorted(seats))
 
 
 def next_up(game: LiveGame, *, already_said: str = "") -> str:

@@ -12,12 +12,17 @@ Every reply, post, edit and DM is built here, so that
 
 from __future__ import annotations
 
+import enum
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
+
+if TYPE_CHECKING:
+    from bot.engines.core import Seat
+    from bot.service import LiveGame
 
 MAX_CONTENT = 2000
 """Discord's limit on a message's content."""
@@ -58,6 +63,35 @@ def safe_name(display_name: str) -> str:
 
 def mention(user_id: int) -> str:
     return f"<@{int(user_id)}>"
+
+
+class Style(enum.Enum):
+    CONTENT = "content"
+    """Bold, escaped names for message content."""
+    MENTION = "mention"
+    """Mentions (they ping only if the message's allowed_mentions says so)."""
+    PLAIN = "plain"
+    """Plain names for labels Discord shows as text (selects, buttons)."""
+
+
+def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
+    """Replace ``{p0}``-style seat tags with names (or mentions)."""
+    names: dict[str, str] = {}
+    for s in game.seats:
+        if style is Style.MENTION:
+            names[f"p{s.seat}"] = mention(s.user_id)
+        elif style is Style.PLAIN:
+            names[f"p{s.seat}"] = plain_name(s.display_name)
+        else:
+            names[f"p{s.seat}"] = f"**{safe_name(s.display_name)}**"
+    try:
+        return text.format_map(names)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def names_of(game: LiveGame, seats: Iterable[Seat]) -> str:
+    return " & ".join(f"**{safe_name(game.names[s])}**" for s in sorted(seats))
 
 
 def pinging(user_ids: Iterable[int] = ()) -> discord.AllowedMentions:

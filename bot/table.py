@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.delivery import Style, fill_seats
 from bot.engines.core import GameError
-from bot.outgoing import NO_PINGS, edit_reply, reply, safe_name
+from bot.outgoing import NO_PINGS, Style, edit_reply, fill_seats, reply, safe_name
 from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
 from storage.database import StorageError
 

@@ -11,10 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.delivery import Style, fill_seats
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import GameError, excerpt
-from bot.outgoing import reply
+from bot.outgoing import Style, fill_seats, reply
 from bot.table import lobby_text, player_of
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import discord
 
 from bot.choices import MenuOption, follow, format_path, parse_path
-from bot.delivery import Style, fill_seats
 from bot.engines.core import CHANCE, LabelsChoices, Seat
+from bot.outgoing import Style, fill_seats
 from bot.service import LiveGame
 
 if TYPE_CHECKING:
