@@ -1,0 +1,1353 @@
+"""Martian Chaturaji: the pure rules engine.
+
+The rules are ``docs/rules/chaturaji.md`` (R1-R15).  Four armies on one
+chessboard, files ``a``-``h`` and ranks ``1``-``8``: Blue (South, home row
+rank 1), Red (West, file a), Green (North, rank 8) and Yellow (East, file h).
+Blue+Green and Red+Yellow are partnerships; turns go Blue, Red, Green, Yellow
+(R1).  Squires advance towards the partner's home row (R2).
+
+Seats are players, not armies (R13): with 4 players seat ``n`` commands army
+``n``; with 2 players seat 0 commands Blue and Green and seat 1 Red and
+Yellow; with 3 players seat 0 commands Blue and Green, seat 1 Red and seat 2
+Yellow.  Each seat therefore commands one or two armies.
+
+Action text (what :meth:`ChaturajiEngine.describe` returns and
+:meth:`ChaturajiEngine.parse` accepts; case-insensitive, blanks ignored)::
+
+    f2-f3        move the piece on f2 to f3 (R3)
+    g1xe3        the same, capturing on e3 (``-`` and ``x`` are both read)
+    h7-h8=p      a squire reaching its promotion row becomes a paladin
+                 (``=r``: raven), R10
+    h8=r         promote a squire standing on its promotion row in place,
+                 using a 4 (R10)
+    pass         decline the remaining dice of the army moving now (R5)
+    first blue   R14: the partnership that won the start roll picks its
+                 first army
+    reenter red  R11: re-enter both captured monarchs, Red's placed first
+    reenter none R11: leave both captured
+    place e1     R11: put the re-entering monarch on e1
+    roll 3       chance: the next die shows 3 (1 Monarch .. 4 Squire, R5)
+
+The die a move uses is implied by the piece: its kind (and army) picks the
+die, so no die is ever named.  Piece letters (promotion): ``m`` monarch,
+``p`` paladin, ``r`` raven, ``s`` squire.
+
+Chaupal's choices
+-----------------
+
+Where the rulings leave a gap or differ from the rulebook:
+
+- R5 "``pass`` ends the turn": with a controlled army (R8) ``pass`` declines
+  the remaining dice of the army moving now; the controlled army's dice come
+  after the mover's own (R8's order), so a ``pass`` on the own dice moves on to
+  the controlled army's, and a ``pass`` there ends the turn.
+- A turn (or the own part of an R8 turn) ends by itself when none of its
+  remaining dice can move anything; the narration says so.  ``pass`` is only
+  asked for when a move was possible.
+- R6: the rulebook says a player *may* count up.  Counting is made automatic
+  (the ruling); since any die may be declined this loses no choice.
+- R10: the rulebook allows promotion to "any other piece ... captured" and
+  says "may"; the ruling (and issue 8) restricts it to a lost paladin or raven
+  and makes it part of the move.  We follow the ruling: a monarch comes back
+  only through R11.  A squire with nothing to become stays a squire; a kind
+  counts as lost while the army has none of it on the board.
+- R11: the capturing player's two choices (yes/no, and whose monarch is placed
+  first) are one action, ``reenter <army>`` or ``reenter none``.  The owners
+  then place in that order; an owner with no empty square on its home or
+  second row keeps its monarch captured and the next owner places.
+- R13 with 3 players: seat 0 plays the whole Blue-Green partnership, seats 1
+  and 2 play Red and Yellow (the lobby shows it before the game starts).
+- R14: in a 4-player game either player of the winning partnership may pick
+  its first army (both are asked; the first answer counts).
+- R15: a turn is quiet when nothing in it was captured or promoted and no
+  squire moved; the count goes up when a turn ends (or is skipped) and the
+  game is drawn when it reaches ``4 * quiet_rounds``.
+
+States are frozen dataclasses; the per-move path copies them through
+:func:`_replace` (``object.__new__`` plus the field dict), like Artaban.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, Final
+
+from bot.engines.chaturaji_views import (
+    ArmyView,
+    ChaturajiView,
+    DieView,
+    FinalView,
+    MoveView,
+    PieceView,
+)
+from bot.engines.core import (
+    CHANCE,
+    JSON,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Seat,
+    excerpt,
+    seat_tag,
+    whole_number,
+)
+
+FILES: Final = "abcdefgh"
+
+# Armies (R1), in turn order.
+BLUE: Final = 0
+RED: Final = 1
+GREEN: Final = 2
+YELLOW: Final = 3
+ARMIES: Final = ("blue", "red", "green", "yellow")
+ARMY_TITLES: Final = ("Blue", "Red", "Green", "Yellow")
+PARTNERSHIPS: Final = ("blue-green", "red-yellow")
+"""Partnership ``a & 1`` of army ``a``; the partner of ``a`` is ``a ^ 2``."""
+
+# Piece kinds (R3); the die face is kind + 1 (R5).
+MONARCH: Final = 0
+PALADIN: Final = 1
+RAVEN: Final = 2
+SQUIRE: Final = 3
+KINDS: Final = ("monarch", "paladin", "raven", "squire")
+LETTERS: Final = "mprs"
+
+QUIET_ROUNDS_DEFAULT: Final = 25
+QUIET_ROUNDS_MAX: Final = 1000
+"""R15: the largest ``quiet_rounds`` the lobby accepts (0 turns the rule off)."""
+
+START: Final = "start"
+CHOOSE: Final = "choose"
+ROLL: Final = "roll"
+MOVE: Final = "move"
+REENTER: Final = "reenter"
+PLACE: Final = "place"
+OVER: Final = "over"
+_PHASES: Final = (START, CHOOSE, ROLL, MOVE, REENTER, PLACE, OVER)
+
+
+def square_name(sq: int) -> str:
+    return f"{FILES[sq % 8]}{sq // 8 + 1}"
+
+
+def square_of(name: str) -> int:
+    """``c2`` -> 10 (rank-major from a1 = 0)."""
+    return (int(name[1]) - 1) * 8 + FILES.index(name[0])
+
+
+def _sq(f: int, r: int) -> int:
+    return r * 8 + f if 0 <= f < 8 and 0 <= r < 8 else -1
+
+
+# --------------------------------------------------------------------------
+# The board (R2) and precomputed move tables (R3)
+# --------------------------------------------------------------------------
+
+FORWARD: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+"""R2: each army's squire direction (file step, rank step)."""
+_FORWARD_WORD: Final = ("north", "east", "south", "west")
+START_SQUARES: Final = (
+    # R2: (raven, paladin, monarch, squires...)
+    ("h1", "g1", "f1", ("f2", "g2", "h2")),
+    ("a1", "a2", "a3", ("b1", "b2", "b3")),
+    ("a8", "b8", "c8", ("a7", "b7", "c7")),
+    ("h8", "h7", "h6", ("g8", "g7", "g6")),
+)
+THRONES: Final = tuple(square_of(s[2]) for s in START_SQUARES)
+"""R2: each army's throne square, its monarch's starting square."""
+CENTRE: Final = tuple(square_of(s) for s in ("d4", "e4", "d5", "e5"))
+"""R9: the four central squares."""
+_CENTRE_SET: Final = frozenset(CENTRE)
+
+
+def _row(army: int, depth: int) -> tuple[int, ...]:
+    """The squares ``depth`` rows in from the army's own edge (0: home row)."""
+    if army == BLUE:
+        return tuple(_sq(f, depth) for f in range(8))
+    if army == GREEN:
+        return tuple(_sq(f, 7 - depth) for f in range(8))
+    if army == RED:
+        return tuple(_sq(depth, r) for r in range(8))
+    return tuple(_sq(7 - depth, r) for r in range(8))
+
+
+HOME_ROWS: Final = tuple(_row(a, 0) for a in range(4))
+SECOND_ROWS: Final = tuple(_row(a, 1) for a in range(4))
+_ROW_WORD: Final = ("rank 1", "file a", "rank 8", "file h")
+_PROMOTION_ROW: Final = tuple(frozenset(HOME_ROWS[a ^ 2]) for a in range(4))
+"""R10: the partner's home row."""
+_ON_PROMOTION_ROW: Final = tuple(
+    tuple(sq in _PROMOTION_ROW[a] for sq in range(64)) for a in range(4)
+)
+
+
+def _ray(sq: int, df: int, dr: int) -> tuple[int, ...]:
+    out = []
+    f, r = sq % 8 + df, sq // 8 + dr
+    while 0 <= f < 8 and 0 <= r < 8:
+        out.append(r * 8 + f)
+        f += df
+        r += dr
+    return tuple(out)
+
+
+def _leaps(sq: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    f, r = sq % 8, sq // 8
+    return tuple(t for df, dr in steps if (t := _sq(f + df, r + dr)) >= 0)
+
+
+_ORTHO: Final = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAG: Final = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_KNIGHT_STEPS: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_ORTHO_RAYS: Final = tuple(tuple(r for d in _ORTHO if (r := _ray(sq, *d))) for sq in range(64))
+_DIAG_RAYS: Final = tuple(tuple(r for d in _DIAG if (r := _ray(sq, *d))) for sq in range(64))
+_QUEEN_RAYS: Final = tuple(_ORTHO_RAYS[sq] + _DIAG_RAYS[sq] for sq in range(64))
+_KNIGHT: Final = tuple(_leaps(sq, _KNIGHT_STEPS) for sq in range(64))
+_JUMP2: Final = tuple(_leaps(sq, tuple((2 * a, 2 * b) for a, b in _DIAG)) for sq in range(64))
+"""R3: the raven's exact two-square diagonal jump."""
+_SLIDES: Final = (_QUEEN_RAYS, _DIAG_RAYS, _ORTHO_RAYS)
+_JUMPS: Final = (tuple(() for _ in range(64)), _KNIGHT, _JUMP2)
+
+
+def _squire_tables(
+    army: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    df, dr = FORWARD[army]
+    starts = {square_of(s) for s in START_SQUARES[army][3]}
+    one, two, caps = [], [], []
+    for sq in range(64):
+        f, r = sq % 8, sq // 8
+        one.append(_sq(f + df, r + dr))
+        two.append(_sq(f + 2 * df, r + 2 * dr) if sq in starts else -1)
+        # Diagonally forward: forward plus one step either way across.
+        caps.append(tuple(t for s in (-1, 1) if (t := _sq(f + df + s * dr, r + dr + s * df)) >= 0))
+    return tuple(one), tuple(two), tuple(caps)
+
+
+_SQUIRE: Final = tuple(_squire_tables(a) for a in range(4))
+
+# A piece is one int: 0 is an empty square, otherwise 1 + army * 4 + kind.
+_ARMY: Final = (-1, *(c // 4 for c in range(16)))
+_KIND: Final = (-1, *(c % 4 for c in range(16)))
+_BIT: Final = (0, *(1 << (c // 4) for c in range(16)))
+
+
+def piece(army: int, kind: int) -> int:
+    return 1 + army * 4 + kind
+
+
+def _start_board() -> tuple[int, ...]:
+    board = [0] * 64
+    for army, (raven, paladin, monarch, squires) in enumerate(START_SQUARES):
+        board[square_of(raven)] = piece(army, RAVEN)
+        board[square_of(paladin)] = piece(army, PALADIN)
+        board[square_of(monarch)] = piece(army, MONARCH)
+        for s in squires:
+            board[square_of(s)] = piece(army, SQUIRE)
+    return tuple(board)
+
+
+START_BOARD: Final = _start_board()
+
+
+def _seats_of(num_players: int) -> tuple[Seat, ...]:
+    """R13: the seat commanding each army."""
+    if num_players == 4:
+        return (0, 1, 2, 3)
+    if num_players == 3:
+        return (0, 1, 0, 2)
+    return (0, 1, 0, 1)
+
+
+# --------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """R3: the piece on ``frm`` goes to ``to`` (capturing what stands there).
+    ``promo`` is the kind a squire becomes (R10), -1 for none; ``frm == to``
+    is a promotion in place."""
+
+    frm: int
+    to: int
+    promo: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Chance: the next die shows ``value`` (1 .. 4)."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class First:
+    """R14: the winning partnership's first army."""
+
+    army: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reenter:
+    """R11: re-enter both captured monarchs, ``first``'s placed first; -1: no."""
+
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """R11: the re-entering monarch goes on ``square``."""
+
+    square: int
+
+
+ChaturajiAction = Move | Pass | Roll | First | Reenter | Place
+PASS: Final = Pass()
+_ROLLS: Final = tuple(Roll(v) for v in range(1, 5))
+_ROLL_ODDS: Final = [(r, Fraction(1, 4)) for r in _ROLLS]
+_MOVES: Final = tuple(tuple(Move(f, t) for t in range(64)) for f in range(64))
+
+MoveRecord = tuple[int, int, int, int, int, tuple[int, ...]]
+"""(army, kind, from (-1: placed), to, promoted kind or -1, captured squares)."""
+Die = tuple[int, int, int, bool]
+"""(army, rolled face 1..4, kind after counting up or -1 when void, used)."""
+
+
+# --------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChaturajiState:
+    num_players: int
+    quiet_limit: int
+    """R15: turns in a row without progress that draw the game (0: off)."""
+    phase: str
+    board: tuple[int, ...]
+    """64 piece codes (0 = empty), rank-major from a1."""
+    monarchs: tuple[int, ...]
+    """Each army's monarch square, -1 while captured (derived from the board)."""
+    turn: int
+    """The army whose turn it is (-1 before the first turn)."""
+    control: int
+    """R8: the army the mover also commands this turn, -1 for none."""
+    stage: int
+    """0 while the mover's own dice are in use, 1 for the controlled army's."""
+    dice: tuple[Die, ...]
+    start_rolls: tuple[int, ...]
+    """R14: starting dice so far, Blue, Red, Green, Yellow."""
+    reentry: tuple[int, ...]
+    """R11: the two armies whose monarchs may re-enter (capturer's side first)."""
+    placing: tuple[int, ...]
+    """R11: armies still to place their monarch, in order."""
+    quiet: int
+    eventful: bool
+    """Something in this turn resets the quiet count (R15)."""
+    turn_moves: tuple[MoveRecord, ...]
+    last_moves: tuple[MoveRecord, ...]
+    skipped: tuple[int, ...]
+    """Armies whose turns were skipped when this turn began (R7)."""
+    turns: int
+    winner: int
+    """The winning partnership, -1 (none yet, or a quiet draw)."""
+
+
+_new_state: Final = object.__new__
+_set_fields: Final = object.__setattr__
+_FIELD_NAMES: Final = frozenset(f.name for f in fields(ChaturajiState))
+
+
+def _replace(state: ChaturajiState, **changes: Any) -> ChaturajiState:
+    if not changes.keys() <= _FIELD_NAMES:
+        raise TypeError(f"ChaturajiState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+    after = _new_state(ChaturajiState)
+    _set_fields(after, "__dict__", {**state.__dict__, **changes})
+    return after
+
+
+def _build(d: dict[str, Any]) -> ChaturajiState:
+    after = _new_state(ChaturajiState)
+    _set_fields(after, "__dict__", d)
+    return after
+
+
+def _monarchs(board: tuple[int, ...]) -> tuple[int, ...]:
+    found = [-1, -1, -1, -1]
+    for sq, code in enumerate(board):
+        if code and _KIND[code] == MONARCH:
+            found[_ARMY[code]] = sq
+    return tuple(found)
+
+
+def _has_kind(board: tuple[int, ...], army: int, kind: int) -> bool:
+    return piece(army, kind) in board
+
+
+def _targets(board: tuple[int, ...], sq: int, code: int, enemies: int) -> list[int]:
+    """R3/R4: where the piece ``code`` on ``sq`` may go; ``enemies`` is the
+    bit mask of armies it may capture."""
+    kind = _KIND[code]
+    out: list[int] = []
+    if kind == SQUIRE:
+        one, two, caps = _SQUIRE[_ARMY[code]]
+        t = one[sq]
+        if t >= 0 and not board[t]:
+            out.append(t)
+            t = two[sq]
+            if t >= 0 and not board[t]:
+                out.append(t)
+        for t in caps[sq]:
+            c = board[t]
+            if c and _BIT[c] & enemies:
+                out.append(t)
+        return out
+    for ray in _SLIDES[kind][sq]:
+        for t in ray:
+            c = board[t]
+            if not c:
+                out.append(t)
+            else:
+                if _BIT[c] & enemies:
+                    out.append(t)
+                break
+    if kind != MONARCH:
+        for t in _JUMPS[kind][sq]:
+            c = board[t]
+            if not c or _BIT[c] & enemies:
+                out.append(t)
+    return out
+
+
+def _enemies(turn: int, control: int) -> int:
+    """R4: the armies the pieces moved this turn may capture: neither the
+    mover's partnership nor the army it controls."""
+    friends = (1 << turn) | (1 << (turn ^ 2)) | ((1 << control) if control >= 0 else 0)
+    return 15 & ~friends
+
+
+_ENEMIES: Final = tuple(tuple(_enemies(t, c) for c in (-1, 0, 1, 2, 3)) for t in range(4))
+
+
+def _promotions(board: tuple[int, ...], army: int) -> tuple[int, ...]:
+    """R10: the kinds a squire of ``army`` may become (lost paladin, raven)."""
+    return tuple(k for k in (PALADIN, RAVEN) if piece(army, k) not in board)
+
+
+def _counted(board: tuple[int, ...], monarchs: tuple[int, ...], army: int, face: int) -> int:
+    """R6: the kind a die showing ``face`` moves for ``army``, counting up; -1 void."""
+    for kind in range(face - 1, 4):
+        if kind == MONARCH:
+            if monarchs[army] >= 0:
+                return kind
+        elif piece(army, kind) in board:
+            return kind
+    return -1
+
+
+def _stage_army(state: ChaturajiState) -> int:
+    return state.turn if state.stage == 0 else state.control
+
+
+def _stage_kinds(state: ChaturajiState) -> set[int]:
+    army = _stage_army(state)
+    return {k for a, _, k, used in state.dice if a == army and not used and k >= 0}
+
+
+def _piece_moves(state: ChaturajiState, only: int = -1) -> list[Move]:
+    """Every move of the army moving now with its unused dice, by square
+    (only the piece on ``only`` when it is given)."""
+    kinds = _stage_kinds(state)
+    if not kinds:
+        return []
+    army = _stage_army(state)
+    board = state.board
+    enemies = _ENEMIES[state.turn][state.control + 1]
+    base = 1 + army * 4
+    out: list[Move] = []
+    promos: tuple[int, ...] | None = None
+    on_row = _ON_PROMOTION_ROW[army]
+    for sq in range(64) if only < 0 else (only,):
+        code = board[sq]
+        if not code or not base <= code < base + 4:
+            continue
+        kind = code - base
+        if kind not in kinds:
+            continue
+        targets = _targets(board, sq, code, enemies)
+        if kind == SQUIRE:
+            if promos is None:
+                promos = _promotions(board, army)
+            if on_row[sq]:
+                # R10: promotion in place with a 4.
+                out.extend(Move(sq, sq, k) for k in promos)
+            for t in sorted(targets):
+                if on_row[t] and promos:
+                    out.extend(Move(sq, t, k) for k in promos)
+                else:
+                    out.append(_MOVES[sq][t])
+        else:
+            row = _MOVES[sq]
+            out.extend(row[t] for t in sorted(targets))
+    return out
+
+
+def _ravens_in_centre(board: tuple[int, ...], army: int, to: int) -> tuple[int, ...]:
+    """R9: the three other centre squares, when each holds a raven of a
+    different army other than ``army`` (so a raven of ``army`` landing on
+    the empty ``to`` is an unkindness); else ()."""
+    others = tuple(s for s in CENTRE if s != to)
+    seen = 1 << army
+    for s in others:
+        c = board[s]
+        if not c or _KIND[c] != RAVEN or _BIT[c] & seen:
+            return ()
+        seen |= _BIT[c]
+    return others
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+_SEAT_SETS: Final = tuple(frozenset({s}) for s in range(4))
+_CHANCE_SET: Final = frozenset({CHANCE})
+_NOBODY: Final[frozenset[Seat]] = frozenset()
+_SQUARE: Final = "([a-h][1-8])"
+_MOVE_RE: Final = re.compile(f"{_SQUARE}[-x:]?{_SQUARE}(?:=?([pr]))?")
+_INPLACE_RE: Final = re.compile(f"{_SQUARE}=?([pr])")
+_WORD_RE: Final = re.compile(r"(first|reenter|place|roll)(.*)")
+_HELP: Final = (
+    "Moves are written from-to (f2-f3, g1xe3, h7-h8=p), or pass; see docs/rules/chaturaji.md."
+)
+
+
+def _piece_words(code: int) -> str:
+    return f"{ARMY_TITLES[_ARMY[code]]} {KINDS[_KIND[code]]}"
+
+
+class ChaturajiEngine:
+    name: str = "chaturaji"
+    title: str = "Martian Chaturaji"
+    revision: int = 1
+    min_players: int = 2
+    max_players: int = 4
+
+    def __init__(self) -> None:
+        self.options: Mapping[str, Option] = {
+            "quiet_rounds": Option(
+                QUIET_ROUNDS_DEFAULT,
+                "R15: draw after this many rounds without a capture, promotion or "
+                "squire move (0: never)",
+                low=0,
+                high=QUIET_ROUNDS_MAX,
+            )
+        }
+
+    # ----- setup ------------------------------------------------------------
+
+    def setup(self, num_players: int, options: Mapping[str, Any]) -> ChaturajiState:
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidOptions("Martian Chaturaji is a game for 2, 3 or 4 players.")
+        for key in options:
+            if key not in self.options:
+                raise InvalidOptions(
+                    f"Martian Chaturaji has no option {excerpt(key)} (options: quiet_rounds)."
+                )
+        rounds = options.get("quiet_rounds", QUIET_ROUNDS_DEFAULT)
+        if (
+            not isinstance(rounds, int)
+            or isinstance(rounds, bool)
+            or not 0 <= rounds <= QUIET_ROUNDS_MAX
+        ):
+            raise InvalidOptions(
+                "Option quiet_rounds takes a whole number of rounds from 0 (never a "
+                f"quiet draw) to {QUIET_ROUNDS_MAX}."
+            )
+        return ChaturajiState(
+            num_players=num_players,
+            quiet_limit=4 * rounds,
+            phase=START,
+            board=START_BOARD,
+            monarchs=_monarchs(START_BOARD),
+            turn=-1,
+            control=-1,
+            stage=0,
+            dice=(),
+            start_rolls=(),
+            reentry=(),
+            placing=(),
+            quiet=0,
+            eventful=False,
+            turn_moves=(),
+            last_moves=(),
+            skipped=(),
+            turns=0,
+            winner=-1,
+        )
+
+    def commander(self, state: ChaturajiState, army: int) -> Seat:
+        """R13: the seat that plays ``army``."""
+        return _seats_of(state.num_players)[army]
+
+    # ----- whose turn -------------------------------------------------------
+
+    def to_move(self, state: ChaturajiState) -> frozenset[Seat]:
+        phase = state.phase
+        seats = _seats_of(state.num_players)
+        if phase in (MOVE, REENTER):
+            return _SEAT_SETS[seats[state.turn]]
+        if phase in (ROLL, START):
+            return _CHANCE_SET
+        if phase == PLACE:
+            return _SEAT_SETS[seats[state.placing[0]]]
+        if phase == CHOOSE:
+            p = self._start_winner(state)
+            return frozenset({seats[p], seats[p + 2]})
+        return _NOBODY
+
+    def waiting_on(self, state: ChaturajiState) -> frozenset[Seat]:
+        return self.to_move(state) - _CHANCE_SET
+
+    def choices_are_public(self, state: ChaturajiState, seat: Seat) -> bool:
+        """Nothing is hidden (rules, "Hidden information")."""
+        return True
+
+    @staticmethod
+    def _start_winner(state: ChaturajiState) -> int:
+        r = state.start_rolls
+        return 0 if r[0] + r[2] > r[1] + r[3] else 1
+
+    # ----- legal actions ----------------------------------------------------
+
+    def chance_outcomes(self, state: ChaturajiState) -> list[tuple[ChaturajiAction, Fraction]]:
+        if state.phase in (ROLL, START):
+            return list(_ROLL_ODDS)
+        return []
+
+    def legal_actions(self, state: ChaturajiState, seat: Seat) -> list[ChaturajiAction]:
+        phase = state.phase
+        if phase == OVER or seat not in self.to_move(state):
+            return []
+        if phase == MOVE:
+            out: list[ChaturajiAction] = list(_piece_moves(state))
+            out.append(PASS)
+            return out
+        if phase in (ROLL, START):
+            return list(_ROLLS)
+        if phase == CHOOSE:
+            p = self._start_winner(state)
+            return [First(p), First(p + 2)]
+        if phase == REENTER:
+            return [Reenter(state.reentry[0]), Reenter(state.reentry[1]), Reenter(-1)]
+        return [Place(sq) for sq in self._placements(state, state.placing[0])]
+
+    @staticmethod
+    def _placements(state: ChaturajiState, army: int) -> list[int]:
+        """R11: empty squares of the home row, else of the second row."""
+        board = state.board
+        for row in (HOME_ROWS[army], SECOND_ROWS[army]):
+            empty = sorted(sq for sq in row if not board[sq])
+            if empty:
+                return empty
+        return []
+
+    # ----- apply ------------------------------------------------------------
+
+    def apply(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> ChaturajiState:
+        if state.phase == OVER:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_move(state):
+            raise NotYourTurn("It is not your turn.")
+        phase = state.phase
+        if isinstance(action, Roll) and phase in (ROLL, START):
+            if not 1 <= action.value <= 4:
+                raise IllegalAction("A die shows 1 to 4.")
+            return self._roll(state, action.value)
+        if phase == MOVE:
+            if isinstance(action, Pass):
+                return self._settle(self._decline(state), check=False)
+            if isinstance(action, Move):
+                return self._move(state, action)
+            raise IllegalAction("Move a piece for your dice, or pass.")
+        if phase == CHOOSE and isinstance(action, First):
+            p = self._start_winner(state)
+            if action.army not in (p, p + 2):
+                raise IllegalAction(
+                    f"{PARTNERSHIPS[p].title()} won the start roll: first blue/red/"
+                    "green/yellow must name one of its armies."
+                )
+            return self._begin(state.__dict__.copy(), action.army, count=False)
+        if phase == REENTER and isinstance(action, Reenter):
+            if action.first == -1:
+                return self._settle(_replace(state, phase=MOVE, reentry=()))
+            if action.first not in state.reentry:
+                raise IllegalAction("Name one of the two captured monarchs' armies, or none.")
+            second = state.reentry[1] if action.first == state.reentry[0] else state.reentry[0]
+            return self._next_placer(_replace(state, reentry=(), placing=(action.first, second)))
+        if phase == PLACE and isinstance(action, Place):
+            army = state.placing[0]
+            if action.square not in self._placements(state, army):
+                raise IllegalAction(
+                    f"The {ARMY_TITLES[army]} monarch goes on an empty square of its home "
+                    "row (or of its second row when the home row is full)."
+                )
+            board = list(state.board)
+            board[action.square] = piece(army, MONARCH)
+            monarchs = list(state.monarchs)
+            monarchs[army] = action.square
+            record: MoveRecord = (army, MONARCH, -1, action.square, -1, ())
+            return self._next_placer(
+                _replace(
+                    state,
+                    board=tuple(board),
+                    monarchs=tuple(monarchs),
+                    placing=state.placing[1:],
+                    turn_moves=(*state.turn_moves, record),
+                )
+            )
+        raise IllegalAction(f"That is not possible now. {self._hint(state)}")
+
+    @staticmethod
+    def _hint(state: ChaturajiState) -> str:
+        return {
+            MOVE: "Move a piece for your dice, or pass.",
+            CHOOSE: "Choose the army that moves first (first <army>).",
+            REENTER: "Choose reenter <army> or reenter none.",
+            PLACE: "Place the monarch (place <square>).",
+        }.get(state.phase, "The dice are being rolled.")
+
+    def _roll(self, state: ChaturajiState, face: int) -> ChaturajiState:
+        if state.phase == START:
+            rolls = (*state.start_rolls, face)
+            if len(rolls) < 4:
+                return _replace(state, start_rolls=rolls)
+            if rolls[0] + rolls[2] == rolls[1] + rolls[3]:
+                # R14: re-roll ties.
+                return _replace(state, start_rolls=())
+            return _replace(state, start_rolls=rolls, phase=CHOOSE)
+        i = len(state.dice)
+        army = state.turn if i < 2 else state.control
+        # R6: counted when rolled, held for the whole turn.
+        die: Die = (army, face, _counted(state.board, state.monarchs, army, face), False)
+        dice = (*state.dice, die)
+        if len(dice) < (4 if state.control >= 0 else 2):
+            return _replace(state, dice=dice)
+        return self._settle(_replace(state, dice=dice, phase=MOVE, stage=0))
+
+    @staticmethod
+    def _decline(state: ChaturajiState) -> ChaturajiState:
+        """``pass``: the moving army's remaining dice are declined."""
+        army = _stage_army(state)
+        dice = tuple((a, f, k, used or a == army) for a, f, k, used in state.dice)
+        return _replace(state, dice=dice)
+
+    def _move(self, state: ChaturajiState, action: Move) -> ChaturajiState:
+        frm, to, promo = action.frm, action.to, action.promo
+        if not (0 <= frm < 64 and 0 <= to < 64) or action not in self._moves_from(state, frm):
+            raise IllegalAction(self._why_not(state, action))
+        board = list(state.board)
+        code = board[frm]
+        army, kind = _ARMY[code], _KIND[code]
+        taken = board[to] if to != frm else 0
+        captured: tuple[int, ...] = (to,) if taken else ()
+        board[frm] = 0
+        board[to] = code if promo < 0 else piece(army, promo)
+        monarchs = state.monarchs
+        if kind == RAVEN and to in _CENTRE_SET and not taken:
+            # R9: the unkindness of ravens, the partner's raven included.
+            others = _ravens_in_centre(state.board, army, to)
+            for s in others:
+                board[s] = 0
+            captured = others
+        if kind == MONARCH:
+            monarchs = tuple(to if a == army else m for a, m in enumerate(monarchs))
+        if taken and _KIND[taken] == MONARCH:
+            monarchs = tuple(-1 if a == _ARMY[taken] else m for a, m in enumerate(monarchs))
+        # The die: the first unused one of this army for the piece's kind.
+        dice = list(state.dice)
+        for i, (a, f, k, used) in enumerate(dice):
+            if a == army and k == kind and not used:
+                dice[i] = (a, f, k, True)
+                break
+        eventful = state.eventful or bool(captured) or promo >= 0 or kind == SQUIRE
+        record: MoveRecord = (army, kind, frm, to, promo, captured)
+        after = _replace(
+            state,
+            board=tuple(board),
+            monarchs=monarchs,
+            dice=tuple(dice),
+            eventful=eventful,
+            turn_moves=(*state.turn_moves, record),
+        )
+        if taken and _KIND[taken] == MONARCH:
+            return self._monarch_taken(after, _ARMY[taken])
+        return self._settle(after)
+
+    def _moves_from(self, state: ChaturajiState, frm: int) -> list[Move]:
+        code = state.board[frm]
+        if not code or _ARMY[code] != _stage_army(state):
+            return []
+        if _KIND[code] not in _stage_kinds(state):
+            return []
+        return _piece_moves(state, frm)
+
+    def _why_not(self, state: ChaturajiState, action: Move) -> str:
+        frm = action.frm
+        if not 0 <= frm < 64 or not 0 <= action.to < 64:
+            return "That square is not on the board."
+        code = state.board[frm]
+        army = _stage_army(state)
+        if not code:
+            return f"There is no piece on {square_name(frm)}."
+        if _ARMY[code] != army:
+            return f"The piece on {square_name(frm)} is not {ARMY_TITLES[army]}'s to move now."
+        if _KIND[code] not in _stage_kinds(state):
+            return f"No unused die moves {ARMY_TITLES[army]}'s {KINDS[_KIND[code]]} now."
+        return f"The {KINDS[_KIND[code]]} on {square_name(frm)} cannot make that move."
+
+    def _monarch_taken(self, state: ChaturajiState, victim: int) -> ChaturajiState:
+        monarchs = state.monarchs
+        side = victim & 1
+        if monarchs[side] < 0 and monarchs[side + 2] < 0:
+            # R12: both enemy monarchs are off the board.
+            return self._end(state, winner=side ^ 1)
+        own = state.turn & 1
+        lost = [a for a in (own, own + 2) if monarchs[a] < 0]
+        if len(lost) == 1:
+            # R11: the capturing player may re-enter both monarchs.
+            return _replace(state, phase=REENTER, reentry=(lost[0], victim))
+        return self._settle(state)
+
+    def _next_placer(self, state: ChaturajiState) -> ChaturajiState:
+        placing = state.placing
+        while placing and not self._placements(state, placing[0]):
+            placing = placing[1:]  # R11: no empty square: it stays captured.
+        if placing:
+            return _replace(state, phase=PLACE, placing=placing)
+        return self._settle(_replace(state, phase=MOVE, placing=()))
+
+    def _settle(self, state: ChaturajiState, check: bool = True) -> ChaturajiState:
+        """Go on to the controlled army's dice, or end the turn, once the
+        moving army's dice are used up or can move nothing."""
+        while True:
+            if check and _piece_moves(state):
+                return state
+            if state.stage == 0 and state.control >= 0:
+                state = _replace(state, stage=1)
+                check = True
+                continue
+            return self._end_turn(state)
+
+    def _end_turn(self, state: ChaturajiState) -> ChaturajiState:
+        d = state.__dict__.copy()
+        d["quiet"] = 0 if state.eventful else state.quiet + 1
+        if state.turn_moves:
+            d["last_moves"] = state.turn_moves
+        d["turn_moves"] = ()
+        d["eventful"] = False
+        return self._begin(d, (state.turn + 1) % 4, count=True)
+
+    def _begin(self, d: dict[str, Any], army: int, count: bool) -> ChaturajiState:
+        """Start ``army``'s turn, skipping armies whose monarch is captured (R7)."""
+        monarchs = d["monarchs"]
+        skipped: list[int] = []
+        limit = d["quiet_limit"]
+        d.update(dice=(), control=-1, stage=0, reentry=(), placing=())
+        while True:
+            if count and limit and d["quiet"] >= limit:
+                d["skipped"] = tuple(skipped)
+                return self._end(_build(d), winner=-1)
+            if monarchs[army] >= 0 or monarchs[army ^ 2] == THRONES[army]:
+                # R8: a captured army whose partner's monarch is on its throne
+                # takes its turn normally.
+                break
+            skipped.append(army)
+            d["quiet"] += 1
+            army = (army + 1) % 4
+        control = -1
+        mine = monarchs[army]
+        if mine >= 0:
+            for other in range(4):
+                if other != army and monarchs[other] < 0 and THRONES[other] == mine:
+                    control = other  # R8: the mover commands that army too.
+        d.update(
+            phase=ROLL,
+            turn=army,
+            control=control,
+            skipped=tuple(skipped),
+            turns=d["turns"] + 1,
+        )
+        return _build(d)
+
+    def _end(self, state: ChaturajiState, winner: int) -> ChaturajiState:
+        moves = state.turn_moves or state.last_moves
+        return _replace(
+            state, phase=OVER, winner=winner, last_moves=moves, turn_moves=(), reentry=()
+        )
+
+    # ----- outcome ----------------------------------------------------------
+
+    def outcome(self, state: ChaturajiState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        seats = _seats_of(state.num_players)
+        n = state.num_players
+        if state.winner < 0:
+            return Outcome(
+                ranking=(frozenset(range(n)),),
+                scores=(0,) * n,
+                reason=f"Drawn: {state.quiet_limit // 4} quiet rounds passed without a "
+                "capture, a promotion or a squire move.",
+            )
+        w = state.winner
+        won = frozenset({seats[w], seats[w + 2]})
+        lost = frozenset(range(n)) - won
+        names = " and ".join(seat_tag(s) for s in sorted(won))
+        armies = f"{ARMY_TITLES[w]} and {ARMY_TITLES[w + 2]}"
+        verb = "wins" if len(won) == 1 else "win"
+        return Outcome(
+            ranking=(won, lost),
+            scores=tuple(1 if s in won else 0 for s in range(n)),
+            reason=f"{names} ({armies}) {verb}: both enemy monarchs are captured.",
+        )
+
+    # ----- view -------------------------------------------------------------
+
+    def view(self, state: ChaturajiState, seat: Seat | None) -> ChaturajiView:
+        seats = _seats_of(state.num_players)
+        board = state.board
+        playing = state.phase in (ROLL, MOVE, REENTER, PLACE)
+        armies = []
+        for a in range(4):
+            lost = tuple(
+                KINDS[k]
+                for k in range(3)
+                if (state.monarchs[a] < 0 if k == MONARCH else piece(a, k) not in board)
+            )
+            lost += ("squire",) * self._squires_lost(board, a)
+            armies.append(
+                ArmyView(
+                    army=ARMIES[a],
+                    partnership=a & 1,
+                    commander=seats[a],
+                    throne=square_name(THRONES[a]),
+                    home_row=_ROW_WORD[a],
+                    forward=_FORWARD_WORD[a],
+                    monarch=square_name(state.monarchs[a]) if state.monarchs[a] >= 0 else None,
+                    lost=lost,
+                    pieces=sum(1 for c in board if c and _ARMY[c] == a),
+                    controlled_by=ARMIES[state.turn] if playing and state.control == a else None,
+                )
+            )
+        pieces = tuple(
+            PieceView(
+                square=square_name(sq),
+                file=sq % 8,
+                rank=sq // 8 + 1,
+                army=ARMIES[_ARMY[c]],
+                kind=KINDS[_KIND[c]],
+            )
+            for sq, c in enumerate(board)
+            if c
+        )
+        dice = tuple(
+            DieView(
+                army=ARMIES[a],
+                rolled=f,
+                kind=KINDS[k] if k >= 0 else None,
+                counted_up=k != f - 1,
+                used=used,
+                void=k < 0,
+            )
+            for a, f, k, used in state.dice
+        )
+        to_move = sorted(self.to_move(state) - _CHANCE_SET)
+        commanding: tuple[str, ...] = ()
+        if playing:
+            commanding = (ARMIES[state.turn],) + (
+                (ARMIES[state.control],) if state.control >= 0 else ()
+            )
+        final = None
+        outcome = self.outcome(state)
+        if outcome is not None:
+            final = FinalView(
+                ranking=tuple(tuple(sorted(p)) for p in outcome.ranking),
+                scores=outcome.scores,
+                reason=outcome.reason,
+                winners=PARTNERSHIPS[state.winner] if state.winner >= 0 else None,
+            )
+        mine = None
+        if seat is not None and 0 <= seat < state.num_players:
+            mine = tuple(ARMIES[a] for a in range(4) if seats[a] == seat)
+        return ChaturajiView(
+            phase=state.phase,
+            num_players=state.num_players,
+            seats=tuple(
+                tuple(ARMIES[a] for a in range(4) if seats[a] == s)
+                for s in range(state.num_players)
+            ),
+            armies=tuple(armies),
+            pieces=pieces,
+            turn=ARMIES[state.turn] if playing else None,
+            controlled=ARMIES[state.control] if playing and state.control >= 0 else None,
+            to_play=to_move[0] if to_move else None,
+            commanding=commanding,
+            dice=dice,
+            start_rolls=state.start_rolls,
+            placing=ARMIES[state.placing[0]] if state.phase == PLACE else None,
+            last_moves=tuple(self._move_view(r) for r in state.last_moves),
+            turn_moves=tuple(self._move_view(r) for r in state.turn_moves),
+            skipped=tuple(ARMIES[a] for a in state.skipped),
+            quiet_turns=state.quiet,
+            quiet_limit=state.quiet_limit,
+            turns=state.turns,
+            final=final,
+            viewer=seat if seat is not None and 0 <= seat < state.num_players else None,
+            me=mine,
+        )
+
+    @staticmethod
+    def _squires_lost(board: tuple[int, ...], army: int) -> int:
+        """Squires gone from the board: captured, or promoted (R10)."""
+        return 3 - sum(1 for c in board if c == piece(army, SQUIRE))
+
+    @staticmethod
+    def _move_view(record: MoveRecord) -> MoveView:
+        army, kind, frm, to, promo, captured = record
+        return MoveView(
+            army=ARMIES[army],
+            kind=KINDS[kind],
+            frm=square_name(frm) if frm >= 0 else None,
+            to=square_name(to),
+            captured=tuple(square_name(s) for s in captured),
+            promoted=KINDS[promo] if promo >= 0 else None,
+        )
+
+    # ----- text -------------------------------------------------------------
+
+    def parse(self, state: ChaturajiState, seat: Seat, text: str) -> ChaturajiAction:
+        compact = "".join(ch for ch in text.lower() if not ch.isspace())
+        if not compact:
+            raise InvalidAction(f"Type a move. {_HELP}")
+        if compact == "pass":
+            return PASS
+        m = _MOVE_RE.fullmatch(compact)
+        if m is not None:
+            promo = -1 if m.group(3) is None else LETTERS.index(m.group(3))
+            frm, to = square_of(m.group(1)), square_of(m.group(2))
+            if frm == to:
+                raise InvalidAction(f"A piece must move somewhere, not {excerpt(text)}.")
+            return Move(frm, to, promo)
+        m = _INPLACE_RE.fullmatch(compact)
+        if m is not None:
+            sq = square_of(m.group(1))
+            return Move(sq, sq, LETTERS.index(m.group(2)))
+        m = _WORD_RE.fullmatch(compact)
+        if m is not None:
+            word, rest = m.group(1), m.group(2)
+            if word == "roll":
+                value = whole_number(rest, max_digits=1)
+                if value is None or not 1 <= value <= 4:
+                    raise InvalidAction(f"A die shows 1 to 4, not {excerpt(rest)}.")
+                return _ROLLS[value - 1]
+            if word == "place":
+                if re.fullmatch(_SQUARE, rest):
+                    return Place(square_of(rest))
+                raise InvalidAction(f"Place the monarch on a square (a1-h8), not {excerpt(rest)}.")
+            if rest in ARMIES:
+                return First(ARMIES.index(rest)) if word == "first" else Reenter(ARMIES.index(rest))
+            if word == "reenter" and rest == "none":
+                return Reenter(-1)
+            raise InvalidAction(f"Name an army (blue, red, green or yellow), not {excerpt(rest)}.")
+        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+
+    def describe(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> str:
+        match action:
+            case Move(frm, to, promo):
+                tail = f"={LETTERS[promo]}" if 0 <= promo < 4 else ""
+                if frm == to:
+                    return f"{square_name(frm)}{tail}"
+                sep = "x" if 0 <= to < 64 and state.board[to] else "-"
+                return f"{square_name(frm)}{sep}{square_name(to)}{tail}"
+            case Pass():
+                return "pass"
+            case Roll(value):
+                return f"roll {value}"
+            case First(army):
+                return f"first {ARMIES[army]}"
+            case Reenter(first):
+                return f"reenter {ARMIES[first] if first >= 0 else 'none'}"
+            case Place(square):
+                return f"place {square_name(square)}"
+        raise InvalidAction(f"Not a Martian Chaturaji action: {action!r}")
+
+    def menu_words(self, state: ChaturajiState, seat: Seat, text: str) -> tuple[str, ...]:
+        """A piece's moves group under its square (``f2-f3`` -> ``("f2",
+        "f2-f3")``); everything else is one level."""
+        if len(text) >= 3 and re.fullmatch(_SQUARE, text[:2]) and text[2] in "-x=":
+            return (text[:2], text)
+        return (text,)
+
+    def choice_label(self, state: ChaturajiState, seat: Seat, prefix: str) -> str:
+        """Menu text for the moves of one piece: ``f2: Blue squire``."""
+        if re.fullmatch(_SQUARE, prefix):
+            code = state.board[square_of(prefix)]
+            if code:
+                return f"{prefix}: {_piece_words(code)}"
+        return prefix
+
+    def label(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> str:
+        text = self.describe(state, seat, action)
+        match action:
+            case Move(frm, to, promo):
+                code = state.board[frm] if 0 <= frm < 64 else 0
+                if not code:
+                    return text
+                words = f"{_piece_words(code)} {text}"
+                if frm == to:
+                    return f"{words}: promote in place to {KINDS[promo]}"
+                taken = state.board[to]
+                if taken:
+                    words += f" takes {_piece_words(taken)}"
+                elif (
+                    _KIND[code] == RAVEN
+                    and to in _CENTRE_SET
+                    and _ravens_in_centre(state.board, _ARMY[code], to)
+                ):
+                    words += ": unkindness of ravens"
+                if promo >= 0:
+                    words += f", becomes a {KINDS[promo]}"
+                return words
+            case Pass():
+                return "Pass: decline the remaining dice"
+            case Roll(value):
+                return f"Roll {value} ({KINDS[value - 1]})"
+            case First(army):
+                return f"{ARMY_TITLES[army]} moves first"
+            case Reenter(first):
+                if first < 0:
+                    return "No re-entry: both monarchs stay captured"
+                return f"Re-enter both monarchs, {ARMY_TITLES[first]} placing first"
+            case Place(square):
+                army = state.placing[0] if state.placing else -1
+                who = ARMY_TITLES[army] if army >= 0 else "The"
+                return f"{who} monarch on {square_name(square)}"
+        return text
+
+    def narrate(
+        self,
+        before: ChaturajiState,
+        seat: Seat,
+        action: ChaturajiAction,
+        after: ChaturajiState,
+    ) -> str:
+        seats = _seats_of(before.num_players)
+        parts: list[str] = []
+        match action:
+            case Roll(value):
+                if before.phase == START:
+                    army = len(before.start_rolls)
+                    parts.append(f"{ARMY_TITLES[army]} rolls {value} for the start")
+                    if army == 3 and after.phase == START:
+                        parts.append("the partnerships tie and roll again")  # R14
+                    elif after.phase == CHOOSE:
+                        p = self._start_winner(after)
+                        parts.append(f"{PARTNERSHIPS[p].title()} starts")
+                else:
+                    army, face, kind, _ = self._last_die(before, value)
+                    what = KINDS[kind] if kind >= 0 else "nothing (void)"
+                    counted = " counted up to" if kind >= 0 and kind != face - 1 else ":"
+                    parts.append(f"{ARMY_TITLES[army]} rolls {face}{counted} {what}")
+            case First(army):
+                parts.append(f"{seat_tag(seat)} chooses {ARMY_TITLES[army]} to move first")
+            case Reenter(first):
+                if first < 0:
+                    parts.append(f"{seat_tag(seat)} declines the re-entry of the monarchs")
+                else:
+                    parts.append(
+                        f"{seat_tag(seat)} re-enters both captured monarchs, "
+                        f"{ARMY_TITLES[first]} placing first"
+                    )
+            case Place(square):
+                army = before.placing[0]
+                parts.append(
+                    f"{seat_tag(seat)} places the {ARMY_TITLES[army]} monarch on "
+                    f"{square_name(square)}"
+                )
+            case Pass():
+                parts.append(f"{seat_tag(seat)} passes")
+            case Move(frm, to, promo):
+                code = before.board[frm]
+                words = (
+                    f"{seat_tag(seat)}: {_piece_words(code)} {self.describe(before, seat, action)}"
+                )
+                record = (
+                    after.turn_moves[-1]
+                    if after.turn_moves
+                    else (after.last_moves[-1] if after.last_moves else None)
+                )
+                taken = before.board[to] if to != frm else 0
+                if taken:
+                    words += f" takes the {_piece_words(taken)}"
+                elif record is not None and len(record[5]) == 3:
+                    names = ", ".join(_piece_words(before.board[s]) for s in record[5])
+                    words += f": an unkindness of ravens takes {names}"
+                if promo >= 0:
+                    words += f" and becomes a {KINDS[promo]}"
+                parts.append(words)
+        parts.extend(self._turn_news(before, after, seats))
+        return "; ".join(parts) + "."
+
+    @staticmethod
+    def _last_die(before: ChaturajiState, value: int) -> Die:
+        """The die a roll of ``value`` gives in ``before`` (R6: counted up)."""
+        army = before.turn if len(before.dice) < 2 else before.control
+        return (army, value, _counted(before.board, before.monarchs, army, value), False)
+
+    def _turn_news(
+        self, before: ChaturajiState, after: ChaturajiState, seats: tuple[Seat, ...]
+    ) -> list[str]:
+        news: list[str] = []
+        if after.phase == REENTER and before.phase != REENTER:
+            news.append(f"{seat_tag(seats[after.turn])} may re-enter both captured monarchs")
+        if after.phase == PLACE and (before.phase != PLACE or after.placing != before.placing):
+            army = after.placing[0]
+            news.append(f"{seat_tag(seats[army])} places the {ARMY_TITLES[army]} monarch")
+        if after.phase == OVER:
+            outcome = self.outcome(after)
+            if outcome is not None:
+                news.append(outcome.reason.rstrip("."))
+            return news
+        new_turn = after.turns != before.turns
+        if before.phase == MOVE and after.stage == 1 and before.stage == 0 and not new_turn:
+            news.append(f"now {ARMY_TITLES[after.control]}'s dice")
+        if new_turn and before.phase in (ROLL, MOVE, REENTER, PLACE):
+            news.append(f"{ARMY_TITLES[before.turn]}'s turn ends")
+        if new_turn:
+            for army in after.skipped:
+                news.append(f"{ARMY_TITLES[army]}'s turn is skipped (monarch captured)")
+            line = f"{ARMY_TITLES[after.turn]} to play ({seat_tag(seats[after.turn])})"
+            if after.control >= 0:
+                line += f", commanding {ARMY_TITLES[after.control]} from its throne"
+            news.append(line)
+        return news
+
+    def private_to(
+        self, before: ChaturajiState, seat: Seat, action: ChaturajiAction
+    ) -> Seat | None:
+        return None
+
+    # ----- serialisation ----------------------------------------------------
+
+    def to_json(self, state: ChaturajiState) -> JSON:
+        def record(r: MoveRecord) -> JSON:
+            return [r[0], r[1], r[2], r[3], r[4], list(r[5])]
+
+        return {
+            "num_players": state.num_players,
+            "quiet_limit": state.quiet_limit,
+            "phase": state.phase,
+            "pieces": {
+                square_name(sq): f"{ARMIES[_ARMY[c]]} {KINDS[_KIND[c]]}"
+                for sq, c in enumerate(state.board)
+                if c
+            },
+            "turn": state.turn,
+            "control": state.control,
+            "stage": state.stage,
+            "dice": [[a, f, k, used] for a, f, k, used in state.dice],
+            "start_rolls": list(state.start_rolls),
+            "reentry": list(state.reentry),
+            "placing": list(state.placing),
+            "quiet": state.quiet,
+            "eventful": state.eventful,
+            "turn_moves": [record(r) for r in state.turn_moves],
+            "last_moves": [record(r) for r in state.last_moves],
+            "skipped": list(state.skipped),
+            "turns": state.turns,
+            "winner": state.winner,
+        }
+
+    def from_json(self, obj: JSON) -> ChaturajiState:
+        try:
+            phase = str(obj["phase"])
+            if phase not in _PHASES:
+                raise ValueError(f"unknown phase {phase!r}")
+            n = int(obj["num_players"])
+            if not 2 <= n <= 4:
+                raise ValueError(f"bad player count {n}")
+            board = [0] * 64
+            for name, what in dict(obj["pieces"]).items():
+                if not re.fullmatch(_SQUARE, str(name)):
+                    raise ValueError(f"bad square {name!r}")
+                army, kind = str(what).split()
+                board[square_of(str(name))] = piece(ARMIES.index(army), KINDS.index(kind))
+
+            def army_or_none(value: Any) -> int:
+                v = int(value)
+                if not -1 <= v < 4:
+                    raise ValueError(f"bad army {v}")
+                return v
+
+            def armies(values: Any) -> tuple[int, ...]:
+                out = tuple(int(v) for v in values)
+                if any(not 0 <= v < 4 for v in out):
+                    raise ValueError(f"bad armies {out}")
+                return out
+
+            def records(values: Any) -> tuple[MoveRecord, ...]:
+                out: list[MoveRecord] = []
+                for r in values:
+                    a, k, f, t, p, caps = r
+                    out.append(
+                        (int(a), int(k), int(f), int(t), int(p), tuple(int(c) for c in caps))
+                    )
+                return tuple(out)
+
+            dice: list[Die] = []
+            for a, f, k, used in obj["dice"]:
+                if not (0 <= int(a) < 4 and 1 <= int(f) <= 4 and -1 <= int(k) < 4):
+                    raise ValueError("bad die")
+                dice.append((int(a), int(f), int(k), bool(used)))
+            state = ChaturajiState(
+                num_players=n,
+                quiet_limit=int(obj["quiet_limit"]),
+                phase=phase,
+                board=tuple(board),
+                monarchs=_monarchs(tuple(board)),
+                turn=army_or_none(obj["turn"]),
+                control=army_or_none(obj["control"]),
+                stage=int(obj["stage"]),
+                dice=tuple(dice),
+                start_rolls=tuple(int(v) for v in obj["start_rolls"]),
+                reentry=armies(obj["reentry"]),
+                placing=armies(obj["placing"]),
+                quiet=int(obj["quiet"]),
+                eventful=bool(obj["eventful"]),
+                turn_moves=records(obj["turn_moves"]),
+                last_moves=records(obj["last_moves"]),
+                skipped=armies(obj["skipped"]),
+                turns=int(obj["turns"]),
+                winner=army_or_none(obj["winner"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"broken Martian Chaturaji state: {exc}") from exc
+        if phase in (MOVE, ROLL, REENTER) and state.turn < 0:
+            raise ValueError("broken Martian Chaturaji state: no army to play")
+        if phase == PLACE and not state.placing:
+            raise ValueError("broken Martian Chaturaji state: nobody to place")
+        return state
