@@ -23,6 +23,7 @@ playouts (Sangram's ``round_limit``: the rulebook has no round limit, R13).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -389,11 +390,38 @@ def _artaban_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
     return twins
 
 
-TWINS: dict[str, Twin] = {
+TWINS: dict[str, Twin | None] = {
     "mahabharata": _mahabharata_twin,
     "sangram": _sangram_twin,
     "artaban": _artaban_twin,
 }
+"""Every engine's twin maker, or None for a game that hides nothing (then
+every seat's view is the public one plus its ``me``, checked below)."""
+
+hiding = pytest.mark.parametrize(
+    "engine",
+    [e for e in ENGINES.values() if TWINS.get(e.name) is not None],
+    ids=[name for name in ENGINES if TWINS.get(name) is not None],
+)
+
+
+@engines
+def test_every_engine_says_what_it_hides(engine: AnyEngine) -> None:
+    """A new game cannot slip past the hidden-information checks: it
+    registers a twin maker, or None when it hides nothing."""
+    assert engine.name in TWINS, f"add {engine.name} to TWINS"
+
+
+@engines
+def test_a_game_that_hides_nothing_shows_everyone_everything(engine: AnyEngine) -> None:
+    if TWINS.get(engine.name) is not None:
+        return  # checked by the twin tests below
+    for p in playouts(engine):
+        for state in [m.before for m in p.moves] + [p.final]:
+            public = engine.view(state, None)
+            for seat in range(p.num_players):
+                assert dataclasses.replace(engine.view(state, seat), me=None) == public
+                assert engine.choices_are_public(state, seat)
 
 
 def _first_word(engine: AnyEngine, state: Any, seat: int, text: str) -> str:
@@ -420,16 +448,15 @@ def public_choices(engine: AnyEngine, state: Any, seat: int) -> tuple[Any, ...]:
 
 
 def _twin_pairs(engine: AnyEngine) -> Iterator[tuple[Playout, Any, Any]]:
-    twin_of = TWINS.get(engine.name)
-    if twin_of is None:
-        pytest.skip(f"{engine.name} registers no hidden-information twin")
+    twin_of = TWINS[engine.name]
+    assert twin_of is not None, f"{engine.name} hides nothing: it has no twins"
     for p in playouts(engine):
         for state in [m.before for m in p.moves]:
             for twin_obj in twin_of(engine.to_json(state)):
                 yield p, state, engine.from_json(twin_obj)
 
 
-@engines
+@hiding
 def test_public_view_ignores_hidden_information(engine: AnyEngine) -> None:
     checked = 0
     for p, state, twin in _twin_pairs(engine):
@@ -442,7 +469,7 @@ def test_public_view_ignores_hidden_information(engine: AnyEngine) -> None:
     assert checked > 0, "no state with hidden information was found"
 
 
-@engines
+@hiding
 def test_public_choices_ignore_hidden_information(engine: AnyEngine) -> None:
     """``choices_are_public`` follows from the public view alone, and where it
     is True the choices (texts, labels, first-level buttons and their labels)
