@@ -87,17 +87,22 @@ def headline(game: LiveGame, narrations: Sequence[str]) -> str:
     return clip("\n".join(p for p in parts if p))
 
 
-def asked_privately(game: LiveGame, seat: Seat) -> bool:
-    """Whether ``seat`` must decide now where the channel cannot show its
-    choices: the decision is secret (not in ``waiting_on``) or its choices
-    depend on hidden information.  Such a seat gets its menu by DM."""
+def asked_privately(game: LiveGame, seat: Seat, served: frozenset[Seat] | None = None) -> bool:
+    """Whether ``seat`` must decide now and the public board does not offer
+    its choices as buttons (its decision is secret, its choices depend on
+    something hidden, or they differ from other awaited seats'): such a seat
+    gets its menu by DM.  ``served`` is what :func:`board_menu` says the
+    board serves, when the caller has it already."""
+    from bot.ui.items import board_menu
+
     state = game.state
     if state is None or game.is_over:
         return False
-    engine = game.engine
-    if seat not in engine.to_move(state):
+    if seat not in game.engine.to_move(state):
         return False
-    return seat not in engine.waiting_on(state) or not engine.choices_are_public(state, seat)
+    if served is None:
+        served = board_menu(game)[1]
+    return seat not in served
 
 
 def _canonical(value: Any) -> Any:
@@ -124,11 +129,11 @@ def _fingerprint(value: Any) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
-def seat_digest(game: LiveGame, seat: Seat) -> str:
+def seat_digest(game: LiveGame, seat: Seat, served: frozenset[Seat] | None = None) -> str:
     """What a seat was last sent: its secrets, and its private choices."""
     me = secrets_of(game.engine, game.state, seat)
     asked = ""
-    if asked_privately(game, seat):
+    if asked_privately(game, seat, served):
         asked = _fingerprint(game_texts(game, seat))
     return f"{_fingerprint(me)}:{asked}"
 
@@ -190,6 +195,8 @@ class Delivery:
         version; ``actor`` is the seat whose interaction just answered them
         (their next menu is already in that reply).  True when everything
         was delivered; otherwise a retry is scheduled."""
+        from bot.ui.items import board_menu
+
         async with self._lock(game_id):
             try:
                 live = await self.bot.service.get(game_id)
@@ -202,10 +209,11 @@ class Delivery:
             try:
                 rows = await self.bot.store.outbox(game_id)
                 delivered = await self._board(game, rows.get("board"), actor)
+                served = board_menu(game)[1]
                 for seat in range(len(game.seats)):
                     key = f"seat:{seat}"
                     row = rows.get(key, OutboxRow(key, -1))
-                    delivered &= await self._seat(game, seat, row, actor)
+                    delivered &= await self._seat(game, seat, row, actor, served)
             except Exception:
                 # A render that timed out, storage that is full: what was not
                 # recorded as delivered goes out on the retry.
@@ -380,11 +388,16 @@ class Delivery:
     # -- private views ------------------------------------------------------
 
     async def _seat(
-        self, game: LiveGame, seat: Seat, row: OutboxRow, actor: Seat | None
+        self,
+        game: LiveGame,
+        seat: Seat,
+        row: OutboxRow,
+        actor: Seat | None,
+        served: frozenset[Seat],
     ) -> bool:
         if game.is_over:
             return True  # the final board shows everything there is to show
-        digest = seat_digest(game, seat)
+        digest = seat_digest(game, seat, served)
         if row.digest == digest:
             return True
         old_me, _, old_asked = row.digest.partition(":")
@@ -395,7 +408,7 @@ class Delivery:
         in_reply = seat == actor and seat in game.engine.to_move(game.state)
         done = dataclasses.replace(row, version=game.version, digest=digest)
         if wanted and not in_reply and not row.notice:
-            outcome = await self.send_private(game, seat)
+            outcome = await self.send_private(game, seat, served)
             if outcome is DM.FAILED:
                 return False
             if outcome is DM.CLOSED:
@@ -403,13 +416,13 @@ class Delivery:
         await self.bot.store.set_outbox(game.id, done)
         return True
 
-    async def send_private(self, game: LiveGame, seat: Seat) -> DM:
+    async def send_private(self, game: LiveGame, seat: Seat, served: frozenset[Seat]) -> DM:
         """DM one seat its private view (and its menu, when it must choose)."""
         from bot.ui.items import private_view
 
         user_id = game.user_of(seat)
         png = await self.private_png(game, seat)
-        view = private_view(self.bot, game, seat) if asked_privately(game, seat) else None
+        view = private_view(self.bot, game, seat) if asked_privately(game, seat, served) else None
         content = f"Your view of {game.engine.title} #{game.id} in <#{game.record.channel_id}>."
         if view is not None:
             content += " It is your decision: choose below."

@@ -135,9 +135,11 @@ class PathResult:
     version: int
 
 
-def _words(
+def menu_words_of(
     engine: Engine[Any, Any, Any], state: Any, seat: Seat
 ) -> Callable[[str], tuple[str, ...]]:
+    """How a game's action texts split into menu levels (pick a die, then
+    its move), for any state."""
     if isinstance(engine, SplitsMenus):
         return lambda text: engine.menu_words(state, seat, text)
     return split_words
@@ -357,7 +359,7 @@ class GameService:
 
     def menu_words(self, game: LiveGame, seat: Seat) -> Callable[[str], tuple[str, ...]]:
         """How this game's action texts split into menu levels."""
-        return _words(game.engine, game.state, seat)
+        return menu_words_of(game.engine, game.state, seat)
 
     async def play(
         self,
@@ -427,7 +429,7 @@ class GameService:
         then_texts = [engine.describe(then, seat, a) for a in engine.legal_actions(then, seat)]
         now_texts = self.legal_texts(game, seat)
         try:
-            picked = trail(then_texts, path, _words(engine, then, seat))
+            picked = trail(then_texts, path, menu_words_of(engine, then, seat))
             rebased = locate(now_texts, picked, self.menu_words(game, seat))
         except StaleChoice:
             raise stale from None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engines.core import GameError
+from bot.engines.core import GameError, NamesSeats
 from bot.outgoing import NO_PINGS, Style, edit_reply, fill_seats, reply, safe_name
 from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
 from storage.database import StorageError
@@ -41,8 +41,15 @@ def show_option(value: object) -> str:
 
 def lobby_text(game: LiveGame) -> str:
     engine = game.engine
+    roles: tuple[str, ...] = ()
+    if isinstance(engine, NamesSeats):
+        roles = engine.seat_roles(len(game.seats), game.record.options)
     seats = (
-        "\n".join(f"{s.seat + 1}. {safe_name(s.display_name)}" for s in game.seats)
+        "\n".join(
+            f"{s.seat + 1}. {safe_name(s.display_name)}"
+            + (f" — {roles[s.seat]}" if s.seat < len(roles) else "")
+            for s in game.seats
+        )
         or "(nobody yet)"
     )
     options = ", ".join(f"{k}={show_option(v)}" for k, v in sorted(game.record.options.items()))

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from renderers.artaban import ArtabanRenderer
+from renderers.chaturaji import ChaturajiRenderer
 from renderers.common import DEFAULT_THEME, Theme, to_png
 from renderers.mahabharata import MahabharataRenderer
 from renderers.sangram import SangramRenderer
@@ -51,6 +52,7 @@ RENDERERS: dict[str, GameRenderer] = {
     "mahabharata": MahabharataRenderer(),
     "artaban": ArtabanRenderer(),
     "sangram": SangramRenderer(),
+    "chaturaji": ChaturajiRenderer(),
 }
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engines.artaban import ArtabanEngine
+from bot.engines.chaturaji import ChaturajiEngine
 from bot.engines.core import Engine, GameError
 from bot.engines.mahabharata import MahabharataEngine
 from bot.engines.sangram import SangramEngine
 
 ENGINES: dict[str, Engine[Any, Any, Any]] = {
-    engine.name: engine for engine in (MahabharataEngine(), SangramEngine(), ArtabanEngine())
+    engine.name: engine
+    for engine in (MahabharataEngine(), ChaturajiEngine(), SangramEngine(), ArtabanEngine())
 }
 
 

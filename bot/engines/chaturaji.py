@@ -19,7 +19,7 @@ Action text (what :meth:`ChaturajiEngine.describe` returns and
     h7-h8=p      a squire reaching its promotion row becomes a paladin
                  (``=r``: raven), R10
     h8=r         promote a squire standing on its promotion row in place,
-                 using a 4 (R10)
+                 with a die standing for the squire (R10, R6)
     pass         decline the remaining dice of the army moving now (R5)
     first blue   R14: the partnership that won the start roll picks its
                  first army
@@ -265,6 +265,9 @@ def _seats_of(num_players: int) -> tuple[Seat, ...]:
     return (0, 1, 0, 1)
 
 
+_SEATINGS: Final = {n: _seats_of(n) for n in (2, 3, 4)}
+
+
 # --------------------------------------------------------------------------
 # Actions
 # --------------------------------------------------------------------------
@@ -341,6 +344,9 @@ class ChaturajiState:
     """64 piece codes (0 = empty), rank-major from a1."""
     monarchs: tuple[int, ...]
     """Each army's monarch square, -1 while captured (derived from the board)."""
+    squares: tuple[tuple[int, ...], ...]
+    """Each army's occupied squares, ascending (derived from the board): move
+    generation visits these instead of all 64 squares."""
     turn: int
     """The army whose turn it is (-1 before the first turn)."""
     control: int
@@ -391,6 +397,14 @@ def _monarchs(board: tuple[int, ...]) -> tuple[int, ...]:
         if code and _KIND[code] == MONARCH:
             found[_ARMY[code]] = sq
     return tuple(found)
+
+
+def _squares(board: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    found: tuple[list[int], ...] = ([], [], [], [])
+    for sq, code in enumerate(board):
+        if code:
+            found[_ARMY[code]].append(sq)
+    return tuple(tuple(f) for f in found)
 
 
 def _has_kind(board: tuple[int, ...], army: int, kind: int) -> bool:
@@ -462,9 +476,15 @@ def _stage_army(state: ChaturajiState) -> int:
     return state.turn if state.stage == 0 else state.control
 
 
-def _stage_kinds(state: ChaturajiState) -> set[int]:
-    army = _stage_army(state)
-    return {k for a, _, k, used in state.dice if a == army and not used and k >= 0}
+def _stage_kinds(state: ChaturajiState) -> int:
+    """The kinds the unused dice of the army moving now stand for, as a bit
+    mask (bit ``kind``); void dice (R6) stand for nothing."""
+    army = state.turn if state.stage == 0 else state.control
+    mask = 0
+    for a, _, k, used in state.dice:
+        if a == army and not used and k >= 0:
+            mask |= 1 << k
+    return mask
 
 
 def _piece_moves(state: ChaturajiState, only: int = -1) -> list[Move]:
@@ -473,36 +493,73 @@ def _piece_moves(state: ChaturajiState, only: int = -1) -> list[Move]:
     kinds = _stage_kinds(state)
     if not kinds:
         return []
-    army = _stage_army(state)
+    army = state.turn if state.stage == 0 else state.control
     board = state.board
     enemies = _ENEMIES[state.turn][state.control + 1]
     base = 1 + army * 4
     out: list[Move] = []
     promos: tuple[int, ...] | None = None
     on_row = _ON_PROMOTION_ROW[army]
-    for sq in range(64) if only < 0 else (only,):
-        code = board[sq]
-        if not code or not base <= code < base + 4:
+    for sq in state.squares[army] if only < 0 else (only,):
+        kind = board[sq] - base
+        if not 0 <= kind < 4 or not kinds >> kind & 1:
             continue
-        kind = code - base
-        if kind not in kinds:
-            continue
-        targets = _targets(board, sq, code, enemies)
+        targets = _targets(board, sq, base + kind, enemies)
         if kind == SQUIRE:
             if promos is None:
                 promos = _promotions(board, army)
             if on_row[sq]:
-                # R10: promotion in place with a 4.
-                out.extend(Move(sq, sq, k) for k in promos)
+                # R10: promotion in place, with a die standing for the squire.
+                out.extend([Move(sq, sq, k) for k in promos])
             for t in sorted(targets):
                 if on_row[t] and promos:
-                    out.extend(Move(sq, t, k) for k in promos)
+                    out.extend([Move(sq, t, k) for k in promos])
                 else:
                     out.append(_MOVES[sq][t])
-        else:
+        elif targets:
             row = _MOVES[sq]
-            out.extend(row[t] for t in sorted(targets))
+            targets.sort()
+            out.extend([row[t] for t in targets])
     return out
+
+
+def _can_move(state: ChaturajiState) -> bool:
+    """Whether :func:`_piece_moves` would find anything, stopping at the
+    first move found (a slide needs only its first square free or an enemy)."""
+    kinds = _stage_kinds(state)
+    if not kinds:
+        return False
+    army = state.turn if state.stage == 0 else state.control
+    board = state.board
+    enemies = _ENEMIES[state.turn][state.control + 1]
+    bits = _BIT
+    base = 1 + army * 4
+    for sq in state.squares[army]:
+        kind = board[sq] - base
+        if not 0 <= kind < 4 or not kinds >> kind & 1:
+            continue
+        if kind == SQUIRE:
+            one, _, caps = _SQUIRE[army]
+            t = one[sq]
+            if t >= 0 and not board[t]:
+                return True
+            for t in caps[sq]:
+                c = board[t]
+                if c and bits[c] & enemies:
+                    return True
+            if _ON_PROMOTION_ROW[army][sq] and _promotions(board, army):
+                return True  # R10: promotion in place
+            continue
+        for ray in _SLIDES[kind][sq]:
+            c = board[ray[0]]
+            if not c or bits[c] & enemies:
+                return True
+        if kind != MONARCH:
+            for t in _JUMPS[kind][sq]:
+                c = board[t]
+                if not c or bits[c] & enemies:
+                    return True
+    return False
 
 
 def _ravens_in_centre(board: tuple[int, ...], army: int, to: int) -> tuple[int, ...]:
@@ -583,6 +640,7 @@ class ChaturajiEngine:
             phase=START,
             board=START_BOARD,
             monarchs=_monarchs(START_BOARD),
+            squares=_squares(START_BOARD),
             turn=-1,
             control=-1,
             stage=0,
@@ -605,9 +663,19 @@ class ChaturajiEngine:
 
     # ----- whose turn -------------------------------------------------------
 
+    def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """R13: the armies each seat commands, for the lobby."""
+        seating = _SEATINGS.get(num_players)
+        if seating is None:
+            return ()
+        return tuple(
+            " + ".join(ARMY_TITLES[a] for a in range(4) if seating[a] == seat)
+            for seat in range(num_players)
+        )
+
     def to_move(self, state: ChaturajiState) -> frozenset[Seat]:
         phase = state.phase
-        seats = _seats_of(state.num_players)
+        seats = _SEATINGS[state.num_players]
         if phase in (MOVE, REENTER):
             return _SEAT_SETS[seats[state.turn]]
         if phase in (ROLL, START):
@@ -673,16 +741,16 @@ class ChaturajiEngine:
         if seat not in self.to_move(state):
             raise NotYourTurn("It is not your turn.")
         phase = state.phase
+        if phase == MOVE:
+            if isinstance(action, Move):
+                return self._move(state, action)
+            if isinstance(action, Pass):
+                return self._settle(self._decline(state), check=False)
+            raise IllegalAction("Move a piece for your dice, or pass.")
         if isinstance(action, Roll) and phase in (ROLL, START):
             if not 1 <= action.value <= 4:
                 raise IllegalAction("A die shows 1 to 4.")
             return self._roll(state, action.value)
-        if phase == MOVE:
-            if isinstance(action, Pass):
-                return self._settle(self._decline(state), check=False)
-            if isinstance(action, Move):
-                return self._move(state, action)
-            raise IllegalAction("Move a piece for your dice, or pass.")
         if phase == CHOOSE and isinstance(action, First):
             p = self._start_winner(state)
             if action.army not in (p, p + 2):
@@ -709,12 +777,15 @@ class ChaturajiEngine:
             board[action.square] = piece(army, MONARCH)
             monarchs = list(state.monarchs)
             monarchs[army] = action.square
+            squares = list(state.squares)
+            squares[army] = tuple(sorted((*squares[army], action.square)))
             record: MoveRecord = (army, MONARCH, -1, action.square, -1, ())
             return self._next_placer(
                 _replace(
                     state,
                     board=tuple(board),
                     monarchs=tuple(monarchs),
+                    squares=tuple(squares),
                     placing=state.placing[1:],
                     turn_moves=(*state.turn_moves, record),
                 )
@@ -757,7 +828,7 @@ class ChaturajiEngine:
 
     def _move(self, state: ChaturajiState, action: Move) -> ChaturajiState:
         frm, to, promo = action.frm, action.to, action.promo
-        if not (0 <= frm < 64 and 0 <= to < 64) or action not in self._moves_from(state, frm):
+        if not (0 <= frm < 64 and 0 <= to < 64) or action not in _piece_moves(state, frm):
             raise IllegalAction(self._why_not(state, action))
         board = list(state.board)
         code = board[frm]
@@ -767,12 +838,20 @@ class ChaturajiEngine:
         board[frm] = 0
         board[to] = code if promo < 0 else piece(army, promo)
         monarchs = state.monarchs
+        squares = state.squares
         if kind == RAVEN and to in _CENTRE_SET and not taken:
             # R9: the unkindness of ravens, the partner's raven included.
             others = _ravens_in_centre(state.board, army, to)
             for s in others:
                 board[s] = 0
             captured = others
+        if frm != to:
+            moved = list(squares)
+            moved[army] = tuple(sorted(to if s == frm else s for s in squares[army]))
+            for s in captured:
+                victim = _ARMY[state.board[s]]
+                moved[victim] = tuple(v for v in moved[victim] if v != s)
+            squares = tuple(moved)
         if kind == MONARCH:
             monarchs = tuple(to if a == army else m for a, m in enumerate(monarchs))
         if taken and _KIND[taken] == MONARCH:
@@ -789,6 +868,7 @@ class ChaturajiEngine:
             state,
             board=tuple(board),
             monarchs=monarchs,
+            squares=squares,
             dice=tuple(dice),
             eventful=eventful,
             turn_moves=(*state.turn_moves, record),
@@ -796,14 +876,6 @@ class ChaturajiEngine:
         if taken and _KIND[taken] == MONARCH:
             return self._monarch_taken(after, _ARMY[taken])
         return self._settle(after)
-
-    def _moves_from(self, state: ChaturajiState, frm: int) -> list[Move]:
-        code = state.board[frm]
-        if not code or _ARMY[code] != _stage_army(state):
-            return []
-        if _KIND[code] not in _stage_kinds(state):
-            return []
-        return _piece_moves(state, frm)
 
     def _why_not(self, state: ChaturajiState, action: Move) -> str:
         frm = action.frm
@@ -815,7 +887,7 @@ class ChaturajiEngine:
             return f"There is no piece on {square_name(frm)}."
         if _ARMY[code] != army:
             return f"The piece on {square_name(frm)} is not {ARMY_TITLES[army]}'s to move now."
-        if _KIND[code] not in _stage_kinds(state):
+        if not _stage_kinds(state) >> _KIND[code] & 1:
             return f"No unused die moves {ARMY_TITLES[army]}'s {KINDS[_KIND[code]]} now."
         return f"The {KINDS[_KIND[code]]} on {square_name(frm)} cannot make that move."
 
@@ -844,7 +916,7 @@ class ChaturajiEngine:
         """Go on to the controlled army's dice, or end the turn, once the
         moving army's dice are used up or can move nothing."""
         while True:
-            if check and _piece_moves(state):
+            if check and _can_move(state):
                 return state
             if state.stage == 0 and state.control >= 0:
                 state = _replace(state, stage=1)
@@ -1329,6 +1401,7 @@ class ChaturajiEngine:
                 phase=phase,
                 board=tuple(board),
                 monarchs=_monarchs(tuple(board)),
+                squares=_squares(tuple(board)),
                 turn=army_or_none(obj["turn"]),
                 control=army_or_none(obj["control"]),
                 stage=int(obj["stage"]),

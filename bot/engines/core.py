@@ -224,6 +224,14 @@ class SplitsMenus(Protocol):
     def menu_words(self, state: Any, seat: Seat, text: str) -> tuple[str, ...]: ...
 
 
+@runtime_checkable
+class NamesSeats(Protocol):
+    """Optional: what each seat plays, for the lobby (``Blue + Green`` when
+    one player commands a whole partnership)."""
+
+    def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]: ...
+
+
 def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
     """A seat whose action the game is waiting for, for automatic players
     (the demo, benchmarks, tests).

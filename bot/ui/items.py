@@ -17,7 +17,7 @@ import discord
 from bot.choices import MenuOption, follow, format_path, parse_path
 from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.outgoing import Style, fill_seats
-from bot.service import LiveGame
+from bot.service import LiveGame, menu_words_of
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -219,22 +219,45 @@ def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
 
 def board_choices(bot: ChaupalBot, game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
     """The pick buttons of the public board, as (path, label)."""
+    return board_menu(game)[0]
+
+
+def board_menu(
+    game: LiveGame,
+) -> tuple[list[tuple[tuple[int, ...], str]], frozenset[Seat]]:
+    """The public board's pick buttons, as (path, label), and the seats whose
+    choices they are (every other seat to move is asked by DM).
+
+    Buttons appear only for choices that follow from the public view, when
+    every awaited seat has the same menu (one player to move, or partners
+    choosing which army starts): each click is resolved against the
+    clicker's own legal actions.  Otherwise the board offers "Choose…"."""
+    choose: list[tuple[tuple[int, ...], str]] = [((), "Choose…")]
     engine, state = game.engine, game.state
+    if state is None or game.is_over:
+        return [], frozenset()
     movers = engine.to_move(state) - {CHANCE}
     if not movers:
-        return []
+        return [], frozenset()
     public = engine.waiting_on(state)
-    if len(public) == 1 and public == movers:
-        (seat,) = tuple(public)
-        if engine.choices_are_public(state, seat):
-            texts = bot.service.legal_texts(game, seat)
-            _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
-            if len(options) <= MAX_BOARD_BUTTONS:
-                return [
-                    ((index,), option_label(game, seat, option, counts=False))
-                    for index, option in enumerate(options)
-                ]
-    return [((), "Choose…")]
+    if public != movers or not all(engine.choices_are_public(state, s) for s in public):
+        return choose, frozenset()
+    menus = set()
+    for seat in sorted(public):
+        texts = [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
+        _, options, _ = follow(texts, (), menu_words_of(engine, state, seat))
+        menus.add(
+            tuple(
+                ((index,), option_label(game, seat, option, counts=False))
+                for index, option in enumerate(options)
+            )
+        )
+    if len(menus) != 1:
+        return choose, frozenset()
+    (buttons,) = menus
+    if not 0 < len(buttons) <= MAX_BOARD_BUTTONS:
+        return choose, frozenset()
+    return list(buttons), frozenset(public)
 
 
 def menu_view(

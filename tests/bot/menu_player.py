@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engines.core import CHANCE
+from bot.ui.items import board_menu
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
@@ -129,7 +130,7 @@ class MenuPlayer:
         awaited = waiting & movers
         seat = self.rng.choice(sorted(awaited or movers))
         user = self.by_id[game.user_of(seat)]
-        on_board = seat in waiting and len(movers) == 1 and engine.choices_are_public(state, seat)
+        on_board = seat in board_menu(game)[1]  # the board's buttons are this seat's choices
         mark = len(self.fake.sent)
         if on_board:
             source, count, why = await self._from_board(user, version)

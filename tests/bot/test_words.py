@@ -43,3 +43,15 @@ async def test_every_command_option_is_described(fake: FakeDiscord) -> None:
                 )
                 checked += 1
     assert checked >= len(ENGINES)
+
+
+async def test_lobby_says_who_plays_which_army(fake: FakeDiscord) -> None:
+    """Chaturaji R13: with 2 or 3 players someone commands a partnership."""
+    asha, bhima, chitra = fake.user("asha"), fake.user("bhima"), fake.user("chitra")
+    _, lobby = await open_lobby(fake, "chaturaji", asha, bhima)
+    text = fake.current(lobby).content or ""
+    assert "asha — Blue + Green" in text and "bhima — Red + Yellow" in text, text
+    await fake.slash(chitra, "game join")
+    text = fake.current(lobby).content or ""
+    assert "asha — Blue + Green" in text and "bhima — Red" in text, text
+    assert "chitra — Yellow" in text, text

@@ -10,6 +10,7 @@ import contextlib
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -576,6 +577,19 @@ def test_views_show_everything() -> None:
     assert all(E.choices_are_public(state, s) for s in range(4))
 
 
+def test_rules_summary_is_short_and_lists_the_notation() -> None:
+    """``/game rules`` (bot/engines/data/chaturaji.rules.md): one Discord
+    message, pointing at the full rules, with moves the parser accepts."""
+    text = (Path(__file__).parents[2] / "bot/engines/data/chaturaji.rules.md").read_text(
+        encoding="utf-8"
+    )
+    assert len(text) < 1900 and "`docs/rules/chaturaji.md`" in text
+    state = started((1, 2))
+    for move in ("f2-f3", "g1xe3", "h7-h8=p", "h8=r", "pass", "reenter blue", "place c1"):
+        assert f"`{move}`" in text
+        E.parse(state, 0, move)
+
+
 # --------------------------------------------------------------------------
 # Properties over random games
 # --------------------------------------------------------------------------
@@ -626,6 +640,138 @@ def test_property_pieces_never_grow_and_replay_is_equal(seed: int, n: int) -> No
         state = E.apply(state, seat, E.parse(state, seat, text))
     assert state == final
     assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
+
+
+# --------------------------------------------------------------------------
+# The fast move generation against a slow one written from the rules
+# --------------------------------------------------------------------------
+
+_FORWARD = {0: (0, 1), 1: (1, 0), 2: (0, -1), 3: (-1, 0)}
+"""R2/R3: blue north, red east, green south, yellow west."""
+_SQUIRE_STARTS = {0: "f2 g2 h2", 1: "b1 b2 b3", 2: "a7 b7 c7", 3: "g8 g7 g6"}
+_PROMOTION_ROW = {0: (None, 7), 1: (7, None), 2: (None, 0), 3: (0, None)}
+"""R10: (file, rank) of the partner's home row; None: any."""
+_QUEEN = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
+
+
+def _name(f: int, r: int) -> str:
+    return "abcdefgh"[f] + str(r + 1)
+
+
+def reference_moves(state: ChaturajiState) -> set[str]:
+    """Every piece move of the army moving now, straight from R3-R6 and R10
+    on file/rank coordinates, written as docs/rules/chaturaji.md's notation."""
+    army = state.turn if state.stage == 0 else state.control
+    kinds = {k for a, _, k, used in state.dice if a == army and not used and k >= 0}
+    friends = {state.turn, state.turn ^ 2, state.control}
+    at = {(sq % 8, sq // 8): ((c - 1) // 4, (c - 1) % 4) for sq, c in enumerate(state.board) if c}
+
+    def free_or_enemy(f: int, r: int) -> bool:
+        return 0 <= f < 8 and 0 <= r < 8 and ((f, r) not in at or at[(f, r)][0] not in friends)
+
+    lost = [k for k in (1, 2) if (army, k) not in at.values()]
+    out: set[str] = set()
+    for (f, r), (a, kind) in at.items():
+        if a != army or kind not in kinds:
+            continue
+        to: list[tuple[int, int]] = []
+        if kind == 3:
+            df, dr = _FORWARD[army]
+            pf, pr = _PROMOTION_ROW[army]
+            if (f, r) == (pf if pf is not None else f, pr if pr is not None else r):
+                out |= {f"{_name(f, r)}={'mprs'[k]}" for k in lost}
+            one = (f + df, r + dr)
+            if 0 <= one[0] < 8 and 0 <= one[1] < 8 and one not in at:
+                to.append(one)
+                two = (f + 2 * df, r + 2 * dr)
+                if _name(f, r) in _SQUIRE_STARTS[army].split() and two not in at:
+                    to.append(two)
+            for side in (-1, 1):
+                t = (f + df + side * dr, r + dr + side * df)
+                if t in at and free_or_enemy(*t):
+                    to.append(t)
+        else:
+            lines = {0: _QUEEN, 1: _QUEEN[4:], 2: _QUEEN[:4]}[kind]
+            for df, dr in lines:
+                t = (f + df, r + dr)
+                while free_or_enemy(*t):
+                    to.append(t)
+                    if t in at:
+                        break
+                    t = (t[0] + df, t[1] + dr)
+            if kind == 1:
+                hops = [
+                    (p * x, q * y) for p, q in ((1, 2), (2, 1)) for x in (1, -1) for y in (1, -1)
+                ]
+            elif kind == 2:
+                hops = [(2 * x, 2 * y) for x in (1, -1) for y in (1, -1)]
+            else:
+                hops = []
+            to += [(f + df, r + dr) for df, dr in hops if free_or_enemy(f + df, r + dr)]
+        for t in to:
+            text = f"{_name(f, r)}{'x' if t in at else '-'}{_name(*t)}"
+            pf, pr = _PROMOTION_ROW[army]
+            if kind == 3 and lost and (t[0] == pf or t[1] == pr):
+                out |= {f"{text}={'mprs'[k]}" for k in lost}
+            else:
+                out.add(text)
+    return out
+
+
+def _check_generation(state: ChaturajiState) -> None:
+    from bot.engines.chaturaji import _can_move, _squares
+
+    assert state.squares == _squares(state.board)
+    seat = E.commander(state, state.turn)
+    legal = [E.describe(state, seat, a) for a in E.legal_actions(state, seat) if a != PASS]
+    expected = reference_moves(state)
+    assert len(legal) == len(set(legal))
+    assert set(legal) == expected
+    assert _can_move(state) == bool(expected)
+    for text in expected:  # every generated move is accepted by apply
+        E.apply(state, seat, E.parse(state, seat, text))
+
+
+def _one_die_left(state: ChaturajiState) -> Iterator[ChaturajiState]:
+    """``state`` with each single die left unused in turn (blocked kinds and
+    void dice give states where nothing can move)."""
+    for i in range(len(state.dice)):
+        dice = tuple((a, f, k, used or j != i) for j, (a, f, k, used) in enumerate(state.dice))
+        yield E.from_json({**E.to_json(state), "dice": [list(d) for d in dice]})
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.sampled_from([2, 3, 4]))
+def test_property_move_generation_equals_the_reference_in_played_games(seed: int, n: int) -> None:
+    for before, _, _, _ in random_game(n, seed):
+        if before.phase == "move":
+            _check_generation(before)
+            for variant in _one_die_left(before):
+                _check_generation(variant)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_property_move_generation_equals_the_reference_anywhere(seed: int) -> None:
+    """Random boards (any pieces anywhere: squires on their promotion rows,
+    missing kinds, crowded centres), random control (R8) and dice (R5, R6)."""
+    rng = random.Random(seed)
+    pieces = {}
+    density = rng.choice([0.1, 0.3, 0.6])
+    for f in range(8):
+        for r in range(8):
+            if rng.random() < density:
+                kind = rng.choice(["monarch", "paladin", "raven", "squire"])
+                pieces[_name(f, r)] = f"{rng.choice(list(ARMY))} {kind}"
+    turn = rng.randrange(4)
+    control = rng.choice([-1, -1, *(a for a in range(4) if a != turn)])
+    stage = rng.choice([0, 1]) if control >= 0 else 0
+    dice = [[a, rng.randint(1, 4), rng.randint(-1, 3), rng.random() < 0.3] for a in (turn, turn)]
+    if control >= 0:
+        dice += [[control, rng.randint(1, 4), rng.randint(-1, 3), rng.random() < 0.3]] * 2
+    obj = E.to_json(E.setup(4, {}))
+    obj.update(phase="move", pieces=pieces, turn=turn, control=control, stage=stage, dice=dice)
+    _check_generation(E.from_json(obj))
 
 
 # --------------------------------------------------------------------------

@@ -394,6 +394,7 @@ TWINS: dict[str, Twin | None] = {
     "mahabharata": _mahabharata_twin,
     "sangram": _sangram_twin,
     "artaban": _artaban_twin,
+    "chaturaji": None,  # a game of full information
 }
 """Every engine's twin maker, or None for a game that hides nothing (then
 every seat's view is the public one plus its ``me``, checked below)."""
