@@ -101,10 +101,19 @@ def random_playout(
     engine: Engine[Any, Any, Any], n: int, rng: random.Random
 ) -> tuple[Any, int, float]:
     """One game with random players, on the engine alone (no log text or
-    narration, which the service adds); returns (final state, moves,
-    seconds spent in player applies)."""
+    narration, which the service adds); returns (final state, moves with
+    chance included, seconds spent in player applies)."""
+    state, moves, _, apply_time = playout(engine, n, rng)
+    return state, moves, apply_time
+
+
+def playout(
+    engine: Engine[Any, Any, Any], n: int, rng: random.Random
+) -> tuple[Any, int, int, float]:
+    """:func:`random_playout`, also counting the players' own moves (passes
+    included; not dice, shells or draws)."""
     state = engine.setup(n, playout_options(engine))
-    moves = 0
+    moves = player_moves = 0
     apply_time = 0.0
     clock = time.perf_counter
     while engine.outcome(state) is None:
@@ -120,7 +129,8 @@ def random_playout(
         state = engine.apply(state, seat, action)
         apply_time += clock() - t0
         moves += 1
-    return state, moves, apply_time
+        player_moves += 1
+    return state, moves, player_moves, apply_time
 
 
 def bench_engine(name: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -128,20 +138,24 @@ def bench_engine(name: str, seconds: float, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     results: dict[str, Any] = {}
     for n in sorted({engine.min_players, engine.max_players}):
-        games = moves = 0
+        games = moves = player_moves = 0
         apply_time = 0.0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            _, m, a = random_playout(engine, n, rng)
+            _, m, p, a = playout(engine, n, rng)
             games += 1
             moves += m
+            player_moves += p
             apply_time += a
         elapsed = time.perf_counter() - start
         results[f"{n}p"] = {
             "games": games,
             "games_per_s": round(games / elapsed, 1),
             "moves_per_s": round(moves / elapsed, 0),
-            "mean_player_apply_us": round(1e6 * apply_time / max(1, moves), 2),
+            # The players' moves (passes included), not dice, shells or draws.
+            "player_moves_per_s": round(player_moves / elapsed, 0),
+            "mean_game_length": round(player_moves / max(1, games), 1),
+            "mean_player_apply_us": round(1e6 * apply_time / max(1, player_moves), 2),
         }
     return results
 
