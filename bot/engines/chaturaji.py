@@ -1205,7 +1205,16 @@ class ChaturajiEngine:
                     words += f", becomes a {KINDS[promo]}"
                 return words
             case Pass():
-                return "Pass: decline the remaining dice"
+                # Names the army, its dice and the turn, so a Pass kept in an
+                # old menu never reads like a Pass of later dice (menus are
+                # matched by label).
+                army = _stage_army(state)
+                kinds = _stage_kinds(state)
+                left = ", ".join(KINDS[k] for k in range(4) if kinds >> k & 1) or "none"
+                return (
+                    f"Pass: {ARMY_TITLES[army]} declines its dice left ({left}), "
+                    f"turn {state.turns + 1}"
+                )
             case Roll(value):
                 return f"Roll {value} ({KINDS[value - 1]})"
             case First(army):
