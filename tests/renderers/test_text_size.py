@@ -21,7 +21,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import renderers
-from bot.engines import get_engine
+from bot.engines import ENGINES, get_engine
 from bot.engines.core import progress_seat, resolve_chance
 from renderers import get_renderer
 from renderers.common import (
@@ -42,7 +42,8 @@ from tests.renderers import (
     test_sangram_render as sangram_cases,
 )
 
-GAMES = ("mahabharata", "artaban", "sangram")
+GAMES = tuple(sorted(ENGINES))
+"""Every registered game: a new renderer is held to the minimum at once."""
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura", "Chitra", "Dev", "Esha")
 RENDERER_DIR = Path(renderers.__file__).resolve().parent
 STATES_PER_GAME = 8
