@@ -1,0 +1,1050 @@
+"""Kauda Baji: a race of tuples along a spiralling path, moved by cowrie shells.
+
+The complete rules are docs/rules/kauda_baji.md, numbered R1-R18; comments
+here cite those numbers.  The engine is pure: shell throws are chance
+actions (``throw 4``) with exact probabilities (R5), so a game is its options
+plus its log.
+
+Positions are kept per player as *stacks*: ``(step, size)`` pairs, where the
+step counts along the player's own route (R1: 0 the start square, 48 the
+centre) and a single piece is a stack of size 1 (R9).  Several stacks of one
+player may share a square; they stay separate until they move off together.
+
+Notation (docs/rules/kauda_baji.md, "Move notation"):
+``<square> [x<group>] <values> [in|round ...]``, e.g. ``c7 x2 6``,
+``a2 4+2 in``, ``a1 x1of3 5``, ``forfeit 5``; chance: ``throw 12``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from functools import cache, lru_cache
+from math import comb
+from typing import Any, Final
+
+from bot.engines.core import (
+    CHANCE,
+    JSON,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Seat,
+    excerpt,
+    plural,
+    resolve_options,
+    seat_tag,
+    whole_number,
+)
+from bot.engines.kauda_baji_views import (
+    KaudaBajiView,
+    MoveView,
+    PlayerView,
+    StackView,
+)
+
+# --------------------------------------------------------------------------
+# The board (R1-R3)
+# --------------------------------------------------------------------------
+
+FILES: Final = "abcdefg"
+SEAT_NAMES: Final = ("bottom", "right", "top", "left")
+SEAT_TITLES: Final = ("Bottom", "Right", "Top", "Left")
+CENTRE_STEP: Final = 48
+ARROW_STEPS: Final = (23, 39, 47)
+"""R1: the steps of arrows 1, 2 and 3 on every seat's route."""
+ROUND_TO: Final = {23: 0, 39: 24, 47: 40}
+"""R2: where a piece goes when it goes round at an arrow instead of turning in."""
+THROW_VALUES: Final = (1, 2, 3, 4, 5, 6, 12)
+EXTRA_THROW: Final = frozenset((6, 12))
+"""R6: values that earn another throw."""
+
+
+def square_name(sq: int) -> str:
+    return FILES[sq % 7] + str(sq // 7 + 1)
+
+
+def square_of(name: str) -> int:
+    return FILES.index(name[0]) + 7 * (int(name[1]) - 1)
+
+
+_BOTTOM_ROUTE: Final = (
+    "d1",
+    "e1",
+    "f1",
+    "g1",
+    "g2",
+    "g3",
+    "g4",
+    "g5",
+    "g6",
+    "g7",
+    "f7",
+    "e7",
+    "d7",
+    "c7",
+    "b7",
+    "a7",
+    "a6",
+    "a5",
+    "a4",
+    "a3",
+    "a2",
+    "a1",
+    "b1",
+    "c1",
+    "b2",
+    "b3",
+    "b4",
+    "b5",
+    "b6",
+    "c6",
+    "d6",
+    "e6",
+    "f6",
+    "f5",
+    "f4",
+    "f3",
+    "f2",
+    "e2",
+    "d2",
+    "c2",
+    "c3",
+    "c4",
+    "c5",
+    "d5",
+    "e5",
+    "e4",
+    "e3",
+    "d3",
+    "d4",
+)
+"""R1: the Bottom seat's route, steps 0 to 48."""
+
+
+def _turn(sq: int, times: int) -> int:
+    """``sq`` turned a quarter turn anticlockwise about d4, ``times`` times."""
+    f, r = sq % 7, sq // 7
+    for _ in range(times):
+        f, r = 6 - r, f
+    return f + 7 * r
+
+
+ROUTES: Final = tuple(
+    tuple(_turn(square_of(name), seat) for name in _BOTTOM_ROUTE) for seat in range(4)
+)
+"""R1: each seat's route (Bottom, Right, Top, Left), board square per step."""
+STEP_OF: Final = tuple(tuple(route.index(sq) for sq in range(49)) for route in ROUTES)
+"""Each seat's step of every board square."""
+_SAFE_NAMES: Final = (
+    "a1",
+    "g1",
+    "a7",
+    "g7",
+    "d1",
+    "g4",
+    "d7",
+    "a4",
+    "c3",
+    "e3",
+    "c5",
+    "e5",
+    "d4",
+)
+SAFE: Final = frozenset(square_of(n) for n in _SAFE_NAMES)
+"""R3: the thirteen safe squares."""
+SEATINGS: Final = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+"""R4: which seats the players take, in join (and turn) order."""
+SIZE_NAMES: Final = ("", "single", "twin", "triple", "quadruple", "quintuple", "sextuple")
+
+_THROW_ODDS: Final = tuple(
+    (12 if k == 0 else k, Fraction(comb(6, k), 64)) for k in (1, 2, 3, 4, 5, 6, 0)
+)
+"""R5: value and chance of a throw of six shells, k of them mouth up."""
+
+FIRST, THROW, MOVE, OVER = "first", "throw", "move", "over"
+
+# --------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Chance: a throw of six shells (R5)."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """R17: give up a banked value that could only go round the inner ring."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move (R6): pieces on ``square`` spend ``values`` together.
+
+    ``whole`` lists the whole tuples moving off together (largest first, R9);
+    ``split_k`` pieces split off one tuple of size ``split_of`` join them
+    (R11, 0 and 0 for no split).  ``arrows`` holds the choice at each arrow
+    square the move steps off, in order (True: turn in, R2).
+    """
+
+    square: int
+    whole: tuple[int, ...]
+    split_k: int
+    split_of: int
+    values: tuple[int, ...]
+    arrows: tuple[bool, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(self.whole) + self.split_k
+
+
+KaudaBajiAction = Throw | Forfeit | Move
+
+# --------------------------------------------------------------------------
+# State
+# --------------------------------------------------------------------------
+
+Stack = tuple[int, int]
+"""``(step, size)`` on the owner's route."""
+
+
+@dataclass(frozen=True)
+class KaudaBajiState:
+    num_players: int
+    pieces: int
+    markut: bool
+    kill_bonus: bool
+    pairwise: bool
+    play_to_end: bool
+    phase: str
+    turn: int
+    """The player to throw or move; -1 while finding the first player (R7)."""
+    stacks: tuple[tuple[Stack, ...], ...]
+    """Per player, sorted by step then size."""
+    home: tuple[int, ...]
+    """Per player, pieces that reached the centre (R17)."""
+    killed: tuple[bool, ...]
+    """Per player, has killed at least once (R15)."""
+    bank: tuple[int, ...]
+    """Unspent values of the turn, largest first (R6)."""
+    run: int
+    """6s and 12s in a row in this turn (R6)."""
+    bonus: bool
+    """The next throw is a kill bonus throw (R16)."""
+    pending: int
+    """Further bonus throws owed after the current one (R16)."""
+    contenders: tuple[int, ...]
+    """R7: players throwing for first player this round."""
+    first_throws: tuple[int, ...]
+    """R7: their throws so far, in order."""
+    places: tuple[int, ...]
+    """R18: finished players, best first."""
+    last: tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None
+    """The last move: player, from square, to square, values, path, kill squares."""
+    news: str
+    """The last action as told in the channel."""
+
+
+_FIELD_NAMES: Final = frozenset(f.name for f in fields(KaudaBajiState))
+
+
+def _replace(state: KaudaBajiState, **changes: Any) -> KaudaBajiState:
+    """``dataclasses.replace`` without re-running ``__init__`` (the hot path
+    of every action)."""
+    if not changes.keys() <= _FIELD_NAMES:
+        raise TypeError(f"KaudaBajiState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+    after: KaudaBajiState = object.__new__(KaudaBajiState)
+    object.__setattr__(after, "__dict__", {**state.__dict__, **changes})
+    return after
+
+
+def _seat(state: KaudaBajiState, player: int) -> int:
+    return SEATINGS[state.num_players][player]
+
+
+# --------------------------------------------------------------------------
+# Walking the route (R1, R2, R17)
+# --------------------------------------------------------------------------
+
+
+@cache
+def _paths(step: int, dist: int, in1: bool) -> tuple[tuple[int, tuple[bool, ...]], ...]:
+    """Every way to walk ``dist`` squares from ``step``: (end step, arrow choices).
+
+    R2: at each arrow square stepped off, turn in or go round; R15: arrow 1
+    turns in only when ``in1``; R17: arrow 3 turns in only on the last square,
+    and nothing passes through the centre.
+    """
+    if dist == 0:
+        return ((step, ()),)
+    if step == CENTRE_STEP:
+        return ()
+    out: list[tuple[int, tuple[bool, ...]]] = []
+    if step in ROUND_TO:
+        can_in = (in1 if step == 23 else True) and (step != 47 or dist == 1)
+        if can_in:
+            out += [(end, (True, *arr)) for end, arr in _paths(step + 1, dist - 1, in1)]
+        out += [(end, (False, *arr)) for end, arr in _paths(ROUND_TO[step], dist - 1, in1)]
+        return tuple(out)
+    return _paths(step + 1, dist - 1, in1)
+
+
+def _walk(step: int, dist: int, arrows: tuple[bool, ...]) -> tuple[int, ...]:
+    """The steps a move passes over and lands on, following ``arrows``."""
+    out: list[int] = []
+    choices = iter(arrows)
+    for _ in range(dist):
+        if step in ROUND_TO:
+            step = step + 1 if next(choices) else ROUND_TO[step]
+        else:
+            step += 1
+        out.append(step)
+    return tuple(out)
+
+
+@cache
+def _submultisets(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Distinct sub-multisets of ``sizes`` (largest first), the empty one first."""
+    counts: dict[int, int] = {}
+    for s in sizes:
+        counts[s] = counts.get(s, 0) + 1
+    out: list[tuple[int, ...]] = [()]
+    for s, n in sorted(counts.items(), reverse=True):
+        out = [prev + (s,) * k for prev in out for k in range(n + 1)]
+    return tuple(sorted(out, key=lambda t: (len(t), [-x for x in t])))
+
+
+def _groups(
+    sizes: tuple[int, ...], at_start: bool, safe: bool
+) -> list[tuple[tuple[int, ...], int, int]]:
+    """Which of a player's tuples on one square may move off together:
+    (whole tuples, split k, split of m).  R9: no tuple forms on the mover's
+    own start square; R11: splits only on safe squares."""
+    out: list[tuple[tuple[int, ...], int, int]] = []
+    for whole in _submultisets(sizes)[1:]:
+        if not at_start or len(whole) == 1:
+            out.append((whole, 0, 0))
+    if safe:
+        for m in sorted(set(sizes), reverse=True):
+            if m < 2:
+                continue
+            rest = list(sizes)
+            rest.remove(m)
+            joins = ((),) if at_start else _submultisets(tuple(rest))
+            for k in range(1, m):
+                for whole in joins:
+                    out.append((whole, k, m))
+    return out
+
+
+def _spends(bank: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """R6: one banked value or several together: (sum, values largest first)."""
+    return [(sum(v), v) for v in _submultisets(bank)[1:]]
+
+
+def _at(stacks: tuple[Stack, ...], step: int) -> tuple[int, ...]:
+    return tuple(sorted((size for s, size in stacks if s == step), reverse=True))
+
+
+def _moves(state: KaudaBajiState) -> list[Move]:
+    """Every legal move of the player to move (R6, R9-R11, R15, R17)."""
+    p = state.turn
+    in1 = not state.markut or state.killed[p]
+    return list(_moves_of(_seat(state, p), state.stacks[p], state.bank, in1))
+
+
+@lru_cache(maxsize=8192)
+def _moves_of(
+    seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: bool
+) -> tuple[Move, ...]:
+    """The moves of ``stacks`` spending ``bank`` (only the mover's own pieces
+    matter: opponents never block, R13)."""
+    spends = _spends(bank)
+    out: list[Move] = []
+    for step in sorted({s for s, _ in stacks}):
+        sq = ROUTES[seat][step]
+        for whole, k, m in _groups(_at(stacks, step), step == 0, sq in SAFE):
+            size = sum(whole) + k
+            for total, values in spends:
+                if total % size:
+                    continue  # R10
+                for _, arrows in _paths(step, total // size, in1):
+                    out.append(Move(sq, whole, k, m, values, arrows))
+    return tuple(out)
+
+
+def _goes_round_at_arrow3(state: KaudaBajiState, move: Move) -> bool:
+    seat = _seat(state, state.turn)
+    step = STEP_OF[seat][move.square]
+    dist = sum(move.values) // move.size
+    choices = iter(move.arrows)
+    for _ in range(dist):
+        if step in ROUND_TO:
+            turn_in = next(choices)
+            if step == 47 and not turn_in:
+                return True
+            step = step + 1 if turn_in else ROUND_TO[step]
+        else:
+            step += 1
+    return False
+
+
+def _forfeits(state: KaudaBajiState, moves: list[Move]) -> list[Forfeit]:
+    """R17: values whose every legal use goes round the inner ring again."""
+    out: list[Forfeit] = []
+    for value in sorted(set(state.bank), reverse=True):
+        uses = [m for m in moves if value in m.values]
+        if uses and all(_goes_round_at_arrow3(state, m) for m in uses):
+            out.append(Forfeit(value))
+    return out
+
+
+def _values_text(values: tuple[int, ...]) -> str:
+    return "+".join(str(v) for v in values)
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+
+_SQUARE_RE: Final = re.compile(r"[a-g][1-7]")
+_HELP: Final = (
+    "Moves look like `c7 x2 6`, `a2 4+2 in` or `forfeit 5` "
+    "(docs: square, pieces, values, arrow choices)."
+)
+_CHANCE_SET: Final = frozenset({CHANCE})
+
+
+class KaudaBajiEngine:
+    name: str = "kauda_baji"
+    title: str = "Kauda Baji"
+    revision: int = 1
+    min_players: int = 2
+    max_players: int = 4
+
+    def __init__(self) -> None:
+        self.options: Mapping[str, Option] = {
+            "pieces": Option(6, "R4: pieces per player", low=1, high=6),
+            "markut": Option(True, "R15: arrow 1 opens only after the player's first kill"),
+            "kill_bonus": Option(True, "R16: an extra throw for each tuple killed"),
+            "multi_opponent_combat": Option(
+                "none",
+                "R14: with two or more opponents on a square, none kills nothing; "
+                "pairwise settles each opponent as with one",
+                choices=("none", "pairwise"),
+            ),
+            "play_to_end": Option(True, "R18: play on for every place (no: stop at the first)"),
+        }
+
+    # ----- setup ------------------------------------------------------------
+
+    def setup(self, num_players: int, options: Mapping[str, Any]) -> KaudaBajiState:
+        if not isinstance(num_players, int) or not 2 <= num_players <= 4:
+            raise InvalidOptions("Kauda Baji is a game for 2, 3 or 4 players.")
+        opts = resolve_options(self, options)
+        pieces = opts["pieces"]
+        return KaudaBajiState(
+            num_players=num_players,
+            pieces=pieces,
+            markut=opts["markut"],
+            kill_bonus=opts["kill_bonus"],
+            pairwise=opts["multi_opponent_combat"] == "pairwise",
+            play_to_end=opts["play_to_end"],
+            phase=FIRST,
+            turn=-1,
+            stacks=tuple(((0, 1),) * pieces for _ in range(num_players)),
+            home=(0,) * num_players,
+            killed=(False,) * num_players,
+            bank=(),
+            run=0,
+            bonus=False,
+            pending=0,
+            contenders=tuple(range(num_players)),
+            first_throws=(),
+            places=(),
+            last=None,
+            news="",
+        )
+
+    def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """R4: the seat each player takes, for the lobby."""
+        seating = SEATINGS.get(num_players)
+        return tuple(SEAT_TITLES[s] for s in seating) if seating else ()
+
+    # ----- whose turn -------------------------------------------------------
+
+    def to_move(self, state: KaudaBajiState) -> frozenset[Seat]:
+        if state.phase in (FIRST, THROW):
+            return _CHANCE_SET
+        if state.phase == MOVE:
+            return frozenset({state.turn})
+        return frozenset()
+
+    def waiting_on(self, state: KaudaBajiState) -> frozenset[Seat]:
+        return self.to_move(state) - _CHANCE_SET
+
+    def choices_are_public(self, state: KaudaBajiState, seat: Seat) -> bool:
+        """Nothing is hidden (rules, "Hidden information")."""
+        return True
+
+    # ----- legal actions ----------------------------------------------------
+
+    def chance_outcomes(self, state: KaudaBajiState) -> list[tuple[KaudaBajiAction, Fraction]]:
+        if state.phase in (FIRST, THROW):
+            return [(Throw(v), p) for v, p in _THROW_ODDS]
+        return []
+
+    def legal_actions(self, state: KaudaBajiState, seat: Seat) -> list[KaudaBajiAction]:
+        if seat not in self.to_move(state):
+            return []
+        if seat == CHANCE:
+            return [Throw(v) for v, _ in _THROW_ODDS]
+        moves = _moves(state)
+        out: list[KaudaBajiAction] = list(moves)
+        out += _forfeits(state, moves)
+        return out
+
+    # ----- applying ---------------------------------------------------------
+
+    def apply(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> KaudaBajiState:
+        if state.phase == OVER:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_move(state):
+            if seat == CHANCE:
+                raise NotYourTurn("The shells are not being thrown now.")
+            raise NotYourTurn("It is not your turn (or the shells are being thrown).")
+        if seat == CHANCE:
+            if not isinstance(action, Throw) or action.value not in THROW_VALUES:
+                raise IllegalAction("A throw of six shells is 1 to 6 or 12.")
+            if state.phase == FIRST:
+                return self._first_throw(state, action.value)
+            return self._throw(state, action.value)
+        if isinstance(action, Throw):
+            raise IllegalAction("Chaupal throws the shells for you; spend the bank with a move.")
+        moves = _moves(state)
+        if isinstance(action, Forfeit):
+            if Forfeit(action.value) not in _forfeits(state, moves):
+                raise IllegalAction(
+                    f"You may forfeit a {action.value} only when every move that spends it "
+                    "goes round the inner ring again (R17)."
+                )
+            bank = list(state.bank)
+            bank.remove(action.value)
+            after = _replace(
+                state, bank=tuple(bank), news=f"{seat_tag(seat)} forfeits a {action.value} (R17)."
+            )
+            return self._after_spend(after)
+        if not isinstance(action, Move):
+            raise IllegalAction("That is not a Kauda Baji move.")
+        if action not in moves:
+            raise IllegalAction(self._why_not(state, action))
+        return self._move(state, action)
+
+    def _why_not(self, state: KaudaBajiState, move: Move) -> str:
+        p = state.turn
+        seat = _seat(state, p)
+        here = _at(state.stacks[p], STEP_OF[seat][move.square])
+        name = square_name(move.square)
+        if not here:
+            return f"You have no pieces on {name}."
+        if not move.whole and not move.split_k:
+            return f"Say which of your pieces on {name} move (x1, x2, x1+1, x1of2 …)."
+        bank = list(state.bank)
+        for v in move.values:
+            if v not in bank:
+                return f"There is no {v} in your bank ({_values_text(state.bank) or 'empty'})."
+            bank.remove(v)
+        if sum(move.values) % move.size:
+            return f"A tuple of {move.size} can only spend a total that {move.size} divides (R10)."
+        if move.split_k and move.square not in SAFE:
+            return "A tuple may split only on a safe square (R11)."
+        return (
+            "That move is not allowed: check the pieces (R9, R11) and the arrow choices, "
+            "one `in` or `round` for each arrow square stepped off (R2, R15, R17)."
+        )
+
+    def _first_throw(self, state: KaudaBajiState, value: int) -> KaudaBajiState:
+        """R7: every contender throws once; the highest starts, ties throw again."""
+        player = state.contenders[len(state.first_throws)]
+        throws = (*state.first_throws, value)
+        news = f"{seat_tag(player)} throws {value} for the first turn."
+        if len(throws) < len(state.contenders):
+            return _replace(state, first_throws=throws, news=news)
+        best = max(throws)
+        tied = tuple(p for p, v in zip(state.contenders, throws, strict=True) if v == best)
+        if len(tied) > 1:
+            names = ", ".join(seat_tag(p) for p in tied)
+            return _replace(
+                state, contenders=tied, first_throws=(), news=f"{news} {names} tie and throw again."
+            )
+        return _replace(
+            state,
+            phase=THROW,
+            turn=tied[0],
+            contenders=(),
+            first_throws=(),
+            news=f"{news} {seat_tag(tied[0])} starts.",
+        )
+
+    def _throw(self, state: KaudaBajiState, value: int) -> KaudaBajiState:
+        """R6, R16: bank the throw; 6 and 12 throw again; the third in a row forfeits."""
+        who = seat_tag(state.turn)
+        bonus = " (kill bonus)" if state.bonus else ""
+        if value in EXTRA_THROW:
+            run = state.run + (0 if state.bonus else 1)
+            if run >= 3:
+                lost = state.bank
+                news = (
+                    f"{who} throws a third {value} in a row and forfeits the turn"
+                    + (f", losing {_values_text(lost)}" if lost else "")
+                    + " (R6)."
+                )
+                return self._next_turn(_replace(state, bank=(), news=news))
+            bank = tuple(sorted((*state.bank, value), reverse=True))
+            return _replace(
+                state,
+                bank=bank,
+                run=run,
+                bonus=False,
+                news=f"{who} throws {value}{bonus} and throws again.",
+            )
+        bank = tuple(sorted((*state.bank, value), reverse=True))
+        news = f"{who} throws {value}{bonus}."
+        if state.pending:
+            return _replace(
+                state, bank=bank, run=0, bonus=True, pending=state.pending - 1, news=news
+            )
+        after = _replace(state, bank=bank, run=0, bonus=False, phase=MOVE, news=news)
+        return self._after_spend(after)
+
+    def _after_spend(self, state: KaudaBajiState) -> KaudaBajiState:
+        """R8: the turn goes on while a legal move exists; what is left is forfeited."""
+        if not state.bank:
+            return self._next_turn(_replace(state, phase=MOVE))
+        if _moves(_replace(state, phase=MOVE)):
+            return _replace(state, phase=MOVE)
+        lost = _values_text(state.bank)
+        news = f"{state.news} {seat_tag(state.turn)} cannot use {lost} (R8).".strip()
+        return self._next_turn(_replace(state, bank=(), news=news))
+
+    def _next_turn(self, state: KaudaBajiState) -> KaudaBajiState:
+        """R4, R18: the next unfinished player anticlockwise, or the end."""
+        left = [p for p in range(state.num_players) if p not in state.places]
+        if len(left) <= 1 or (state.places and not state.play_to_end):
+            places = state.places + (tuple(left) if state.play_to_end else ())
+            return _replace(
+                state, phase=OVER, bank=(), places=places, run=0, bonus=False, pending=0
+            )
+        p = state.turn
+        for _ in range(state.num_players):
+            p = (p + 1) % state.num_players
+            if p not in state.places:
+                break
+        return _replace(state, phase=THROW, turn=p, bank=(), run=0, bonus=False, pending=0)
+
+    def _kill(
+        self,
+        stacks: list[list[Stack]],
+        state: KaudaBajiState,
+        mover: int,
+        sq: int,
+        size: int,
+        landing: bool,
+    ) -> int:
+        """R12-R14: kills on ``sq`` by a tuple of ``size`` landing or leaving.
+
+        Returns how many tuples died; their pieces go back to the start square
+        as singles.
+        """
+        if sq in SAFE:
+            return 0  # R12
+        present = []
+        for q in range(state.num_players):
+            if q == mover:
+                continue
+            step = STEP_OF[_seat(state, q)][sq]
+            sizes = [s for st, s in stacks[q] if st == step]
+            if sizes:
+                present.append((q, step, sizes))
+        if len(present) != 1 and not state.pairwise:
+            return 0  # R14
+        kills = 0
+        for q, step, sizes in present:
+            beatable = [s for s in sizes if (s <= size if landing else s < size)]
+            if not beatable:
+                continue
+            victim = max(beatable)
+            stacks[q].remove((step, victim))
+            stacks[q].extend([(0, 1)] * victim)
+            stacks[q].sort()
+            kills += 1
+        return kills
+
+    def _move(self, state: KaudaBajiState, move: Move) -> KaudaBajiState:
+        p = state.turn
+        seat = _seat(state, p)
+        step = STEP_OF[seat][move.square]
+        size = move.size
+        path = _walk(step, sum(move.values) // size, move.arrows)
+        end = path[-1]
+        stacks = [list(s) for s in state.stacks]
+        mine = stacks[p]
+        for whole in move.whole:
+            mine.remove((step, whole))
+        if move.split_k:
+            mine.remove((step, move.split_of))
+            mine.append((step, move.split_of - move.split_k))
+        kill_squares: list[int] = []
+        # R13 order: leaving first, then landing.
+        kills = self._kill(stacks, state, p, move.square, size, landing=False)
+        if kills:
+            kill_squares.append(move.square)
+        home = list(state.home)
+        to_sq = ROUTES[seat][end]
+        if end == CENTRE_STEP:
+            home[p] += size  # R17
+        else:
+            landed = self._kill(stacks, state, p, to_sq, size, landing=True)
+            if landed:
+                kill_squares.append(to_sq)
+            kills += landed
+            mine.append((end, size))
+        mine.sort()
+        bank = list(state.bank)
+        for v in move.values:
+            bank.remove(v)
+        killed = list(state.killed)
+        if kills:
+            killed[p] = True
+        what = SIZE_NAMES[size]
+        news = (
+            f"{seat_tag(p)} moves a {what} from {square_name(move.square)} "
+            + ("into the centre" if end == CENTRE_STEP else f"to {square_name(to_sq)}")
+            + f" with {_values_text(move.values)}"
+        )
+        if kills:
+            news += f", killing {plural(kills, 'tuple')}"
+        news += "."
+        after = _replace(
+            state,
+            stacks=tuple(tuple(s) for s in stacks),
+            home=tuple(home),
+            killed=tuple(killed),
+            bank=tuple(bank),
+            last=(
+                p,
+                move.square,
+                to_sq,
+                move.values,
+                tuple(ROUTES[seat][s] for s in path),
+                tuple(kill_squares),
+            ),
+            news=news,
+        )
+        if home[p] == state.pieces:  # R18
+            after = _replace(
+                after,
+                places=(*state.places, p),
+                news=f"{news} {seat_tag(p)} has finished, place {len(state.places) + 1}.",
+            )
+            return self._next_turn(_replace(after, bank=()))
+        if kills and state.kill_bonus:  # R16
+            return _replace(after, phase=THROW, bonus=True, pending=kills - 1, run=0)
+        return self._after_spend(after)
+
+    # ----- the end ----------------------------------------------------------
+
+    def outcome(self, state: KaudaBajiState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        if state.play_to_end:
+            ranking = tuple(frozenset({p}) for p in state.places)
+            reason = f"{seat_tag(state.places[0])} brought every piece to the centre first."
+        else:
+            first = state.places[0]
+            rest = frozenset(range(state.num_players)) - {first}
+            ranking = (frozenset({first}), rest)
+            reason = (
+                f"{seat_tag(first)} brought every piece to the centre first; "
+                "the others share second place."
+            )
+        return Outcome(ranking=ranking, scores=state.home, reason=reason)
+
+    # ----- views ------------------------------------------------------------
+
+    def view(self, state: KaudaBajiState, seat: Seat | None) -> KaudaBajiView:
+        stacks: list[StackView] = []
+        players: list[PlayerView] = []
+        for p in range(state.num_players):
+            s = _seat(state, p)
+            for step, size in state.stacks[p]:
+                sq = ROUTES[s][step]
+                stacks.append(
+                    StackView(square_name(sq), sq % 7, sq // 7 + 1, p, SEAT_NAMES[s], size, step)
+                )
+            route = ROUTES[s]
+            players.append(
+                PlayerView(
+                    player=p,
+                    seat=SEAT_NAMES[s],
+                    start=square_name(route[0]),
+                    arrows=tuple(
+                        (square_name(route[a]), square_name(route[a + 1])) for a in ARROW_STEPS
+                    ),
+                    at_start=sum(size for step, size in state.stacks[p] if step == 0),
+                    on_board=sum(size for _, size in state.stacks[p]),
+                    finished=state.home[p],
+                    has_killed=state.killed[p] or not state.markut,
+                    place=state.places.index(p) + 1 if p in state.places else 0,
+                )
+            )
+        last = None
+        if state.last is not None:
+            p, frm, to, values, path, kills = state.last
+            last = MoveView(
+                player=p,
+                frm=square_name(frm),
+                to=square_name(to),
+                size=sum(values) // max(1, len(path)),  # R10: value = size x squares
+                values=values,
+                path=tuple(square_name(sq) for sq in path),
+                killed=tuple(square_name(sq) for sq in kills),
+            )
+        return KaudaBajiView(
+            viewer=seat,
+            me=None,
+            phase=state.phase,
+            turn=state.turn,
+            bank=state.bank,
+            run=state.run,
+            bonus_throws=state.pending + (1 if state.bonus else 0),
+            stacks=tuple(stacks),
+            players=tuple(players),
+            safe=tuple(sorted(square_name(sq) for sq in SAFE)),
+            last_move=last,
+            first_throws=tuple(zip(state.contenders, state.first_throws, strict=False)),
+            places=state.places,
+            news=state.news,
+        )
+
+    # ----- notation ---------------------------------------------------------
+
+    def parse(self, state: KaudaBajiState, seat: Seat, text: str) -> KaudaBajiAction:
+        words = str(text).lower().split()
+        if not words:
+            raise InvalidAction(f"Type a move. {_HELP}")
+        head = words[0]
+        if head in ("throw", "forfeit"):
+            if len(words) != 2:
+                raise InvalidAction(f"Write `{head}` and one value, not {excerpt(text)}.")
+            value = whole_number(words[1], max_digits=2)
+            if value is None or value not in THROW_VALUES:
+                raise InvalidAction(f"A throw is 1 to 6 or 12, not {excerpt(words[1])}.")
+            return Throw(value) if head == "throw" else Forfeit(value)
+        if not _SQUARE_RE.fullmatch(head):
+            raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+        sq = square_of(head)
+        rest = words[1:]
+        whole: tuple[int, ...] = ()
+        split_k = split_of = 0
+        if rest and rest[0].startswith("x"):
+            whole, split_k, split_of = self._parse_group(rest[0])
+            rest = rest[1:]
+        elif 0 <= seat < state.num_players:
+            step = STEP_OF[_seat(state, seat)][sq]
+            here = _at(state.stacks[seat], step)
+            if len(here) == 1:
+                whole = here
+        if not rest:
+            raise InvalidAction(f"Say which banked values the move spends, e.g. `{head} 4`.")
+        values: list[int] = []
+        for part in rest[0].split("+"):
+            value = whole_number(part, max_digits=2)
+            if value is None or value not in THROW_VALUES:
+                raise InvalidAction(f"A banked value is 1 to 6 or 12, not {excerpt(part)}.")
+            values.append(value)
+        arrows: list[bool] = []
+        for word in rest[1:]:
+            if word not in ("in", "round"):
+                raise InvalidAction(
+                    f"After the values, write `in` or `round` for each arrow, not {excerpt(word)}."
+                )
+            arrows.append(word == "in")
+        if len(values) > 12 or len(arrows) > 40:
+            raise InvalidAction("That move is far too long.")
+        return Move(
+            sq, whole, split_k, split_of, tuple(sorted(values, reverse=True)), tuple(arrows)
+        )
+
+    @staticmethod
+    def _parse_group(word: str) -> tuple[tuple[int, ...], int, int]:
+        """``x2+1``, ``x1of3``, ``x2+1of3`` (R9, R11)."""
+        parts = word[1:].split("+")
+        whole: list[int] = []
+        split_k = split_of = 0
+        bad = InvalidAction(f"Pieces are written like x2, x2+1 or x1of3, not {excerpt(word)}.")
+        for i, part in enumerate(parts):
+            k_text, of_text = ([*part.split("of", 1), ""])[:2] if "of" in part else (part, "")
+            k = whole_number(k_text, max_digits=1)
+            if k is None or not 1 <= k <= 6:
+                raise bad
+            if of_text:
+                m = whole_number(of_text, max_digits=1)
+                if m is None or not k < m <= 6 or i != len(parts) - 1:
+                    raise bad
+                split_k, split_of = k, m
+            else:
+                whole.append(k)
+        if sum(whole) + split_k > 6:
+            raise bad
+        return tuple(sorted(whole, reverse=True)), split_k, split_of
+
+    def describe(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> str:
+        if isinstance(action, Throw):
+            return f"throw {action.value}"
+        if isinstance(action, Forfeit):
+            return f"forfeit {action.value}"
+        words = [square_name(action.square)]
+        only_one = False
+        if 0 <= seat < state.num_players:
+            step = STEP_OF[_seat(state, seat)][action.square]
+            only_one = _at(state.stacks[seat], step) == (1,)
+        if not (only_one and action.whole == (1,) and not action.split_k):
+            group = "+".join(str(w) for w in action.whole)
+            if action.split_k:
+                group += ("+" if group else "") + f"{action.split_k}of{action.split_of}"
+            words.append("x" + group)
+        words.append(_values_text(action.values))
+        words += ["in" if a else "round" for a in action.arrows]
+        return " ".join(words)
+
+    def label(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> str:
+        if isinstance(action, Throw):
+            return f"Throw {action.value}"
+        if isinstance(action, Forfeit):
+            return f"Forfeit a {action.value} (R17)"
+        size = action.size
+        what = SIZE_NAMES[size] if 0 < size < len(SIZE_NAMES) else "tuple"
+        total = sum(action.values)
+        dest = "?"
+        if 0 <= seat < state.num_players and size and total % size == 0:
+            s = _seat(state, seat)
+            try:
+                path = _walk(STEP_OF[s][action.square], total // size, action.arrows)
+            except StopIteration:
+                path = ()
+            if path:
+                dest = "the centre" if path[-1] == CENTRE_STEP else square_name(ROUTES[s][path[-1]])
+        spent = _values_text(action.values)
+        text = f"{what.capitalize()} {square_name(action.square)} to {dest} with {spent}"
+        if action.split_k:
+            text += f", splitting {action.split_k} off a {SIZE_NAMES[action.split_of]}"
+        if action.arrows:
+            text += " (" + " ".join("in" if a else "round" for a in action.arrows) + ")"
+        return text[:100]
+
+    def narrate(
+        self, before: KaudaBajiState, seat: Seat, action: KaudaBajiAction, after: KaudaBajiState
+    ) -> str:
+        news = after.news
+        if after.phase == OVER and before.phase != OVER:
+            outcome = self.outcome(after)
+            if outcome is not None:
+                news += " " + outcome.reason
+        elif after.turn != before.turn and after.phase == THROW and before.phase != FIRST:
+            news += f" {seat_tag(after.turn)} to throw."
+        return news
+
+    def private_to(
+        self, before: KaudaBajiState, seat: Seat, action: KaudaBajiAction
+    ) -> Seat | None:
+        return None
+
+    # ----- storage ----------------------------------------------------------
+
+    def to_json(self, state: KaudaBajiState) -> JSON:
+        return {
+            "num_players": state.num_players,
+            "pieces": state.pieces,
+            "markut": state.markut,
+            "kill_bonus": state.kill_bonus,
+            "pairwise": state.pairwise,
+            "play_to_end": state.play_to_end,
+            "phase": state.phase,
+            "turn": state.turn,
+            "stacks": [[list(s) for s in mine] for mine in state.stacks],
+            "home": list(state.home),
+            "killed": list(state.killed),
+            "bank": list(state.bank),
+            "run": state.run,
+            "bonus": state.bonus,
+            "pending": state.pending,
+            "contenders": list(state.contenders),
+            "first_throws": list(state.first_throws),
+            "places": list(state.places),
+            "last": None
+            if state.last is None
+            else [
+                state.last[0],
+                state.last[1],
+                state.last[2],
+                list(state.last[3]),
+                list(state.last[4]),
+                list(state.last[5]),
+            ],
+            "news": state.news,
+        }
+
+    def from_json(self, obj: JSON) -> KaudaBajiState:
+        last = obj["last"]
+        return KaudaBajiState(
+            num_players=int(obj["num_players"]),
+            pieces=int(obj["pieces"]),
+            markut=bool(obj["markut"]),
+            kill_bonus=bool(obj["kill_bonus"]),
+            pairwise=bool(obj["pairwise"]),
+            play_to_end=bool(obj["play_to_end"]),
+            phase=str(obj["phase"]),
+            turn=int(obj["turn"]),
+            stacks=tuple(
+                tuple(sorted((int(a), int(b)) for a, b in mine)) for mine in obj["stacks"]
+            ),
+            home=tuple(int(h) for h in obj["home"]),
+            killed=tuple(bool(k) for k in obj["killed"]),
+            bank=tuple(sorted((int(v) for v in obj["bank"]), reverse=True)),
+            run=int(obj["run"]),
+            bonus=bool(obj["bonus"]),
+            pending=int(obj["pending"]),
+            contenders=tuple(int(p) for p in obj["contenders"]),
+            first_throws=tuple(int(v) for v in obj["first_throws"]),
+            places=tuple(int(p) for p in obj["places"]),
+            last=None
+            if last is None
+            else (
+                int(last[0]),
+                int(last[1]),
+                int(last[2]),
+                tuple(int(v) for v in last[3]),
+                tuple(int(v) for v in last[4]),
+                tuple(int(v) for v in last[5]),
+            ),
+            news=str(obj["news"]),
+        )
+
+
+def iter_routes() -> Iterator[tuple[str, tuple[str, ...]]]:
+    """Each seat's route as square names (R1), for documentation and tests."""
+    for seat in range(4):
+        yield SEAT_NAMES[seat], tuple(square_name(sq) for sq in ROUTES[seat])
