@@ -17,8 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tests.engines.test_conformance as conf
-from bot.engines import ENGINES
 from bot.engines.chaturaji import (
     PASS,
     ChaturajiEngine,
@@ -775,52 +773,9 @@ def test_property_move_generation_equals_the_reference_anywhere(seed: int) -> No
 
 
 # --------------------------------------------------------------------------
-# The engine contract (tests/engines/test_conformance.py) on this engine
+# Parsing (the engine contract itself is checked by test_conformance.py,
+# which runs over every registered engine)
 # --------------------------------------------------------------------------
-
-_CONTRACT = [
-    "test_engine_satisfies_the_protocol",
-    "test_random_playouts_end_with_an_outcome",
-    "test_legal_actions_are_stable_and_distinct",
-    "test_chance_outcomes_are_a_distribution",
-    "test_waiting_on_is_a_subset_of_to_move",
-    "test_seats_not_to_move_get_not_your_turn",
-    "test_illegal_actions_raise_and_leave_the_state_unchanged",
-    "test_apply_never_mutates_its_input",
-    "test_json_round_trip",
-    "test_replaying_the_log_texts_gives_equal_states",
-    "test_parse_describe_round_trip",
-    "test_narration_is_formattable",
-    "test_views_are_built_for_every_seat",
-    "test_labels_narration_and_reasons_name_seats_by_tag",
-    "test_numbers_past_the_integer_string_limit_are_refused",
-    "test_resolve_options_refuses_odd_numbers_and_quotes_briefly",
-    "test_parse_survives_any_text",
-    "test_parse_survives_near_valid_text",
-    "test_resolve_options_survives_any_input",
-]
-
-
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> ChaturajiEngine:
-    """This engine, visible to the conformance helpers under its name."""
-    monkeypatch.setitem(ENGINES, E.name, E)
-    return E
-
-
-@pytest.mark.parametrize("check", _CONTRACT)
-def test_contract(check: str, registered: ChaturajiEngine) -> None:
-    getattr(conf, check)(engine=registered)
-
-
-@pytest.mark.parametrize("text", ["", "   ", "xyzzy plugh", "!!! ???", "{p0}", "\x00", "9" * 40])
-def test_contract_garbage_text_is_invalid(text: str, registered: ChaturajiEngine) -> None:
-    conf.test_garbage_text_is_invalid(registered, text)
-
-
-@pytest.mark.parametrize("text", ["d1 ²", "first ²", "first ①", "d①", "set a ٣", "target ²"])
-def test_contract_unicode_digits_are_refused(text: str, registered: ChaturajiEngine) -> None:
-    conf.test_unicode_digits_are_refused_as_invalid(registered, text)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
