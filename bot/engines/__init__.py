@@ -11,12 +11,19 @@ from typing import Any
 from bot.engines.artaban import ArtabanEngine
 from bot.engines.chaturaji import ChaturajiEngine
 from bot.engines.core import Engine, GameError
+from bot.engines.kauda_baji import KaudaBajiEngine
 from bot.engines.mahabharata import MahabharataEngine
 from bot.engines.sangram import SangramEngine
 
 ENGINES: dict[str, Engine[Any, Any, Any]] = {
     engine.name: engine
-    for engine in (MahabharataEngine(), ChaturajiEngine(), SangramEngine(), ArtabanEngine())
+    for engine in (
+        MahabharataEngine(),
+        ChaturajiEngine(),
+        SangramEngine(),
+        ArtabanEngine(),
+        KaudaBajiEngine(),
+    )
 }
 
 

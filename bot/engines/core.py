@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 Seat = int
@@ -365,6 +366,40 @@ def _range(opt: Option) -> str:
     return f"takes at most {opt.high}"
 
 
+_Odds = tuple[int, tuple[int, ...]] | None
+"""How a list of chance probabilities is sampled: None when uniform, else
+(common denominator, running totals over it)."""
+_ODDS_CACHE: dict[tuple[int, ...], tuple[tuple[Fraction, ...], _Odds]] = {}
+_ODDS_CACHE_LIMIT: Final = 256
+
+
+def _odds(probabilities: Sequence[Fraction]) -> _Odds:
+    """The sampling table of ``probabilities``, kept for the very objects an
+    engine hands out again and again (a module's constant table of odds).
+
+    The key is the objects' ids; the entry holds the objects themselves, so
+    none can be freed and its id reused while the entry lives.
+    """
+    key = tuple(map(id, probabilities))
+    hit = _ODDS_CACHE.get(key)
+    if hit is not None:
+        return hit[1]
+    first = probabilities[0]
+    odds: _Odds = None
+    if not all(p == first for p in probabilities):
+        common = lcm(*(p.denominator for p in probabilities))
+        totals: list[int] = []
+        acc = 0
+        for p in probabilities:
+            acc += p.numerator * (common // p.denominator)
+            totals.append(acc)
+        odds = (common, tuple(totals))
+    if len(_ODDS_CACHE) >= _ODDS_CACHE_LIMIT:
+        _ODDS_CACHE.clear()
+    _ODDS_CACHE[key] = (tuple(probabilities), odds)
+    return odds
+
+
 def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     """Pick the chance outcome that ``u`` in [0, 1) falls on.
 
@@ -374,19 +409,19 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     """
     if not outcomes:
         raise IllegalAction("No chance outcome is possible here.")
-    first = outcomes[0][1]
-    if all(p == first for _, p in outcomes):
-        # Uniform (a card from the deck, a face of a die): index directly
-        # instead of summing Fractions, the hot path of every draw.
-        # Exact floor(u * n): a float product can round up across a boundary.
-        num, den = float(u).as_integer_ratio()
+    odds = _odds([p for _, p in outcomes])
+    # Exact, in whole numbers: u = num/den exactly (a float product can
+    # round up across a boundary).
+    num, den = float(u).as_integer_ratio()
+    if odds is None:
+        # Uniform (a card from the deck, a face of a die): index directly.
         return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]
-    acc = Fraction(0)
-    target = Fraction(u)
-    for action, p in outcomes:
-        acc += p
-        if target < acc:
-            return action
+    # u falls on the first outcome whose running total exceeds it.
+    common, totals = odds
+    target = num * common
+    for index, total in enumerate(totals):
+        if target < total * den:
+            return outcomes[index][0]
     return outcomes[-1][0]
 
 

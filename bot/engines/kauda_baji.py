@@ -65,8 +65,11 @@ EXTRA_THROW: Final = frozenset((6, 12))
 """R6: values that earn another throw."""
 
 
+_SQUARE_NAMES: Final = tuple(FILES[sq % 7] + str(sq // 7 + 1) for sq in range(49))
+
+
 def square_name(sq: int) -> str:
-    return FILES[sq % 7] + str(sq // 7 + 1)
+    return _SQUARE_NAMES[sq]
 
 
 def square_of(name: str) -> int:
@@ -315,6 +318,16 @@ def _walk(step: int, dist: int, arrows: tuple[bool, ...]) -> tuple[int, ...]:
 
 
 @cache
+def _route_walk(
+    seat: int, step: int, dist: int, arrows: tuple[bool, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """Where a move ends (a step) and the board squares it passes over and
+    lands on."""
+    walked = _walk(step, dist, arrows)
+    return walked[-1], tuple(ROUTES[seat][s] for s in walked)
+
+
+@cache
 def _submultisets(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Distinct sub-multisets of ``sizes`` (largest first), the empty one first."""
     counts: dict[int, int] = {}
@@ -326,16 +339,39 @@ def _submultisets(sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(out, key=lambda t: (len(t), [-x for x in t])))
 
 
-def _groups(
-    sizes: tuple[int, ...], at_start: bool, safe: bool
-) -> list[tuple[tuple[int, ...], int, int]]:
-    """Which of a player's tuples on one square may move off together:
-    (whole tuples, split k, split of m).  R9: no tuple forms on the mover's
-    own start square; R11: splits only on safe squares."""
-    out: list[tuple[tuple[int, ...], int, int]] = []
+Group = tuple[tuple[int, ...], int, int]
+"""Which of a player's tuples on one square move off together: (whole
+tuples, split k, split of m)."""
+
+
+@cache
+def _group_table(sizes: tuple[int, ...], at_start: bool, safe: bool) -> dict[Group, Group]:
+    """Every legal group of the tuples ``sizes`` on one square, mapped to the
+    one Chaupal offers for its effect.
+
+    R9: no tuple forms on the mover's own start square; R11: splits only on
+    safe squares.  Two groups with the same effect (the same size moves off
+    and the same tuples stay, e.g. a twin beside a single moving ``x2`` or
+    ``x1+1of2``) are one move: the first, simplest, is offered and the others
+    are read as it.
+    """
+    table: dict[Group, Group] = {}
+    by_effect: dict[tuple[int, tuple[int, ...]], Group] = {}
+
+    def add(group: Group) -> None:
+        whole, k, m = group
+        stay = list(sizes)
+        for w in whole:
+            stay.remove(w)
+        if k:
+            stay.remove(m)
+            stay.append(m - k)
+        effect = (sum(whole) + k, tuple(sorted(stay)))
+        table[group] = by_effect.setdefault(effect, group)
+
     for whole in _submultisets(sizes)[1:]:
         if not at_start or len(whole) == 1:
-            out.append((whole, 0, 0))
+            add((whole, 0, 0))
     if safe:
         for m in sorted(set(sizes), reverse=True):
             if m < 2:
@@ -345,52 +381,130 @@ def _groups(
             joins = ((),) if at_start else _submultisets(tuple(rest))
             for k in range(1, m):
                 for whole in joins:
-                    out.append((whole, k, m))
-    return out
+                    add((whole, k, m))
+    return table
 
 
-def _spends(bank: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+@cache
+def _groups(sizes: tuple[int, ...], at_start: bool, safe: bool) -> tuple[Group, ...]:
+    """The groups offered on a square, one per effect (see :func:`_group_table`)."""
+    return tuple(dict.fromkeys(_group_table(sizes, at_start, safe).values()))
+
+
+@cache
+def _spends(bank: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """R6: one banked value or several together: (sum, values largest first)."""
-    return [(sum(v), v) for v in _submultisets(bank)[1:]]
+    return tuple((sum(v), v) for v in _submultisets(bank)[1:])
 
 
 def _at(stacks: tuple[Stack, ...], step: int) -> tuple[int, ...]:
     return tuple(sorted((size for s, size in stacks if s == step), reverse=True))
 
 
-def _moves(state: KaudaBajiState) -> list[Move]:
+@dataclass(frozen=True)
+class _SquareLegal:
+    """The legal moves from one square, and what they spend."""
+
+    square: int
+    moves: tuple[Move, ...]
+    move_set: frozenset[Move]
+    used: frozenset[int]
+    """Banked values some move spends."""
+    used_without_going_round: frozenset[int]
+    """Banked values some move spends without going round the inner ring
+    again (R17: the others may be forfeited)."""
+    round_only: bool
+    """Some value is used only by going round again."""
+
+
+class _Legal:
+    """A position's legal moves, gathered square by square."""
+
+    __slots__ = ("forfeits", "moves", "parts")
+
+    def __init__(self, parts: tuple[_SquareLegal, ...]) -> None:
+        self.parts = parts
+        self.forfeits: tuple[Forfeit, ...] = ()
+        """R17: values whose every legal use goes round the inner ring again."""
+        if len(parts) == 1:
+            self.moves: tuple[Move, ...] = parts[0].moves
+            round_only = parts[0].round_only
+        else:
+            moves: list[Move] = []
+            round_only = False
+            for part in parts:
+                moves += part.moves
+                round_only = round_only or part.round_only
+            self.moves = tuple(moves)
+        if round_only:
+            used = frozenset().union(*(part.used for part in parts))
+            direct = frozenset().union(*(part.used_without_going_round for part in parts))
+            self.forfeits = tuple(Forfeit(v) for v in sorted(used - direct, reverse=True))
+
+    def allows(self, move: Move) -> bool:
+        for part in self.parts:
+            if part.square == move.square:
+                return move in part.move_set
+        return False
+
+
+def _legal(state: KaudaBajiState) -> _Legal:
     """Every legal move of the player to move (R6, R9-R11, R15, R17)."""
     p = state.turn
     in1 = not state.markut or state.killed[p]
-    return list(_moves_of(_seat(state, p), state.stacks[p], state.bank, in1))
+    return _legal_of(SEATINGS[state.num_players][p], state.stacks[p], state.bank, in1)
 
 
-@lru_cache(maxsize=8192)
-def _moves_of(
-    seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: bool
-) -> tuple[Move, ...]:
+@lru_cache(maxsize=4096)
+def _legal_of(seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: bool) -> _Legal:
     """The moves of ``stacks`` spending ``bank`` (only the mover's own pieces
-    matter: opponents never block, R13)."""
-    spends = _spends(bank)
+    matter: opponents never block, R13), gathered square by square."""
+    parts: list[_SquareLegal] = []
+    sizes: list[int] = []
+    step = stacks[0][0] if stacks else -1
+    for at, size in stacks:
+        if at != step:
+            parts.append(_square_legal(seat, step, tuple(reversed(sizes)), bank, in1))
+            sizes = []
+            step = at
+        sizes.append(size)
+    if sizes:
+        parts.append(_square_legal(seat, step, tuple(reversed(sizes)), bank, in1))
+    return _Legal(tuple(parts))
+
+
+@lru_cache(maxsize=65536)
+def _square_legal(
+    seat: int, step: int, sizes: tuple[int, ...], bank: tuple[int, ...], in1: bool
+) -> _SquareLegal:
+    """The moves of the tuples ``sizes`` (largest first) on one square."""
+    sq = ROUTES[seat][step]
     out: list[Move] = []
-    for step in sorted({s for s, _ in stacks}):
-        sq = ROUTES[seat][step]
-        for whole, k, m in _groups(_at(stacks, step), step == 0, sq in SAFE):
-            size = sum(whole) + k
-            for total, values in spends:
-                if total % size:
-                    continue  # R10
-                for _, arrows in _paths(step, total // size, in1):
-                    out.append(Move(sq, whole, k, m, values, arrows))
-    return tuple(out)
+    used: set[int] = set()
+    direct: set[int] = set()
+    for whole, k, m in _groups(sizes, step == 0, sq in SAFE):
+        size = sum(whole) + k
+        for total, values in _spends(bank):
+            if total % size:
+                continue  # R10
+            for _, arrows in _paths(step, total // size, in1):
+                move = Move(sq, whole, k, m, values, arrows)
+                out.append(move)
+                used.update(values)
+                if not _goes_round_at_arrow3(seat, move):
+                    direct.update(values)
+    moves = tuple(out)
+    return _SquareLegal(
+        sq, moves, frozenset(moves), frozenset(used), frozenset(direct), used != direct
+    )
 
 
-def _goes_round_at_arrow3(state: KaudaBajiState, move: Move) -> bool:
-    seat = _seat(state, state.turn)
+def _goes_round_at_arrow3(seat: int, move: Move) -> bool:
     step = STEP_OF[seat][move.square]
-    dist = sum(move.values) // move.size
+    if step + sum(move.values) // move.size <= 47:
+        return False
     choices = iter(move.arrows)
-    for _ in range(dist):
+    for _ in range(sum(move.values) // move.size):
         if step in ROUND_TO:
             turn_in = next(choices)
             if step == 47 and not turn_in:
@@ -401,16 +515,20 @@ def _goes_round_at_arrow3(state: KaudaBajiState, move: Move) -> bool:
     return False
 
 
-def _forfeits(state: KaudaBajiState, moves: list[Move]) -> list[Forfeit]:
-    """R17: values whose every legal use goes round the inner ring again."""
-    out: list[Forfeit] = []
-    for value in sorted(set(state.bank), reverse=True):
-        uses = [m for m in moves if value in m.values]
-        if uses and all(_goes_round_at_arrow3(state, m) for m in uses):
-            out.append(Forfeit(value))
-    return out
+def _canonical(state: KaudaBajiState, move: Move) -> Move:
+    """``move`` as the group Chaupal offers for the same effect (or as typed)."""
+    p = state.turn
+    seat = SEATINGS[state.num_players][p]
+    step = STEP_OF[seat][move.square]
+    table = _group_table(_at(state.stacks[p], step), step == 0, move.square in SAFE)
+    group = table.get((move.whole, move.split_k, move.split_of))
+    if group is None:
+        return move
+    whole, k, m = group
+    return Move(move.square, whole, k, m, move.values, move.arrows)
 
 
+@cache
 def _values_text(values: tuple[int, ...]) -> str:
     return "+".join(str(v) for v in values)
 
@@ -420,11 +538,19 @@ def _values_text(values: tuple[int, ...]) -> str:
 # --------------------------------------------------------------------------
 
 _SQUARE_RE: Final = re.compile(r"[a-g][1-7]")
+_MENU_RE: Final = re.compile(
+    r"(?P<pieces>[a-g][1-7](?: x[0-9+of]+)?) (?P<values>[0-9]+(?:\+[0-9]+)*)(?: (?:in|round))*"
+)
 _HELP: Final = (
     "Moves look like `c7 x2 6`, `a2 4+2 in` or `forfeit 5` "
     "(docs: square, pieces, values, arrow choices)."
 )
 _CHANCE_SET: Final = frozenset({CHANCE})
+_ONLY: Final = tuple(frozenset({p}) for p in range(4))
+_TAGS: Final = tuple(seat_tag(p) for p in range(4))
+_NOBODY: Final[frozenset[Seat]] = frozenset()
+_THROW_OUTCOMES: Final = tuple((Throw(v), p) for v, p in _THROW_ODDS)
+"""R5 as chance outcomes, built once: the same objects every throw."""
 
 
 class KaudaBajiEngine:
@@ -478,6 +604,47 @@ class KaudaBajiEngine:
             news="",
         )
 
+    # ----- menus -------------------------------------------------------------
+
+    def menu_words(self, state: KaudaBajiState, seat: Seat, text: str) -> tuple[str, ...]:
+        """Menu levels for spending the bank (issue: value, then pieces, then
+        arrows): ``c7 x2 6 in`` -> ``("6", "c7 x2", "c7 x2 6 in")``.
+        Forfeits and throws are one level."""
+        m = _MENU_RE.fullmatch(text)
+        if m is None:
+            return (text,)
+        return (m.group("values"), m.group("pieces"), text)
+
+    def choice_label(self, state: KaudaBajiState, seat: Seat, prefix: str) -> str:
+        """``6`` -> ``Spend 6``; ``4+2`` -> ``Spend 4+2 together``;
+        ``6 c7 x2`` -> ``Twin on c7``."""
+        words = prefix.split()
+        if len(words) == 1:
+            return f"Spend {words[0]}" + (" together" if "+" in words[0] else "")
+        if len(words) >= 2 and _SQUARE_RE.fullmatch(words[1]):
+            square = words[1]
+            whole: tuple[int, ...] = (1,)
+            split_k = split_of = 0
+            if len(words) >= 3:
+                try:
+                    whole, split_k, split_of = self._parse_group(words[2])
+                except InvalidAction:
+                    return prefix
+            return self._pieces_text(whole, split_k, split_of).capitalize() + f" on {square}"
+        return prefix
+
+    @staticmethod
+    def _pieces_text(whole: tuple[int, ...], split_k: int, split_of: int) -> str:
+        """``a twin``, ``a twin and a single (a triple)``, ``1 split off a triple``."""
+        parts = [f"a {SIZE_NAMES[w]}" for w in whole]
+        if split_k:
+            parts.append(f"{plural(split_k, 'piece')} split off a {SIZE_NAMES[split_of]}")
+        text = " and ".join(parts)
+        size = sum(whole) + split_k
+        if len(parts) > 1 and size < len(SIZE_NAMES):
+            text += f" (a {SIZE_NAMES[size]})"
+        return text.removeprefix("a ")
+
     def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         """R4: the seat each player takes, for the lobby."""
         seating = SEATINGS.get(num_players)
@@ -489,11 +656,11 @@ class KaudaBajiEngine:
         if state.phase in (FIRST, THROW):
             return _CHANCE_SET
         if state.phase == MOVE:
-            return frozenset({state.turn})
-        return frozenset()
+            return _ONLY[state.turn]
+        return _NOBODY
 
     def waiting_on(self, state: KaudaBajiState) -> frozenset[Seat]:
-        return self.to_move(state) - _CHANCE_SET
+        return _ONLY[state.turn] if state.phase == MOVE else _NOBODY
 
     def choices_are_public(self, state: KaudaBajiState, seat: Seat) -> bool:
         """Nothing is hidden (rules, "Hidden information")."""
@@ -503,23 +670,34 @@ class KaudaBajiEngine:
 
     def chance_outcomes(self, state: KaudaBajiState) -> list[tuple[KaudaBajiAction, Fraction]]:
         if state.phase in (FIRST, THROW):
-            return [(Throw(v), p) for v, p in _THROW_ODDS]
+            return list(_THROW_OUTCOMES)
         return []
 
     def legal_actions(self, state: KaudaBajiState, seat: Seat) -> list[KaudaBajiAction]:
         if seat not in self.to_move(state):
             return []
         if seat == CHANCE:
-            return [Throw(v) for v, _ in _THROW_ODDS]
-        moves = _moves(state)
-        out: list[KaudaBajiAction] = list(moves)
-        out += _forfeits(state, moves)
-        return out
+            return [throw for throw, _ in _THROW_OUTCOMES]
+        legal = _legal(state)
+        return [*legal.moves, *legal.forfeits]
 
     # ----- applying ---------------------------------------------------------
 
     def apply(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> KaudaBajiState:
-        if state.phase == OVER:
+        # The two common cases first (the hot path of every game): an
+        # offered move by the player to move, and a throw for the bank.
+        phase = state.phase
+        if phase == MOVE and seat == state.turn and type(action) is Move:
+            if _legal(state).allows(action):
+                return self._move(state, action)
+        elif (
+            phase == THROW
+            and seat == CHANCE
+            and type(action) is Throw
+            and action.value in THROW_VALUES
+        ):
+            return self._throw(state, action.value)
+        if phase == OVER:
             raise IllegalAction("The game is over.")
         if seat not in self.to_move(state):
             if seat == CHANCE:
@@ -533,23 +711,23 @@ class KaudaBajiEngine:
             return self._throw(state, action.value)
         if isinstance(action, Throw):
             raise IllegalAction("Chaupal throws the shells for you; spend the bank with a move.")
-        moves = _moves(state)
+        legal = _legal(state)
         if isinstance(action, Forfeit):
-            if Forfeit(action.value) not in _forfeits(state, moves):
+            if Forfeit(action.value) not in legal.forfeits:
                 raise IllegalAction(
                     f"You may forfeit a {action.value} only when every move that spends it "
                     "goes round the inner ring again (R17)."
                 )
             bank = list(state.bank)
             bank.remove(action.value)
-            after = _replace(
-                state, bank=tuple(bank), news=f"{seat_tag(seat)} forfeits a {action.value} (R17)."
-            )
-            return self._after_spend(after)
+            news = f"{seat_tag(seat)} forfeits a {action.value} (R17)."
+            return self._settle(state, {"bank": tuple(bank), "news": news})
         if not isinstance(action, Move):
             raise IllegalAction("That is not a Kauda Baji move.")
-        if action not in moves:
-            raise IllegalAction(self._why_not(state, action))
+        if not legal.allows(action):
+            action = _canonical(state, action)
+            if not legal.allows(action):
+                raise IllegalAction(self._why_not(state, action))
         return self._move(state, action)
 
     def _why_not(self, state: KaudaBajiState, move: Move) -> str:
@@ -600,7 +778,7 @@ class KaudaBajiEngine:
 
     def _throw(self, state: KaudaBajiState, value: int) -> KaudaBajiState:
         """R6, R16: bank the throw; 6 and 12 throw again; the third in a row forfeits."""
-        who = seat_tag(state.turn)
+        who = _TAGS[state.turn]
         bonus = " (kill bonus)" if state.bonus else ""
         if value in EXTRA_THROW:
             run = state.run + (0 if state.bonus else 1)
@@ -611,7 +789,7 @@ class KaudaBajiEngine:
                     + (f", losing {_values_text(lost)}" if lost else "")
                     + " (R6)."
                 )
-                return self._next_turn(_replace(state, bank=(), news=news))
+                return self._next_turn(state, {"news": news})
             bank = tuple(sorted((*state.bank, value), reverse=True))
             return _replace(
                 state,
@@ -626,59 +804,70 @@ class KaudaBajiEngine:
             return _replace(
                 state, bank=bank, run=0, bonus=True, pending=state.pending - 1, news=news
             )
-        after = _replace(state, bank=bank, run=0, bonus=False, phase=MOVE, news=news)
-        return self._after_spend(after)
+        return self._settle(state, {"bank": bank, "run": 0, "bonus": False, "news": news})
 
-    def _after_spend(self, state: KaudaBajiState) -> KaudaBajiState:
-        """R8: the turn goes on while a legal move exists; what is left is forfeited."""
-        if not state.bank:
-            return self._next_turn(_replace(state, phase=MOVE))
-        if _moves(_replace(state, phase=MOVE)):
-            return _replace(state, phase=MOVE)
-        lost = _values_text(state.bank)
-        news = f"{state.news} {seat_tag(state.turn)} cannot use {lost} (R8).".strip()
-        return self._next_turn(_replace(state, bank=(), news=news))
-
-    def _next_turn(self, state: KaudaBajiState) -> KaudaBajiState:
-        """R4, R18: the next unfinished player anticlockwise, or the end."""
-        left = [p for p in range(state.num_players) if p not in state.places]
-        if len(left) <= 1 or (state.places and not state.play_to_end):
-            places = state.places + (tuple(left) if state.play_to_end else ())
-            return _replace(
-                state, phase=OVER, bank=(), places=places, run=0, bonus=False, pending=0
-            )
+    def _settle(self, state: KaudaBajiState, changes: dict[str, Any]) -> KaudaBajiState:
+        """``state`` with ``changes``, then R8: the turn goes on while a legal
+        move exists; what is left is forfeited."""
         p = state.turn
-        for _ in range(state.num_players):
-            p = (p + 1) % state.num_players
-            if p not in state.places:
-                break
-        return _replace(state, phase=THROW, turn=p, bank=(), run=0, bonus=False, pending=0)
+        bank: tuple[int, ...] = changes.get("bank", state.bank)
+        if not bank:
+            return self._next_turn(state, changes)
+        stacks: tuple[tuple[Stack, ...], ...] = changes.get("stacks", state.stacks)
+        killed: tuple[bool, ...] = changes.get("killed", state.killed)
+        in1 = not state.markut or killed[p]
+        if _legal_of(SEATINGS[state.num_players][p], stacks[p], bank, in1).moves:
+            return _replace(state, phase=MOVE, **changes)
+        news = changes.get("news", state.news)
+        changes["news"] = f"{news} {seat_tag(p)} cannot use {_values_text(bank)} (R8).".strip()
+        return self._next_turn(state, changes)
 
+    def _next_turn(self, state: KaudaBajiState, changes: dict[str, Any]) -> KaudaBajiState:
+        """``state`` with ``changes``, then R4, R18: the next unfinished player
+        anticlockwise, or the end."""
+        places: tuple[int, ...] = changes.get("places", state.places)
+        n = state.num_players
+        changes.update(bank=(), run=0, bonus=False, pending=0)
+        if not places:
+            return _replace(state, phase=THROW, turn=(state.turn + 1) % n, **changes)
+        left = [p for p in range(n) if p not in places]
+        if len(left) <= 1 or (places and not state.play_to_end):
+            if state.play_to_end:
+                changes["places"] = places + tuple(left)
+            return _replace(state, phase=OVER, **changes)
+        p = state.turn
+        for _ in range(n):
+            p = (p + 1) % n
+            if p not in places:
+                break
+        return _replace(state, phase=THROW, turn=p, **changes)
+
+    @staticmethod
     def _kill(
-        self,
-        stacks: list[list[Stack]],
-        state: KaudaBajiState,
+        stacks: list[tuple[Stack, ...]],
+        seating: tuple[int, ...],
+        pairwise: bool,
         mover: int,
         sq: int,
         size: int,
         landing: bool,
     ) -> int:
-        """R12-R14: kills on ``sq`` by a tuple of ``size`` landing or leaving.
+        """R12-R14: kills on ``sq`` (not a safe square) by a tuple of ``size``
+        landing or leaving.
 
         Returns how many tuples died; their pieces go back to the start square
         as singles.
         """
-        if sq in SAFE:
-            return 0  # R12
         present = []
-        for q in range(state.num_players):
+        for q, seat in enumerate(seating):
             if q == mover:
                 continue
-            step = STEP_OF[_seat(state, q)][sq]
-            sizes = [s for st, s in stacks[q] if st == step]
-            if sizes:
-                present.append((q, step, sizes))
-        if len(present) != 1 and not state.pairwise:
+            step = STEP_OF[seat][sq]
+            for st, _ in stacks[q]:
+                if st == step:
+                    present.append((q, step, [s for st, s in stacks[q] if st == step]))
+                    break
+        if not present or (len(present) > 1 and not pairwise):
             return 0  # R14
         kills = 0
         for q, step, sizes in present:
@@ -686,83 +875,74 @@ class KaudaBajiEngine:
             if not beatable:
                 continue
             victim = max(beatable)
-            stacks[q].remove((step, victim))
-            stacks[q].extend([(0, 1)] * victim)
-            stacks[q].sort()
+            theirs = list(stacks[q])
+            theirs.remove((step, victim))
+            theirs += [(0, 1)] * victim
+            theirs.sort()
+            stacks[q] = tuple(theirs)
             kills += 1
         return kills
 
     def _move(self, state: KaudaBajiState, move: Move) -> KaudaBajiState:
         p = state.turn
-        seat = _seat(state, p)
-        step = STEP_OF[seat][move.square]
-        size = move.size
-        path = _walk(step, sum(move.values) // size, move.arrows)
-        end = path[-1]
-        stacks = [list(s) for s in state.stacks]
-        mine = stacks[p]
+        seating = SEATINGS[state.num_players]
+        seat = seating[p]
+        frm = move.square
+        step = STEP_OF[seat][frm]
+        size = sum(move.whole) + move.split_k
+        end, path = _route_walk(seat, step, sum(move.values) // size, move.arrows)
+        stacks = list(state.stacks)
+        mine = list(stacks[p])
         for whole in move.whole:
             mine.remove((step, whole))
         if move.split_k:
             mine.remove((step, move.split_of))
             mine.append((step, move.split_of - move.split_k))
-        kill_squares: list[int] = []
+        kill_squares: tuple[int, ...] = ()
+        kills = 0
         # R13 order: leaving first, then landing.
-        kills = self._kill(stacks, state, p, move.square, size, landing=False)
-        if kills:
-            kill_squares.append(move.square)
-        home = list(state.home)
-        to_sq = ROUTES[seat][end]
+        if frm not in SAFE:
+            kills = self._kill(stacks, seating, state.pairwise, p, frm, size, landing=False)
+            if kills:
+                kill_squares = (frm,)
+        to_sq = path[-1]
+        home = state.home
         if end == CENTRE_STEP:
-            home[p] += size  # R17
+            home = (*home[:p], home[p] + size, *home[p + 1 :])  # R17
         else:
-            landed = self._kill(stacks, state, p, to_sq, size, landing=True)
-            if landed:
-                kill_squares.append(to_sq)
-            kills += landed
+            if to_sq not in SAFE:
+                landed = self._kill(stacks, seating, state.pairwise, p, to_sq, size, landing=True)
+                if landed:
+                    kill_squares += (to_sq,)
+                    kills += landed
             mine.append((end, size))
         mine.sort()
+        stacks[p] = tuple(mine)
         bank = list(state.bank)
         for v in move.values:
             bank.remove(v)
-        killed = list(state.killed)
-        if kills:
-            killed[p] = True
-        what = SIZE_NAMES[size]
         news = (
-            f"{seat_tag(p)} moves a {what} from {square_name(move.square)} "
-            + ("into the centre" if end == CENTRE_STEP else f"to {square_name(to_sq)}")
+            f"{_TAGS[p]} moves a {SIZE_NAMES[size]} from {_SQUARE_NAMES[frm]} "
+            + ("into the centre" if end == CENTRE_STEP else f"to {_SQUARE_NAMES[to_sq]}")
             + f" with {_values_text(move.values)}"
+            + (f", killing {plural(kills, 'tuple')}." if kills else ".")
         )
-        if kills:
-            news += f", killing {plural(kills, 'tuple')}"
-        news += "."
-        after = _replace(
-            state,
-            stacks=tuple(tuple(s) for s in stacks),
-            home=tuple(home),
-            killed=tuple(killed),
-            bank=tuple(bank),
-            last=(
-                p,
-                move.square,
-                to_sq,
-                move.values,
-                tuple(ROUTES[seat][s] for s in path),
-                tuple(kill_squares),
-            ),
-            news=news,
-        )
+        changes: dict[str, Any] = {
+            "stacks": tuple(stacks),
+            "home": home,
+            "bank": tuple(bank),
+            "last": (p, frm, to_sq, move.values, path, kill_squares),
+            "news": news,
+        }
+        if kills and not state.killed[p]:
+            changes["killed"] = (*state.killed[:p], True, *state.killed[p + 1 :])
         if home[p] == state.pieces:  # R18
-            after = _replace(
-                after,
-                places=(*state.places, p),
-                news=f"{news} {seat_tag(p)} has finished, place {len(state.places) + 1}.",
-            )
-            return self._next_turn(_replace(after, bank=()))
+            changes["places"] = (*state.places, p)
+            changes["news"] = f"{news} {seat_tag(p)} has finished, place {len(state.places) + 1}."
+            return self._next_turn(state, changes)
         if kills and state.kill_bonus:  # R16
-            return _replace(after, phase=THROW, bonus=True, pending=kills - 1, run=0)
-        return self._after_spend(after)
+            return _replace(state, phase=THROW, bonus=True, pending=kills - 1, run=0, **changes)
+        return self._settle(state, changes)
 
     # ----- the end ----------------------------------------------------------
 
@@ -931,6 +1111,7 @@ class KaudaBajiEngine:
         return " ".join(words)
 
     def label(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> str:
+        """``Twin c7 to a7 with 6``; ``Single a2 to b2 with 6, in at c1``."""
         if isinstance(action, Throw):
             return f"Throw {action.value}"
         if isinstance(action, Forfeit):
@@ -939,20 +1120,28 @@ class KaudaBajiEngine:
         what = SIZE_NAMES[size] if 0 < size < len(SIZE_NAMES) else "tuple"
         total = sum(action.values)
         dest = "?"
+        turns: list[str] = []
         if 0 <= seat < state.num_players and size and total % size == 0:
-            s = _seat(state, seat)
-            try:
-                path = _walk(STEP_OF[s][action.square], total // size, action.arrows)
-            except StopIteration:
-                path = ()
-            if path:
-                dest = "the centre" if path[-1] == CENTRE_STEP else square_name(ROUTES[s][path[-1]])
+            route = ROUTES[_seat(state, seat)]
+            step = STEP_OF[_seat(state, seat)][action.square]
+            choices = iter(action.arrows)
+            for _ in range(total // size):
+                if step in ROUND_TO:
+                    turn_in = next(choices, None)
+                    if turn_in is None:
+                        break
+                    turns.append(f"{'in' if turn_in else 'round'} at {square_name(route[step])}")
+                    step = step + 1 if turn_in else ROUND_TO[step]
+                else:
+                    step += 1
+            else:
+                dest = "the centre" if step == CENTRE_STEP else square_name(route[step])
         spent = _values_text(action.values)
         text = f"{what.capitalize()} {square_name(action.square)} to {dest} with {spent}"
         if action.split_k:
-            text += f", splitting {action.split_k} off a {SIZE_NAMES[action.split_of]}"
-        if action.arrows:
-            text += " (" + " ".join("in" if a else "round" for a in action.arrows) + ")"
+            text += f", split off a {SIZE_NAMES[action.split_of]}"
+        if turns:
+            text += ", " + ", ".join(turns)
         return text[:100]
 
     def narrate(

@@ -41,6 +41,9 @@ GAMES = [
     pytest.param("chaturaji", 4, 1, "quiet_rounds=10", id="chaturaji-4p"),
     pytest.param("chaturaji", 3, 2, "quiet_rounds=10", id="chaturaji-3p"),
     pytest.param("chaturaji", 2, 3, "quiet_rounds=10", id="chaturaji-2p"),
+    pytest.param("kauda_baji", 4, 1, "pieces=1", id="kauda_baji-4p"),
+    pytest.param("kauda_baji", 3, 2, "pieces=1", id="kauda_baji-3p"),
+    pytest.param("kauda_baji", 2, 3, "pieces=2", id="kauda_baji-2p"),
 ]
 
 TALLY: dict[str, list[int]] = collections.defaultdict(list)

@@ -395,6 +395,7 @@ TWINS: dict[str, Twin | None] = {
     "sangram": _sangram_twin,
     "artaban": _artaban_twin,
     "chaturaji": None,  # a game of full information
+    "kauda_baji": None,  # a game of full information
 }
 """Every engine's twin maker, or None for a game that hides nothing (then
 every seat's view is the public one plus its ``me``, checked below)."""

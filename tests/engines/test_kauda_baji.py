@@ -1,7 +1,7 @@
 """Rules tests for the Kauda Baji engine, named after the rulings they check
-(docs/rules/kauda_baji.md, R1-R18), Hypothesis properties, and the engine
-contract checks of ``test_conformance.py`` run against this engine (it is not
-registered yet, so the registry is patched for those tests only)."""
+(docs/rules/kauda_baji.md, R1-R18), and Hypothesis properties.  The engine
+contract checks of ``test_conformance.py`` run on it as on every registered
+engine."""
 
 from __future__ import annotations
 
@@ -17,8 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import tests.engines.test_conformance as conf
-from bot.engines import ENGINES
 from bot.engines.core import (
     CHANCE,
     GameError,
@@ -576,54 +574,45 @@ def test_property_pieces_never_lost_or_duplicated_and_killed_go_home_as_singles(
     assert E.from_json(json.loads(json.dumps(E.to_json(state)))) == state
 
 
-# --------------------------------------------------------------------------
-# The engine contract (tests/engines/test_conformance.py) on this engine
-# --------------------------------------------------------------------------
-
-_CONTRACT = [
-    "test_engine_satisfies_the_protocol",
-    "test_random_playouts_end_with_an_outcome",
-    "test_legal_actions_are_stable_and_distinct",
-    "test_chance_outcomes_are_a_distribution",
-    "test_waiting_on_is_a_subset_of_to_move",
-    "test_seats_not_to_move_get_not_your_turn",
-    "test_illegal_actions_raise_and_leave_the_state_unchanged",
-    "test_apply_never_mutates_its_input",
-    "test_json_round_trip",
-    "test_replaying_the_log_texts_gives_equal_states",
-    "test_parse_describe_round_trip",
-    "test_narration_is_formattable",
-    "test_views_are_built_for_every_seat",
-    "test_a_game_that_hides_nothing_shows_everyone_everything",
-    "test_labels_narration_and_reasons_name_seats_by_tag",
-    "test_numbers_past_the_integer_string_limit_are_refused",
-    "test_resolve_options_refuses_odd_numbers_and_quotes_briefly",
-    "test_parse_survives_any_text",
-    "test_parse_survives_near_valid_text",
-    "test_resolve_options_survives_any_input",
-]
+def test_R11_moves_with_the_same_effect_are_offered_once_and_read_as_it() -> None:
+    # A twin beside a single on a safe square: moving the twin, or the
+    # single with one piece split off the twin, both move a twin and leave a
+    # single; one is offered, and the other, typed, is read as it.
+    state = position({0: [("a1", 2), ("a1", 1)]}, bank=(2,))
+    texts = moves(state)
+    assert "a1 x2 2" in texts and "a1 x1+1of2 2" not in texts
+    assert "a1 x1of2 2" in texts  # leaves two singles: a different move
+    assert len(texts) == len(set(texts))
+    typed = play(state, "a1 x1+1of2 2")
+    assert typed == play(state, "a1 x2 2")
+    assert sorted(on(typed, 0)) == [("a1", 1), ("b1", 2)]
 
 
-@pytest.fixture
-def registered(monkeypatch: pytest.MonkeyPatch) -> KaudaBajiEngine:
-    """This engine, visible to the conformance helpers under its name."""
-    monkeypatch.setitem(ENGINES, E.name, E)
-    return E
+def test_R13_R14_leave_kill_against_two_opponents_only_when_pairwise() -> None:
+    start = {0: [("g2", 2)], 1: [("g2", 1)], 2: [("g2", 1)]}
+    after = play(position(start, bank=(2,)), "g2 x2 2")
+    assert on(after, 1) == [("g2", 1)] and on(after, 2) == [("g2", 1)]
+    after = play(
+        position(start, bank=(2,), multi_opponent_combat="pairwise", kill_bonus=False), "g2 x2 2"
+    )
+    assert on(after, 1) == [("g4", 1)] and on(after, 2) == [("d7", 1)]
 
 
-@pytest.mark.parametrize("check", _CONTRACT)
-def test_contract(check: str, registered: KaudaBajiEngine) -> None:
-    getattr(conf, check)(engine=registered)
+def test_R15_a_leave_kill_opens_arrow_one() -> None:
+    state = position({0: [("g2", 2), ("a2", 1)], 1: [("g2", 1)]}, bank=(6, 2), kill_bonus=False)
+    assert "a2 6 in" not in moves(state)
+    after = play(state, "g2 x2 2")
+    assert after.killed[0] and on(after, 1) == [("g4", 1)]
+    assert "a2 6 in" in moves(after)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "xyzzy plugh", "!!! ???", "{p0}", "\x00", "9" * 40])
-def test_contract_garbage_text_is_invalid(text: str, registered: KaudaBajiEngine) -> None:
-    conf.test_garbage_text_is_invalid(registered, text)
-
-
-@pytest.mark.parametrize("text", ["d1 ²", "first ²", "first ①", "d①", "set a ٣", "target ²"])
-def test_contract_unicode_digits_are_refused(text: str, registered: KaudaBajiEngine) -> None:
-    conf.test_unicode_digits_are_refused_as_invalid(registered, text)
+def test_R16_R18_a_kill_by_the_finishing_move_earns_no_bonus() -> None:
+    # Blue's last twin leaves d3 (arrow 3) for the centre, killing Red's
+    # single there: Blue has finished, so no bonus throw; Red throws next.
+    state = position({0: [("d3", 2)], 1: [("d3", 1)]}, bank=(2,))
+    after = play(state, "d3 x2 2 in")
+    assert after.places == (0,) and on(after, 1) == [("g4", 1)]
+    assert after.phase == "throw" and after.turn == 1 and not after.bonus
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

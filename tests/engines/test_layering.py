@@ -87,3 +87,33 @@ def test_sample_chance_uniform_shortcut_matches_the_cumulative_rule() -> None:
         "c",
         "c",
     ]
+
+
+def test_sample_chance_weighted_rule_matches_summed_fractions() -> None:
+    """The whole-number rule for uneven odds picks exactly what summing
+    Fractions would, at and around every boundary (Kauda Baji's shells, R5)."""
+    from fractions import Fraction
+
+    from bot.engines.core import sample_chance
+
+    def by_fractions(outcomes: list[tuple[int, Fraction]], u: float) -> int:
+        acc = Fraction(0)
+        for action, p in outcomes:
+            acc += p
+            if Fraction(u) < acc:
+                return action
+        return outcomes[-1][0]
+
+    shells = [(k, Fraction(c, 64)) for k, c in enumerate((6, 15, 20, 15, 6, 1, 1))]
+    mixed = [(0, Fraction(1, 3)), (1, Fraction(1, 7)), (2, Fraction(11, 21))]
+    for outcomes in (shells, mixed):
+        edges = [0.0]
+        acc = Fraction(0)
+        for _, p in outcomes:
+            acc += p
+            edges.append(float(acc))
+        probes = [e + d for e in edges for d in (-1e-12, 0.0, 1e-12)]
+        probes += [k / 997 for k in range(997)]
+        for u in probes:
+            if 0.0 <= u < 1.0:
+                assert sample_chance(outcomes, u) == by_fractions(outcomes, u), u
