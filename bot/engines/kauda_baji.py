@@ -317,7 +317,7 @@ def _walk(step: int, dist: int, arrows: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _route_walk(
     seat: int, step: int, dist: int, arrows: tuple[bool, ...]
 ) -> tuple[int, tuple[int, ...]]:
@@ -455,7 +455,7 @@ def _legal(state: KaudaBajiState) -> _Legal:
     return _legal_of(SEATINGS[state.num_players][p], state.stacks[p], state.bank, in1)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _legal_of(seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: bool) -> _Legal:
     """The moves of ``stacks`` spending ``bank`` (only the mover's own pieces
     matter: opponents never block, R13), gathered square by square."""
@@ -473,7 +473,7 @@ def _legal_of(seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: 
     return _Legal(tuple(parts))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _square_legal(
     seat: int, step: int, sizes: tuple[int, ...], bank: tuple[int, ...], in1: bool
 ) -> _SquareLegal:
@@ -526,6 +526,14 @@ def _canonical(state: KaudaBajiState, move: Move) -> Move:
         return move
     whole, k, m = group
     return Move(move.square, whole, k, m, move.values, move.arrows)
+
+
+@lru_cache(maxsize=512)
+def _occupied(seat: int, stacks: tuple[Stack, ...]) -> frozenset[int]:
+    """The board squares a player's stacks stand on (a player's stacks change
+    only when they move, so this is computed once for many kill checks)."""
+    route = ROUTES[seat]
+    return frozenset(route[step] for step, _ in stacks)
 
 
 @cache
@@ -860,13 +868,9 @@ class KaudaBajiEngine:
         """
         present = []
         for q, seat in enumerate(seating):
-            if q == mover:
-                continue
-            step = STEP_OF[seat][sq]
-            for st, _ in stacks[q]:
-                if st == step:
-                    present.append((q, step, [s for st, s in stacks[q] if st == step]))
-                    break
+            if q != mover and sq in _occupied(seat, stacks[q]):
+                step = STEP_OF[seat][sq]
+                present.append((q, step, [s for st, s in stacks[q] if st == step]))
         if not present or (len(present) > 1 and not pairwise):
             return 0  # R14
         kills = 0
