@@ -26,6 +26,7 @@ from PIL import Image
 from renderers.artaban import ArtabanRenderer
 from renderers.chaturaji import ChaturajiRenderer
 from renderers.common import DEFAULT_THEME, Theme, to_png
+from renderers.kauda_baji import KaudaBajiRenderer
 from renderers.mahabharata import MahabharataRenderer
 from renderers.sangram import SangramRenderer
 
@@ -53,6 +54,7 @@ RENDERERS: dict[str, GameRenderer] = {
     "artaban": ArtabanRenderer(),
     "sangram": SangramRenderer(),
     "chaturaji": ChaturajiRenderer(),
+    "kauda_baji": KaudaBajiRenderer(),
 }
 
 

@@ -1,0 +1,1093 @@
+"""Kauda Baji: the public board and a seat's own view, drawn with Pillow.
+
+Pure functions of a :class:`~bot.engines.kauda_baji_views.KaudaBajiView`
+(``docs/rules/kauda_baji.md``, R1-R18).  The public board is drawn from the
+Bottom seat's side (rank 1 at the bottom, as the rules print it); the private
+image is the same board turned so that the viewer's start square is at the
+bottom middle, so every player reads their own route the same way.
+
+What the board shows, and how:
+
+- the three rings (outer, middle, inner) in three shades, joined by a thin
+  track with chevrons: every piece goes round the outer ring anticlockwise
+  and round the middle and inner rings clockwise (R1);
+- each seat's three arrows (R1, R2) in the seat's colour, short and outlined,
+  straddling the border (or corner) they cross; up to four tokens on a square
+  sit in its quarters, off the lines the arrows run along, so pieces rarely
+  hide them; arrow 1 is faded and barred while markut keeps it shut (R15);
+- the thirteen safe squares crossed corner to corner, as on a cloth board
+  (R3), the start squares tinted in their seat's colour, the centre starred;
+- every tuple as its own token: the seat's shape (circle, square, triangle,
+  diamond) in its colour with the number of pieces on it, a tuple drawn as a
+  little stack (R9);
+- the last move: the squares it crossed (a trail of dots), its start and
+  landing squares outlined, a red cross badge where tuples were killed;
+- the bank of unspent throws as cowrie shells with their values (R5, R6),
+  the run of 6s and 12s and the kill-bonus throws to come (R16), or, before
+  play, the throws for who starts (R7);
+- a panel per player: name, seat, pieces at the start, on the way and home,
+  whether arrow 1 is open, the place once finished (R18).
+
+The channel's news line is posted as text by the bot and not drawn here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+from PIL import Image, ImageDraw
+
+from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, PlayerView, StackView
+from renderers.common import (
+    DEFAULT_THEME,
+    RGB,
+    Box,
+    Canvas,
+    LegendItem,
+    Theme,
+    ViewRenderer,
+    blend,
+    display_name,
+    fit_text,
+    legend,
+    min_text_size,
+    private_heading,
+    shape_marker,
+    text_width,
+    wrap_text,
+)
+
+WIDTH: Final = 960
+MARGIN: Final = 24
+SQUARE: Final = 116
+BOARD_PX: Final = 7 * SQUARE
+COORD: Final = 34
+"""The coordinate gutter on each edge (letters or numbers)."""
+EDGE: Final = 8
+"""The seat-coloured bar between the gutter and the squares."""
+BOARD_LEFT: Final = (WIDTH - BOARD_PX) // 2
+BOARD_BLOCK: Final = 2 * (COORD + EDGE + 2) + BOARD_PX
+"""The height of the board with its gutters."""
+FILES: Final = "abcdefg"
+
+SMALL: Final = min_text_size(WIDTH)
+"""Labels, coordinates, token numbers: the smallest text readable on a phone."""
+BODY: Final = SMALL + 2
+BIG: Final = 34
+
+SEATS: Final = ("bottom", "right", "top", "left")
+SEAT_TITLES: Final = {"bottom": "Bottom", "right": "Right", "top": "Top", "left": "Left"}
+SIZE_NAMES: Final = ("piece", "single", "twin", "triple", "quadruple", "quintuple", "sextuple")
+CENTRE: Final = "d4"
+
+OUTER: Final[RGB] = (64, 68, 84)
+MIDDLE: Final[RGB] = (53, 57, 71)
+INNER: Final[RGB] = (44, 47, 60)
+TRACK: Final[RGB] = (92, 98, 116)
+CROSS: Final[RGB] = (118, 124, 142)
+SHELL: Final[RGB] = (241, 232, 208)
+SHELL_SHADE: Final[RGB] = (196, 178, 140)
+SHELL_SLIT: Final[RGB] = (78, 58, 40)
+
+_BOTTOM_ROUTE: Final = tuple(
+    " ".join(
+        (
+            "d1 e1 f1 g1 g2 g3 g4 g5 g6 g7 f7 e7 d7 c7 b7 a7 a6 a5 a4 a3 a2 a1 b1 c1",
+            "b2 b3 b4 b5 b6 c6 d6 e6 f6 f5 f4 f3 f2 e2 d2 c2",
+            "c3 c4 c5 d5 e5 e4 e3 d3 d4",
+        )
+    ).split()
+)
+"""R1: the Bottom seat's route; the rings' direction is the same for every seat."""
+RINGS: Final = (_BOTTOM_ROUTE[0:24], _BOTTOM_ROUTE[24:40], _BOTTOM_ROUTE[40:48])
+"""The outer, middle and inner rings, each in its direction of travel."""
+
+
+# ----------------------------------------------------------------- geometry
+
+
+def _parse(name: str) -> tuple[int, int] | None:
+    """(file 0-6, rank 1-7) of a square name, or None."""
+    if len(name) != 2 or name[0] not in FILES or not "1" <= name[1] <= "7":
+        return None
+    return FILES.index(name[0]), int(name[1])
+
+
+def _display(file: int, rank: int, turns: int) -> tuple[int, int]:
+    """(column, row from the top) of a square with the board turned ``turns``
+    quarter turns anticlockwise about d4."""
+    c, r = file, rank - 1
+    for _ in range(turns % 4):
+        c, r = 6 - r, c
+    return c, 6 - r
+
+
+def _ring(file: int, rank: int) -> int:
+    """0 outer, 1 middle, 2 inner, 3 the centre."""
+    return min(file, rank - 1, 6 - file, 7 - rank)
+
+
+def seat_turns(seat: str) -> int:
+    """Quarter turns (anticlockwise) that bring ``seat``'s start square to the
+    bottom middle (R1: each route is Bottom's turned)."""
+    return (4 - SEATS.index(seat)) % 4 if seat in SEATS else 0
+
+
+def _centre(name: str, turns: int, top: int) -> tuple[float, float] | None:
+    sq = _parse(name)
+    if sq is None:
+        return None
+    col, row = _display(sq[0], sq[1], turns)
+    return (BOARD_LEFT + col * SQUARE + SQUARE / 2, top + row * SQUARE + SQUARE / 2)
+
+
+def _square_box(name: str, turns: int, top: int) -> Box | None:
+    sq = _parse(name)
+    if sq is None:
+        return None
+    col, row = _display(sq[0], sq[1], turns)
+    x0, y0 = BOARD_LEFT + col * SQUARE, top + row * SQUARE
+    return (x0, y0, x0 + SQUARE, y0 + SQUARE)
+
+
+def _arrow_polygon(
+    a: tuple[float, float], b: tuple[float, float], shaft: float, head_w: float, head_l: float
+) -> list[tuple[float, float]]:
+    """An arrow from ``a`` with its tip at ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    nx, ny = -uy, ux
+    bx, by = b[0] - ux * head_l, b[1] - uy * head_l
+    return [
+        (a[0] + nx * shaft, a[1] + ny * shaft),
+        (bx + nx * shaft, by + ny * shaft),
+        (bx + nx * head_w, by + ny * head_w),
+        b,
+        (bx - nx * head_w, by - ny * head_w),
+        (bx - nx * shaft, by - ny * shaft),
+        (a[0] - nx * shaft, a[1] - ny * shaft),
+    ]
+
+
+# ----------------------------------------------------------------- colours and names
+
+
+def player_colour(theme: Theme, player: int) -> RGB:
+    return theme.player_colour(player)
+
+
+def seat_title(seat: str) -> str:
+    return SEAT_TITLES.get(seat, seat.capitalize())
+
+
+def size_name(size: int) -> str:
+    return SIZE_NAMES[size] if 0 <= size < len(SIZE_NAMES) else f"{size}-tuple"
+
+
+def _ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def _player(view: KaudaBajiView, player: int) -> PlayerView | None:
+    for p in view.players:
+        if p.player == player:
+            return p
+    return None
+
+
+# ----------------------------------------------------------------- pieces
+
+
+@lru_cache(maxsize=128)
+def _token_tile(player: int, stacked: bool, radius: int, theme: Theme) -> Image.Image:
+    """A token as an RGBA tile, ``2 * radius + 12`` pixels square, its shape
+    centred: the seat's shape in its colour, outlined in the background; a
+    tuple gets a darker copy behind it so it reads as a stack (cached)."""
+    scale = 3
+    side = 2 * radius + 12
+    big = side * scale
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = player_colour(theme, player)
+    shape = theme.seat_shape(player)
+    r = radius * scale
+    c = big / 2
+    if stacked:
+        off = 4 * scale
+        shape_marker(d, (c + off, c + off), r, shape, theme.background)
+        shape_marker(
+            d, (c + off, c + off), r - 2 * scale, shape, blend(colour, theme.background, 0.5)
+        )
+    shape_marker(d, (c, c), r, shape, theme.background)
+    shape_marker(d, (c, c), r - 2.5 * scale, shape, colour)
+    return img.resize((side, side), Image.Resampling.LANCZOS)
+
+
+def _digit_offset(shape: str, radius: int) -> float:
+    """How far below the shape's centre its number sits (a triangle's is low)."""
+    return radius * 0.24 if shape == "triangle" else 0.0
+
+
+def draw_token(c: Canvas, centre: tuple[float, float], radius: int, player: int, size: int) -> None:
+    """A tuple: the seat's shape in its colour with the number of its pieces."""
+    t = c.theme
+    tile = _token_tile(player, size > 1, radius, t)
+    half = tile.width // 2
+    cx, cy = centre
+    c.image.paste(tile, (round(cx) - half, round(cy) - half), tile)
+    c.text(
+        (cx, cy + _digit_offset(t.seat_shape(player), radius)),
+        str(size),
+        size=SMALL,
+        fill=t.on_colour,
+        anchor="mm",
+        bold=True,
+    )
+
+
+_QUAD: Final = ((-28.0, -28.0), (28.0, 28.0), (28.0, -28.0), (-28.0, 28.0))
+"""Up to four tokens sit in the quarters of a square, off the lines through its
+centre, where the arrows cross the borders (two sit on a diagonal)."""
+
+
+def token_layout(count: int) -> tuple[int, list[tuple[float, float]]]:
+    """Token radius and offsets from a square's centre for ``count`` tokens
+    (at most 16: a 4 by 4 grid)."""
+    if count <= 0:
+        return 0, []
+    if count == 1:
+        return 24, [(0.0, 0.0)]
+    if count <= 4:
+        cells = [_QUAD[0], _QUAD[2], _QUAD[3], _QUAD[1]] if count > 2 else list(_QUAD[:2])
+        return 24, cells[:count]
+    cols = 3 if count <= 9 else 4
+    rows = math.ceil(min(count, cols * cols) / cols)
+    pitch = (SQUARE - 4) / cols
+    radius = 16 if cols == 3 else 14
+    out: list[tuple[float, float]] = []
+    for i in range(min(count, cols * cols)):
+        row, col = divmod(i, cols)
+        in_row = min(cols, count - row * cols)
+        x = (col - (in_row - 1) / 2) * pitch
+        y = (row - (rows - 1) / 2) * pitch
+        out.append((x, y))
+    return radius, out
+
+
+def _square_tokens(stacks: Sequence[StackView]) -> list[StackView]:
+    """The tuples on one square in drawing order: by player, largest first."""
+    return sorted(stacks, key=lambda s: (s.player, -s.size))
+
+
+# ----------------------------------------------------------------- cowries
+
+
+@lru_cache(maxsize=16)
+def _cowrie_tile(width: int, height: int, theme: Theme, faded: bool) -> Image.Image:
+    """A cowrie shell lying mouth up: an ivory oval with a darker rim, the
+    long toothed slit down its middle (cached RGBA)."""
+    scale = 3
+    w, h = width * scale, height * scale
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    shell = blend(SHELL, theme.panel, 0.55) if faded else SHELL
+    shade = blend(SHELL_SHADE, theme.panel, 0.55) if faded else SHELL_SHADE
+    slit = blend(SHELL_SLIT, theme.panel, 0.45) if faded else SHELL_SLIT
+    d.ellipse((0, 0, w - 1, h - 1), fill=theme.background)
+    pad = 2 * scale
+    d.ellipse((pad, pad, w - 1 - pad, h - 1 - pad), fill=shade)
+    inner = 5 * scale
+    d.ellipse((inner, inner + scale, w - 1 - inner, h - 1 - inner), fill=shell)
+    # the aperture: a slightly curved slit, narrow at the ends
+    cy = h / 2
+    x0, x1 = w * 0.12, w * 0.88
+    pts_top: list[tuple[float, float]] = []
+    pts_bottom: list[tuple[float, float]] = []
+    steps = 16
+    for i in range(steps + 1):
+        f = i / steps
+        x = x0 + (x1 - x0) * f
+        bend = math.sin(f * math.pi * 2) * h * 0.03
+        half = h * 0.075 * math.sin(f * math.pi) ** 0.6 + scale * 0.6
+        pts_top.append((x, cy + bend - half))
+        pts_bottom.append((x, cy + bend + half))
+    d.polygon(pts_top + pts_bottom[::-1], fill=slit)
+    # the teeth on both lips
+    tooth = max(scale, round(h * 0.035))
+    for i in range(2, steps - 1):
+        f = i / steps
+        x = x0 + (x1 - x0) * f
+        bend = math.sin(f * math.pi * 2) * h * 0.03
+        half = h * 0.075 * math.sin(f * math.pi) ** 0.6 + scale * 0.6
+        reach = h * (0.13 if 4 <= i <= steps - 4 else 0.09)
+        d.line([(x, cy + bend - half), (x, cy + bend - half - reach)], fill=slit, width=tooth)
+        d.line([(x, cy + bend + half), (x, cy + bend + half + reach)], fill=slit, width=tooth)
+    return img.resize((width, height), Image.Resampling.LANCZOS)
+
+
+COWRIE_W: Final = 64
+COWRIE_H: Final = 42
+THROW_W: Final = 132
+THROW_H: Final = 76
+
+
+def draw_cowrie(c: Canvas, xy: tuple[int, int], *, faded: bool = False) -> None:
+    """A cowrie shell with its top left corner at ``xy``."""
+    tile = _cowrie_tile(COWRIE_W, COWRIE_H, c.theme, faded)
+    c.image.paste(tile, xy, tile)
+
+
+def throw_tile(c: Canvas, x: int, y: int, value: int | None, *, edge: RGB | None = None) -> Box:
+    """One banked throw: a cowrie and its value (``None``: still to throw)."""
+    t = c.theme
+    box = (x, y, x + THROW_W, y + THROW_H)
+    again = value in (6, 12)
+    outline = edge if edge is not None else t.highlight if again else t.grid
+    c.panel(box, fill=t.slot, outline=outline, radius=14, width=3)
+    draw_cowrie(c, (x + 10, y + (THROW_H - COWRIE_H) // 2), faded=value is None)
+    c.text(
+        (x + 10 + COWRIE_W + (THROW_W - COWRIE_W - 10) / 2, y + THROW_H / 2),
+        "?" if value is None else str(value),
+        size=40,
+        fill=t.muted if value is None else t.ink,
+        anchor="mm",
+        bold=True,
+    )
+    return box
+
+
+# ----------------------------------------------------------------- the static board
+
+
+def _route_pairs() -> list[tuple[str, str]]:
+    """Consecutive squares of each ring, wrapping round (R1, R2)."""
+    pairs: list[tuple[str, str]] = []
+    for squares in RINGS:
+        pairs += [(squares[i], squares[(i + 1) % len(squares)]) for i in range(len(squares))]
+    return pairs
+
+
+Seating = tuple[tuple[int, str, str, tuple[tuple[str, str], ...], bool], ...]
+"""Per player: (player, seat, start square, arrows, arrow 1 open)."""
+
+
+def _seating(view: KaudaBajiView) -> Seating:
+    return tuple((p.player, p.seat, p.start, tuple(p.arrows), p.has_killed) for p in view.players)
+
+
+@lru_cache(maxsize=64)
+def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: Theme) -> Image.Image:
+    """The board without pieces (cached): squares shaded by ring, the track
+    with its direction, safe crosses, start squares, the centre, the seat
+    bars, the seats' arrows and the coordinates."""
+    t = theme
+    c = Canvas(WIDTH, BOARD_BLOCK, theme)
+    top = COORD + EDGE + 2
+    start_of = {sq: player for player, _, sq, _, _ in seating}
+    safe_set = set(safe)
+    for rank in range(1, 8):
+        for file in range(7):
+            name = f"{FILES[file]}{rank}"
+            col, row = _display(file, rank, turns)
+            x0, y0 = BOARD_LEFT + col * SQUARE, top + row * SQUARE
+            ring = _ring(file, rank)
+            colour = (OUTER, MIDDLE, INNER, INNER)[ring]
+            if name == CENTRE:
+                colour = blend(INNER, t.highlight, 0.18)
+            if name in start_of:
+                colour = blend(colour, player_colour(t, start_of[name]), 0.38)
+            c.draw.rectangle((x0 + 1, y0 + 1, x0 + SQUARE - 2, y0 + SQUARE - 2), fill=colour)
+            if name in start_of:
+                c.draw.rectangle(
+                    (x0 + 4, y0 + 4, x0 + SQUARE - 5, y0 + SQUARE - 5),
+                    outline=player_colour(t, start_of[name]),
+                    width=5,
+                )
+            if name in safe_set:
+                inset = 10
+                cross = blend(CROSS, colour, 0.2)
+                c.draw.line(
+                    [(x0 + inset, y0 + inset), (x0 + SQUARE - inset, y0 + SQUARE - inset)],
+                    fill=cross,
+                    width=4,
+                )
+                c.draw.line(
+                    [(x0 + inset, y0 + SQUARE - inset), (x0 + SQUARE - inset, y0 + inset)],
+                    fill=cross,
+                    width=4,
+                )
+    # the track: each ring's loop through the square centres, with chevrons
+    for squares in RINGS:
+        pts = [_centre(name, turns, top) for name in squares]
+        loop = [p for p in pts if p is not None]
+        c.draw.line([*loop, loop[0]], fill=TRACK, width=3, joint="curve")
+    for sa, sb in _route_pairs():
+        pa, pb = _centre(sa, turns, top), _centre(sb, turns, top)
+        if pa is None or pb is None:
+            continue
+        mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+        ux, uy = (pb[0] - pa[0]) / SQUARE, (pb[1] - pa[1]) / SQUARE
+        nx, ny = -uy, ux
+        c.draw.polygon(
+            [
+                (mx + ux * 9, my + uy * 9),
+                (mx - ux * 7 + nx * 9, my - uy * 7 + ny * 9),
+                (mx - ux * 7 - nx * 9, my - uy * 7 - ny * 9),
+            ],
+            fill=TRACK,
+        )
+    # the centre: where pieces go to sleep (R17)
+    cc = _centre(CENTRE, turns, top)
+    if cc is not None:
+        star: list[tuple[float, float]] = []
+        for i in range(16):
+            reach = 36 if i % 2 == 0 else 15
+            angle = math.pi * i / 8 - math.pi / 2
+            star.append((cc[0] + reach * math.cos(angle), cc[1] + reach * math.sin(angle)))
+        c.draw.polygon(star, fill=blend(t.highlight, INNER, 0.35))
+        c.draw.ellipse((cc[0] - 9, cc[1] - 9, cc[0] + 9, cc[1] + 9), fill=INNER)
+    c.draw.rectangle(
+        (BOARD_LEFT - 1, top - 1, BOARD_LEFT + BOARD_PX, top + BOARD_PX), outline=t.grid, width=1
+    )
+    # seat bars along each playing seat's edge
+    for player, seat, _, _, _ in seating:
+        side = (SEATS.index(seat) + turns) % 4 if seat in SEATS else 0
+        colour = player_colour(t, player)
+        right, bottom = BOARD_LEFT + BOARD_PX, top + BOARD_PX
+        bar = (
+            (BOARD_LEFT, bottom + 2, right, bottom + 2 + EDGE),
+            (right + 2, top, right + 2 + EDGE, bottom),
+            (BOARD_LEFT, top - 2 - EDGE, right, top - 2),
+            (BOARD_LEFT - 2 - EDGE, top, BOARD_LEFT - 2, bottom),
+        )[side]
+        c.draw.rectangle(bar, fill=colour)
+    # coordinates, as the turned board shows them
+    where: dict[tuple[int, int], tuple[int, int]] = {}
+    for rank in range(1, 8):
+        for file in range(7):
+            where[_display(file, rank, turns)] = (file, rank)
+    for i in range(7):
+        fa, ra = where[(i, 0)]
+        fb, _ = where[(i, 6)]
+        label = FILES[fa] if fa == fb else str(ra)
+        cx = BOARD_LEFT + i * SQUARE + SQUARE // 2
+        for ty in (top - EDGE - COORD // 2 - 3, top + BOARD_PX + EDGE + COORD // 2 + 3):
+            c.text((cx, ty), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
+        fa, ra = where[(0, i)]
+        fb, _ = where[(6, i)]
+        label = FILES[fa] if fa == fb else str(ra)
+        cy = top + i * SQUARE + SQUARE // 2
+        for tx in (
+            BOARD_LEFT - EDGE - COORD // 2 - 6,
+            BOARD_LEFT + BOARD_PX + EDGE + COORD // 2 + 6,
+        ):
+            c.text((tx, cy), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
+    # the arrows (R1, R2), arrow 1 barred while markut keeps it shut (R15)
+    for player, _, _, arrows, open1 in seating:
+        for k, (frm, to) in enumerate(arrows):
+            _arrow(c, frm, to, turns, top, player_colour(t, player), shut=k == 0 and not open1)
+    return c.image
+
+
+# ----------------------------------------------------------------- the live board
+
+
+def _arrow_middle(frm: str, to: str, turns: int, top: int) -> tuple[float, float] | None:
+    """Where an arrow crosses the border (or corner) between its squares."""
+    pa, pb = _centre(frm, turns, top), _centre(to, turns, top)
+    if pa is None or pb is None:
+        return None
+    return ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+
+
+def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut: bool) -> None:
+    """A seat's arrow straddling the border (or corner) it turns in across."""
+    t = c.theme
+    pa, pb = _centre(frm, turns, top), _centre(to, turns, top)
+    if pa is None or pb is None:
+        return
+    mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+    dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    back, ahead = 30, 28
+    a = (mx - ux * back, my - uy * back)
+    b = (mx + ux * ahead, my + uy * ahead)
+    fill = blend(colour, t.background, 0.55) if shut else colour
+    c.draw.polygon(_arrow_polygon(a, b, 6.5, 17, 22), fill=fill, outline=t.background, width=3)
+    if shut:
+        # R15: a bar across the shaft
+        nx, ny = -uy, ux
+        px, py = mx - ux * 12, my - uy * 12
+        c.draw.line(
+            [(px + nx * 15, py + ny * 15), (px - nx * 15, py - ny * 15)],
+            fill=t.background,
+            width=9,
+        )
+        c.draw.line(
+            [(px + nx * 13, py + ny * 13), (px - nx * 13, py - ny * 13)], fill=t.bad, width=5
+        )
+
+
+def _kill_badge(c: Canvas, box: Box, avoid: Sequence[tuple[float, float]]) -> None:
+    """A red cross badge in a corner of the square, in the first corner no
+    arrow crosses (arrow 1 runs through a square's corner)."""
+    t = c.theme
+    x0, y0, x1, y1 = box
+    corners = ((x1 - 20, y0 + 20), (x0 + 20, y0 + 20), (x1 - 20, y1 - 20), (x0 + 20, y1 - 20))
+    cx, cy = corners[0]
+    for px, py in corners:
+        if all(math.hypot(px - ax, py - ay) > 34 for ax, ay in avoid):
+            cx, cy = px, py
+            break
+    b = (cx - 17, cy - 17, cx + 17, cy + 17)
+    c.draw.ellipse(b, fill=t.bad, outline=t.background, width=3)
+    c.cross((b[0] + 10, b[1] + 10, b[2] - 10, b[3] - 10), t.on_colour, width=4)
+
+
+def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
+    t = c.theme
+    layer = _board_layer(_seating(view), tuple(view.safe), turns, t)
+    c.image.paste(layer, (0, y))
+    top = y + COORD + EDGE + 2
+    move = view.last_move
+    # the last move: a trail under the pieces, outlines on the squares
+    if move is not None:
+        trail = blend(t.ink, t.background, 0.35)
+        pts = [_centre(s, turns, top) for s in (move.frm, *move.path)]
+        line = [p for p in pts if p is not None]
+        if len(line) >= 2:
+            c.draw.line(line, fill=trail, width=6, joint="curve")
+        for dx, dy in line[1:-1]:
+            c.draw.ellipse((dx - 8, dy - 8, dx + 8, dy + 8), fill=trail)
+        fbox = _square_box(move.frm, turns, top)
+        if fbox is not None:
+            c.draw.rectangle(
+                (fbox[0] + 2, fbox[1] + 2, fbox[2] - 3, fbox[3] - 3), outline=trail, width=3
+            )
+        tbox = _square_box(move.to, turns, top)
+        if tbox is not None:
+            c.draw.rectangle(
+                (tbox[0] + 1, tbox[1] + 1, tbox[2] - 2, tbox[3] - 2), outline=t.ink, width=6
+            )
+    # the tuples, square by square
+    by_square: dict[str, list[StackView]] = {}
+    for s in view.stacks:
+        by_square.setdefault(s.square, []).append(s)
+    for square, stacks in by_square.items():
+        centre = _centre(square, turns, top)
+        if centre is None:
+            continue
+        tokens = _square_tokens(stacks)
+        radius, offsets = token_layout(len(tokens))
+        shown = tokens if len(offsets) >= len(tokens) else tokens[: len(offsets) - 1]
+        for s, (ox, oy) in zip(shown, offsets, strict=False):
+            draw_token(c, (centre[0] + ox, centre[1] + oy), radius, s.player, s.size)
+        if len(shown) < len(tokens):
+            ox, oy = offsets[-1]
+            hidden = sum(s.size for s in tokens[len(shown) :])
+            c.text(
+                (centre[0] + ox, centre[1] + oy),
+                f"+{hidden}",
+                size=SMALL,
+                fill=t.ink,
+                anchor="mm",
+                bold=True,
+            )
+    mids = [
+        mid
+        for p in view.players
+        for frm, to in p.arrows
+        if (mid := _arrow_middle(frm, to, turns, top)) is not None
+    ]
+    if move is not None:
+        for square in move.killed:
+            box = _square_box(square, turns, top)
+            if box is not None:
+                _kill_badge(c, box, mids)
+    return y + BOARD_BLOCK + 10
+
+
+# ----------------------------------------------------------------- text
+
+
+def _status(view: KaudaBajiView, names: Sequence[str], width: int) -> str:
+    """Where the game stands, in one line ``width`` pixels wide at :data:`BIG`
+    (a long name is cut, never the words after it)."""
+
+    def named(player: int, before: str, after: str) -> str:
+        room = width - text_width(before + after, BIG, True)
+        return before + fit_text(display_name(names, player), BIG, room, True) + after
+
+    if view.phase == "over":
+        if view.places:
+            return named(view.places[0], "Game over · ", " wins")
+        return "Game over"
+    if view.phase == "first":
+        return "Throwing the shells to see who starts"
+    if view.turn < 0:
+        return "Kauda Baji"
+    if view.phase == "throw":
+        return named(view.turn, "", " throws the shells")
+    return named(view.turn, "", " to move")
+
+
+def move_text(m: MoveView) -> str:
+    """The last move in words: ``twin c7-f6 with 3+3, killed on f6``."""
+    values = "+".join(str(v) for v in m.values)
+    where = "into the centre" if m.to == CENTRE else f"to {m.to}"
+    text = f"{size_name(m.size).capitalize()} {m.frm} {where} with {values}"
+    if m.killed:
+        text += ", killed on " + ", ".join(m.killed)
+    return text
+
+
+# ----------------------------------------------------------------- sections
+
+
+TITLE_H: Final = 108
+
+
+def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
+    t = c.theme
+    c.draw.rectangle((0, 0, c.width, TITLE_H), fill=t.panel)
+    c.draw.rectangle((0, TITLE_H - 3, c.width, TITLE_H), fill=t.grid)
+    x = MARGIN
+    if view.phase in ("throw", "move") and view.turn >= 0:
+        c.seat_mark((MARGIN + 18, 71), 17, view.turn)
+        x += 48
+    c.text((MARGIN, 16), "KAUDA BAJI · BOARD", size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    c.text(
+        (x, 54),
+        _status(view, names, c.width - MARGIN - x),
+        size=BIG,
+        fill=t.ink,
+        anchor="lt",
+        bold=True,
+        max_width=c.width - MARGIN - x,
+    )
+    return TITLE_H + 16
+
+
+def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: int) -> int:
+    t = c.theme
+    me = _player(view, seat)
+    c.draw.rectangle((0, 0, c.width, TITLE_H), fill=t.panel)
+    c.draw.rectangle((0, 0, 14, TITLE_H), fill=player_colour(t, seat))
+    c.draw.rectangle((0, TITLE_H - 3, c.width, TITLE_H), fill=t.grid)
+    side = seat_title(me.seat).upper() if me is not None else "?"
+    c.text(
+        (MARGIN + 8, 16),
+        f"KAUDA BAJI · YOUR SEAT: {side}",
+        size=SMALL,
+        fill=t.muted,
+        anchor="lt",
+        bold=True,
+    )
+    c.seat_mark((MARGIN + 22, 70), 17, seat)
+    prompt = None
+    if view.phase == "move" and view.turn == seat:
+        prompt = "YOUR MOVE"
+    if view.phase == "over":
+        where = "Game over"
+    elif view.phase == "first":
+        where = "Who starts?"
+    elif view.turn == seat:
+        where = "Your turn"
+    else:
+        where = f"{display_name(names, view.turn)}'s turn"
+        other = _player(view, view.turn)
+        if text_width(where, 28, True) > 300 and other is not None:
+            where = f"{seat_title(other.seat)}'s turn"
+    private_heading(
+        c, name=display_name(names, seat), where=where, prompt=prompt, margin=MARGIN, small=SMALL
+    )
+    return TITLE_H + 16
+
+
+def _tiles_height(count: int) -> int:
+    per_row = max(1, (WIDTH - 2 * MARGIN - 40 + 12) // (THROW_W + 12))
+    rows = max(1, math.ceil(count / per_row))
+    return rows * (THROW_H + 12)
+
+
+def _tiles(c: Canvas, values: Sequence[int | None], x0: int, x1: int, y: int) -> int:
+    """Throw tiles left to right, wrapping; returns the bottom of the last row."""
+    x = x0
+    for value in values:
+        if x + THROW_W > x1:
+            x, y = x0, y + THROW_H + 12
+        throw_tile(c, x, y, value)
+        x += THROW_W + 12
+    return y + THROW_H
+
+
+def _bank_strip(c: Canvas, view: KaudaBajiView, y: int) -> int:
+    """R6, R16: whose turn, the bank of unspent throws, the run and the bonus."""
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    throwing = view.phase == "throw"
+    values: list[int | None] = list(view.bank)
+    if throwing:
+        values.append(None)
+    notes: list[tuple[str, RGB]] = []
+    if view.run:
+        notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", t.highlight))
+    if view.bonus_throws:
+        throws = "throw" if view.bonus_throws == 1 else "throws"
+        notes.append((f"Kill bonus: {view.bonus_throws} {throws} to come", t.good))
+    h = 64 + (_tiles_height(len(values)) + 6 if values else 0) + 40 * len(notes)
+    c.panel((x0, y, x1, y + h))
+    cy = y + 34
+    label = "Throwing: the bank so far" if throwing else "The bank: throws to spend"
+    if throwing and not view.bank:
+        label = "Throwing the shells"
+    if not values:
+        label = "The bank is empty"
+    c.text((x0 + 20, cy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    ty = y + 64
+    if values:
+        ty = _tiles(c, values, x0 + 20, x1 - 20, ty) + 18
+    for text, ink in notes:
+        c.draw.ellipse((x0 + 20, ty - 8 + 4, x0 + 36, ty + 8 + 4), fill=ink)
+        c.text((x0 + 48, ty + 4), text, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - x0 - 70)
+        ty += 40
+    return y + h + 16
+
+
+def _first_strip(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+    """R7: the throws so far for who starts."""
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    lines = wrap_text(
+        "Who starts: everyone throws, the highest starts (12 beats 6); ties throw again.",
+        SMALL,
+        x1 - x0 - 40,
+    )
+    throws = view.first_throws
+    h = 24 + 34 * len(lines) + (THROW_H + 60 if throws else 44) + 10
+    c.panel((x0, y, x1, y + h))
+    ly = y + 30
+    for line in lines:
+        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+        ly += 34
+    if not throws:
+        c.text((x0 + 20, ly + 8), "No throws yet this round", size=SMALL, fill=t.ink, anchor="lm")
+        return y + h + 16
+    slot = THROW_W + 70
+    x = x0 + 20
+    for player, value in throws:
+        if x + slot > x1:
+            break
+        c.seat_mark((x + 18, ly + 10 + THROW_H // 2), 17, player)
+        throw_tile(c, x + 44, ly + 10, value, edge=player_colour(t, player))
+        c.text(
+            (x + 44 + THROW_W // 2, ly + THROW_H + 32),
+            display_name(names, player),
+            size=SMALL,
+            fill=t.ink,
+            anchor="mm",
+            max_width=slot - 12,
+        )
+        x += slot + 8
+    return y + h + 16
+
+
+def _places_strip(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+    """R18: the final places."""
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+    rows = max(1, len(view.places))
+    h = 64 + 44 * rows
+    c.panel((x0, y, x1, y + h))
+    c.text((x0 + 20, y + 34), "Final places", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    ly = y + 80
+    for k, player in enumerate(view.places):
+        fill = t.good if k == 0 else t.grid
+        ink = t.on_colour if k == 0 else t.ink
+        box = c.pill(
+            (x0 + 20, ly), _ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=36, pad=14
+        )
+        c.seat_mark((box[2] + 30, ly), 15, player)
+        c.text(
+            (box[2] + 56, ly),
+            display_name(names, player),
+            size=BODY,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+            max_width=x1 - box[2] - 80,
+        )
+        ly += 44
+    return y + h + 16
+
+
+PANEL_H: Final = 156
+
+
+def _player_panel(
+    c: Canvas, view: KaudaBajiView, p: PlayerView, names: Sequence[str], box: Box, pieces: int
+) -> None:
+    t = c.theme
+    x0, y0, x1, y1 = box
+    colour = player_colour(t, p.player)
+    acting = view.phase in ("throw", "move") and view.turn == p.player
+    c.panel(box, fill=colour, radius=14)
+    c.panel((x0 + 10, y0, x1, y1), radius=14)
+    c.draw.rectangle((x0 + 10, y0, x0 + 24, y1), fill=t.panel)
+    if acting:
+        c.panel(box, fill=None, outline=t.highlight, radius=14, width=4)
+        c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
+    cy = y0 + 32
+    c.seat_mark((x0 + 46, cy), 16, p.player)
+    right = x1 - 14
+    badge: tuple[str, RGB] | None = None
+    if p.place:
+        badge = (f"{_ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
+    elif acting:
+        badge = ("THROWING" if view.phase == "throw" else "TO MOVE", t.highlight)
+    elif view.viewer == p.player:
+        badge = ("YOU", t.grid)
+    if badge is not None:
+        ink = t.ink if badge[1] == t.grid else t.on_colour
+        pbox = c.pill(
+            (right, cy), badge[0], size=SMALL, fill=badge[1], ink=ink, anchor="r", height=36
+        )
+        right = pbox[0] - 10
+    c.text(
+        (x0 + 74, cy),
+        display_name(names, p.player),
+        size=BODY,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=right - x0 - 74,
+    )
+    # seat and arrow 1 (R15)
+    sy = y0 + 78
+    c.text(
+        (x0 + 36, sy),
+        f"{seat_title(p.seat)} · starts {p.start}",
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=x1 - x0 - 230,
+    )
+    if p.has_killed:
+        label, ink = "arrow 1 open", t.good
+    else:
+        label, ink = "arrow 1 shut", t.bad
+    lw = text_width(label, SMALL, True)
+    ax = x1 - 20 - lw - 44
+    shut = not p.has_killed
+    c.draw.polygon(
+        _arrow_polygon((ax, sy), (ax + 34, sy), 4, 11, 13),
+        fill=blend(colour, t.panel, 0.5) if shut else colour,
+    )
+    if shut:
+        c.draw.line([(ax + 12, sy - 11), (ax + 12, sy + 11)], fill=t.bad, width=5)
+    c.text((x1 - 20, sy), label, size=SMALL, fill=ink, anchor="rm", bold=True)
+    # pieces (R4, R17)
+    py = y0 + 124
+    on_way = p.on_board - p.at_start
+    x = x0 + 36
+    for what, n in (("start", p.at_start), ("on way", on_way), ("home", p.finished)):
+        box_w = c.text((x, py), what, size=SMALL, fill=t.muted, anchor="lm")
+        text = f"{n}/{pieces}" if what == "home" else str(n)
+        nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=t.ink, anchor="lm", bold=True)
+        x = nb[2] + 22
+
+
+def _players(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+    gap = 14
+    x0, x1 = MARGIN, c.width - MARGIN
+    w = (x1 - x0 - gap) // 2
+    pieces = max((p.on_board + p.finished for p in view.players), default=0)
+    for i, p in enumerate(view.players):
+        row, col = divmod(i, 2)
+        x = x0 + col * (w + gap)
+        top = y + row * (PANEL_H + 12)
+        _player_panel(c, view, p, names, (x, top, x + w, top + PANEL_H), pieces)
+    rows = math.ceil(len(view.players) / 2)
+    return y + rows * (PANEL_H + 12) + 4
+
+
+def _last_move(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+    t = c.theme
+    m = view.last_move
+    if m is None:
+        return y
+    x0, x1 = MARGIN, c.width - MARGIN
+    h = 96
+    c.panel((x0, y, x1, y + h))
+    c.text((x0 + 20, y + 28), "Last move", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    c.seat_mark((x0 + 34, y + 68), 14, m.player)
+    nb = c.text(
+        (x0 + 58, y + 68),
+        display_name(names, m.player),
+        size=SMALL,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=260,
+    )
+    c.text(
+        (nb[2] + 14, y + 68),
+        move_text(m),
+        size=SMALL,
+        fill=t.ink,
+        anchor="lm",
+        max_width=x1 - nb[2] - 34,
+    )
+    return y + h + 16
+
+
+ROUTE_TEXT: Final = (
+    "The way home: round the outer ring anticlockwise, in at your arrow 1 "
+    "(after your first kill), round the middle ring, in at arrow 2, round the "
+    "inner ring, in at arrow 3 to the centre by exact count."
+)
+
+
+def _legend(c: Canvas, view: KaudaBajiView, y: int) -> int:
+    t = c.theme
+    x0, x1 = MARGIN, c.width - MARGIN
+
+    def single(c: Canvas, x: int, cy: int) -> None:
+        draw_token(c, (x + 22, cy), 18, 0, 1)
+
+    def twin(c: Canvas, x: int, cy: int) -> None:
+        draw_token(c, (x + 20, cy - 2), 18, 1, 2)
+
+    def safe(c: Canvas, x: int, cy: int) -> None:
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER)
+        c.draw.line([(x + 5, cy - 13), (x + 31, cy + 13)], fill=CROSS, width=4)
+        c.draw.line([(x + 5, cy + 13), (x + 31, cy - 13)], fill=CROSS, width=4)
+
+    def start(c: Canvas, x: int, cy: int) -> None:
+        colour = player_colour(t, 0)
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=blend(OUTER, colour, 0.38))
+        c.draw.rectangle((x + 2, cy - 16, x + 34, cy + 16), outline=colour, width=4)
+
+    def arrow(c: Canvas, x: int, cy: int) -> None:
+        c.draw.polygon(
+            _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
+            fill=t.ink,
+            outline=t.background,
+            width=2,
+        )
+
+    def shut(c: Canvas, x: int, cy: int) -> None:
+        c.draw.polygon(
+            _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
+            fill=t.muted,
+            outline=t.background,
+            width=2,
+        )
+        c.draw.line([(x + 14, cy - 13), (x + 14, cy + 13)], fill=t.bad, width=5)
+
+    def last(c: Canvas, x: int, cy: int) -> None:
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=t.ink, width=5)
+
+    def killed(c: Canvas, x: int, cy: int) -> None:
+        c.draw.ellipse((x, cy - 16, x + 32, cy + 16), fill=t.bad)
+        c.cross((x + 10, cy - 6, x + 22, cy + 6), t.on_colour, width=4)
+
+    items = [
+        LegendItem("single", single, 44),
+        LegendItem("twin (pieces in the tuple)", twin, 44),
+        LegendItem("safe", safe, 36),
+        LegendItem("start", start, 36),
+        LegendItem("arrow: turn in", arrow, 40),
+    ]
+    if any(not p.has_killed for p in view.players):
+        items.append(LegendItem("shut until a kill", shut, 40))
+    items += [LegendItem("last move", last, 36), LegendItem("killed", killed, 32)]
+    lines = wrap_text(ROUTE_TEXT, SMALL, x1 - x0 - 40)
+    h = 20 + 34 * len(lines) + 8
+    c.panel((x0, y, x1, y + h))
+    ly = y + 28
+    for line in lines:
+        c.text((x0 + 20, ly), line, size=SMALL, fill=t.ink, anchor="lm")
+        ly += 34
+    return legend(c, items, x0=x0, x1=x1, y=y + h + 8, size=SMALL, row_height=52) + 12
+
+
+def _height(view: KaudaBajiView) -> int:
+    h = TITLE_H + 16
+    h += 64 + _tiles_height(len(view.bank) + 1) + 6 + 80 + 16  # bank strip, at most
+    h += 24 + 34 * 3 + THROW_H + 70 + 16 + 44 * max(0, len(view.places))
+    h += BOARD_BLOCK + 10
+    h += 2 * (PANEL_H + 12) + 4
+    h += 96 + 16
+    h += 20 + 34 * 5 + 8 + 3 * 52 + 30
+    return h
+
+
+def _draw(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int, turns: int) -> int:
+    if view.phase == "first":
+        y = _first_strip(c, view, names, y)
+    elif view.phase == "over":
+        y = _places_strip(c, view, names, y)
+    else:
+        y = _bank_strip(c, view, y)
+    y = _board(c, view, y, turns)
+    y = _players(c, view, names, y)
+    y = _last_move(c, view, names, y)
+    return _legend(c, view, y)
+
+
+def render_board(
+    view: KaudaBajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The public board from the Bottom seat's side (rank 1 at the bottom)."""
+    c = Canvas(WIDTH, _height(view), theme)
+    y = _title(c, view, names)
+    y = _draw(c, view, names, y, 0)
+    return c.crop(y)
+
+
+def render_private(
+    view: KaudaBajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """The board turned so the viewer's start square is at the bottom, under
+    a heading with the viewer's name and, when they must move, a prompt.
+    Nothing in the game is hidden, so it shows what the board shows."""
+    seat = view.viewer
+    me = _player(view, seat) if seat is not None else None
+    if seat is None or me is None:
+        return render_board(view, names=names, theme=theme)
+    c = Canvas(WIDTH, _height(view), theme)
+    y = _private_header(c, view, names, seat)
+    y = _draw(c, view, names, y, seat_turns(me.seat))
+    return c.crop(y)
+
+
+class KaudaBajiRenderer(ViewRenderer):
+    """The registry entry (see :mod:`renderers`)."""
+
+    name = "kauda_baji"
+    draw_board = staticmethod(render_board)
+    draw_private = staticmethod(render_private)
+
+
+__all__ = [
+    "BOARD_LEFT",
+    "BOARD_PX",
+    "SQUARE",
+    "WIDTH",
+    "KaudaBajiRenderer",
+    "draw_cowrie",
+    "draw_token",
+    "move_text",
+    "render_board",
+    "render_private",
+    "seat_turns",
+    "token_layout",
+]
