@@ -261,7 +261,7 @@ class Delivery:
         before = row.awaited if row is not None else frozenset()
         since = row.version if row is not None else 0
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
-        narrations = [e.narration for e in entries if e.actor != CHANCE and e.narration]
+        narrations = [e.narration for e in entries if e.narration]
         chance = any(e.actor == CHANCE for e in entries)
         # A simultaneous phase (several seats to move: commits, set-ups) that
         # resolved is a public event (the reveal) worth a new message, even

@@ -1,0 +1,967 @@
+"""Kauda Baji through discord.py's real dispatch.
+
+Whole 4-player and 2-player games (short ones: few pieces, a player who
+mostly takes the move that advances furthest) are played with the board's
+buttons (``Spend …``, then the menu it opens), the menus already sent to the
+player (the "Your next choice" reply, "Show mine") and typed ``/game play``
+moves taken from autocomplete.  Positions random play would take too long to
+reach are built with the engine and loaded the way a snapshot is, then
+played through Discord: a tuple formed and one split (R9, R11), kills by
+landing and by leaving (R13) with the kill bonus throw (R16), the third six
+in a row (R6), forfeits under R8 and R17, a finish (R18), and a restart
+while a bank is half spent.  Throws are controlled by replacing the
+service's draw with one that returns the ``u`` a chosen throw falls on.
+
+Throughout: the board offers exactly the engine's first-level choices
+(``Spend 6``, ``Spend 4+2 together``, or the move itself when it is the only
+one), a new board pings only the player to move, nothing is ever DMed
+(nothing is hidden in this game), no custom_id holds a move, and a stale or
+someone else's click is refused and changes nothing.
+
+The rules ("Playing on Discord") say the headline under the board tells
+every throw and every forfeit.  Fails today: delivery leaves the chance
+player's narrations (every throw, R6's third six, an R8 forfeit at the
+throw, R16's bonus throw) out of the headline (``bot/delivery.py``,
+``Delivery._board``); see the report.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Iterable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engines.core import CHANCE
+from bot.engines.kauda_baji import (
+    SEATINGS,
+    STEP_OF,
+    KaudaBajiEngine,
+    KaudaBajiState,
+    Throw,
+    square_of,
+)
+from storage.games import OutboxRow
+from tests.bot.driver import (
+    CUSTOM_ID,
+    assert_no_secret_ids,
+    boards,
+    bot_of,
+    make_bot,
+    open_lobby,
+    start,
+)
+from tests.discord_harness import FakeDiscord, FakeUser, Sent
+
+E = KaudaBajiEngine()
+NAMES = ("asha", "bhima", "chitra", "dev")
+SEATING = {
+    4: ("Bottom", "Right", "Top", "Left"),
+    3: ("Bottom", "Right", "Top"),
+    2: ("Bottom", "Top"),
+}
+"""R4: the seat each player (in join order) takes, as the lobby says."""
+THROWN = re.compile(r"throws (\d+)(?! for the first turn)")
+"""A banked throw as the headline tells it (not R7's throws for the first turn)."""
+
+
+# -- chance under control ------------------------------------------------------
+
+
+def u_for(value: int) -> float:
+    """The draw in [0, 1) that falls on a throw of ``value`` (R5): the middle
+    of its interval in the engine's cumulative chance outcomes."""
+    below = Fraction(0)
+    for action, chance in E.chance_outcomes(E.setup(2, {})):
+        if action == Throw(value):
+            return float(below + chance / 2)
+        below += chance
+    raise AssertionError(f"no throw of {value}")
+
+
+class Scripted:
+    """Draws the chosen throws first, then whatever ``then`` draws."""
+
+    def __init__(self, values: Iterable[int], then: Callable[[], float]) -> None:
+        self.queue = deque(u_for(v) for v in values)
+        self.then = then
+
+    def __call__(self) -> float:
+        return self.queue.popleft() if self.queue else self.then()
+
+
+class Loaded:
+    """A seeded draw that throws a 6 more often than six shells would (R5:
+    1 in 64), so banks of several values (R6) are common in whole games."""
+
+    def __init__(self, seed: int, sixes: float) -> None:
+        self.rng = random.Random(seed)
+        self.sixes = sixes
+        self.six = u_for(6)
+
+    def __call__(self) -> float:
+        return self.six if self.rng.random() < self.sixes else self.rng.random()
+
+
+def script(table: Table, *values: int) -> Scripted:
+    """The next throws of the table's bot are ``values``, then seeded ones."""
+    service = bot_of(table.fake).service
+    previous = service._draw
+    then = previous.then if isinstance(previous, Scripted) else previous
+    scripted = Scripted(values, then)
+    service._draw = scripted
+    return scripted
+
+
+# -- a table of players ------------------------------------------------------
+
+
+class Table:
+    """One game: its players, and the checks made after every decision."""
+
+    def __init__(self, fake: FakeDiscord, game_id: int, users: list[FakeUser], path: Path):
+        self.fake, self.game_id, self.users, self.path = fake, game_id, users, path
+        self.by_id = {u.id: u for u in users}
+        self.pinged: Counter[int] = Counter()
+        self.styles: Counter[str] = Counter()
+        self.checked = len(fake.sent)
+        self.untold: list[str] = []
+        """Boards whose headline did not tell the throws of the bank shown."""
+
+    async def game(self) -> Any:
+        return await bot_of(self.fake).service.get(self.game_id)
+
+    async def state(self) -> KaudaBajiState:
+        state = (await self.game()).state
+        assert isinstance(state, KaudaBajiState)
+        return state
+
+    async def user_to_move(self) -> FakeUser:
+        game = await self.game()
+        seats = sorted(game.engine.waiting_on(game.state))
+        assert seats, "nobody to move"
+        return self.by_id[game.user_of(seats[0])]
+
+    def board(self) -> Sent:
+        """The newest board, as it is now (boards are edited in place)."""
+        return self.fake.current(boards(self.fake)[-1])
+
+    def name(self, seat: int) -> str:
+        return f"**{self.users[seat].name}**"
+
+    def filled(self, narration: str) -> str:
+        """A narration with its seat tags filled the way the board does."""
+        for seat in range(len(self.users)):
+            narration = narration.replace(f"{{p{seat}}}", self.name(seat))
+        return narration
+
+    async def log(self) -> list[Any]:
+        return list(await bot_of(self.fake).store.log(self.game_id))
+
+    # -- checks made after every decision -------------------------------------
+
+    async def check(self, actor: int | None = None) -> None:
+        """Every board posted since the last check pings (and names) only the
+        player to move now, and that player is pinged unless they just
+        acted; the newest board offers exactly the engine's first choices."""
+        game = await self.game()
+        state: KaudaBajiState = game.state
+        expected: frozenset[int] = frozenset()
+        if not game.is_over:
+            seats = E.waiting_on(state)
+            assert seats == E.to_move(state) - {CHANCE} and len(seats) == 1, state
+            expected = frozenset(game.user_of(s) for s in seats)
+        posted: set[int] = set()
+        new_board = False
+        for sent in self.fake.sent[self.checked :]:
+            if sent.route.startswith("dm."):
+                raise AssertionError(f"a DM was sent, but nothing is hidden: {sent}")
+            if sent.route != "channel.send" or not any(n.endswith(".png") for n, _ in sent.files):
+                continue
+            new_board = True
+            allowed = sent.raw.get("allowed_mentions") or {}
+            assert not allowed.get("parse"), allowed
+            users = {int(u) for u in allowed.get("users") or []}
+            named = {int(m) for m in re.findall(r"<@!?(\d+)>", sent.content or "")}
+            assert users <= expected, (sent.content, users, expected)
+            assert named <= expected, (sent.content, named, expected)
+            posted |= users
+            self.pinged.update(users)
+        self.checked = len(self.fake.sent)
+        if new_board and not game.is_over:
+            mover = next(iter(expected))
+            if actor is None or mover != game.user_of(actor):
+                assert mover in posted, ("the player to move was not pinged", posted)
+            else:
+                assert not posted, ("the player at the keyboard was pinged", posted)
+        if new_board and not game.is_over:
+            await self.check_headline(game)
+        self.check_buttons(game)
+
+    async def check_headline(self, game: Any) -> None:
+        """A new board shows the whole bank before spending: its headline
+        tells each throw that went into the bank since the last move."""
+        state: KaudaBajiState = game.state
+        thrown: list[str] = []
+        for entry in reversed(await self.log()):
+            if entry.actor != CHANCE or not entry.action.startswith("throw "):
+                break
+            if not entry.narration.startswith(f"{{p{state.turn}}} throws"):
+                break  # another player's turn, forfeited (R6, R8)
+            if "for the first turn" in entry.narration:
+                break  # R7: who starts, not the bank
+            thrown.append(entry.action.split()[1])
+        content = self.board().content or ""
+        told = Counter(THROWN.findall(content))
+        if Counter(thrown) - told:
+            self.untold.append(f"bank {state.bank}, thrown {thrown[::-1]}, headline {content!r}")
+
+    def check_buttons(self, game: Any) -> None:
+        """The newest board's buttons: none once the game is over, else the
+        engine's first menu level (``Spend 6``, ``Spend 4+2 together``, a
+        move that is the only one spending its value, ``Forfeit a 5
+        (R17)``), then Show mine; every custom_id is ids and indices."""
+        board = self.board()
+        buttons = self.fake.buttons(board)
+        for button in buttons:
+            assert CUSTOM_ID.match(button["custom_id"]), button
+        if game.is_over:
+            assert not buttons, buttons
+            return
+        seat = next(iter(E.waiting_on(game.state)))
+        expected = first_choices(game.state, seat)
+        if len(expected) > 20:
+            expected = ["Choose…"]
+        assert [b["label"] for b in buttons] == [*expected, "Show mine"], (
+            [b["label"] for b in buttons],
+            expected,
+        )
+        for button in buttons[:-1]:
+            assert button["custom_id"].startswith(f"chaupal:pick:{self.game_id}:{game.version}:")
+
+    # -- one decision, made the way a player would --------------------------
+
+    async def act(self, text: str, style: str, user: FakeUser | None = None) -> list[Sent]:
+        """Play ``text`` (a move the mover may make now) by ``style``:
+        ``buttons`` (the newest board's button, then the menu it opens),
+        ``menu`` (the newest menu already sent to the player, else "Show
+        mine") or ``command`` (``/game play`` with a value autocomplete
+        offered).  Returns what the decisive interaction sent."""
+        user = user or await self.user_to_move()
+        game = await self.game()
+        seat = game.seat_of(user.id)
+        before = game.version
+        assert text in bot_of(self.fake).service.legal_texts(game, seat), text
+        label = E.label(game.state, seat, E.parse(game.state, seat, text))
+        if style == "buttons":
+            out = await self._by_board(user, text)
+        elif style == "menu":
+            out = await self._by_menu(user, text)
+        else:
+            out = await self._by_command(user, text)
+        played = [s for s in out if (s.content or "").startswith("Played:")]
+        assert played, out
+        assert played[-1].content and played[-1].content.startswith(f"Played: {label}"), played
+        after = await self.game()
+        assert after.version > before, f"{text} played nothing"
+        mine = [e for e in await self.log() if e.actor != CHANCE]
+        assert mine[-1].action == text and mine[-1].actor == seat, (mine[-1], text)
+        if seat in E.waiting_on(after.state):  # still spending: the next menu came along
+            reply = next(s for s in reversed(out) if "Your next choice" in (s.content or ""))
+            assert reply.ephemeral and self.fake.selects(reply.message_id or 0), reply
+        self.styles[style] += 1
+        await self.check(actor=seat)
+        return out
+
+    def labels(self, game: Any, seat: int, text: str) -> tuple[list[str], str]:
+        """(the names of the menu groups holding ``text``, its own label)."""
+        state = game.state
+        words = E.menu_words(state, seat, text)
+        groups = [E.choice_label(state, seat, " ".join(words[:i])) for i in range(1, len(words))]
+        return groups, E.label(state, seat, E.parse(state, seat, text))
+
+    async def _by_board(self, user: FakeUser, text: str) -> list[Sent]:
+        game = await self.game()
+        groups, label = self.labels(game, game.seat_of(user.id), text)
+        board = self.board()
+        buttons = self.fake.buttons(board)
+        matching = [b for b in buttons if b["label"] == label or b["label"] in groups]
+        if not matching:  # more first choices than buttons
+            matching = [b for b in buttons if b["label"] == "Choose…"]
+        assert len(matching) == 1, (text, groups, label, [b["label"] for b in buttons])
+        button = matching[0]
+        out = await self.fake.click(user, board, button["custom_id"])
+        if any((s.content or "").startswith("Played:") for s in out):
+            assert button["label"] == label, (button, label)
+            self.styles["button played at once"] += 1
+            return out
+        assert button["label"].startswith(("Spend ", "Choose…")), button
+        self.styles["Spend button, then its menu"] += 1
+        menu = next(s for s in reversed(out) if s.message_id and self.fake.selects(s.message_id))
+        assert menu.ephemeral, menu
+        return await self.choose_in(user, menu.message_id or 0, text)
+
+    def newest_menu(self, user: FakeUser) -> int | None:
+        """The newest private message sent to ``user`` that still shows a select."""
+        touched: dict[int, int] = {}
+        for index, sent in enumerate(self.fake.sent):
+            private = sent.ephemeral or sent.route.startswith("dm.")
+            if sent.user_id == user.id and sent.message_id and private:
+                touched[sent.message_id] = index
+        for mid in sorted(touched, key=touched.__getitem__, reverse=True):
+            if self.fake.selects(mid):
+                return mid
+        return None
+
+    def find_option(
+        self, game: Any, seat: int, text: str, message: int
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        groups, label = self.labels(game, seat, text)
+        found = [
+            (select, option)
+            for select in self.fake.selects(message)
+            for option in select["options"]
+            if option["label"] == label
+            or any(option["label"].startswith(f"{group} (") for group in groups)
+        ]
+        assert len(found) <= 1, (text, found)
+        return found[0] if found else None
+
+    async def _by_menu(self, user: FakeUser, text: str) -> list[Sent]:
+        game = await self.game()
+        mid = self.newest_menu(user)
+        if mid is not None and self.find_option(game, game.seat_of(user.id), text, mid):
+            self.styles["menu already sent"] += 1
+            return await self.choose_in(user, mid, text)
+        self.styles["Show mine"] += 1
+        out = await self.fake.click(user, self.board(), f"chaupal:mine:{self.game_id}")
+        menu = next(s for s in out if s.files and self.fake.selects(s.message_id or 0))
+        assert menu.ephemeral, menu
+        return await self.choose_in(user, menu.message_id or 0, text)
+
+    async def choose_in(self, user: FakeUser, message: int, text: str) -> list[Sent]:
+        """Select ``text`` in a menu message, level by level (options are
+        found by the labels a player reads)."""
+        for _ in range(4):
+            game = await self.game()
+            seat = game.seat_of(user.id)
+            found = self.find_option(game, seat, text, message)
+            offered = [o["label"] for s in self.fake.selects(message) for o in s["options"]]
+            assert found, (text, self.labels(game, seat, text), offered)
+            select, option = found
+            assert CUSTOM_ID.match(select["custom_id"]), select
+            label = self.labels(game, seat, text)[1]
+            out = await self.fake.select(user, message, select["custom_id"], [option["value"]])
+            if any((s.content or "").startswith("Played:") for s in out):
+                assert option["label"] == label, (option, label)
+                return out
+            reply = [s.content or "" for s in out if s.content]
+            assert reply and reply[-1].startswith(("Choose", "That choice")), out
+        raise AssertionError(f"the menu never played {text}")
+
+    async def _by_command(self, user: FakeUser, text: str) -> list[Sent]:
+        typed = text.split()[0]
+        choices = await self.fake.autocomplete(user, "game play", focused="action", action=typed)
+        if text not in [c["value"] for c in choices]:
+            choices = await self.fake.autocomplete(user, "game play", focused="action", action=text)
+        values = [c["value"] for c in choices]
+        assert text in values, (text, values)
+        out = await self.fake.slash(user, "game play", action=text)
+        assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
+        return out
+
+    # -- refusals -----------------------------------------------------------
+
+    async def refused(self, out: list[Sent], words: str, version: int) -> str:
+        """``out`` is one ephemeral refusal holding ``words``; nothing changed."""
+        replies = [s.content or "" for s in out if s.content]
+        assert replies and all(s.ephemeral for s in out if s.content), out
+        assert any(words in r.lower() for r in replies), replies
+        assert not any(r.startswith("Played:") for r in replies), replies
+        assert (await self.game()).version == version
+        assert not [s for s in out if s.route == "channel.send"], out
+        return replies[-1]
+
+
+def first_choices(state: KaudaBajiState, seat: int) -> list[str]:
+    """The first menu level as the engine names it: each value or sum to
+    spend (``Spend 6``), or the one move that spends it, and R17 forfeits."""
+    groups: dict[str, list[str]] = {}
+    for action in E.legal_actions(state, seat):
+        text = E.describe(state, seat, action)
+        groups.setdefault(E.menu_words(state, seat, text)[0], []).append(text)
+    return [
+        E.choice_label(state, seat, first)
+        if len(texts) > 1
+        else E.label(state, seat, E.parse(state, seat, texts[0]))
+        for first, texts in groups.items()
+    ]
+
+
+def pick_ids(message: dict[str, Any]) -> list[str]:
+    """The custom_ids of the choice buttons on a raw message."""
+    return [
+        item["custom_id"]
+        for row in message.get("components") or []
+        for item in row.get("components", [])
+        if str(item.get("custom_id", "")).startswith("chaupal:pick:")
+    ]
+
+
+async def click_as_seen(
+    fake: FakeDiscord, user: FakeUser, seen: dict[str, Any], custom_id: str
+) -> list[Sent]:
+    """Press a button on a message as the player's client still shows it
+    (``seen``, a copy taken earlier): Discord delivers message edits
+    asynchronously, so a click on a board that has since moved on reaches
+    the bot.  The custom_id must be on the copy."""
+    assert custom_id in pick_ids(seen), custom_id
+    return await fake._component_interaction(
+        user,
+        seen,
+        {"custom_id": custom_id, "component_type": 2},
+        expect_error=False,
+        expect_ack=True,
+    )
+
+
+# -- setting games up ----------------------------------------------------------
+
+
+class Tables:
+    """The games a test opens, each with its own bot and database."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.opened: list[Table] = []
+
+    async def open(self, players: int, seed: int, options: str | None = None) -> Table:
+        """A game started through the lobby (join order = seats, R4)."""
+        path = self.root / f"kauda-{players}-{seed}.sqlite3"
+        fake = await FakeDiscord.start(make_bot(path, seed))
+        users = [fake.user(NAMES[i]) for i in range(players)]
+        table = Table(fake, 0, users, path)
+        self.opened.append(table)
+        game_id, lobby = await open_lobby(fake, "kauda_baji", *users, options=options)
+        table.game_id = game_id
+        lines = [f"{i + 1}. {u.name} — {SEATING[players][i]}" for i, u in enumerate(users)]
+        text = fake.current(lobby).content or ""
+        assert all(line in text for line in lines), text
+        await start(fake, users[0], lobby)
+        await table.check()
+        return table
+
+
+@pytest.fixture
+async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
+    """Closes every bot (and database) a test opened when it ends."""
+    opened = Tables(tmp_path)
+    yield opened
+    for table in opened.opened:
+        await table.fake.close()
+    for table in opened.opened:
+        assert_no_secret_ids(table.fake)  # every custom_id is ids and indices only
+        for user in table.users:  # nothing hidden: no DM, let alone one asking to decide
+            assert not table.fake.dms(user), table.fake.dms(user)
+
+
+def position(
+    base: KaudaBajiState,
+    stacks: dict[int, list[tuple[str, int]]],
+    *,
+    turn: int,
+    bank: tuple[int, ...],
+    killed: tuple[int, ...] = (),
+    places: tuple[int, ...] = (),
+) -> KaudaBajiState:
+    """Players' stacks by square (``{0: [("c7", 2)]}``), ``turn`` to spend
+    ``bank``; pieces not on the board are home (in the centre).  The lobby's
+    options stay as they were."""
+    obj = E.to_json(base)
+    assert isinstance(obj, dict)
+    n = base.num_players
+    seats = SEATINGS[n]
+    obj["stacks"] = [
+        [[STEP_OF[seats[p]][square_of(sq)], size] for sq, size in stacks.get(p, [])]
+        for p in range(n)
+    ]
+    obj["home"] = [base.pieces - sum(size for _, size in stacks.get(p, [])) for p in range(n)]
+    assert all(obj["home"][p] == base.pieces for p in places)
+    obj.update(
+        phase="move",
+        turn=turn,
+        bank=sorted(bank, reverse=True),
+        run=0,
+        bonus=False,
+        pending=0,
+        contenders=[],
+        first_throws=[],
+        places=list(places),
+        last=None,
+        news="",
+    )
+    obj["killed"] = [p in killed for p in range(n)]
+    state = E.from_json(obj)
+    assert E.waiting_on(state) == {turn} and E.legal_actions(state, turn), state
+    return state
+
+
+async def install(table: Table, state: KaudaBajiState) -> Sent:
+    """Load ``state`` into the running game the way a snapshot is loaded,
+    then let delivery post its board, as after a crash between a move and
+    its post (the board's outbox row is set one version back)."""
+    bot = bot_of(table.fake)
+    game = await table.game()
+    await bot.store.append(
+        table.game_id,
+        expected_version=game.version,
+        entries=[],
+        now=0.0,
+        snapshot=E.to_json(state),
+    )
+    bot.service.forget(table.game_id)
+    live = await table.game()
+    assert live.version == game.version
+    assert live.state == state
+    await bot.store.set_outbox(table.game_id, OutboxRow("board", game.version - 1))
+    posts = len(boards(table.fake))
+    assert await bot.delivery.catch_up(table.game_id)
+    await table.fake.settle()
+    assert len(boards(table.fake)) == posts + 1
+    await table.check()
+    return table.board()
+
+
+def board_labels(table: Table) -> list[str]:
+    return [b["label"] for b in table.fake.buttons(table.board())]
+
+
+def on(state: KaudaBajiState, player: int) -> list[tuple[str, int]]:
+    """A player's stacks as (square, size), sorted."""
+    seat = SEATINGS[state.num_players][player]
+    view = E.view(state, None)
+    assert view.players[player].seat == ("bottom", "right", "top", "left")[seat]
+    return sorted((s.square, s.size) for s in view.stacks if s.player == player)
+
+
+# -- whole games -----------------------------------------------------------------
+
+
+def gain(state: KaudaBajiState, seat: int, action: Any) -> tuple[int, int]:
+    """(pieces brought to the centre, squares gained x pieces) by a move."""
+
+    def ahead(s: KaudaBajiState) -> int:
+        return sum(step * size for step, size in s.stacks[seat]) + 48 * s.home[seat]
+
+    after = E.apply(state, seat, action)
+    return after.home[seat] - state.home[seat], ahead(after) - ahead(state)
+
+
+def choose(state: KaudaBajiState, seat: int, rng: random.Random) -> str:
+    """Mostly the move that reaches the centre or advances furthest (an R17
+    forfeit beats going round the inner ring again), sometimes any."""
+    actions = E.legal_actions(state, seat)
+    if rng.random() < 0.85:
+        action = max(actions, key=lambda a: (gain(state, seat, a), rng.random()))
+    else:
+        action = rng.choice(actions)
+    return E.describe(state, seat, action)
+
+
+async def play_out(table: Table, rng: random.Random, *, limit: int = 400) -> int:
+    """Play to the end, in turn by board, typed move and menu; once on the
+    way, a stale board button and another player's click are refused."""
+    styles = ("buttons", "command", "menu", "buttons")
+    going_on = ("menu", "buttons", "command")
+    """A player still spending their bank has their next menu in the reply."""
+    refusals = 0
+    mover = 0
+    for decision in range(limit):
+        game = await table.game()
+        if game.is_over:
+            assert refusals == 2, refusals
+            return decision
+        seat = next(iter(E.waiting_on(game.state)))
+        user = table.by_id[game.user_of(seat)]
+        text = choose(game.state, seat, rng)
+        seen = copy.deepcopy(table.fake.message(table.board()))
+        style = (
+            going_on[decision % len(going_on)]
+            if user.id == mover
+            else styles[decision % len(styles)]
+        )
+        mover = user.id
+        await table.act(text, style, user)
+        game = await table.game()
+        if game.is_over or refusals == 2 or decision < 6:
+            continue
+        now = table.by_id[game.user_of(next(iter(E.waiting_on(game.state))))]
+        picks = [b for b in table.fake.buttons(table.board()) if "pick" in b["custom_id"]]
+        shown = copy.deepcopy(table.fake.message(table.board()))
+        if refusals == 0 and now.id == mover:
+            # A board from before the last move, still on the player's screen.
+            out = await click_as_seen(table.fake, now, seen, pick_ids(seen)[0])
+            await table.refused(out, "out of date", game.version)
+            refusals += 1
+        elif refusals == 1 and now.id != mover and picks:
+            other = table.by_id[mover]
+            out = await table.fake.click(other, table.board(), picks[0]["custom_id"])
+            reply = await table.refused(out, "not your turn", game.version)
+            assert now.name in reply, reply
+            out = await table.fake.slash(other, "game play", action=text)
+            await table.refused(out, "not your turn", game.version)
+            refusals += 1
+        assert table.fake.message(table.board()) == shown, "a refused click changed the board"
+    raise AssertionError("the game did not end")
+
+
+async def finish_whole_game(table: Table, rng: random.Random) -> None:
+    decisions = await play_out(table, rng)
+    game = await table.game()
+    state: KaudaBajiState = game.state
+    assert game.record.status == "finished" and game.outcome is not None
+    assert state.phase == "over"
+    # R18: every player finished in turn, places in order, the last one last.
+    n = len(table.users)
+    assert sorted(state.places) == list(range(n))
+    assert game.outcome.ranking == tuple(frozenset({p}) for p in state.places)
+    narration = table.filled(" ".join(e.narration for e in await table.log()))
+    for place, seat in enumerate(state.places[:-1], start=1):
+        assert f"{table.name(seat)} has finished, place {place}." in narration, place
+    final = boards(table.fake)[-1]
+    content = final.content or ""
+    assert "is over" in content, content
+    places = "; ".join(f"{i}. {table.name(s)}" for i, s in enumerate(state.places, start=1))
+    assert f"({places})" in content, content
+    assert f"Winner: {table.name(state.places[0])}" in content, content
+    assert not table.fake.buttons(table.fake.current(final)), "buttons on a final board"
+    assert decisions > 20
+    assert table.styles["buttons"] and table.styles["command"] and table.styles["menu"]
+    assert table.styles["Spend button, then its menu"], table.styles
+    assert table.styles["button played at once"], table.styles
+    assert table.styles["menu already sent"] and table.styles["Show mine"], table.styles
+    assert set(table.pinged) == {u.id for u in table.users}, table.pinged
+    log = [e.action for e in await table.log()]
+    assert any(a.startswith("throw") for a in log)
+    assert_no_secret_ids(table.fake)
+    # Last, as it reads every board: each showed the throws of its bank.
+    assert not table.untold, "\n".join(table.untold[:3]) + f"\n({len(table.untold)} boards)"
+
+
+async def test_whole_4_player_game(tables: Tables) -> None:
+    table = await tables.open(4, 41, "pieces=1 markut=no")
+    bot_of(table.fake).service._draw = Loaded(41, sixes=0.15)
+    await finish_whole_game(table, random.Random(41))
+
+
+async def test_whole_2_player_game(tables: Tables) -> None:
+    table = await tables.open(2, 42, "pieces=2")
+    game = await table.game()
+    assert [p.seat for p in E.view(game.state, None).players] == ["bottom", "top"]  # R4
+    bot_of(table.fake).service._draw = Loaded(42, sixes=0.15)
+    await finish_whole_game(table, random.Random(42))
+
+
+# -- constructed positions -------------------------------------------------------
+
+
+def spent(label: str) -> str:
+    """The value or sum a board button spends: ``Spend 4+2 together`` and
+    ``Single b3 to b6 with 4+2, in at c1`` both spend ``4+2``."""
+    found = re.match(r"Spend (\S+)", label) or re.search(r" with (\S+?)(?:,|$)", label)
+    assert found, label
+    return found[1]
+
+
+async def test_R9_R11_a_tuple_formed_and_one_split_on_a_safe_square(tables: Tables) -> None:
+    """Two singles on b3 leave together as a twin (``x1+1``, R9) and move 6
+    / 2 = 3 (R10); then one piece splits off the twin on the safe corner a1
+    (``x1of2``, R11), from the menu that came with the reply."""
+    table = await tables.open(2, 11)
+    asha = table.users[0]
+    await install(
+        table,
+        position(
+            await table.state(),
+            {0: [("b3", 1), ("b3", 1), ("a1", 2)], 1: [("f6", 1)]},
+            turn=0,
+            bank=(6, 2),
+        ),
+    )
+    assert board_labels(table) == ["Spend 6", "Spend 2", "Spend 6+2 together", "Show mine"]
+    board_id = table.board().message_id
+    posts = len(boards(table.fake))
+    await table.act("b3 x1+1 6", "buttons", asha)
+    assert table.styles["Spend button, then its menu"] == 1
+    state = await table.state()
+    assert on(state, 0) == [("a1", 2), ("b6", 2)] and state.bank == (2,)
+    # Still Asha's bank: the board is edited in place, and nobody is pinged.
+    assert len(boards(table.fake)) == posts and table.board().message_id == board_id
+    assert "moves a twin from b3 to b6 with 6" in (table.board().content or "")
+    # R11: a single splits off the twin on a1; the twin on b6 (not safe) cannot split.
+    game = await table.game()
+    texts = bot_of(table.fake).service.legal_texts(game, 0)
+    assert texts == ["a1 x2 2", "a1 x1of2 2", "b6 x2 2"], texts
+    await table.act("a1 x1of2 2", "menu", asha)
+    assert table.styles["menu already sent"] == 1 and not table.styles["Show mine"]
+    state = await table.state()
+    assert on(state, 0) == [("a1", 1), ("b6", 2), ("c1", 1)]
+    assert state.turn == 1 and state.phase == "move"
+    assert "moves a single from a1 to c1 with 2" in (boards(table.fake)[-1].content or "")
+
+
+async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
+    tables: Tables,
+) -> None:
+    """Asha's twin lands on Bhima's twin on g2 (R13: the same size dies);
+    Bhima's pieces go back to d7 as singles; the kill bonus throw (a 3,
+    R16) joins the 1 still in the bank, and the new board offers both."""
+    table = await tables.open(2, 12)
+    asha = table.users[0]
+    await install(
+        table,
+        position(
+            await table.state(),
+            {0: [("e1", 2), ("b3", 1)], 1: [("g2", 2)]},
+            turn=0,
+            bank=(6, 1),
+        ),
+    )
+    scripted = script(table, 3)
+    posts = len(boards(table.fake))
+    await table.act("e1 x2 6", "buttons", asha)
+    assert not scripted.queue
+    state = await table.state()
+    assert on(state, 1) == [("d7", 1), ("d7", 1)]  # killed: home as singles
+    assert on(state, 0) == [("b3", 1), ("g2", 2)] and state.killed[0]
+    assert state.turn == 0 and state.phase == "move" and state.bank == (3, 1)
+    view = E.view(state, None)
+    assert view.bank == (3, 1) and view.last_move is not None
+    assert view.last_move.killed == ("g2",)
+    # The bonus throw is news: a new board (Asha is at the keyboard: no ping).
+    assert len(boards(table.fake)) == posts + 1
+    board = table.board()
+    assert sorted(spent(label) for label in board_labels(table)[:-1]) == ["1", "3", "3+1"]
+    content = board.content or ""
+    assert f"{table.name(0)} moves a twin from e1 to g2 with 6, killing 1 tuple." in content
+    # The rest of the bank, typed.
+    await table.act("b3 3+1", "command", asha)
+    state = await table.state()
+    assert on(state, 0) == [("c6", 1), ("g2", 2)] and state.turn == 1
+    narration = " ".join(e.narration for e in await table.log())
+    assert "{p0} throws 3 (kill bonus)." in narration  # the engine tells it
+    # The board showing the bonus throw tells it.
+    assert f"{table.name(0)} throws 3 (kill bonus)" in content, content
+
+
+async def test_R13_kill_by_leaving(tables: Tables) -> None:
+    """In a 4-player game, Right's single shares g2 with Asha's twin; the
+    twin moves away and the single dies (R13), back to g4; the bonus throw
+    (R16) gives Asha a new bank, with a new board."""
+    table = await tables.open(4, 13)
+    asha = table.users[0]
+    await install(
+        table,
+        position(
+            await table.state(),
+            {0: [("g2", 2), ("b3", 1)], 1: [("g2", 1)], 2: [("f6", 1)], 3: [("b2", 1)]},
+            turn=0,
+            bank=(2,),
+        ),
+    )
+    assert board_labels(table) == ["Spend 2", "Show mine"]
+    scripted = script(table, 4)
+    posts = len(boards(table.fake))
+    await table.act("g2 x2 2", "command", asha)
+    assert not scripted.queue
+    state = await table.state()
+    assert on(state, 1) == [("g4", 1)]  # left behind and killed
+    assert on(state, 0) == [("b3", 1), ("g3", 2)] and state.killed[0]
+    assert state.turn == 0 and state.bank == (4,)
+    assert len(boards(table.fake)) == posts + 1
+    content = table.board().content or ""
+    assert f"{table.name(0)} moves a twin from g2 to g3 with 2, killing 1 tuple." in content
+    assert sorted(spent(label) for label in board_labels(table)[:-1]) == ["4"]
+
+
+async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: Tables) -> None:
+    """Bhima throws 6, 12 and then a third 6 in a row: the 12 and 6 banked
+    are lost and the turn ends (R6).  Asha, to move again, reads why on the
+    new board."""
+    table = await tables.open(2, 14)
+    asha = table.users[0]
+    await install(
+        table,
+        position(await table.state(), {0: [("b3", 1)], 1: [("f6", 1)]}, turn=0, bank=(2,)),
+    )
+    assert board_labels(table) == ["Single b3 to b5 with 2", "Show mine"]
+    scripted = script(table, 6, 12, 6, 3)
+    posts = len(boards(table.fake))
+    await table.act("b3 2", "buttons", asha)  # the only move: its button plays it
+    assert table.styles["button played at once"] == 1
+    assert not scripted.queue
+    state = await table.state()
+    assert state.turn == 0 and state.bank == (3,) and on(state, 1) == [("f6", 1)]
+    forfeit = "{p1} throws a third 6 in a row and forfeits the turn, losing 12+6 (R6)."
+    assert any(forfeit in e.narration for e in await table.log())  # the engine tells it
+    assert len(boards(table.fake)) == posts + 1
+    assert board_labels(table)[0].endswith("with 3")
+    content = table.board().content or ""
+    assert table.filled(forfeit) in content, content
+
+
+async def test_R8_values_nobody_can_use_are_forfeited(tables: Tables) -> None:
+    """Asha's twin can use 3+3 or 5+3 but neither value alone (R10): the
+    board offers just those two moves.  After 3+3 the 5 is forfeited (R8);
+    then Bhima throws a 3 his twin cannot use, and it is Asha's turn again."""
+    table = await tables.open(2, 15)
+    asha = table.users[0]
+    await install(
+        table,
+        position(await table.state(), {0: [("b3", 2)], 1: [("c6", 2)]}, turn=0, bank=(5, 3, 3)),
+    )
+    assert board_labels(table) == [
+        "Twin b3 to c6 with 5+3",
+        "Twin b3 to b6 with 3+3",
+        "Show mine",
+    ]
+    scripted = script(table, 3, 2)
+    await table.act("b3 x2 3+3", "buttons", asha)
+    assert not scripted.queue
+    state = await table.state()
+    assert on(state, 0) == [("b6", 2)] and on(state, 1) == [("c6", 2)]
+    assert state.turn == 0 and state.bank == (2,)
+    narration = " ".join(e.narration for e in await table.log())
+    assert "{p1} throws 3. {p1} cannot use 3 (R8)." in narration  # the engine tells it
+    content = table.board().content or ""
+    assert f"{table.name(0)} cannot use 5 (R8)." in content, content
+    assert f"{table.name(1)} cannot use 3 (R8)." in content, content
+
+
+async def test_R17_forfeit_button(tables: Tables) -> None:
+    """Asha's single on e3 can use a 5 only by going round the inner ring
+    again: the board offers that move and a ``Forfeit a 5 (R17)`` button."""
+    table = await tables.open(2, 16)
+    asha, bhima = table.users
+    await install(
+        table,
+        position(await table.state(), {0: [("e3", 1)], 1: [("f6", 1)]}, turn=0, bank=(5,)),
+    )
+    assert board_labels(table) == [
+        "Single e3 to d5 with 5, round at d3",
+        "Forfeit a 5 (R17)",
+        "Show mine",
+    ]
+    table.pinged.clear()
+    out = await table.act("forfeit 5", "buttons", asha)
+    assert any(s.content == "Played: Forfeit a 5 (R17)" for s in out), out
+    state = await table.state()
+    assert on(state, 0) == [("e3", 1)] and state.turn == 1
+    assert [e.action for e in await table.log() if e.actor == 0][-1] == "forfeit 5"
+    content = table.board().content or ""
+    assert f"{table.name(0)} forfeits a 5 (R17)." in content, content
+    assert table.pinged == Counter({bhima.id: 1})
+
+
+async def test_R18_finishes_and_places(tables: Tables) -> None:
+    """A 3-player game: Asha's last piece reaches the centre (R17) and she
+    takes first place; play goes on without her.  Chitra then finishes with
+    4 still in the bank (lost, R18), and Bhima, the last left, is third."""
+    table = await tables.open(3, 17)
+    asha, bhima, chitra = table.users
+    await install(
+        table,
+        position(
+            await table.state(),
+            {0: [("d3", 1)], 1: [("b3", 1)], 2: [("f6", 1)]},
+            turn=0,
+            bank=(1,),
+        ),
+    )
+    await table.act("d3 1 in", "menu", asha)  # from Show mine
+    assert table.styles["Show mine"] == 1
+    game = await table.game()
+    state = game.state
+    assert state.places == (0,) and state.turn == 1 and not game.is_over
+    content = table.board().content or ""
+    assert f"{table.name(0)} has finished, place 1." in content, content
+    assert f"<@{bhima.id}>" in content
+    # Chitra's last piece on d5, her arrow 3, with 4 and 1 to spend.
+    await install(
+        table,
+        position(
+            state, {1: [("b3", 1)], 2: [("d5", 1)]}, turn=2, bank=(4, 1), killed=(2,), places=(0,)
+        ),
+    )
+    table.pinged.clear()
+    await table.act("d5 1 in", "command", chitra)
+    game = await table.game()
+    state = game.state
+    assert game.is_over and game.record.status == "finished"
+    assert state.places == (0, 2, 1) and state.bank == ()
+    assert game.outcome.ranking == (frozenset({0}), frozenset({2}), frozenset({1}))
+    final = boards(table.fake)[-1]
+    content = final.content or ""
+    assert f"{table.name(2)} has finished, place 2." in content, content
+    assert "is over" in content and f"Winner: {table.name(0)}." in content, content
+    assert f"(1. {table.name(0)}; 2. {table.name(2)}; 3. {table.name(1)})" in content, content
+    assert not table.fake.buttons(table.fake.current(final))
+    assert not table.pinged  # the end pings nobody
+    out = await table.fake.slash(asha, "game play", action="d3 1 in")
+    await table.refused(out, "no game of yours", game.version)
+
+
+async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
+    """Asha spends the 3 of 6+6+3 from the board; the bot restarts; she
+    spends a 6 from the menu sent before the restart and the last 6 from
+    the board edited since."""
+    table = await tables.open(2, 18)
+    asha, bhima = table.users
+    await install(
+        table,
+        position(
+            await table.state(),
+            {0: [("b3", 1), ("f7", 1)], 1: [("f6", 1)]},
+            turn=0,
+            bank=(6, 6, 3),
+        ),
+    )
+    assert board_labels(table) == [
+        "Spend 6",
+        "Spend 3",
+        "Spend 6+6 together",
+        "Spend 6+3 together",
+        "Spend 6+6+3 together",
+        "Show mine",
+    ]
+    board_id = table.board().message_id
+    out = await table.act("b3 3", "buttons", asha)
+    assert table.board().message_id == board_id  # edited in place
+    menu = next(s for s in reversed(out) if "Your next choice" in (s.content or ""))
+    version = (await table.game()).version
+
+    table.fake = await table.fake.restart(make_bot(table.path, 19))
+    game = await table.game()
+    assert game.version == version and game.state.bank == (6, 6)
+    assert on(game.state, 0) == [("b6", 1), ("f7", 1)]
+    # A 6 from the menu sent before the restart (Spend 6, then the piece).
+    await table.choose_in(asha, menu.message_id or 0, "f7 6")
+    await table.check(actor=0)
+    state = await table.state()
+    assert on(state, 0) == [("a6", 1), ("b6", 1)] and state.bank == (6,)
+    assert table.board().message_id == board_id
+    # The last 6 from the board, edited in place after the restart.
+    assert board_labels(table) == ["Spend 6", "Show mine"]
+    table.pinged.clear()
+    await table.act("b6 6", "buttons", asha)
+    state = await table.state()
+    assert on(state, 0) == [("a6", 1), ("f4", 1)] and state.turn == 1
+    log = [e.action for e in await table.log() if e.actor != CHANCE]
+    assert log[-3:] == ["b3 3", "f7 6", "b6 6"]
+    assert table.pinged == Counter({bhima.id: 1})
