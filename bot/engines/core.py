@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -416,13 +417,12 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     if odds is None:
         # Uniform (a card from the deck, a face of a die): index directly.
         return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]
-    # u falls on the first outcome whose running total exceeds it.
+    # u falls on the first outcome whose running total (over the common
+    # denominator) exceeds u * common; totals are whole, so comparing them
+    # with floor(u * common) is exact.
     common, totals = odds
-    target = num * common
-    for index, total in enumerate(totals):
-        if target < total * den:
-            return outcomes[index][0]
-    return outcomes[-1][0]
+    index = bisect_right(totals, num * common // den)
+    return outcomes[min(index, len(outcomes) - 1)][0]
 
 
 @dataclass(frozen=True)

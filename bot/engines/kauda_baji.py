@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
@@ -258,16 +258,15 @@ class KaudaBajiState:
     """The last move: player, from square, to square, values, path, kill squares."""
     news: str
     """The last action as told in the channel."""
-
-
-_FIELD_NAMES: Final = frozenset(f.name for f in fields(KaudaBajiState))
+    occupied: tuple[frozenset[int], ...]
+    """Per player, the board squares their stacks stand on: derived from
+    ``stacks`` (never stored), kept so a kill check is one set lookup."""
 
 
 def _replace(state: KaudaBajiState, **changes: Any) -> KaudaBajiState:
     """``dataclasses.replace`` without re-running ``__init__`` (the hot path
-    of every action)."""
-    if not changes.keys() <= _FIELD_NAMES:
-        raise TypeError(f"KaudaBajiState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+    of every action).  Field names are checked by the tests' round trips
+    (``to_json`` writes every field), not here."""
     after: KaudaBajiState = object.__new__(KaudaBajiState)
     object.__setattr__(after, "__dict__", {**state.__dict__, **changes})
     return after
@@ -444,6 +443,11 @@ class _Legal:
     def allows(self, move: Move) -> bool:
         for part in self.parts:
             if part.square == move.square:
+                # An offered move comes back as the very object (automatic
+                # players, benchmarks); a parsed one is looked up by value.
+                for offered in part.moves:
+                    if offered is move:
+                        return True
                 return move in part.move_set
         return False
 
@@ -528,12 +532,17 @@ def _canonical(state: KaudaBajiState, move: Move) -> Move:
     return Move(move.square, whole, k, m, move.values, move.arrows)
 
 
-@lru_cache(maxsize=512)
-def _occupied(seat: int, stacks: tuple[Stack, ...]) -> frozenset[int]:
-    """The board squares a player's stacks stand on (a player's stacks change
-    only when they move, so this is computed once for many kill checks)."""
+def _squares_of(seat: int, stacks: tuple[Stack, ...]) -> frozenset[int]:
+    """The board squares a player's stacks stand on."""
     route = ROUTES[seat]
-    return frozenset(route[step] for step, _ in stacks)
+    return frozenset([route[step] for step, _ in stacks])
+
+
+def _occupancy(
+    num_players: int, stacks: tuple[tuple[Stack, ...], ...]
+) -> tuple[frozenset[int], ...]:
+    seating = SEATINGS[num_players]
+    return tuple(_squares_of(seating[p], mine) for p, mine in enumerate(stacks))
 
 
 @cache
@@ -599,6 +608,9 @@ class KaudaBajiEngine:
             phase=FIRST,
             turn=-1,
             stacks=tuple(((0, 1),) * pieces for _ in range(num_players)),
+            occupied=tuple(
+                frozenset({ROUTES[seat][0]}) for seat in SEATINGS[num_players][:num_players]
+            ),
             home=(0,) * num_players,
             killed=(False,) * num_players,
             bank=(),
@@ -853,6 +865,7 @@ class KaudaBajiEngine:
     @staticmethod
     def _kill(
         stacks: list[tuple[Stack, ...]],
+        occupied: list[frozenset[int]],
         seating: tuple[int, ...],
         pairwise: bool,
         mover: int,
@@ -868,7 +881,7 @@ class KaudaBajiEngine:
         """
         present = []
         for q, seat in enumerate(seating):
-            if q != mover and sq in _occupied(seat, stacks[q]):
+            if q != mover and sq in occupied[q]:
                 step = STEP_OF[seat][sq]
                 present.append((q, step, [s for st, s in stacks[q] if st == step]))
         if not present or (len(present) > 1 and not pairwise):
@@ -884,6 +897,7 @@ class KaudaBajiEngine:
             theirs += [(0, 1)] * victim
             theirs.sort()
             stacks[q] = tuple(theirs)
+            occupied[q] = _squares_of(seating[q], stacks[q])
             kills += 1
         return kills
 
@@ -896,6 +910,7 @@ class KaudaBajiEngine:
         size = sum(move.whole) + move.split_k
         end, path = _route_walk(seat, step, sum(move.values) // size, move.arrows)
         stacks = list(state.stacks)
+        occupied = list(state.occupied)
         mine = list(stacks[p])
         for whole in move.whole:
             mine.remove((step, whole))
@@ -906,7 +921,9 @@ class KaudaBajiEngine:
         kills = 0
         # R13 order: leaving first, then landing.
         if frm not in SAFE:
-            kills = self._kill(stacks, seating, state.pairwise, p, frm, size, landing=False)
+            kills = self._kill(
+                stacks, occupied, seating, state.pairwise, p, frm, size, landing=False
+            )
             if kills:
                 kill_squares = (frm,)
         to_sq = path[-1]
@@ -915,13 +932,16 @@ class KaudaBajiEngine:
             home = (*home[:p], home[p] + size, *home[p + 1 :])  # R17
         else:
             if to_sq not in SAFE:
-                landed = self._kill(stacks, seating, state.pairwise, p, to_sq, size, landing=True)
+                landed = self._kill(
+                    stacks, occupied, seating, state.pairwise, p, to_sq, size, landing=True
+                )
                 if landed:
                     kill_squares += (to_sq,)
                     kills += landed
             mine.append((end, size))
         mine.sort()
         stacks[p] = tuple(mine)
+        occupied[p] = _squares_of(seat, stacks[p])
         bank = list(state.bank)
         for v in move.values:
             bank.remove(v)
@@ -933,6 +953,7 @@ class KaudaBajiEngine:
         )
         changes: dict[str, Any] = {
             "stacks": tuple(stacks),
+            "occupied": tuple(occupied),
             "home": home,
             "bank": tuple(bank),
             "last": (p, frm, to_sq, move.values, path, kill_squares),
@@ -1202,8 +1223,10 @@ class KaudaBajiEngine:
 
     def from_json(self, obj: JSON) -> KaudaBajiState:
         last = obj["last"]
+        num_players = int(obj["num_players"])
+        stacks = tuple(tuple(sorted((int(a), int(b)) for a, b in mine)) for mine in obj["stacks"])
         return KaudaBajiState(
-            num_players=int(obj["num_players"]),
+            num_players=num_players,
             pieces=int(obj["pieces"]),
             markut=bool(obj["markut"]),
             kill_bonus=bool(obj["kill_bonus"]),
@@ -1211,9 +1234,8 @@ class KaudaBajiEngine:
             play_to_end=bool(obj["play_to_end"]),
             phase=str(obj["phase"]),
             turn=int(obj["turn"]),
-            stacks=tuple(
-                tuple(sorted((int(a), int(b)) for a, b in mine)) for mine in obj["stacks"]
-            ),
+            stacks=stacks,
+            occupied=_occupancy(num_players, stacks),
             home=tuple(int(h) for h in obj["home"]),
             killed=tuple(bool(k) for k in obj["killed"]),
             bank=tuple(sorted((int(v) for v in obj["bank"]), reverse=True)),

@@ -81,6 +81,12 @@ def moves(state: KaudaBajiState) -> list[str]:
     return [E.describe(state, seat, a) for a in E.legal_actions(state, seat)]
 
 
+def on_squares(state: KaudaBajiState, player: int) -> list[tuple[int, int]]:
+    """A player's stacks as (board square, size)."""
+    seat = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[state.num_players][player]
+    return [(ROUTES[seat][step], size) for step, size in state.stacks[player]]
+
+
 def on(state: KaudaBajiState, player: int) -> list[tuple[str, int]]:
     seat = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[state.num_players][player]
     return sorted((square_name(ROUTES[seat][step]), size) for step, size in state.stacks[player])
@@ -555,6 +561,11 @@ def test_property_pieces_never_lost_or_duplicated_and_killed_go_home_as_singles(
     for before, seat, action, after in random_game(n, seed, **options):
         for p in range(n):
             assert sum(s for _, s in after.stacks[p]) + after.home[p] == pieces
+        # The squares kept for kill checks always match the stacks.
+        assert after.occupied == E.from_json(E.to_json(after)).occupied
+        assert after.occupied == tuple(
+            frozenset(sq for sq, _ in on_squares(after, p)) for p in range(n)
+        )
         if isinstance(action, Move):
             for q in range(n):
                 if q == before.turn:
