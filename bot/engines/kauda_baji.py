@@ -555,6 +555,9 @@ def _values_text(values: tuple[int, ...]) -> str:
 # --------------------------------------------------------------------------
 
 _SQUARE_RE: Final = re.compile(r"[a-g][1-7]")
+SPENDS_SHOWN: Final = 20
+"""Up to this many ways to spend the bank are offered at once (a row of
+board buttons); a bigger bank is first narrowed by its largest value."""
 _MENU_RE: Final = re.compile(
     r"(?P<pieces>[a-g][1-7](?: x[0-9+of]+)?) (?P<values>[0-9]+(?:\+[0-9]+)*)(?: (?:in|round))*"
 )
@@ -633,12 +636,21 @@ class KaudaBajiEngine:
         m = _MENU_RE.fullmatch(text)
         if m is None:
             return (text,)
-        return (m.group("values"), m.group("pieces"), text)
+        values = m.group("values")
+        if len(_spends(state.bank)) > SPENDS_SHOWN:
+            # A big bank (kill bonuses) has too many sums for one row of
+            # buttons: first pick the largest value spent.
+            return (values.split("+")[0] + "…", values, m.group("pieces"), text)
+        return (values, m.group("pieces"), text)
 
     def choice_label(self, state: KaudaBajiState, seat: Seat, prefix: str) -> str:
         """``6`` -> ``Spend 6``; ``4+2`` -> ``Spend 4+2 together``;
         ``6 c7 x2`` -> ``Twin on c7``."""
         words = prefix.split()
+        if words and words[0].endswith("…"):
+            if len(words) == 1:
+                return f"Spend {words[0][:-1]}, alone or with smaller values"
+            words = words[1:]
         if len(words) == 1:
             return f"Spend {words[0]}" + (" together" if "+" in words[0] else "")
         if len(words) >= 2 and _SQUARE_RE.fullmatch(words[1]):

@@ -645,3 +645,54 @@ def test_views_show_everything_and_the_last_move() -> None:
     assert len(view.safe) == 13
     assert [pl.start for pl in view.players] == ["d1", "g4", "d7", "a4"]
     assert E.view(state, 1).stacks == view.stacks
+
+
+# --------------------------------------------------------------------------
+# Menus (docs/rules/kauda_baji.md, "Playing on Discord")
+# --------------------------------------------------------------------------
+
+
+def _menu_tree(state: KaudaBajiState) -> tuple[list[Any], list[str]]:
+    """The first menu level and every action reached by walking all levels."""
+    from bot.choices import follow
+
+    texts = moves(state)
+
+    def words(text: str) -> tuple[str, ...]:
+        return E.menu_words(state, 0, text)
+
+    reached: list[str] = []
+
+    def walk(path: tuple[int, ...]) -> None:
+        action, options, _ = follow(texts, path, words)
+        if action is not None:
+            reached.append(action)
+            return
+        for i in range(len(options)):
+            walk((*path, i))
+
+    walk(())
+    return follow(texts, (), words)[1], reached
+
+
+def test_menus_spend_a_value_then_pick_the_move() -> None:
+    state = position({0: [("a2", 1), ("c7", 2), ("b3", 1)]}, bank=(6, 2))
+    first, reached = _menu_tree(state)
+    labels = [E.choice_label(state, 0, o.text) if not o.leaf else o.text for o in first]
+    assert labels == ["Spend 6", "Spend 2", "Spend 6+2 together"]
+    assert sorted(reached) == sorted(moves(state))
+    assert E.choice_label(state, 0, "6 c7 x2") == "Twin on c7"
+    assert E.label(state, 0, E.parse(state, 0, "a2 6 round")) == (
+        "Single a2 to f1 with 6, round at c1"
+    )
+
+
+def test_menus_narrow_a_big_bank_by_its_largest_value_first() -> None:
+    # Kill bonuses can bank many values: more sums than a row of buttons.
+    state = position(
+        {0: [("a2", 1), ("b3", 1), ("c5", 1), ("e1", 1)]}, bank=(12, 6, 6, 5, 3, 2), markut="no"
+    )
+    first, reached = _menu_tree(state)
+    assert 1 < len(first) <= 20
+    assert E.choice_label(state, 0, first[0].text) == ("Spend 12, alone or with smaller values")
+    assert sorted(reached) == sorted(moves(state))
