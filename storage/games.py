@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, cast, get_args
 
 import aiosqlite
@@ -58,7 +58,11 @@ _NEXT: dict[GameStatus, frozenset[GameStatus]] = {
 
 _GAME_COLUMNS = (
     "id, engine, engine_revision, options, status, version, guild_id, channel_id, "
-    "thread_id, creator_id, created_at, updated_at, outcome"
+    "thread_id, creator_id, created_at, updated_at, outcome, table_options, paused_at"
+)
+_SEAT_COLUMNS = (
+    "game_id, seat, user_id, display_name, controller, left_order, timeouts, "
+    "clock_left, clock_since"
 )
 _LOG_COLUMNS = "game_id, seq, actor, action, narration, private_to, created_at"
 
@@ -84,6 +88,13 @@ class GameRecord:
     created_at: float
     updated_at: float
     outcome: dict[str, Any] | None
+    #: Options the service reads, not the engine (clock, timeout, reminders).
+    table_options: dict[str, Any] = field(default_factory=dict)
+    #: When a moderator paused the game; None while it runs.
+    paused_at: float | None = None
+
+
+Controller = Literal["human", "auto"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,16 @@ class SeatRecord:
     seat: int
     user_id: int
     display_name: str
+    #: ``auto`` once the seat passed to the automatic player.
+    controller: Controller = "human"
+    #: 1 for the first seat handed to the automatic player, 2 for the next...
+    left_order: int | None = None
+    #: Consecutive timeouts under the ``substitute`` policy.
+    timeouts: int = 0
+    #: Seconds left on the seat's clock (None: no clock).
+    clock_left: float | None = None
+    #: When the clock started running (None: stopped).
+    clock_since: float | None = None
 
 
 @dataclass(frozen=True)
@@ -227,7 +248,13 @@ def _game(row: sqlite3.Row) -> GameRecord:
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
         outcome=None if outcome is None else cast(dict[str, Any], json.loads(outcome)),
+        table_options=cast(dict[str, Any], json.loads(row["table_options"])),
+        paused_at=_opt_float(row["paused_at"]),
     )
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _seat(row: sqlite3.Row) -> SeatRecord:
@@ -236,6 +263,11 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
         seat=int(row["seat"]),
         user_id=int(row["user_id"]),
         display_name=str(row["display_name"]),
+        controller=cast(Controller, row["controller"]),
+        left_order=_opt_int(row["left_order"]),
+        timeouts=int(row["timeouts"]),
+        clock_left=_opt_float(row["clock_left"]),
+        clock_since=_opt_float(row["clock_since"]),
     )
 
 
@@ -332,15 +364,18 @@ class GameStore:
         thread_id: int | None,
         creator_id: int,
         now: float,
+        table_options: dict[str, Any] | None = None,
     ) -> GameRecord:
         """A new game in status ``lobby``, version 0, with no seats."""
         options_json = _dumps(options)
+        table_json = _dumps(table_options or {})
         async with self.db.transaction() as conn:
             row = await _fetch_one(
                 conn,
                 "INSERT INTO games (engine, engine_revision, options, status, version, "
-                "guild_id, channel_id, thread_id, creator_id, created_at, updated_at) "
-                f"VALUES (?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
+                "guild_id, channel_id, thread_id, creator_id, created_at, updated_at, "
+                "table_options) "
+                f"VALUES (?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?, ?) RETURNING {_GAME_COLUMNS}",
                 (
                     engine,
                     engine_revision,
@@ -351,6 +386,7 @@ class GameStore:
                     creator_id,
                     now,
                     now,
+                    table_json,
                 ),
             )
         assert row is not None
@@ -413,8 +449,7 @@ class GameStore:
         """The seats of a game, ordered by seat ([] for an unknown game)."""
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
-                "SELECT game_id, seat, user_id, display_name FROM seats "
-                "WHERE game_id = ? ORDER BY seat",
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )
         return [_seat(r) for r in rows]
@@ -442,7 +477,7 @@ class GameStore:
                 conn,
                 "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
                 "SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ? "
-                "RETURNING game_id, seat, user_id, display_name",
+                f"RETURNING {_SEAT_COLUMNS}",
                 (game_id, user_id, display_name, now, game_id),
             )
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
@@ -513,6 +548,47 @@ class GameStore:
                 for n, r in enumerate(ordered)
             ],
         )
+
+    _SEAT_PLAY = frozenset({"controller", "left_order", "timeouts", "clock_left", "clock_since"})
+
+    async def update_seats(
+        self, game_id: int, changes: dict[int, dict[str, Any]], now: float
+    ) -> list[SeatRecord]:
+        """Change how seats are played (controller, left_order, timeouts and
+        the clock columns), ``{seat: {column: value}}``, in one transaction;
+        returns every seat.  Raises :class:`GameNotFound`."""
+        async with self.db.transaction() as conn:
+            await _game_status(conn, game_id)
+            for seat, columns in sorted(changes.items()):
+                unknown = set(columns) - self._SEAT_PLAY
+                if unknown:
+                    raise ValueError(f"update_seats cannot change {sorted(unknown)}")
+                if not columns:
+                    continue
+                names = sorted(columns)
+                await conn.execute(
+                    f"UPDATE seats SET {', '.join(f'{n} = ?' for n in names)} "
+                    "WHERE game_id = ? AND seat = ?",
+                    (*(columns[n] for n in names), game_id, seat),
+                )
+            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            rows = await conn.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        return [_seat(r) for r in rows]
+
+    async def set_paused(self, game_id: int, paused_at: float | None, now: float) -> GameRecord:
+        """Pause a game (a time) or resume it (None).  Raises :class:`GameNotFound`."""
+        async with self.db.transaction() as conn:
+            row = await _fetch_one(
+                conn,
+                "UPDATE games SET paused_at = ?, updated_at = ? WHERE id = ? "
+                f"RETURNING {_GAME_COLUMNS}",
+                (paused_at, now, game_id),
+            )
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game(row)
 
     # ---- status
 

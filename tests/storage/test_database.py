@@ -511,7 +511,10 @@ async def test_sql_mistakes_are_not_storage_problems(db: Database) -> None:
     # Constraint and syntax errors are handled by callers or are bugs: unchanged.
     with pytest.raises(sqlite3.IntegrityError):
         async with db.transaction() as conn:
-            await conn.execute("INSERT INTO seats VALUES (999, 0, 1, 'x', 0)")
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
+                "VALUES (999, 0, 1, 'x', 0)"
+            )
     with pytest.raises(sqlite3.OperationalError, match="no such table"):
         async with db.read() as conn:
             await conn.execute("SELECT * FROM no_such_table")

@@ -1,0 +1,110 @@
+"""One task that sleeps until the earliest deadline and fires what is due.
+
+Deadlines live in SQLite (:class:`storage.timekeeping.TimerStore`), so they
+survive restarts.  The scheduler never polls: it reads the earliest timer
+(one indexed query), sleeps until it is due or until :meth:`Scheduler.rearm`
+says the timers changed, then fires every due timer in order (due time, then
+game, kind and seat).  Overdue timers found at start-up fire the same way,
+once each: the handler claims a timer (a compare-and-delete) before acting on
+it, so a timer can never be acted on twice, even by two processes.
+
+Time comes from an injected clock, so tests drive the scheduler with a fake
+clock: advance it, then :meth:`rearm` (or await :meth:`run_due`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from storage.database import StorageError
+from storage.timekeeping import Timer, TimerStore
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 3600.0
+"""Wake at least hourly, in case the machine's clock jumped (suspend, NTP)."""
+RETRY_AFTER = 60.0
+"""A timer whose handler failed is tried again this much later."""
+BATCH = 500
+"""Due timers are read and fired in batches of at most this many."""
+
+
+class Scheduler:
+    def __init__(
+        self,
+        timers: TimerStore,
+        fire: Callable[[Timer], Awaitable[None]],
+        clock: Callable[[], float],
+    ) -> None:
+        self.timers = timers
+        self._fire = fire
+        self._clock = clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.fired = 0
+        """Timers handed to the handler so far (for tests and the bench)."""
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(
+                self._run(), name="chaupal-scheduler"
+            )
+
+    def rearm(self) -> None:
+        """The timers changed: look again at the earliest."""
+        self._wake.set()
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run_due(self) -> int:
+        """Fire every timer due now, in order; how many were fired."""
+        fired = 0
+        seen: set[Timer] = set()
+        while True:
+            batch = await self.timers.due(self._clock(), limit=BATCH)
+            if not batch:
+                return fired
+            for timer in batch:
+                if timer in seen:
+                    # The handler left it as it was (a bug): do not spin.
+                    log.error("timer %s of game %d was not handled", timer.kind, timer.game_id)
+                    await self.timers.reschedule(timer, self._clock() + RETRY_AFTER)
+                    continue
+                seen.add(timer)
+                try:
+                    await self._fire(timer)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
+                    # Never spin on a failing timer: try it again later.
+                    with contextlib.suppress(StorageError):
+                        await self.timers.reschedule(timer, self._clock() + RETRY_AFTER)
+                fired += 1
+                self.fired += 1
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                await self.run_due()
+                upcoming = await self.timers.earliest()
+            except StorageError as exc:
+                log.warning("scheduler: storage unavailable (%s); retrying", exc)
+                upcoming = None
+                delay: float | None = RETRY_AFTER
+            else:
+                delay = None if upcoming is None else upcoming.due - self._clock()
+            if delay is not None and delay <= 0:
+                continue
+            timeout = MAX_SLEEP if delay is None else min(delay, MAX_SLEEP)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=timeout)

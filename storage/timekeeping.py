@@ -1,0 +1,219 @@
+"""Timers, server settings and vacations (migration 0003).
+
+Timers are the deadlines that keep asynchronous games moving: a reminder for
+the players a game waits on, a seat's clock running out.  They are derived
+data: the service sets a game's timers from its state after every change and
+recomputes all of them at start-up, so nothing is lost if a crash falls
+between a move and its timers.  The scheduler only ever asks for the earliest
+one (``timers_by_due``), so start-up costs one indexed query however many
+games are live.
+
+A timer fires at most once: :meth:`TimerStore.claim` deletes it only if it is
+still exactly the timer the scheduler read (same due time, same game
+version), and :meth:`TimerStore.reschedule` moves a reminder on the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from storage.database import Database
+
+__all__ = ["SettingsStore", "Timer", "TimerKind", "TimerStore", "Vacation"]
+
+TimerKind = Literal["remind", "clock"]
+
+_TIMER_COLUMNS = "game_id, kind, seat, due, version, count"
+
+
+@dataclass(frozen=True, order=True)
+class Timer:
+    """One pending deadline.  Ordered by due time, then game, kind and seat,
+    which is the order overdue timers fire in."""
+
+    due: float
+    game_id: int
+    kind: TimerKind
+    #: The seat whose clock runs out (``clock``), or -1 (``remind``: the game).
+    seat: int
+    #: The game version the timer was set for; older is void.
+    version: int
+    #: Reminders already sent for this wait (``remind`` only).
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Vacation:
+    user_id: int
+    starts: float
+    ends: float
+
+
+def _timer(row: Any) -> Timer:
+    return Timer(
+        due=float(row["due"]),
+        game_id=int(row["game_id"]),
+        kind=cast(TimerKind, row["kind"]),
+        seat=int(row["seat"]),
+        version=int(row["version"]),
+        count=int(row["count"]),
+    )
+
+
+class TimerStore:
+    """The timers table, and the vacations the clocks respect."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def replace(self, game_id: int, timers: Iterable[Timer]) -> None:
+        """Make ``timers`` the game's only timers (none: clear them)."""
+        rows = [(t.game_id, t.kind, t.seat, t.due, t.version, t.count) for t in timers]
+        if any(r[0] != game_id for r in rows):
+            raise ValueError("every timer must belong to the game being set")
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await conn.executemany(
+                f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", rows
+            )
+
+    async def of_game(self, game_id: int) -> list[Timer]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? ORDER BY due, kind, seat",
+                (game_id,),
+            )
+        return [_timer(r) for r in rows]
+
+    async def earliest(self) -> Timer | None:
+        """The next timer to fire, or None."""
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due, game_id, kind, seat "
+                    "LIMIT 1"
+                )
+            )
+        return _timer(rows[0]) if rows else None
+
+    async def due(self, now: float, limit: int = 500) -> list[Timer]:
+        """Timers due at ``now`` or before, earliest first."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? "
+                "ORDER BY due, game_id, kind, seat LIMIT ?",
+                (now, limit),
+            )
+        return [_timer(r) for r in rows]
+
+    async def claim(self, timer: Timer) -> bool:
+        """Delete ``timer`` if it is unchanged; True if this call removed it
+        (so whoever claims it acts on it, once)."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat = ? "
+                "AND due = ? AND version = ? AND count = ?",
+                (timer.game_id, timer.kind, timer.seat, timer.due, timer.version, timer.count),
+            )
+            return cursor.rowcount == 1
+
+    async def reschedule(self, timer: Timer, due: float) -> bool:
+        """Move an unchanged ``timer`` to ``due``, counting one more firing;
+        True if this call moved it."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE timers SET due = ?, count = count + 1 WHERE game_id = ? AND kind = ? "
+                "AND seat = ? AND due = ? AND version = ? AND count = ?",
+                (
+                    due,
+                    timer.game_id,
+                    timer.kind,
+                    timer.seat,
+                    timer.due,
+                    timer.version,
+                    timer.count,
+                ),
+            )
+            return cursor.rowcount == 1
+
+    async def count(self) -> int:
+        async with self.db.read() as conn:
+            rows = list(await conn.execute_fetchall("SELECT COUNT(*) AS n FROM timers"))
+        return int(rows[0]["n"])
+
+    # ---- vacations
+
+    async def add_vacation(self, vacation: Vacation) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT OR REPLACE INTO vacations (user_id, starts, ends) VALUES (?, ?, ?)",
+                (vacation.user_id, vacation.starts, vacation.ends),
+            )
+
+    async def end_vacation(self, user_id: int, now: float) -> bool:
+        """End the user's current vacation now; True if one was running."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE vacations SET ends = ? WHERE user_id = ? AND starts <= ? AND ends > ?",
+                (now, user_id, now, now),
+            )
+            return cursor.rowcount > 0
+
+    async def vacations(self, user_ids: Sequence[int], since: float) -> list[Vacation]:
+        """The users' vacations ending after ``since``, oldest first."""
+        if not user_ids:
+            return []
+        marks = ", ".join("?" for _ in user_ids)
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT user_id, starts, ends FROM vacations WHERE user_id IN ({marks}) "
+                "AND ends > ? ORDER BY starts",
+                (*user_ids, since),
+            )
+        return [Vacation(int(r["user_id"]), float(r["starts"]), float(r["ends"])) for r in rows]
+
+
+class SettingsStore:
+    """Each server's settings (``/chaupal settings``), as a JSON object;
+    a missing key means the default."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def get(self, guild_id: int) -> dict[str, Any]:
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            )
+        if not rows:
+            return {}
+        value = json.loads(rows[0]["settings"])
+        return value if isinstance(value, dict) else {}
+
+    async def set(self, guild_id: int, key: str, value: Any, now: float) -> dict[str, Any]:
+        """Set one setting (None: back to its default); returns them all."""
+        async with self.db.transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+            )
+            current = json.loads(rows[0]["settings"]) if rows else {}
+            if not isinstance(current, dict):
+                current = {}
+            if value is None:
+                current.pop(key, None)
+            else:
+                current[key] = value
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                (guild_id, json.dumps(current, sort_keys=True), now),
+            )
+        return current

@@ -1,0 +1,197 @@
+"""Timers, settings and vacations (migration 0003), and the scheduler that
+fires the timers: in order, once each, across restarts, driven by a fake
+clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.scheduler import Scheduler
+from storage.database import Database
+from storage.games import GameStore
+from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
+
+
+class FakeClock:
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "chaupal.sqlite3")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+async def new_game(db: Database, channel: int = 1) -> int:
+    record = await GameStore(db).create_game(
+        engine="artaban",
+        engine_revision=1,
+        options={},
+        guild_id=9,
+        channel_id=channel,
+        thread_id=None,
+        creator_id=5,
+        now=0.0,
+        table_options={"clock": "1d"},
+    )
+    assert record.table_options == {"clock": "1d"} and record.paused_at is None
+    return record.id
+
+
+async def test_timers_are_replaced_per_game_and_read_earliest_first(db: Database) -> None:
+    timers = TimerStore(db)
+    a, b = await new_game(db), await new_game(db)
+    await timers.replace(a, [Timer(50.0, a, "remind", -1, 3), Timer(20.0, a, "clock", 1, 3)])
+    await timers.replace(b, [Timer(30.0, b, "clock", 0, 7)])
+    assert await timers.earliest() == Timer(20.0, a, "clock", 1, 3)
+    assert [t.due for t in await timers.due(40.0)] == [20.0, 30.0]
+    await timers.replace(a, [])
+    assert await timers.of_game(a) == [] and await timers.count() == 1
+    with pytest.raises(ValueError):
+        await timers.replace(a, [Timer(1.0, b, "clock", 0, 1)])
+
+
+async def test_a_timer_is_claimed_once_and_only_while_unchanged(db: Database) -> None:
+    timers = TimerStore(db)
+    game = await new_game(db)
+    timer = Timer(10.0, game, "remind", -1, 4)
+    await timers.replace(game, [timer])
+    assert await timers.reschedule(timer, 20.0)
+    assert not await timers.claim(timer)  # it moved: the old reading is void
+    moved = Timer(20.0, game, "remind", -1, 4, count=1)
+    assert await timers.of_game(game) == [moved]
+    assert await timers.claim(moved)
+    assert not await timers.claim(moved)
+    assert await timers.count() == 0
+
+
+async def test_timers_go_with_their_game(db: Database) -> None:
+    timers = TimerStore(db)
+    game = await new_game(db)
+    await timers.replace(game, [Timer(10.0, game, "clock", 0, 1)])
+    await GameStore(db).delete_game(game)
+    assert await timers.count() == 0
+
+
+async def test_settings_default_to_empty_and_keep_each_key(db: Database) -> None:
+    settings = SettingsStore(db)
+    assert await settings.get(9) == {}
+    assert await settings.set(9, "threads", False, now=1.0) == {"threads": False}
+    assert await settings.set(9, "reminder_hours", 6, now=2.0) == {
+        "threads": False,
+        "reminder_hours": 6,
+    }
+    assert await settings.set(9, "threads", None, now=3.0) == {"reminder_hours": 6}
+    assert await settings.get(8) == {}
+
+
+async def test_vacations_end_early(db: Database) -> None:
+    timers = TimerStore(db)
+    await timers.add_vacation(Vacation(7, 100.0, 500.0))
+    assert await timers.vacations([7], since=200.0) == [Vacation(7, 100.0, 500.0)]
+    assert await timers.end_vacation(7, now=300.0)
+    assert await timers.vacations([7], since=300.0) == []
+    assert not await timers.end_vacation(7, now=301.0)
+
+
+# -- the scheduler --------------------------------------------------------------
+
+
+class Recorder:
+    """A handler that claims each timer and records the ones it won."""
+
+    def __init__(self, timers: TimerStore) -> None:
+        self.timers = timers
+        self.acted: list[Timer] = []
+
+    async def __call__(self, timer: Timer) -> None:
+        if await self.timers.claim(timer):
+            self.acted.append(timer)
+
+
+async def test_overdue_timers_fire_once_each_in_order_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "chaupal.sqlite3"
+    clock = FakeClock(1000.0)
+    db = await Database.open(path)
+    games = [await new_game(db) for _ in range(3)]
+    timers = TimerStore(db)
+    await timers.replace(games[0], [Timer(1300.0, games[0], "clock", 1, 2)])
+    await timers.replace(games[1], [Timer(1100.0, games[1], "remind", -1, 5)])
+    await timers.replace(games[2], [Timer(1200.0, games[2], "clock", 0, 9)])
+    await db.close()
+    # The bot was down while all three fell due; it starts again later.
+    clock.now = 5000.0
+    db = await Database.open(path)
+    try:
+        timers = TimerStore(db)
+        recorder = Recorder(timers)
+        scheduler = Scheduler(timers, recorder, clock)
+        assert await scheduler.run_due() == 3
+        assert [t.game_id for t in recorder.acted] == [games[1], games[2], games[0]]
+        # A second pass (or a second process) finds nothing to do.
+        assert await scheduler.run_due() == 0
+        assert await Scheduler(timers, recorder, clock).run_due() == 0
+        assert len(recorder.acted) == 3
+    finally:
+        await db.close()
+
+
+async def test_the_scheduler_sleeps_until_the_earliest_and_wakes_when_rearmed(
+    db: Database,
+) -> None:
+    clock = FakeClock(0.0)
+    timers = TimerStore(db)
+    recorder = Recorder(timers)
+    scheduler = Scheduler(timers, recorder, clock)
+    game = await new_game(db)
+    scheduler.start()
+    try:
+        await asyncio.sleep(0.05)
+        await timers.replace(game, [Timer(3600.0, game, "remind", -1, 1)])
+        scheduler.rearm()
+        await asyncio.sleep(0.05)
+        assert recorder.acted == []  # not due yet: it sleeps
+        clock.now = 3600.0
+        scheduler.rearm()
+        for _ in range(50):
+            await asyncio.sleep(0.01)
+            if recorder.acted:
+                break
+        assert [t.due for t in recorder.acted] == [3600.0]
+    finally:
+        await scheduler.close()
+
+
+async def test_a_failing_or_idle_handler_never_spins(db: Database) -> None:
+    clock = FakeClock(100.0)
+    timers = TimerStore(db)
+    game = await new_game(db)
+    await timers.replace(game, [Timer(50.0, game, "clock", 0, 1)])
+    calls: list[Timer] = []
+
+    async def broken(timer: Timer) -> None:
+        calls.append(timer)
+        raise RuntimeError("boom")
+
+    assert await Scheduler(timers, broken, clock).run_due() == 1
+    (later,) = await timers.of_game(game)
+    assert later.due > clock.now  # retried later, not now
+
+    async def idle(timer: Timer) -> None:
+        calls.append(timer)
+
+    clock.now = later.due
+    assert await Scheduler(timers, idle, clock).run_due() == 1
+    (again,) = await timers.of_game(game)
+    assert again.due > clock.now and len(calls) == 2
