@@ -316,6 +316,71 @@ async def bench_service(
     }
 
 
+async def bench_timers(games: int, due: int) -> dict[str, Any]:
+    """The scheduler with ``games`` running games, each with a reminder and a
+    clock timer: start-up (the earliest timer, and the start-up query for
+    games whose timers need setting again), the memory the scheduler holds,
+    and the time to fire ``due`` overdue timers (each claimed once, the
+    scheduler's own cost; a real handler adds the game's work)."""
+    import tracemalloc
+
+    from bot.scheduler import Scheduler
+    from storage.database import Database
+    from storage.timekeeping import Timer, TimerStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database.open(Path(tmp) / "timers.sqlite3")
+        try:
+            async with db.transaction() as conn:
+                await conn.executemany(
+                    "INSERT INTO games (id, engine, engine_revision, options, status, version, "
+                    "channel_id, creator_id, created_at, updated_at) "
+                    "VALUES (?, 'artaban', 1, '{}', 'active', 5, 1, 1, 0, 0)",
+                    [(i,) for i in range(1, games + 1)],
+                )
+                rng = random.Random(1)
+                rows = []
+                for i in range(1, games + 1):
+                    rows.append((i, "remind", -1, 10_000.0 + rng.random() * 1e6, 5))
+                    rows.append((i, "clock", i % 4, 10_000.0 + rng.random() * 1e6, 5))
+                await conn.executemany(
+                    "INSERT INTO timers (game_id, kind, seat, due, version) VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                )
+            timers = TimerStore(db)
+            tracemalloc.start()
+            t0 = time.perf_counter()
+            earliest = await timers.earliest()
+            to_settle = await timers.games_to_settle()
+            startup = time.perf_counter() - t0
+            held, _ = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            assert earliest is not None and not to_settle
+
+            fired: list[Timer] = []
+
+            async def claim(timer: Timer) -> None:
+                if await timers.claim(timer):
+                    fired.append(timer)
+
+            now = sorted(r[3] for r in rows)[due - 1]
+            scheduler = Scheduler(timers, claim, lambda: now)
+            t0 = time.perf_counter()
+            count = await scheduler.run_due()
+            firing = time.perf_counter() - t0
+        finally:
+            await db.close()
+    return {
+        "games": games,
+        "timers": 2 * games,
+        "startup_ms": round(1000 * startup, 1),
+        "scheduler_bytes_per_game": round(held / games, 2),
+        "fired": count,
+        "fire_ms_total": round(1000 * firing, 1),
+        "fire_ms_per_timer": round(1000 * firing / max(1, count), 3),
+    }
+
+
 def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
     parser = argparse.ArgumentParser(
         prog="python -m bot.bench",
@@ -382,6 +447,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_service(name, last, profile.moves, args.seed, render_workers=0)
         )
         report["service"][name] = service
+    if args.games is None:
+        progress("scheduler: 10,000 games with timers")
+        report["scheduler"] = asyncio.run(bench_timers(10_000, 1_000))
     progress("done")
     json.dump(report, sys.stdout, indent=2)
     print()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,15 @@ from bot.engines.core import (
     seat_tag,
 )
 from bot.outgoing import safe_name
+from bot.players import player_for
+from bot.timekeeping import (
+    DAY,
+    TableOptions,
+    clock_changes,
+    plan_timers,
+    split_options,
+    vacation_allowance,
+)
 from storage.games import (
     GameRecord,
     GameStatus,
@@ -40,12 +50,20 @@ from storage.games import (
     SeatRecord,
     StaleVersion,
 )
+from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
 
 log = logging.getLogger(__name__)
 
 RECENT_STATES = 16
 """Recent states kept per live game for reading older menus; older ones are
 rebuilt from storage when a menu that old is used."""
+
+TABLE_EVENT = "@"
+"""Log entries whose action starts with this are the table's, not the
+engine's (a seat passing to the automatic player, a timeout, a pause): they
+carry a public narration and are skipped when the game is replayed."""
+AUTO_MOVES_LIMIT = 10_000
+"""A guard: automatic seats never play more moves than this in a row."""
 
 
 class ServiceError(GameError):
@@ -106,6 +124,19 @@ class LiveGame:
     def user_of(self, seat: Seat) -> int:
         return self.seats[seat].user_id
 
+    def is_auto(self, seat: Seat) -> bool:
+        """The seat passed to the automatic player."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].controller == "auto"
+
+    @property
+    def table(self) -> TableOptions:
+        """The game's clock, timeout policy and reminders."""
+        return TableOptions.from_json(self.record.table_options)
+
+    @property
+    def paused(self) -> bool:
+        return self.record.paused_at is not None
+
     @property
     def is_over(self) -> bool:
         return self.record.status in ("finished", "abandoned")
@@ -160,11 +191,15 @@ class GameService:
         snapshot_every: int = 25,
     ) -> None:
         self.store = store
+        self.timers = TimerStore(store.db)
+        self.settings = SettingsStore(store.db)
         self._draw = draw
         self._clock = clock
         self._snapshot_every = snapshot_every
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, LiveGame] = {}
+        self.timers_changed: Callable[[], None] = lambda: None
+        """Called after a game's timers change (the scheduler re-arms)."""
 
     # -- loading ---------------------------------------------------------
 
@@ -244,6 +279,8 @@ class GameService:
         else:
             seq, state = 0, engine.setup(len(game.seats), game.record.options)
         for entry in await self.store.log(game.id, after_seq=seq, up_to=up_to):
+            if entry.action.startswith(TABLE_EVENT):
+                continue  # the table's own record, not a move
             action = engine.parse(state, entry.actor, entry.action)
             state = engine.apply(state, entry.actor, action)
         return state
@@ -264,7 +301,9 @@ class GameService:
         options: Mapping[str, Any] | None = None,
     ) -> LiveGame:
         engine = get_engine(engine_name)
-        resolved = resolve_options(engine, options or {})
+        engine_given, table_given = split_options(options or {})
+        resolved = resolve_options(engine, engine_given)
+        table = TableOptions.parse(table_given, defaults=await self.server_defaults(guild_id))
         record = await self.store.create_game(
             engine=engine.name,
             engine_revision=engine.revision,
@@ -274,6 +313,7 @@ class GameService:
             thread_id=None,
             creator_id=creator.user_id,
             now=self._clock(),
+            table_options=table.to_json(),
         )
         await self.store.add_seat(record.id, creator.user_id, creator.display_name, self._clock())
         return await self.get(record.id)
@@ -331,6 +371,7 @@ class GameService:
             record = await self._persist(game, game.record, state, steps, status="active")
             game.record, game.state = record, state
             game.remember(record.version, state)
+            await self._after_change(game, moved=None)
             return MoveResult(
                 game=game,
                 before=None,
@@ -460,6 +501,10 @@ class GameService:
         if game.is_over:
             raise ServiceError(f"Game #{game.id} is over.")
         seat = self.seat_for(game, user_id)
+        if game.is_auto(seat):
+            raise ServiceError(
+                f"You left game #{game.id}; the automatic player has your seat now."
+            )
         if expected_version is not None and expected_version != game.version:
             raise StaleBoard(
                 "That board is out of date: the game has moved on since. Use the newest board."
@@ -472,7 +517,9 @@ class GameService:
             raise NotYourTurn("It is not your turn.")
         return seat
 
-    async def _commit_move(self, game: LiveGame, seat: Seat, action: Any) -> MoveResult:
+    async def _commit_move(
+        self, game: LiveGame, seat: Seat, action: Any, *, by_human: bool = True
+    ) -> MoveResult:
         engine, before = game.engine, game.state
         state, step = apply_step(engine, before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
@@ -480,9 +527,15 @@ class GameService:
         record = await self._persist(game, game.record, state, steps)
         game.record, game.state = record, state
         game.remember(record.version, state)
-        return MoveResult(
+        if by_human and game.seats[seat].timeouts:
+            game.seats = await self.store.update_seats(
+                game.id, {seat: {"timeouts": 0}}, self._clock()
+            )
+        result = MoveResult(
             game=game, before=before, steps=tuple(steps), actor=seat, version=record.version
         )
+        await self._after_change(game, moved=seat)
+        return result
 
     async def _persist(
         self,
@@ -498,7 +551,7 @@ class GameService:
             NewEntry(actor=s.seat, action=s.text, narration=s.narration, private_to=s.private_to)
             for s in steps
         ]
-        outcome = engine.outcome(state)
+        outcome = ranked_with_departures(engine.outcome(state), game.seats)
         new_version = record.version + len(entries)
         crosses = record.version // self._snapshot_every != new_version // self._snapshot_every
         snapshot = engine.to_json(state) if (crosses or outcome is not None) else None
@@ -522,9 +575,12 @@ class GameService:
         return record
 
     async def resign(self, game_id: int, user_id: int, *, moderator: bool = False) -> MoveResult:
-        """A player leaves a running game: it ends, the resigner last.
+        """A player leaves a running game.
 
-        A moderator who is not playing may end a game for everyone (a draw).
+        With two players the game ends, the resigner last.  With more, the
+        seat passes to the automatic player and ranks last, and the others
+        play on.  A moderator who is not playing may end a game for everyone
+        (a draw).
         """
         async with self.lock(game_id):
             game = await self._load(game_id)
@@ -533,29 +589,370 @@ class GameService:
             seat = game.seat_of(user_id)
             if game.record.status == "lobby":
                 raise ServiceError(f"Game #{game_id} has not started; use /game leave.")
-            n = len(game.seats)
-            if seat is not None:
-                others = frozenset(s for s in range(n) if s != seat)
-                outcome = Outcome(
-                    ranking=(others, frozenset({seat})),
-                    scores=tuple(0 for _ in range(n)),
-                    reason=f"{seat_tag(seat)} resigned.",
-                )
-            elif moderator:
-                outcome = Outcome(
-                    ranking=(frozenset(range(n)),),
-                    scores=tuple(0 for _ in range(n)),
-                    reason="A moderator ended the game.",
-                )
-            else:
+            if seat is None and not moderator:
                 raise ServiceError(f"You are not playing in game #{game_id}.")
-            record = await self.store.set_status(
-                game_id, "abandoned", self._clock(), outcome=outcome.to_json()
+            if seat is not None and game.is_auto(seat):
+                raise ServiceError(f"You have already left game #{game_id}.")
+            if seat is not None:
+                return await self._seat_leaves(game, seat, f"{seat_tag(seat)} resigned.")
+            return await self._end_by_moderator(game)
+
+    async def kick(self, game_id: int, target_user_id: int, *, moderator: bool) -> MoveResult:
+        """A moderator removes a player who is gone: as if they resigned."""
+        if not moderator:
+            raise ServiceError("Only a moderator can remove a player from a game.")
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game_id} is already over.")
+            if game.record.status == "lobby":
+                raise ServiceError(f"Game #{game_id} has not started; players can still leave it.")
+            seat = game.seat_of(target_user_id)
+            if seat is None:
+                raise ServiceError(f"That player is not in game #{game_id}.")
+            if game.is_auto(seat):
+                raise ServiceError(
+                    f"{safe_name(game.names[seat])} has already left game #{game_id}."
+                )
+            return await self._seat_leaves(
+                game, seat, f"A moderator removed {seat_tag(seat)} from the game."
             )
-            game.record, game.outcome = record, outcome
-            return MoveResult(
-                game=game, before=game.state, steps=(), actor=seat, version=record.version
+
+    async def _seat_leaves(self, game: LiveGame, seat: Seat, why: str) -> MoveResult:
+        """``seat`` is out: the game ends (two players) or the automatic
+        player takes the seat, ranked last (more)."""
+        n = len(game.seats)
+        humans = [s.seat for s in game.seats if s.controller == "human" and s.seat != seat]
+        if n <= 2 or not humans:
+            if game.is_auto(seat):
+                raise ServiceError(f"That seat has already left game #{game.id}.")
+            others = frozenset(s for s in range(n) if s != seat)
+            outcome = Outcome(
+                ranking=(others, frozenset({seat})) if others else (frozenset({seat}),),
+                scores=tuple(0 for _ in range(n)),
+                reason=why,
             )
+            return await self._abandon(game, outcome, actor=seat)
+        order = 1 + max((s.left_order or 0) for s in game.seats)
+        game.seats = await self.store.update_seats(
+            game.id,
+            {seat: {"controller": "auto", "left_order": order, "clock_since": None}},
+            self._clock(),
+        )
+        await self._table_event(
+            game,
+            seat,
+            "left",
+            f"{why} The automatic player plays their seat from now on, ranked last.",
+        )
+        result = MoveResult(
+            game=game, before=game.state, steps=(), actor=seat, version=game.version
+        )
+        await self._after_change(game, moved=None)
+        return result
+
+    async def _end_by_moderator(self, game: LiveGame) -> MoveResult:
+        n = len(game.seats)
+        outcome = Outcome(
+            ranking=(frozenset(range(n)),),
+            scores=tuple(0 for _ in range(n)),
+            reason="A moderator ended the game.",
+        )
+        return await self._abandon(game, outcome, actor=None)
+
+    async def _abandon(self, game: LiveGame, outcome: Outcome, actor: Seat | None) -> MoveResult:
+        record = await self.store.set_status(
+            game.id, "abandoned", self._clock(), outcome=outcome.to_json()
+        )
+        game.record, game.outcome = record, outcome
+        await self.timers.replace(game.id, [])
+        self.timers_changed()
+        return MoveResult(
+            game=game, before=game.state, steps=(), actor=actor, version=record.version
+        )
+
+    async def _table_event(self, game: LiveGame, seat: Seat, what: str, narration: str) -> None:
+        """Record something the table did (not a move) in the public log."""
+        record = await self.store.append(
+            game.id,
+            expected_version=game.record.version,
+            entries=[
+                NewEntry(
+                    actor=seat,
+                    action=f"{TABLE_EVENT}{what}",
+                    narration=narration,
+                    private_to=None,
+                )
+            ],
+            now=self._clock(),
+        )
+        game.record = record
+        game.remember(record.version, game.state)
+
+    # -- pausing, vacations ----------------------------------------------------
+
+    async def pause(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
+        if not moderator:
+            raise ServiceError("Only a moderator can pause a game.")
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            self._require_running(game)
+            if game.paused:
+                raise ServiceError(f"Game #{game_id} is already paused.")
+            game.record = await self.store.set_paused(game_id, self._clock(), self._clock())
+            await self._table_event(
+                game, CHANCE, "pause", "A moderator paused the game: the clocks are stopped."
+            )
+            await self._after_change(game, moved=None)
+            return game
+
+    async def resume(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
+        if not moderator:
+            raise ServiceError("Only a moderator can resume a game.")
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            self._require_running(game)
+            if not game.paused:
+                raise ServiceError(f"Game #{game_id} is not paused.")
+            game.record = await self.store.set_paused(game_id, None, self._clock())
+            await self._table_event(
+                game, CHANCE, "resume", "A moderator resumed the game: the clocks run again."
+            )
+            await self._after_change(game, moved=None)
+            return game
+
+    def _require_running(self, game: LiveGame) -> None:
+        if game.record.status == "lobby":
+            raise ServiceError(f"Game #{game.id} has not started yet.")
+        if game.is_over:
+            raise ServiceError(f"Game #{game.id} is over.")
+
+    async def away(self, user_id: int, days: int) -> str:
+        """``/game away``: the caller's clocks stop in all their games."""
+        now = self._clock()
+        taken = await self.timers.vacations([user_id], since=now - 60 * DAY)
+        if any(v.starts <= now < v.ends for v in taken):
+            raise ServiceError("You are already away; use /game back first to change it.")
+        refusal = vacation_allowance([(v.starts, v.ends) for v in taken], now, days)
+        if refusal is not None:
+            raise ServiceError(refusal)
+        await self.timers.add_vacation(Vacation(user_id, now, now + days * DAY))
+        count = await self._refresh_games_of(user_id)
+        return (
+            f"You are away for {days} day{'s' * (days != 1)}: your clocks are stopped in "
+            f"{count} game{'s' * (count != 1)} and nobody will remind you. "
+            "/game back ends it early."
+        )
+
+    async def back(self, user_id: int) -> str:
+        if not await self.timers.end_vacation(user_id, self._clock()):
+            raise ServiceError("You are not away.")
+        count = await self._refresh_games_of(user_id)
+        return f"Welcome back: your clocks run again in {count} game{'s' * (count != 1)}."
+
+    async def _refresh_games_of(self, user_id: int) -> int:
+        games = [g for g in await self.store.games_of_user(user_id) if g.status == "active"]
+        for record in games:
+            async with self.lock(record.id):
+                game = await self._load(record.id)
+                await self._after_change(game, moved=None)
+        return len(games)
+
+    async def away_until(self, game: LiveGame) -> dict[Seat, float]:
+        """Seats whose players are away now, and when they come back."""
+        now = self._clock()
+        users = [s.user_id for s in game.seats]
+        out: dict[Seat, float] = {}
+        for v in await self.timers.vacations(users, since=now):
+            if v.starts <= now:
+                for s in game.seats:
+                    if s.user_id == v.user_id:
+                        out[s.seat] = max(out.get(s.seat, 0.0), v.ends)
+        return out
+
+    async def server_defaults(self, guild_id: int | None) -> TableOptions:
+        """A server's defaults for new games (``/chaupal settings``)."""
+        if guild_id is None:
+            return TableOptions()
+        stored = await self.settings.get(guild_id)
+        given: dict[str, Any] = {
+            k: stored[k] for k in ("clock", "timeout", "reminder") if k in stored
+        }
+        try:
+            return TableOptions.parse(given)
+        except GameError:
+            return TableOptions()
+
+    # -- after every change: automatic seats, clocks and timers ----------------
+
+    async def _after_change(self, game: LiveGame, *, moved: Seat | None) -> None:
+        """Let automatic seats play, then set clocks and timers for whoever
+        the game waits on now (called under the game's lock)."""
+        if moved is not None or any(s.controller == "auto" for s in game.seats):
+            await self._play_automatic(game)
+        await self._keep_time(game, moved=moved)
+
+    async def _play_automatic(self, game: LiveGame) -> None:
+        engine = game.engine
+        for _ in range(AUTO_MOVES_LIMIT):
+            if game.state is None or game.is_over or game.record.status != "active":
+                return
+            # Awaited automatic seats play; one that already committed in a
+            # simultaneous phase (still in to_move, may change its pick) does not.
+            movers = engine.to_move(game.state) - {CHANCE}
+            awaited = engine.waiting_on(game.state)
+            seats = sorted(s for s in awaited if game.is_auto(s))
+            if not seats and movers and not awaited and all(game.is_auto(s) for s in movers):
+                seats = sorted(movers)
+            if not seats:
+                return
+            await self.auto_move(game, seats[0], by_human=False, settle=False)
+        log.error("game %d: automatic seats did not stop playing", game.id)
+
+    async def auto_move(
+        self, game: LiveGame, seat: Seat, *, by_human: bool, settle: bool = True
+    ) -> MoveResult:
+        """The automatic player moves for ``seat`` (under the game's lock)."""
+        engine = game.engine
+        rng = random.Random(int(self._draw() * 2**53))
+        action = player_for(engine.name).choose(engine, game.state, seat, rng)
+        engine_before = game.state
+        state, step = apply_step(engine, engine_before, seat, action)
+        state, chance_steps = resolve_chance(engine, state, self._draw)
+        record = await self._persist(game, game.record, state, [step, *chance_steps])
+        game.record, game.state = record, state
+        game.remember(record.version, state)
+        result = MoveResult(
+            game=game,
+            before=engine_before,
+            steps=(step, *chance_steps),
+            actor=seat,
+            version=record.version,
+        )
+        if settle:
+            await self._after_change(game, moved=seat)
+        return result
+
+    async def _keep_time(self, game: LiveGame, *, moved: Seat | None) -> None:
+        now = self._clock()
+        options = game.table
+        live = game.record.status == "active" and not game.is_over and game.state is not None
+        awaited: set[Seat] = set()
+        if live:
+            awaited = {s for s in game.engine.waiting_on(game.state) if 0 <= s < len(game.seats)}
+            awaited = {s for s in awaited if not game.is_auto(s)}
+        away = await self.away_until(game) if awaited else {}
+        running = set() if game.paused else awaited - set(away)
+        changes = clock_changes(
+            game.seats, rule=options.clock, running=running, moved=moved, now=now
+        )
+        if changes:
+            game.seats = await self.store.update_seats(game.id, changes, now)
+        if not live or game.paused:
+            await self.timers.replace(game.id, [])
+            self.timers_changed()
+            return
+        existing = {(t.kind, t.seat): t for t in await self.timers.of_game(game.id)}
+        remind = existing.get(("remind", -1))
+        if moved is not None or remind is None or options.reminder is None:
+            remind_at = None if options.reminder is None else now + options.reminder
+            count = 0
+        else:
+            remind_at, count = remind.due, remind.count
+        timers = plan_timers(
+            game.id,
+            game.version,
+            game.seats,
+            options=options,
+            awaited_humans=awaited - set(away),
+            away_until={s: t for s, t in away.items() if s in awaited},
+            remind_at=remind_at,
+            remind_count=count,
+        )
+        if sorted(timers) != sorted(existing.values()):
+            await self.timers.replace(game.id, timers)
+            self.timers_changed()
+
+    async def settle_timers(self) -> int:
+        """At start-up: set the timers of every running game whose timers
+        are missing or void (a crash between a move and its timers)."""
+        fixed = 0
+        for game_id in await self.timers.games_to_settle():
+            async with self.lock(game_id):
+                try:
+                    game = await self._load(game_id)
+                except GameError:
+                    continue
+                await self._keep_time(game, moved=None)
+            fixed += 1
+        return fixed
+
+    # -- timeouts ------------------------------------------------------------------
+
+    async def clock_timer(self, timer: Timer) -> MoveResult | None:
+        """A seat's clock timer fell due: time out, restart a clock after a
+        vacation, or just set the timers right.  Returns a move to deliver."""
+        async with self.lock(timer.game_id):
+            if not await self.timers.claim(timer):
+                return None
+            try:
+                game = await self._load(timer.game_id)
+            except GameError:
+                return None
+            if game.record.status != "active" or game.is_over or game.paused:
+                await self._keep_time(game, moved=None)
+                return None
+            seat = timer.seat
+            rule = game.table.clock
+            awaited = game.engine.waiting_on(game.state)
+            left = None
+            if rule is not None and 0 <= seat < len(game.seats):
+                s = game.seats[seat]
+                if s.clock_since is not None:
+                    left = (s.clock_left if s.clock_left is not None else rule.initial) - (
+                        self._clock() - s.clock_since
+                    )
+            if (
+                timer.version != game.version
+                or seat not in awaited
+                or game.is_auto(seat)
+                or left is None
+                or left > 0.5
+            ):
+                await self._keep_time(game, moved=None)
+                return None
+            return await self._time_out(game, seat)
+
+    async def _time_out(self, game: LiveGame, seat: Seat) -> MoveResult | None:
+        policy = game.table.timeout
+        streak = game.seats[seat].timeouts + 1
+        if policy == "substitute" and streak >= 3:
+            policy = "forfeit"
+        name = seat_tag(seat)
+        if policy == "forfeit":
+            return await self._seat_leaves(game, seat, f"{name} ran out of time.")
+        game.seats = await self.store.update_seats(
+            game.id, {seat: {"timeouts": streak}}, self._clock()
+        )
+        engine = game.engine
+        texts = {
+            engine.describe(game.state, seat, a): a for a in engine.legal_actions(game.state, seat)
+        }
+        if policy == "skip" and "pass" in texts:
+            await self._table_event(game, seat, "timeout", f"{name} ran out of time and passes.")
+            return await self._timeout_move(game, seat, texts["pass"])
+        warn = f"{name} ran out of time; the automatic player makes this move for them" + (
+            f" (timeout {streak} of 3 in a row before the seat is forfeited)."
+            if game.table.timeout == "substitute"
+            else "."
+        )
+        await self._table_event(game, seat, "timeout", warn)
+        rng = random.Random(int(self._draw() * 2**53))
+        action = player_for(engine.name).choose(engine, game.state, seat, rng)
+        return await self._timeout_move(game, seat, action)
+
+    async def _timeout_move(self, game: LiveGame, seat: Seat, action: Any) -> MoveResult:
+        return await self._commit_move(game, seat, action, by_human=False)
 
     # -- queries ---------------------------------------------------------
 
@@ -600,6 +997,23 @@ class GameService:
             ids = ", ".join(f"#{g.id}" for g in candidates)
             raise ServiceError(f"Several games match ({ids}); give the game number.")
         return await self.get(candidates[0].id)
+
+
+def ranked_with_departures(outcome: Outcome | None, seats: Iterable[SeatRecord]) -> Outcome | None:
+    """The engine's outcome with seats that passed to the automatic player
+    moved to the bottom, the first to leave lowest (issue 10: they rank last)."""
+    if outcome is None:
+        return None
+    left = sorted(
+        (s for s in seats if s.left_order is not None), key=lambda s: -(s.left_order or 0)
+    )
+    if not left:
+        return outcome
+    gone = {s.seat for s in left}
+    ranking = [group - gone for group in outcome.ranking]
+    ranking = [g for g in ranking if g]
+    ranking += [frozenset({s.seat}) for s in left]
+    return Outcome(ranking=tuple(ranking), scores=outcome.scores, reason=outcome.reason)
 
 
 __all__ = [

@@ -577,6 +577,19 @@ class GameStore:
             )
         return [_seat(r) for r in rows]
 
+    async def set_thread(self, game_id: int, thread_id: int | None) -> GameRecord:
+        """Set the Discord thread a game is played in (None: its channel).
+        Raises :class:`GameNotFound`."""
+        async with self.db.transaction() as conn:
+            row = await _fetch_one(
+                conn,
+                f"UPDATE games SET thread_id = ? WHERE id = ? RETURNING {_GAME_COLUMNS}",
+                (thread_id, game_id),
+            )
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game(row)
+
     async def set_paused(self, game_id: int, paused_at: float | None, now: float) -> GameRecord:
         """Pause a game (a time) or resume it (None).  Raises :class:`GameNotFound`."""
         async with self.db.transaction() as conn:

@@ -139,6 +139,18 @@ class TimerStore:
             )
             return cursor.rowcount == 1
 
+    async def games_to_settle(self) -> list[int]:
+        """Running games whose timers may be missing or void (set for an
+        older version), by id: what start-up must look at again."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT g.id FROM games AS g WHERE g.status = 'active' AND ("
+                "NOT EXISTS (SELECT 1 FROM timers AS t WHERE t.game_id = g.id) OR "
+                "EXISTS (SELECT 1 FROM timers AS t WHERE t.game_id = g.id "
+                "AND t.version <> g.version)) ORDER BY g.id"
+            )
+        return [int(r["id"]) for r in rows]
+
     async def count(self) -> int:
         async with self.db.read() as conn:
             rows = list(await conn.execute_fetchall("SELECT COUNT(*) AS n FROM timers"))

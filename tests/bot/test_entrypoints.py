@@ -185,3 +185,13 @@ def test_bench_playouts_end_in_sangram() -> None:
     assert playout_options(engine)["round_limit"] == PLAYOUT_ROUND_LIMIT
     state, moves, _ = random_playout(engine, engine.max_players, random.Random(3))
     assert engine.outcome(state) is not None and moves > 0
+
+
+def test_bench_measures_the_scheduler_with_many_games() -> None:
+    import asyncio
+
+    from bot.bench import bench_timers
+
+    report = asyncio.run(bench_timers(50, 10))
+    assert report["timers"] == 100 and report["fired"] == 10
+    assert report["startup_ms"] > 0 and report["fire_ms_per_timer"] > 0

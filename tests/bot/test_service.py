@@ -194,13 +194,39 @@ async def test_concurrent_moves_on_one_game_apply_once(service: GameService) -> 
     assert any(isinstance(r, StaleBoard) for r in results)
 
 
-async def test_resign_ends_the_game_with_the_resigner_last(service: GameService) -> None:
-    game_id = await started(service, "mahabharata", 3)
+async def test_resign_ends_a_two_player_game_with_the_resigner_last(
+    service: GameService,
+) -> None:
+    game_id = await started(service, "mahabharata", 2)
     result = await service.resign(game_id, PLAYERS[1].user_id)
     assert result.game.outcome is not None
-    assert result.game.outcome.ranking == (frozenset({0, 2}), frozenset({1}))
+    assert result.game.outcome.ranking == (frozenset({0}), frozenset({1}))
     with pytest.raises(ServiceError, match="over"):
         await service.play(game_id, PLAYERS[0].user_id, "d1 screen")
+
+
+async def test_resigning_from_three_hands_the_seat_to_the_automatic_player(
+    service: GameService,
+) -> None:
+    game_id = await started(service, "mahabharata", 3)
+    result = await service.resign(game_id, PLAYERS[1].user_id)
+    game = result.game
+    assert not game.is_over and game.record.status == "active"
+    assert game.is_auto(1) and game.seats[1].left_order == 1
+    # The automatic seat is never awaited: it plays as soon as it must.
+    assert 1 not in game.engine.to_move(game.state)
+    log = await service.store.log(game_id)
+    assert any(e.action == "@left" and "resigned" in e.narration for e in log)
+    with pytest.raises(ServiceError, match="already left|not your turn|not playing"):
+        await service.resign(game_id, PLAYERS[1].user_id)
+    await play_random(service, game_id, 400, random.Random(3))
+    game = await service.get(game_id)
+    assert game.is_over and game.outcome is not None
+    assert game.outcome.ranking[-1] == frozenset({1})  # ranked last
+    # Replaying from storage alone gives the same game (table events skipped).
+    service.forget(game_id)
+    again = await service.get(game_id)
+    assert again.engine.to_json(again.state) == game.engine.to_json(game.state)
 
 
 async def test_corrupt_log_reports_a_broken_game_without_leaking(tmp_path: Path) -> None:

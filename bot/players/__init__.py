@@ -1,0 +1,48 @@
+"""Automatic players: who moves for a seat without a human at the controls.
+
+The service asks one when a player times out, resigns, is kicked or forfeits
+a seat in a game that goes on.  Each is pure (no I/O, no clock) and
+deterministic given the ``random.Random`` passed in (see
+:class:`AutomaticPlayer` in :mod:`bot.players.base`, which also says what a
+player may look at: never another seat's secrets).
+
+``player_for(engine_name)`` gives that game's baseline, a few simple rules
+that beat uniform random play (``python -m bot.players.strength`` measures
+by how much), or :class:`RandomPlayer` for a game without one.  A stronger
+player can later replace a baseline behind the same interface.
+"""
+
+from __future__ import annotations
+
+from bot.players.artaban import ArtabanBaseline
+from bot.players.base import AutomaticPlayer, RandomPlayer, legal_actions, pick_best
+from bot.players.chaturaji import ChaturajiBaseline
+from bot.players.kauda_baji import KaudaBajiBaseline
+from bot.players.mahabharata import MahabharataBaseline
+from bot.players.sangram import SangramBaseline
+
+BASELINES: dict[str, AutomaticPlayer] = {
+    "mahabharata": MahabharataBaseline(),
+    "chaturaji": ChaturajiBaseline(),
+    "sangram": SangramBaseline(),
+    "artaban": ArtabanBaseline(),
+    "kauda_baji": KaudaBajiBaseline(),
+}
+"""Each registered engine's baseline, by engine name."""
+
+_RANDOM = RandomPlayer()
+
+
+def player_for(engine_name: str) -> AutomaticPlayer:
+    """The baseline for that engine; uniform random for an unknown one."""
+    return BASELINES.get(engine_name, _RANDOM)
+
+
+__all__ = [
+    "BASELINES",
+    "AutomaticPlayer",
+    "RandomPlayer",
+    "legal_actions",
+    "pick_best",
+    "player_for",
+]

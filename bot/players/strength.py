@@ -1,0 +1,167 @@
+"""How often each engine's baseline beats uniform random players.
+
+``python -m bot.players.strength`` plays seeded games, one baseline against
+random players, and prints JSON: per engine, the games, wins, draws and
+losses and the win rate.  The baseline takes each seat in turn (game ``i``:
+seat ``i mod n``).  It **wins** a game when it finishes strictly ahead of
+every random player (in a two-player game: it wins outright); a draw or a
+shared place is not a win.  Chaturaji is a partnership game (R12): with 3
+or 4 players the baseline may share its partnership, and so its place, with
+a random partner, so there it wins when its partnership wins.  Options are
+the lobby defaults, with Sangram's ``round_limit`` set as in the benchmarks
+(``bot.bench.playout_options``) so every game ends.
+
+This module is the measuring harness, not a player: it is the one place in
+``bot/players`` that makes random generators (seeded, for chance and for
+the players), and the service never imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engines import ENGINES, get_engine
+from bot.engines.core import CHANCE, Engine, Outcome, progress_seat, sample_chance
+from bot.players import AutomaticPlayer, RandomPlayer, player_for
+
+#: Games per engine in the full measurement.
+GAMES = 200
+#: Steps after which a game is called off (none comes near it).
+STEP_LIMIT = 200_000
+#: Lobby options so that games end (Sangram has no round limit by default).
+ROUND_LIMIT = 50
+
+
+def playout_options(engine: Engine[Any, Any, Any]) -> dict[str, Any]:
+    """The lobby defaults, with a round limit where the engine has one (as
+    ``bot.bench.playout_options``, without importing the benchmarks)."""
+    options: dict[str, Any] = {k: o.default for k, o in engine.options.items()}
+    if "round_limit" in engine.options:
+        options["round_limit"] = ROUND_LIMIT
+    return options
+
+
+def play(
+    engine: Engine[Any, Any, Any],
+    players: Sequence[AutomaticPlayer],
+    seed: int,
+    options: dict[str, Any] | None = None,
+) -> Outcome:
+    """One whole game, seat ``s`` played by ``players[s]``; chance and the
+    players' tie-breaks come from generators seeded with ``seed``."""
+    chance = random.Random(seed)
+    choices = random.Random(seed ^ 0x5EED)
+    state = engine.setup(len(players), playout_options(engine) if options is None else options)
+    for _ in range(STEP_LIMIT):
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            return outcome
+        if engine.to_move(state) == {CHANCE}:
+            action = sample_chance(engine.chance_outcomes(state), chance.random())
+            state = engine.apply(state, CHANCE, action)
+            continue
+        seat = progress_seat(engine, state)
+        state = engine.apply(state, seat, players[seat].choose(engine, state, seat, choices))
+    raise RuntimeError(f"{engine.name}: no outcome after {STEP_LIMIT} steps (seed {seed})")
+
+
+#: Games played in partnerships, where partners share their place.
+PARTNERSHIP_GAMES = frozenset({"chaturaji"})
+
+
+def won(name: str, outcome: Outcome, seat: int) -> bool:
+    """Whether ``seat`` won: alone in first place; in a partnership game,
+    its partnership first (and the game not drawn)."""
+    first = outcome.ranking[0] if outcome.ranking else frozenset()
+    if seat not in first:
+        return False
+    if name in PARTNERSHIP_GAMES:
+        return len(outcome.ranking) > 1
+    return len(first) == 1
+
+
+@dataclass(frozen=True)
+class Tally:
+    games: int
+    wins: int
+    draws: int
+    """Games where the baseline shared first place (a draw)."""
+    losses: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": round(self.win_rate, 3),
+        }
+
+
+def measure(
+    name: str,
+    games: int = GAMES,
+    seed: int = 0,
+    num_players: int | None = None,
+    baseline: AutomaticPlayer | None = None,
+) -> Tally:
+    """``games`` seeded games of one baseline (default: the engine's) against
+    random players, at ``num_players`` (default: the engine's minimum)."""
+    engine = get_engine(name)
+    n = engine.min_players if num_players is None else num_players
+    best = player_for(name) if baseline is None else baseline
+    wins = draws = 0
+    for i in range(games):
+        seat = i % n
+        players: list[AutomaticPlayer] = [RandomPlayer() for _ in range(n)]
+        players[seat] = best
+        outcome = play(engine, players, seed * 1_000_003 + i)
+        if won(name, outcome, seat):
+            wins += 1
+        elif seat in outcome.ranking[0]:
+            draws += 1
+    return Tally(games=games, wins=wins, draws=draws, losses=games - wins - draws)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.players.strength",
+        description="Win rates of each engine's baseline against random players, as JSON.",
+    )
+    parser.add_argument("engines", nargs="*", help="engines (default: all)")
+    parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--players", type=int, default=None, help="players per game (default: each minimum)"
+    )
+    args = parser.parse_args(argv)
+    names = args.engines or list(ENGINES)
+    report: dict[str, Any] = {
+        "criterion": "baseline finishes strictly ahead of every random player (Chaturaji: "
+        "its partnership wins); draws and shared places are not wins; seats alternate",
+        "games": args.games,
+        "seed": args.seed,
+        "engines": {},
+    }
+    for name in names:
+        n = get_engine(name).min_players if args.players is None else args.players
+        tally = measure(name, args.games, args.seed, n)
+        report["engines"][name] = {"players": n, **tally.to_json()}
+        print(f"{name}: {tally.wins}/{tally.games}", file=sys.stderr, flush=True)
+    json.dump(report, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""Clocks, timeout policies and reminders: value types and pure rules.
+
+Nothing here does I/O: the service (:mod:`bot.service`) and the keeper
+(:mod:`bot.keeper`) call these functions with the time and the seats, and
+store what they return.  Table options are the service's own lobby options,
+apart from the engine's:
+
+``clock``
+    ``none`` (default), a correspondence clock per move (``1d``, ``12h``:
+    each move within that time), or a time bank (``3d+12h``: three days to
+    start with, twelve hours more after each move, as on Board Game Arena).
+``timeout``
+    what happens when a clock runs out: ``substitute`` (default: the
+    automatic player makes that one move; three in a row become
+    ``forfeit``), ``skip`` (pass, where the game has a ``pass`` move;
+    otherwise as ``substitute``) or ``forfeit`` (in a two-player game the
+    player loses; with more, the seat passes to the automatic player and
+    ranks last).
+``reminder``
+    how long a player may leave a decision before a reminder (default
+    ``12h``); then again every 24 hours.  ``off`` sends none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from bot.engines.core import InvalidOptions, excerpt
+from storage.games import SeatRecord
+from storage.timekeeping import Timer
+
+MINUTE: Final = 60.0
+HOUR: Final = 3600.0
+DAY: Final = 86400.0
+MAX_DURATION: Final = 60 * DAY
+"""No clock, reminder or vacation is longer than this."""
+REPEAT_REMINDER: Final = DAY
+"""After the first reminder, one every this long while still waiting."""
+MAX_TIMEOUTS_IN_A_ROW: Final = 3
+"""Under ``substitute``, this many timeouts in a row become ``forfeit``."""
+VACATION_DAYS_MAX: Final = 14
+VACATION_WINDOW_DAYS: Final = 60
+"""At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
+
+TABLE_OPTIONS: Final = ("clock", "timeout", "reminder")
+"""Lobby options the service reads (the rest go to the engine)."""
+
+_UNITS: Final = {"d": DAY, "h": HOUR, "m": MINUTE}
+_DURATION_RE: Final = re.compile(r"(?:[0-9]{1,4}[dhm])+")
+_PART_RE: Final = re.compile(r"([0-9]{1,4})([dhm])")
+
+
+def parse_duration(text: str, what: str = "A time") -> float:
+    """``1d``, ``12h``, ``90m``, ``1d12h`` -> seconds."""
+    word = str(text).strip().lower()
+    if not _DURATION_RE.fullmatch(word):
+        raise InvalidOptions(
+            f"{what} is written like `1d`, `12h`, `30m` or `1d12h`, not {excerpt(text)}."
+        )
+    seconds = sum(int(n) * _UNITS[u] for n, u in _PART_RE.findall(word))
+    if seconds <= 0:
+        raise InvalidOptions(f"{what} must be longer than zero.")
+    if seconds > MAX_DURATION:
+        raise InvalidOptions(f"{what} can be at most {format_duration(MAX_DURATION)}.")
+    return seconds
+
+
+def format_duration(seconds: float) -> str:
+    """Seconds as players write them: ``1d12h``, ``45m``, ``0m``."""
+    whole = max(0, round(seconds / MINUTE))
+    days, rest = divmod(whole, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [
+        f"{days}d" if days else "",
+        f"{hours}h" if hours else "",
+        f"{minutes}m" if minutes else "",
+    ]
+    return "".join(parts) or "0m"
+
+
+def format_left(seconds: float) -> str:
+    """Time left on a clock, short: ``2d 3h``, ``5h 10m``, ``12m``, ``0m``."""
+    whole = max(0, int(seconds // MINUTE))
+    days, rest = divmod(whole, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    if hours:
+        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
+    return f"{minutes}m"
+
+
+@dataclass(frozen=True)
+class ClockRule:
+    """A game's clock: ``initial`` seconds to start; with ``per_move`` the
+    clock is set back to ``initial`` at each move (correspondence), else
+    ``increment`` is added after each move (a time bank)."""
+
+    initial: float
+    increment: float = 0.0
+    per_move: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> ClockRule | None:
+        """``none`` -> None; ``1d`` -> per move; ``3d+12h`` -> a bank."""
+        word = str(text).strip().lower()
+        if word in ("none", "off", "no", ""):
+            return None
+        if "+" in word:
+            bank, _, extra = word.partition("+")
+            return cls(
+                parse_duration(bank, "A clock's bank"),
+                parse_duration(extra, "A clock's time per move"),
+            )
+        return cls(parse_duration(word, "A clock"), per_move=True)
+
+    def format(self) -> str:
+        if self.per_move:
+            return format_duration(self.initial)
+        return f"{format_duration(self.initial)}+{format_duration(self.increment)}"
+
+    def describe(self) -> str:
+        if self.per_move:
+            return f"{format_duration(self.initial)} per move"
+        return (
+            f"{format_duration(self.initial)} to start, "
+            f"{format_duration(self.increment)} more after each move"
+        )
+
+
+TimeoutPolicy = Literal["substitute", "skip", "forfeit"]
+TIMEOUT_POLICIES: Final[tuple[TimeoutPolicy, ...]] = ("substitute", "skip", "forfeit")
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    clock: ClockRule | None = None
+    timeout: TimeoutPolicy = "substitute"
+    reminder: float | None = 12 * HOUR
+    """Seconds before the first reminder; None: no reminders."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "clock": self.clock.format() if self.clock else "none",
+            "timeout": self.timeout,
+            "reminder": format_duration(self.reminder) if self.reminder else "off",
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TableOptions:
+        """Stored table options (never refused: a bad value is its default)."""
+        try:
+            return cls.parse(obj)
+        except InvalidOptions:
+            return cls()
+
+    @classmethod
+    def parse(cls, given: Mapping[str, Any], defaults: TableOptions | None = None) -> TableOptions:
+        """Lobby (or server) options, each checked with a clear message."""
+        base = defaults or cls()
+        clock = base.clock
+        timeout = base.timeout
+        reminder = base.reminder
+        if "clock" in given:
+            clock = ClockRule.parse(str(given["clock"]))
+        if "timeout" in given:
+            word = str(given["timeout"]).strip().lower()
+            if word not in TIMEOUT_POLICIES:
+                raise InvalidOptions(
+                    f"`timeout` is substitute, skip or forfeit, not {excerpt(given['timeout'])}."
+                )
+            timeout = word
+        if "reminder" in given:
+            word = str(given["reminder"]).strip().lower()
+            reminder = None if word in ("off", "none", "no") else parse_duration(word, "A reminder")
+        return cls(clock=clock, timeout=timeout, reminder=reminder)
+
+    def describe(self) -> str:
+        clock = f"clock {self.clock.describe()}" if self.clock else "no clock"
+        reminder = (
+            f"reminders after {format_duration(self.reminder)}" if self.reminder else "no reminders"
+        )
+        return f"{clock}; on timeout: {self.timeout}; {reminder}"
+
+
+def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Lobby options -> (the engine's, the table's)."""
+    engine = {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+    table = {k: v for k, v in options.items() if k in TABLE_OPTIONS}
+    return engine, table
+
+
+# -- clocks ----------------------------------------------------------------------
+
+
+def clock_changes(
+    seats: Iterable[SeatRecord],
+    *,
+    rule: ClockRule | None,
+    running: Iterable[int],
+    moved: int | None,
+    now: float,
+) -> dict[int, dict[str, Any]]:
+    """How seats' clocks change when the seats in ``running`` are the ones
+    whose clocks should run from ``now`` on (awaited humans, not away, game
+    not paused), after ``moved`` (a seat, or None) made a move.
+
+    A clock that stops loses the time it ran; the seat that moved gets its
+    increment (a bank) or a full clock next time (per move).  Returns
+    ``{seat: {column: value}}`` for :meth:`GameStore.update_seats`.
+    """
+    if rule is None:
+        return {}
+    should_run = set(running)
+    out: dict[int, dict[str, Any]] = {}
+    for s in seats:
+        left = rule.initial if s.clock_left is None else s.clock_left
+        since = s.clock_since
+        change: dict[str, Any] = {}
+        if since is not None and (s.seat not in should_run or s.seat == moved):
+            left = max(0.0, left - (now - since))
+            since = None
+        if s.seat == moved:
+            left = rule.initial if rule.per_move else left + rule.increment
+        if since is None and s.seat in should_run:
+            since = now
+        if left != s.clock_left:
+            change["clock_left"] = left
+        if since != s.clock_since:
+            change["clock_since"] = since
+        if change:
+            out[s.seat] = change
+    return out
+
+
+def time_left(seat: SeatRecord, rule: ClockRule | None, now: float) -> float | None:
+    if rule is None:
+        return None
+    left = rule.initial if seat.clock_left is None else seat.clock_left
+    if seat.clock_since is not None:
+        left -= now - seat.clock_since
+    return max(0.0, left)
+
+
+def plan_timers(
+    game_id: int,
+    version: int,
+    seats: Iterable[SeatRecord],
+    *,
+    options: TableOptions,
+    awaited_humans: Iterable[int],
+    away_until: Mapping[int, float],
+    remind_at: float | None,
+    remind_count: int,
+) -> list[Timer]:
+    """The timers a game needs now: one reminder for the game while humans
+    (not away) are awaited, and per awaited seat a clock timer: when its time
+    runs out, or, for a seat in ``away_until`` (awaited, its player away),
+    when the vacation ends and the clock must start again."""
+    timers: list[Timer] = []
+    awaited = set(awaited_humans)
+    if options.reminder is not None and remind_at is not None and awaited:
+        timers.append(Timer(remind_at, game_id, "remind", -1, version, remind_count))
+    if options.clock is not None:
+        for s in seats:
+            if s.seat not in awaited and s.seat not in away_until:
+                continue
+            if s.seat in away_until:
+                timers.append(Timer(away_until[s.seat], game_id, "clock", s.seat, version))
+            elif s.clock_since is not None:
+                left = options.clock.initial if s.clock_left is None else s.clock_left
+                timers.append(Timer(s.clock_since + left, game_id, "clock", s.seat, version))
+    return timers
+
+
+def vacation_allowance(taken: Iterable[tuple[float, float]], now: float, days: int) -> str | None:
+    """Why ``days`` away from ``now`` is refused (None: allowed): at most
+    14 days in any 60."""
+    if not 1 <= days <= VACATION_DAYS_MAX:
+        return f"You can be away for 1 to {VACATION_DAYS_MAX} days at a time."
+    window = VACATION_WINDOW_DAYS * DAY
+    ends = now + days * DAY
+    used = 0.0
+    for starts, finished in taken:
+        # Days already taken in the window that ends with this vacation.
+        lo, hi = max(starts, ends - window), min(finished, now)
+        if hi > lo:
+            used += hi - lo
+    left = VACATION_DAYS_MAX * DAY - used
+    if days * DAY > left + 1:
+        return (
+            f"You can be away at most {VACATION_DAYS_MAX} days in any {VACATION_WINDOW_DAYS}; "
+            f"you have {int(left // DAY)} left."
+        )
+    return None
