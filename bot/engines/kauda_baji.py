@@ -191,7 +191,7 @@ class Forfeit:
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """One move (R6): pieces on ``square`` spend ``values`` together.
 
@@ -400,20 +400,21 @@ def _at(stacks: tuple[Stack, ...], step: int) -> tuple[int, ...]:
     return tuple(sorted((size for s, size in stacks if s == step), reverse=True))
 
 
-@dataclass(frozen=True)
+_NONE: Final[frozenset[int]] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
 class _SquareLegal:
-    """The legal moves from one square, and what they spend."""
+    """The legal moves from one square, and what they spend (kept small:
+    thousands are cached)."""
 
     square: int
     moves: tuple[Move, ...]
-    move_set: frozenset[Move]
-    used: frozenset[int]
-    """Banked values some move spends."""
-    used_without_going_round: frozenset[int]
+    direct: frozenset[int]
     """Banked values some move spends without going round the inner ring
-    again (R17: the others may be forfeited)."""
-    round_only: bool
-    """Some value is used only by going round again."""
+    again (R17)."""
+    round_only: frozenset[int]
+    """Banked values this square's moves spend only by going round again."""
 
 
 class _Legal:
@@ -427,28 +428,28 @@ class _Legal:
         """R17: values whose every legal use goes round the inner ring again."""
         if len(parts) == 1:
             self.moves: tuple[Move, ...] = parts[0].moves
-            round_only = parts[0].round_only
+            round_only = bool(parts[0].round_only)
         else:
             moves: list[Move] = []
             round_only = False
             for part in parts:
                 moves += part.moves
-                round_only = round_only or part.round_only
+                round_only = round_only or bool(part.round_only)
             self.moves = tuple(moves)
         if round_only:
-            used = frozenset().union(*(part.used for part in parts))
-            direct = frozenset().union(*(part.used_without_going_round for part in parts))
-            self.forfeits = tuple(Forfeit(v) for v in sorted(used - direct, reverse=True))
+            maybe = frozenset().union(*(part.round_only for part in parts))
+            direct = frozenset().union(*(part.direct for part in parts))
+            self.forfeits = tuple(Forfeit(v) for v in sorted(maybe - direct, reverse=True))
 
     def allows(self, move: Move) -> bool:
         for part in self.parts:
             if part.square == move.square:
                 # An offered move comes back as the very object (automatic
-                # players, benchmarks); a parsed one is looked up by value.
+                # players, benchmarks); a parsed one is compared by value.
                 for offered in part.moves:
                     if offered is move:
                         return True
-                return move in part.move_set
+                return move in part.moves
         return False
 
 
@@ -477,7 +478,7 @@ def _legal_of(seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: 
     return _Legal(tuple(parts))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _square_legal(
     seat: int, step: int, sizes: tuple[int, ...], bank: tuple[int, ...], in1: bool
 ) -> _SquareLegal:
@@ -497,9 +498,9 @@ def _square_legal(
                 used.update(values)
                 if not _goes_round_at_arrow3(seat, move):
                     direct.update(values)
-    moves = tuple(out)
+    round_only = used - direct
     return _SquareLegal(
-        sq, moves, frozenset(moves), frozenset(used), frozenset(direct), used != direct
+        sq, tuple(out), frozenset(direct), frozenset(round_only) if round_only else _NONE
     )
 
 
