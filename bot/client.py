@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 
 import discord
@@ -14,16 +15,19 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.engines import ENGINES
+from bot.keeper import Keeper
 from bot.rendering import RenderPool
+from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.table import Table
 from bot.ui.items import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.games import GameStore
+from storage.timekeeping import SettingsStore
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.game",)
+EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings")
 
 
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.
@@ -34,10 +38,15 @@ discord.VoiceClient.warn_dave = False
 class ChaupalBot(commands.Bot):
     db: Database
     store: GameStore
+    server_settings: SettingsStore
+    """Each server's ``/chaupal settings`` (``self.settings`` is the bot's
+    own configuration, from the environment)."""
     service: GameService
     delivery: Delivery
     table: Table
     renders: RenderPool
+    keeper: Keeper
+    scheduler: Scheduler
     _catch_up: asyncio.Task[None]
 
     def __init__(
@@ -47,6 +56,7 @@ class ChaupalBot(commands.Bot):
         draw: Callable[[], float] | None = None,
         sync_commands: bool = True,
         database: Database | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -61,14 +71,23 @@ class ChaupalBot(commands.Bot):
         self._sync_commands = sync_commands
         self.renders = RenderPool(settings.render_workers)
         self._database = database
+        # Wall-clock time in production; tests pass a fake clock they move.
+        self.clock = clock or time.time
 
     async def setup_hook(self) -> None:
         self.db = self._database or await Database.open(self.settings.database_path)
         self.store = GameStore(self.db)
+        self.server_settings = SettingsStore(self.db)
         self.service = GameService(
-            self.store, draw=self._draw, snapshot_every=self.settings.snapshot_every
+            self.store,
+            draw=self._draw,
+            clock=self.clock,
+            snapshot_every=self.settings.snapshot_every,
         )
         self.delivery = Delivery(self)
+        self.keeper = Keeper(self)
+        self.scheduler = Scheduler(self.service.timers, self.keeper.fire, self.clock)
+        self.service.timers_changed = self.scheduler.rearm
         self.table = Table(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
@@ -86,9 +105,20 @@ class ChaupalBot(commands.Bot):
             await self._sync()
         # Whatever a crash or a failed post left undelivered goes out now,
         # while the bot connects.
-        self._catch_up = asyncio.create_task(
-            self.delivery.catch_up_all(), name="chaupal-catch-up"
-        )
+        self._catch_up = asyncio.create_task(self._start_up(), name="chaupal-catch-up")
+
+    async def _start_up(self) -> None:
+        """Deliver what is behind, set any timers a crash lost, then let the
+        scheduler fire what fell due while the bot was down (once each)."""
+        await self.delivery.catch_up_all()
+        try:
+            settled = await self.service.settle_timers()
+        except Exception:
+            log.exception("could not set the timers of running games")
+        else:
+            if settled:
+                log.info("set the timers of %d running games", settled)
+        self.scheduler.start()
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -116,6 +146,9 @@ class ChaupalBot(commands.Bot):
         catch_up = getattr(self, "_catch_up", None)
         if catch_up is not None and not catch_up.done():
             catch_up.cancel()
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.close()
         await super().close()
         await asyncio.to_thread(self.renders.close)
         db = getattr(self, "db", None) or self._database

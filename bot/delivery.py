@@ -24,13 +24,24 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 from bot.engines.core import CHANCE, Seat
-from bot.outgoing import NO_PINGS, clip, fill_seats, mention, names_of, pinging, plain_name
+from bot.keeper import clock_line
+from bot.outgoing import (
+    NO_PINGS,
+    Style,
+    clip,
+    fill_seats,
+    mention,
+    names_of,
+    pinging,
+    plain_name,
+)
+from bot.server_settings import server_settings
 from bot.service import LiveGame, MoveResult, secrets_of
 from storage.games import OutboxRow
 
@@ -42,6 +53,13 @@ log = logging.getLogger(__name__)
 NARRATION_LINES = 6
 """At most this many recent narrations go above a board (older ones are in
 the images and the log)."""
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A game's thread hides from the channel list after 7 days without posts
+(posting reopens it)."""
+
+LAST_MOVE_CHARS = 150
+"""The lobby's status line quotes at most this much of the last narration."""
 
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 """Seconds before retrying a failed delivery; the last repeats."""
@@ -76,14 +94,61 @@ def next_up(game: LiveGame, *, already_said: str = "") -> str:
     return f"{title}."
 
 
-def headline(game: LiveGame, narrations: Sequence[str]) -> str:
-    """The text above a board: what happened since the last board, and who
-    acts next."""
+def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A link that opens a message (or a channel or thread) in Discord."""
+    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return where if message_id is None else f"{where}/{message_id}"
+
+
+def thread_name(game: LiveGame) -> str:
+    return clip(f"{game.engine.title} #{game.id}", 100)
+
+
+def status_line(game: LiveGame, last: str, link: str) -> str:
+    """The last line of the lobby message once a game runs: whose turn it is
+    (or the result), the latest narration, and where the game is played.
+    Names are escaped and shown bold, never as mentions (an edit pings nobody
+    anyway)."""
+    parts: list[str] = []
+    if game.is_over:
+        outcome = game.outcome
+        if outcome is None:
+            parts.append("The game is over.")
+        elif outcome.is_draw:
+            parts.append("The game is over: a draw.")
+        else:
+            parts.append(f"The game is over. Winner: {names_of(game, outcome.winners)}.")
+    else:
+        parts.append("The game has started.")
+        if game.paused:
+            parts.append("It is paused.")
+        elif game.state is not None:
+            waiting = game.engine.waiting_on(game.state)
+            if waiting:
+                parts.append(f"To play: {names_of(game, waiting)}.")
+            elif game.engine.to_move(game.state) - {CHANCE}:
+                parts.append("Waiting on private decisions.")
+    if last:
+        said = fill_seats(last, game, Style.ESCAPED)
+        parts.append(f"Latest: {clip(said, LAST_MOVE_CHARS)}")
+    parts.append(link)
+    return clip(" ".join(p for p in parts if p))
+
+
+def headline(
+    game: LiveGame,
+    narrations: Sequence[str],
+    now: float | None = None,
+    away: Mapping[Seat, float] | None = None,
+) -> str:
+    """The text above a board: what happened since the last board, who acts
+    next, and (with a clock, given the time ``now``) everyone's time left."""
     lines = [fill_seats(n, game) for n in narrations if n]
     if len(lines) > NARRATION_LINES:
         lines = ["…", *lines[-NARRATION_LINES:]]
     said = " ".join(lines)
-    parts = [*lines, next_up(game, already_said=said)]
+    clocks = fill_seats(clock_line(game, now, away), game) if now is not None else ""
+    parts = [*lines, next_up(game, already_said=said), clocks]
     return clip("\n".join(p for p in parts if p))
 
 
@@ -156,12 +221,181 @@ class Delivery:
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}
         self._tasks: set[asyncio.Task[bool]] = set()
+        self._gone: set[int] = set()
+        """Threads found deleted (their games fall back to their channels)."""
+        self._status: dict[int, str] = {}
+        """The status line each game's lobby message was last edited to."""
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
+    def place_id(self, game: LiveGame) -> int:
+        """Where the game is played: its thread, else its channel."""
+        thread_id = game.record.thread_id
+        if thread_id is not None and thread_id not in self._gone:
+            return thread_id
+        return game.record.channel_id
+
     def channel(self, game: LiveGame) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(game.record.thread_id or game.record.channel_id)
+        return self.bot.get_partial_messageable(
+            self.place_id(game), guild_id=game.record.guild_id
+        )
+
+    async def send(
+        self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
+    ) -> discord.Message:
+        """Post in the game's thread (or its channel).  ``files`` are
+        ``(filename, bytes)``; other arguments go to ``send`` as they are (build
+        them with :mod:`bot.outgoing`).  A thread that is gone (deleted, or
+        closed to the bot) is dropped: the game falls back to its channel, the
+        channel is told once, and the message is posted there instead.  Raises
+        ``discord.HTTPException`` when the post fails anyway."""
+
+        async def post() -> discord.Message:
+            made = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+            extra: dict[str, Any] = {"files": made} if made else {}
+            return await self.channel(game).send(**kwargs, **extra)
+
+        in_thread = self.place_id(game) != game.record.channel_id
+        try:
+            return await post()
+        except (discord.NotFound, discord.Forbidden) as exc:
+            if not in_thread:
+                raise
+            log.info(
+                "game %d: its thread is gone (%s %s); back to its channel",
+                game.id,
+                exc.status,
+                exc.code,
+            )
+            await self._thread_gone(game)
+            return await post()
+
+    async def _thread_gone(self, game: LiveGame) -> None:
+        thread_id = game.record.thread_id
+        if thread_id is None:
+            return
+        self._gone.add(thread_id)
+        live = await self.bot.service.get(game.id)
+        if live.record.thread_id == thread_id:
+            await self.bot.store.set_thread(game.id, None)
+            live.record = dataclasses.replace(live.record, thread_id=None)
+        await self._notice(
+            game,
+            "thread-gone",
+            f"The thread of {game.engine.title} #{game.id} is gone, so the game goes on "
+            "here in the channel.",
+        )
+
+    async def _notice(self, game: LiveGame, kind: str, text: str) -> bool:
+        """A short message in the game's channel, at most once per game and
+        ``kind`` (remembered with the game's messages); True once posted."""
+        key = f"notice:{kind}"
+        if await self.bot.store.get_message(game.id, key) is not None:
+            return True
+        try:
+            message = await self.bot.get_partial_messageable(
+                game.record.channel_id, guild_id=game.record.guild_id
+            ).send(content=clip(text), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not post a notice (%s %s)", game.id, exc.status, exc.code)
+            return False
+        await self.bot.store.set_message(game.id, key, message.channel.id, message.id)
+        return True
+
+    # -- the game's thread and the lobby's status line -----------------------
+
+    async def _open_thread(self, game: LiveGame) -> LiveGame:
+        """Before a game's first board: open its thread from the lobby
+        message, or say once in the channel why it is played there."""
+        record = game.record
+        if record.thread_id is not None or record.guild_id is None:
+            return game
+        store = self.bot.store
+        if await store.get_message(game.id, "notice:no-thread") is not None:
+            return game  # decided (and said) already
+        lobby = await store.get_message(game.id, "lobby")
+        if lobby is None:
+            return game  # no lobby message to open a thread from
+        if isinstance(self.bot.get_channel(lobby[0]), discord.Thread):
+            return game  # opened in a thread already: played there
+        title = f"{game.engine.title} #{game.id}"
+        settings = await server_settings(self.bot.server_settings, record.guild_id)
+        if not settings.threads:
+            why = (
+                f"{title} is played here in the channel: threads are turned off on this "
+                "server (`/chaupal settings threads`)."
+            )
+        else:
+            try:
+                thread = await (
+                    self.bot.get_partial_messageable(lobby[0], guild_id=record.guild_id)
+                    .get_partial_message(lobby[1])
+                    .create_thread(
+                        name=thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                    )
+                )
+            except discord.Forbidden as exc:
+                log.info("game %d: may not open a thread (%s)", game.id, exc.code)
+                why = (
+                    f"{title} is played here in the channel: I may not open threads here "
+                    "(I need the Create Public Threads and Send Messages in Threads "
+                    "permissions)."
+                )
+            except (discord.HTTPException, ValueError) as exc:
+                log.warning("game %d: could not open a thread (%s)", game.id, exc)
+                why = f"{title} is played here in the channel: Discord would not open a thread."
+            else:
+                live = await self.bot.service.get(game.id)
+                await store.set_thread(game.id, thread.id)
+                live.record = dataclasses.replace(live.record, thread_id=thread.id)
+                return dataclasses.replace(
+                    game, record=dataclasses.replace(record, thread_id=thread.id)
+                )
+        await self._notice(game, "no-thread", why)
+        return game
+
+    async def _update_status(self, game: LiveGame, last: str) -> None:
+        """Edit the lobby message: who plays (as the lobby said), then the
+        game's status line.  Never fails delivery: a deleted lobby message
+        just stays deleted."""
+        from bot.table import lobby_text
+
+        store = self.bot.store
+        lobby = await store.get_message(game.id, "lobby")
+        if lobby is None:
+            return
+        if self.place_id(game) != game.record.channel_id:
+            where = "Its thread" if game.is_over else "Play in"
+            link = f"{where}: <#{self.place_id(game)}>."
+        else:
+            board = await store.get_message(game.id, "board")
+            if board is None:
+                return
+            link = f"Newest board: {jump_url(game.record.guild_id, board[0], board[1])}"
+        content = lobby_text(game, status=status_line(game, last, link))
+        if self._status.get(game.id) == content:
+            return
+        try:
+            await (
+                self.bot.get_partial_messageable(lobby[0], guild_id=game.record.guild_id)
+                .get_partial_message(lobby[1])
+                .edit(content=content, allowed_mentions=NO_PINGS)
+            )
+        except discord.HTTPException as exc:
+            log.info("game %d: lobby status not edited (%s %s)", game.id, exc.status, exc.code)
+            return
+        if game.is_over:
+            self._status.pop(game.id, None)  # final: nothing to compare with any more
+        else:
+            self._status[game.id] = content
+
+    async def _last_narration(self, game: LiveGame, narrations: Sequence[str]) -> str:
+        for text in reversed(narrations):
+            if text:
+                return text
+        recent = await self.bot.store.log(game.id, after_seq=max(0, game.version - 20))
+        return next((e.narration for e in reversed(recent) if e.narration), "")
 
     # -- catching up --------------------------------------------------------
 
@@ -181,6 +415,10 @@ class Delivery:
                         await service.get(record.id)
                     except Exception:
                         log.exception("game %d could not be loaded at start-up", record.id)
+                    # Settled and stored: no need to hold thousands of idle
+                    # games in memory; each loads again on its next move.
+                    async with service.lock(record.id):
+                        service.forget(record.id)
             behind = await store.games_behind()
         except Exception:
             log.exception("could not look for undelivered games at start-up")
@@ -208,6 +446,8 @@ class Delivery:
             game = _frozen(live)
             try:
                 rows = await self.bot.store.outbox(game_id)
+                if rows.get("board") is None:
+                    game = await self._open_thread(game)
                 delivered = await self._board(game, rows.get("board"), actor)
                 served = board_menu(game)[1]
                 for seat in range(len(game.seats)):
@@ -279,7 +519,9 @@ class Delivery:
         # showed something (dice, cards); when the awaited set only shrank
         # (players committing one by one) the board is edited in place.
         fresh = row is None or over or bool(awaited - before) or chance or resolved
-        content = headline(game, narrations)
+        content = headline(
+            game, narrations, now=self.bot.clock(), away=await self.bot.service.away_until(game)
+        )
         sent = False
         if not fresh:
             sent = await self._edit_board(game, content)
@@ -300,13 +542,15 @@ class Delivery:
                     "board", game.version, awaited=awaited, over=over, simultaneous=shown
                 ),
             )
+            await self._update_status(game, await self._last_narration(game, narrations))
         return sent
 
     async def _nudge(self, game: LiveGame, seat: Seat) -> bool:
         """The last player of a simultaneous phase: one more ping."""
         user_id = game.user_of(seat)
         try:
-            await self.channel(game).send(
+            await self.send(
+                game,
                 content=(
                     f"{mention(user_id)} everyone else in {game.engine.title} #{game.id} "
                     "has chosen: the game is waiting for you."
@@ -334,7 +578,6 @@ class Delivery:
         from bot.ui.items import board_view
 
         png = await self.public_png(game)
-        channel = self.channel(game)
         previous = await self.bot.store.get_message(game.id, "board")
         view = board_view(self.bot, game)
         kwargs: dict[str, Any] = {}
@@ -343,11 +586,10 @@ class Delivery:
             # minutes: a retry after a crash mid-post cannot post twice.
             kwargs["nonce"] = f"b{game.id}v{game.version}{'o' if game.is_over else ''}"
         try:
-            message = await channel.send(
+            message = await self.send(
+                game,
                 content=clip(content),
-                file=discord.File(
-                    io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png"
-                ),
+                files=[(f"chaupal-{game.id}-{game.version}.png", png)],
                 view=view or discord.utils.MISSING,
                 allowed_mentions=pinging(game.user_of(s) for s in pings),
                 **kwargs,
@@ -359,7 +601,11 @@ class Delivery:
         if previous is not None and previous[1] != message.id:
             # Old boards keep their image but lose their buttons.
             with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(previous[1]).edit(view=None)
+                await (
+                    self.bot.get_partial_messageable(previous[0])
+                    .get_partial_message(previous[1])
+                    .edit(view=None)
+                )
         return message
 
     async def _edit_board(self, game: LiveGame, content: str) -> bool:
@@ -423,7 +669,7 @@ class Delivery:
         user_id = game.user_of(seat)
         png = await self.private_png(game, seat)
         view = private_view(self.bot, game, seat) if asked_privately(game, seat, served) else None
-        content = f"Your view of {game.engine.title} #{game.id} in <#{game.record.channel_id}>."
+        content = f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>."
         if view is not None:
             content += " It is your decision: choose below."
         try:
@@ -448,7 +694,8 @@ class Delivery:
 
     async def _dm_fallback(self, game: LiveGame, user_id: int) -> None:
         try:
-            await self.channel(game).send(
+            await self.send(
+                game,
                 content=(
                     f"{mention(user_id)} I can't DM you (your DMs are closed to me), so I'll keep "
                     f"your private view here instead: use **/game hand** or the "

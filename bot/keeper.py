@@ -17,6 +17,7 @@ reminder but never send one twice.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import discord
@@ -43,24 +44,31 @@ def board_link(game: LiveGame, message: tuple[int, int] | None) -> str:
     return f"https://discord.com/channels/{guild}/{message[0]}/{message[1]}"
 
 
-def clock_line(game: LiveGame, now: float) -> str:
-    """Each player's time left, for the text above the board ("" without a
-    clock): ``Clocks: Asha 2d 3h (running) · Bhima 1d``."""
-    rule = game.table.clock
-    if rule is None or game.state is None or game.is_over:
+def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
+    """Each player's time left and who is away, for the text above the board
+    ("" when there is nothing to say): ``Clocks: Asha 2d 3h ⏳ · Bhima 1d
+    (away, back in 3d)``."""
+    if game.state is None or game.is_over:
         return ""
+    away = away or {}
+    rule = game.table.clock
     parts: list[str] = []
     for s in game.seats:
         if s.controller == "auto":
             continue
+        back = away.get(s.seat)
+        note = f" (away, back in {format_left(back - now)})" if back is not None else ""
         left = time_left(s, rule, now)
         if left is None:
+            if note:
+                parts.append(f"{{p{s.seat}}}{note}")
             continue
         running = s.clock_since is not None and not game.paused
-        parts.append(f"{{p{s.seat}}} {format_left(left)}{' ⏳' if running else ''}")
+        parts.append(f"{{p{s.seat}}} {format_left(left)}{' ⏳' if running else ''}{note}")
     if not parts:
         return ""
-    return ("Paused. " if game.paused else "") + "Clocks: " + " · ".join(parts)
+    label = "Clocks: " if rule is not None else "Away: "
+    return ("Paused. " if game.paused else "") + label + " · ".join(parts)
 
 
 class Keeper:
@@ -151,7 +159,8 @@ class Keeper:
     async def _mention(self, game: LiveGame, seat: Seat, text: str) -> None:
         user_id = game.user_of(seat)
         try:
-            await self.bot.delivery.channel(game).send(
+            await self.bot.delivery.send(
+                game,
                 content=clip(f"{mention(user_id)} {text}"),
                 allowed_mentions=pinging([user_id]),
             )

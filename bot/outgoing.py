@@ -72,6 +72,9 @@ class Style(enum.Enum):
     """Mentions (they ping only if the message's allowed_mentions says so)."""
     PLAIN = "plain"
     """Plain names for labels Discord shows as text (selects, buttons)."""
+    ESCAPED = "escaped"
+    """Escaped names without bold, for content that may be cut short (the
+    lobby's status line)."""
 
 
 def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
@@ -82,6 +85,8 @@ def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
             names[f"p{s.seat}"] = mention(s.user_id)
         elif style is Style.PLAIN:
             names[f"p{s.seat}"] = plain_name(s.display_name)
+        elif style is Style.ESCAPED:
+            names[f"p{s.seat}"] = safe_name(s.display_name)
         else:
             names[f"p{s.seat}"] = f"**{safe_name(s.display_name)}**"
     try:

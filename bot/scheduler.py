@@ -106,5 +106,8 @@ class Scheduler:
             if delay is not None and delay <= 0:
                 continue
             timeout = MAX_SLEEP if delay is None else min(delay, MAX_SLEEP)
+            # asyncio.timeout, not wait_for: no helper task is created, so
+            # the scheduler stays one task.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=timeout)
+                async with asyncio.timeout(timeout):
+                    await self._wake.wait()

@@ -737,7 +737,10 @@ class GameService:
         if refusal is not None:
             raise ServiceError(refusal)
         await self.timers.add_vacation(Vacation(user_id, now, now + days * DAY))
-        count = await self._refresh_games_of(user_id)
+        count = await self._refresh_games_of(
+            user_id,
+            f"is away for {days} day{'s' * (days != 1)}: their clock is stopped meanwhile.",
+        )
         return (
             f"You are away for {days} day{'s' * (days != 1)}: your clocks are stopped in "
             f"{count} game{'s' * (count != 1)} and nobody will remind you. "
@@ -747,14 +750,19 @@ class GameService:
     async def back(self, user_id: int) -> str:
         if not await self.timers.end_vacation(user_id, self._clock()):
             raise ServiceError("You are not away.")
-        count = await self._refresh_games_of(user_id)
+        count = await self._refresh_games_of(user_id, "is back.")
         return f"Welcome back: your clocks run again in {count} game{'s' * (count != 1)}."
 
-    async def _refresh_games_of(self, user_id: int) -> int:
+    async def _refresh_games_of(self, user_id: int, news: str) -> int:
+        """Tell each of the user's running games (the log, so the next board
+        says it) and set its clocks and timers again."""
         games = [g for g in await self.store.games_of_user(user_id) if g.status == "active"]
         for record in games:
             async with self.lock(record.id):
                 game = await self._load(record.id)
+                seat = game.seat_of(user_id)
+                if seat is not None and not game.is_auto(seat):
+                    await self._table_event(game, seat, "away", f"{seat_tag(seat)} {news}")
                 await self._after_change(game, moved=None)
         return len(games)
 

@@ -8,15 +8,32 @@ DM to its owner.
 
 from __future__ import annotations
 
+import datetime
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.delivery import jump_url
+from bot.engines import get_engine
 from bot.engines.core import GameError, NamesSeats
-from bot.outgoing import NO_PINGS, Style, edit_reply, fill_seats, reply, safe_name
+from bot.outgoing import (
+    NO_PINGS,
+    Style,
+    clip,
+    edit_reply,
+    fill_seats,
+    names_of,
+    plain_name,
+    reply,
+    safe_name,
+)
+from bot.server_settings import has_moderator_permissions
+from bot.server_settings import is_moderator as moderator_here
 from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
 from storage.database import StorageError
+from storage.games import ALL_STATUSES, GameRecord, LogEntry
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -29,8 +46,13 @@ def player_of(itx: discord.Interaction[Any]) -> Player:
 
 
 def is_moderator(itx: discord.Interaction[Any]) -> bool:
-    perms = itx.permissions
-    return bool(perms.manage_guild or perms.manage_messages)
+    """Manage Server or Manage Messages (without the server's configured
+    moderator role: :meth:`Table.is_moderator` adds it)."""
+    return has_moderator_permissions(itx)
+
+
+LOG_LIMIT = 8 * 1024 * 1024
+"""A game's log file is cut (from the start) past this many bytes."""
 
 
 def show_option(value: object) -> str:
@@ -39,7 +61,9 @@ def show_option(value: object) -> str:
     return str(value)
 
 
-def lobby_text(game: LiveGame) -> str:
+def lobby_text(game: LiveGame, *, status: str = "") -> str:
+    """The lobby message: the game, its players and options, and what to do
+    (or, once it started, ``status``: the line delivery keeps current)."""
     engine = game.engine
     roles: tuple[str, ...] = ()
     if isinstance(engine, NamesSeats):
@@ -66,11 +90,13 @@ def lobby_text(game: LiveGame) -> str:
             f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
             "**Start** when everyone is in."
         )
+    elif status:
+        lines.append(status)
     elif game.record.status == "active":
-        lines.append("The game has started: see the board below.")
+        lines.append("The game has started.")
     else:
         lines.append("This lobby is closed.")
-    return "\n".join(lines)
+    return clip("\n".join(lines))
 
 
 class Table:
@@ -80,6 +106,25 @@ class Table:
     @property
     def service(self) -> GameService:
         return self.bot.service
+
+    async def is_moderator(self, itx: discord.Interaction[Any]) -> bool:
+        """Manage Server, Manage Messages, or the server's Chaupal moderator
+        role (``/chaupal settings moderator_role``)."""
+        return await moderator_here(self.bot.server_settings, itx)
+
+    async def find_game(
+        self, itx: discord.Interaction[Any], game_id: int | None, want: str
+    ) -> LiveGame:
+        """The game a command means (see :meth:`GameService.find_game`); in a
+        game's thread, that game counts as in its channel."""
+        channel_id = itx.channel_id or 0
+        if game_id is not None:
+            record = await self.bot.store.get_game(game_id)
+            if record is not None and record.thread_id == channel_id:
+                channel_id = record.channel_id
+        return await self.service.find_game(
+            channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want=want
+        )
 
     async def refuse(self, itx: discord.Interaction[Any], exc: Exception) -> None:
         """A clear, specific reply; the game stays exactly as it was."""
@@ -98,17 +143,12 @@ class Table:
     async def lobby(self, itx: discord.Interaction[Any], game_id: int | None, verb: str) -> None:
         service = self.service
         try:
-            channel_id = itx.channel_id or 0
             if verb == "join":
-                game = await service.find_game(
-                    channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="lobby"
-                )
+                game = await self.find_game(itx, game_id, "lobby")
                 game = await service.join(game.id, player_of(itx))
                 note = f"{safe_name(itx.user.display_name)} joined game #{game.id}."
             elif verb == "leave":
-                game = await service.find_game(
-                    channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="mine"
-                )
+                game = await self.find_game(itx, game_id, "mine")
                 left = await service.leave(game.id, itx.user.id)
                 if left is None:
                     await self._refresh_lobby(itx, game, closed=True)
@@ -116,10 +156,9 @@ class Table:
                 game = left
                 note = f"{safe_name(itx.user.display_name)} left game #{game.id}."
             else:
-                game = await service.find_game(
-                    channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want="any"
-                )
-                result = await service.start(game.id, itx.user.id, moderator=is_moderator(itx))
+                game = await self.find_game(itx, game_id, "any")
+                moderator = await self.is_moderator(itx)
+                result = await service.start(game.id, itx.user.id, moderator=moderator)
                 await self._refresh_lobby(itx, result.game)
                 await self.bot.delivery.publish(result)
                 return
@@ -170,9 +209,7 @@ class Table:
 
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
-            game = await self.service.find_game(
-                channel_id=itx.channel_id or 0, user_id=itx.user.id, game_id=game_id, want="mine"
-            )
+            game = await self.find_game(itx, game_id, "mine")
             result = await self.service.play(game.id, itx.user.id, text)
         except Exception as exc:
             await self.refuse(itx, exc)
@@ -274,12 +311,7 @@ class Table:
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
             game = (
-                await self.service.find_game(
-                    channel_id=itx.channel_id or 0,
-                    user_id=itx.user.id,
-                    game_id=game_id,
-                    want="mine",
-                )
+                await self.find_game(itx, None, "mine")
                 if game_id is None
                 else await self.service.get(game_id)
             )
@@ -296,3 +328,209 @@ class Table:
             await reply(itx, text, file=file, view=view)
         else:
             await reply(itx, text, file=file)
+
+    # -- moderators and vacations ----------------------------------------
+
+    async def kick(
+        self, itx: discord.Interaction[Any], target: discord.abc.User, game_id: int | None
+    ) -> None:
+        """A moderator hands a player's seat to the automatic player."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            moderator = await self.is_moderator(itx)
+            game = await self.find_game(itx, game_id, "any")
+            result = await self.service.kick(game.id, target.id, moderator=moderator)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        who = safe_name(target.display_name)
+        if result.game.is_over:
+            await reply(itx, f"{who} is out of game #{game.id}, and the game is over.")
+        else:
+            await reply(
+                itx, f"{who} is out of game #{game.id}; the automatic player takes their seat."
+            )
+        await self.bot.delivery.catch_up(game.id)
+
+    async def pause(
+        self, itx: discord.Interaction[Any], game_id: int | None, *, resume: bool
+    ) -> None:
+        """Stop a game's clocks (``/game pause``), or start them again."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            moderator = await self.is_moderator(itx)
+            game = await self.find_game(itx, game_id, "any")
+            if resume:
+                game = await self.service.resume(game.id, itx.user.id, moderator=moderator)
+            else:
+                game = await self.service.pause(game.id, itx.user.id, moderator=moderator)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if resume:
+            await reply(itx, f"Game #{game.id} is running again.")
+        else:
+            await reply(
+                itx, f"Game #{game.id} is paused: its clocks stand still until /game resume."
+            )
+        await self.bot.delivery.catch_up(game.id)
+
+    async def away(self, itx: discord.Interaction[Any], days: int | None) -> None:
+        """``/game away days:n`` (or ``/game back`` with ``days`` None)."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            if days is None:
+                said = await self.service.back(itx.user.id)
+            else:
+                said = await self.service.away(itx.user.id, days)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        await reply(itx, said)
+        # Each of the caller's boards says so (and shows when they are back).
+        for record in await self.bot.store.games_of_user(itx.user.id):
+            if record.status == "active":
+                await self.bot.delivery.catch_up(record.id)
+
+    # -- the log and the caller's games ----------------------------------
+
+    async def _log_record(self, itx: discord.Interaction[Any], game_id: int | None) -> GameRecord:
+        """A started game of this channel (or its thread), live or over."""
+        channel_id = itx.channel_id or 0
+        store = self.bot.store
+        if game_id is not None:
+            record = await store.get_game(game_id)
+            if record is None:
+                raise GameError(f"There is no game #{game_id}.")
+            if channel_id not in (record.channel_id, record.thread_id):
+                raise GameError(f"Game #{game_id} is in another channel: ask for its log there.")
+        else:
+            here = [
+                r
+                for r in await store.games_in_channel(channel_id, statuses=ALL_STATUSES)
+                if r.status != "lobby"
+            ]
+            running = [r for r in here if r.status == "active"]
+            if len(running) > 1:
+                ids = ", ".join(f"#{r.id}" for r in running)
+                raise GameError(f"Several games are running here ({ids}); give the game number.")
+            if running:
+                record = running[0]
+            elif here:
+                record = here[-1]  # the newest finished game
+            else:
+                raise GameError("No game has been played in this channel yet.")
+        if record.status == "lobby":
+            raise GameError(f"Game #{record.id} has not started yet, so it has no log.")
+        return record
+
+    async def log(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
+        """``/game log``: the public log as a text file, only ever from the
+        public narrations (an action's own text may be secret)."""
+        try:
+            await itx.response.defer(ephemeral=True, thinking=True)
+            record = await self._log_record(itx, game_id)
+            game = await self.service.get(record.id)
+            entries = await self.bot.store.log(record.id)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        text = log_text(game, entries)
+        data = text.encode("utf-8")
+        if len(data) > LOG_LIMIT:
+            data = "… (the start is cut)\n".encode() + data[-LOG_LIMIT:]
+        await reply(
+            itx,
+            f"The public log of {game.engine.title} #{game.id}.",
+            file=discord.File(io.BytesIO(data), filename=f"chaupal-{game.id}-log.txt"),
+        )
+
+    async def mine(self, itx: discord.Interaction[Any]) -> None:
+        """``/game mine``: the caller's live games anywhere, theirs to play
+        first, each with a link to its newest board."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            records = await self.bot.store.games_of_user(itx.user.id)
+            lines: list[tuple[int, str]] = []
+            for record in records:
+                lines.append(await self._mine_line(itx.user.id, record))
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if not lines:
+            await reply(itx, "You are in no live game. Open one with /game new.")
+            return
+        yours = sum(1 for order, _ in lines if order == 0)
+        head = (
+            f"**Your games** ({len(lines)}; your turn in {yours}):"
+            if yours
+            else f"**Your games** ({len(lines)}; none waits for you):"
+        )
+        body = [line for _, line in sorted(lines, key=lambda item: item[0])]
+        await reply(itx, "\n".join([head, *body]))
+
+    async def _mine_line(self, user_id: int, record: GameRecord) -> tuple[int, str]:
+        """``(order, line)``: order 0 when it is the user's turn."""
+        title = f"#{record.id} {get_title(record.engine)} in <#{record.channel_id}>"
+        kind = "lobby" if record.status == "lobby" else "board"
+        stored = await self.bot.store.get_message(record.id, kind)
+        link = f" — {jump_url(record.guild_id, stored[0], stored[1])}" if stored else ""
+        if record.status == "lobby":
+            return 2, f"{title} — lobby, not started{link}"
+        try:
+            game = await self.service.get(record.id)
+        except GameError:
+            return 2, f"{title} — cannot be loaded; a moderator can end it{link}"
+        seat = game.seat_of(user_id)
+        state = game.state
+        if state is None or game.is_over:
+            return 2, f"{title}{link}"
+        paused = " (paused)" if game.paused else ""
+        waiting = game.engine.waiting_on(state)
+        if seat is not None and seat in waiting:
+            return 0, f"▶ **{title} — your turn**{paused}{link}"
+        if waiting:
+            return 1, f"{title} — waiting for {names_of(game, waiting)}{paused}{link}"
+        return 1, f"{title} — waiting{paused}{link}"
+
+
+def get_title(engine_name: str) -> str:
+    try:
+        return get_engine(engine_name).title
+    except GameError:
+        return engine_name
+
+
+def _utc(timestamp: float) -> str:
+    moment = datetime.datetime.fromtimestamp(timestamp, tz=datetime.UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
+    """The public log of a game as plain text: one line per narration (the
+    public account of an action; never the action's own text, which may be
+    secret), with its time in UTC, and the result once the game is over."""
+    record = game.record
+    players = ", ".join(f"{s.seat + 1}. {plain_name(s.display_name)}" for s in game.seats)
+    lines = [
+        f"{game.engine.title} #{game.id} — the public log",
+        f"Players: {players}",
+        f"Opened: {_utc(record.created_at)}",
+        "",
+    ]
+    for entry in entries:
+        if not entry.narration:
+            continue
+        said = fill_seats(entry.narration, game, Style.PLAIN)
+        lines.append(f"{_utc(entry.created_at)}  {said}")
+    if game.is_over and game.outcome is not None:
+        outcome = game.outcome
+        places = "; ".join(
+            f"{rank}. {' & '.join(plain_name(game.names[s]) for s in sorted(group))}"
+            for rank, group in enumerate(outcome.ranking, start=1)
+        )
+        reason = fill_seats(outcome.reason, game, Style.PLAIN)
+        lines += ["", f"Over ({_utc(record.updated_at)}): {reason} Ranking: {places}"]
+    elif game.is_over:
+        lines += ["", f"Over ({_utc(record.updated_at)})."]
+    return "\n".join(lines) + "\n"

@@ -25,6 +25,10 @@ The fake behaves like Discord where bots are most often wrong:
   keeps the ephemerality chosen at defer time (discord-api-docs#3466, discord.js#6465).
 * ``block_dms(user)``: opening the DM channel succeeds, sending to it raises
   ``discord.Forbidden`` (403, code 50007), as on Discord.
+* Threads: ``Message.create_thread`` opens a public thread with the message's id (400 /
+  160004 for a second one, 403 / 50013 without Create Public Threads: see
+  ``set_bot_permissions``); posting in it needs Send Messages in Threads; after
+  ``delete_thread(id)`` the thread and its messages answer 404 (10003 / 10008).
 * Buttons/selects can only be used if they exist, are enabled and are visible to the user
   (ephemeral messages belong to one user); values of selects must be valid options.
 * Slash commands respect the option types of the registered command, required options,
@@ -226,7 +230,9 @@ class Sent:
     ``route`` is one of: ``interaction.response`` (``type`` 4/5/6/7/9), ``autocomplete``
     (type 8, see ``choices``), ``followup``, ``followup.edit``, ``followup.delete``,
     ``edit_original``, ``delete_original``, ``channel.send``, ``channel.edit``,
-    ``channel.delete``, ``dm.send``, ``dm.edit``, ``dm.delete``.
+    ``channel.delete``, ``dm.send``, ``dm.edit``, ``dm.delete``, ``thread.create``
+    (``message_id`` is the message the thread was opened from, and the thread's id).
+    Posts and edits in a thread are ``channel.*`` with the thread's id as ``channel_id``.
 
     ``content``/``embeds``/``components``/``files`` are what this call carried (for edits
     only the edited fields; ``None``/empty otherwise).  ``created`` is true when the call
@@ -309,6 +315,8 @@ class World:
     command_ids: dict[str, int] = field(default_factory=dict)
     ephemeral_owner: dict[int, int] = field(default_factory=dict)  # message id -> user id
     message_interaction: dict[int, int] = field(default_factory=dict)  # msg id -> itx id
+    threads: dict[int, JSON] = field(default_factory=dict)  # thread id -> channel payload
+    deleted_channels: set[int] = field(default_factory=set)
 
     @classmethod
     def create(cls, *, application_id: int | None = None, bot_name: str = "Chaupal") -> World:
@@ -395,6 +403,41 @@ class World:
 
     def is_dm_channel(self, channel_id: int) -> bool:
         return channel_id in self.dm_channels.values()
+
+    def is_thread(self, channel_id: int) -> bool:
+        return channel_id in self.threads
+
+    def guild_channel(self, channel_id: int) -> JSON | None:
+        """A text channel's or thread's payload (None: unknown or deleted)."""
+        if channel_id in self.deleted_channels:
+            return None
+        return self.channels.get(channel_id) or self.threads.get(channel_id)
+
+    def add_thread(self, parent_id: int, thread_id: int, name: str, archive_minutes: int) -> JSON:
+        now = discord.utils.utcnow().isoformat()
+        data: JSON = {
+            "id": str(thread_id),
+            "type": 11,  # PUBLIC_THREAD
+            "guild_id": str(self.guild_id),
+            "parent_id": str(parent_id),
+            "owner_id": str(self.application_id),
+            "name": name,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": archive_minutes,
+                "archive_timestamp": now,
+                "locked": False,
+                "create_timestamp": now,
+            },
+        }
+        self.threads[thread_id] = data
+        return data
 
     def dm_recipient(self, channel_id: int) -> int | None:
         for uid, cid in self.dm_channels.items():
@@ -722,6 +765,9 @@ class _ErrorLogHandler(logging.Handler):
 
 
 # Long-lived tasks discord.py starts that an interaction must not wait for.
+BOT_BACKGROUND_TASKS: frozenset[str] = frozenset({"chaupal-scheduler"})
+"""Tasks the bot keeps for its whole life (the timer scheduler sleeps until
+the next deadline): never waited for when an interaction settles."""
 _BACKGROUND_QUALNAMES = ("__timeout_task_impl", "Loop._loop", ".inner_call")
 
 
@@ -876,7 +922,9 @@ class FakeDiscord:
             "member_count": len(members),
             "members": members,
             "channels": [dict(c) for c in world.channels.values()],
-            "threads": [],
+            "threads": [
+                dict(t) for tid, t in world.threads.items() if tid not in world.deleted_channels
+            ],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -1017,17 +1065,63 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ queries
 
-    def channel_posts(self, channel_id: int | None = None) -> list[Sent]:
-        """Visible (non-ephemeral) messages created in a guild channel, in order."""
+    def channel_posts(
+        self, channel_id: int | None = None, *, threads: bool | None = None
+    ) -> list[Sent]:
+        """Visible (non-ephemeral) messages created in a guild channel, in order.
+
+        Without ``channel_id``: the main channel *and its threads* (where a game
+        is played is the bot's choice; tests that care pass ``threads=False``
+        or a thread's id).  With ``channel_id``: that channel or thread only,
+        unless ``threads=True`` adds the threads opened in it.
+        """
         cid = self.world.channel_id if channel_id is None else channel_id
+        with_threads = channel_id is None if threads is None else threads
+        where = {cid}
+        if with_threads:
+            where |= {t for t, data in self.world.threads.items() if int(data["parent_id"]) == cid}
         return [
             s
             for s in self.world.sent
             if s.created
             and not s.ephemeral
-            and s.channel_id == cid
+            and s.channel_id in where
             and not s.route.startswith("dm.")
         ]
+
+    def threads(self, parent_id: int | None = None) -> list[JSON]:
+        """Threads opened in a channel (default: the main one), oldest first,
+        deleted ones included (see :meth:`is_channel_deleted`)."""
+        cid = self.world.channel_id if parent_id is None else parent_id
+        return [t for t in self.world.threads.values() if int(t["parent_id"]) == cid]
+
+    def delete_thread(self, thread_id: int) -> None:
+        """A moderator deletes a thread: it and its messages are gone (404 from now on)."""
+        world = self.world
+        if thread_id not in world.threads:
+            raise HarnessError(f"no thread {thread_id}")
+        world.deleted_channels.add(thread_id)
+        for mid, msg in world.messages.items():
+            if int(msg["channel_id"]) == thread_id:
+                world.deleted.add(mid)
+        guild = self.bot.get_guild(world.guild_id)
+        if guild is not None:
+            guild._remove_thread(discord.Object(id=thread_id))
+
+    def is_channel_deleted(self, channel_id: int) -> bool:
+        return channel_id in self.world.deleted_channels
+
+    def set_bot_permissions(self, **changes: bool) -> None:
+        """Change what the bot's role allows (``create_public_threads=False`` ...)."""
+        perms = discord.Permissions(self.world.bot_permissions)
+        perms.update(**changes)
+        self.world.bot_permissions = perms.value
+        role = self.world.roles[self.world.bot_role_id]
+        role["permissions"] = str(perms.value)
+        guild = self.bot.get_guild(self.world.guild_id)
+        cached = guild.get_role(self.world.bot_role_id) if guild is not None else None
+        if cached is not None:
+            cached._update(cast(Any, role))
 
     def dms(self, user: FakeUser | int) -> list[Sent]:
         """Messages sent (``dm.send``) or edited (``dm.edit``) in a user's DMs."""
@@ -1320,8 +1414,8 @@ class FakeDiscord:
         iid = self.world.snowflake()
         token = f"fake-{iid}"
         in_dm = self.world.is_dm_channel(channel_id)
-        if not in_dm and channel_id not in self.world.channels:
-            raise HarnessError(f"unknown channel {channel_id}")
+        if not in_dm and self.world.guild_channel(channel_id) is None:
+            raise HarnessError(f"unknown (or deleted) channel {channel_id}")
         itx = _Itx(
             id=iid,
             token=token,
@@ -1354,7 +1448,7 @@ class FakeDiscord:
             payload["guild_id"] = str(itx.guild_id)
             payload["guild_locale"] = "en-US"
             payload["guild"] = {"id": str(itx.guild_id), "locale": "en-US", "features": []}
-            payload["channel"] = dict(world.channels[itx.channel_id])
+            payload["channel"] = dict(world.guild_channel(itx.channel_id) or {})
             payload["channel"]["permissions"] = str(world.member_permissions(itx.user))
             payload["channel_id"] = str(itx.channel_id)
             payload["member"] = world.member_payload(itx.user)
@@ -1484,6 +1578,8 @@ class FakeDiscord:
 
     def _is_background(self, task: asyncio.Task[Any]) -> bool:
         if self.ignore_tasks is not None and self.ignore_tasks(task):
+            return True
+        if task.get_name() in BOT_BACKGROUND_TASKS:
             return True
         coro = task.get_coro()
         qualname = getattr(coro, "__qualname__", "")
@@ -2228,6 +2324,8 @@ class FakeDiscord:
 
         if path == "/channels/{channel_id}/messages" and method == "POST":
             return self._channel_send(int(args["channel_id"]), body, uploaded)
+        if path == "/channels/{channel_id}/messages/{message_id}/threads" and method == "POST":
+            return self._start_thread(int(args["channel_id"]), int(args["message_id"]), body)
         if path == "/channels/{channel_id}/messages/{message_id}":
             cid, mid = int(args["channel_id"]), int(args["message_id"])
             msg = self._live_message(mid)
@@ -2276,8 +2374,9 @@ class FakeDiscord:
             }
         if path == "/channels/{channel_id}" and method == "GET":
             cid = int(args["channel_id"])
-            if cid in world.channels:
-                return dict(world.channels[cid])
+            found = world.guild_channel(cid)
+            if found is not None:
+                return dict(found)
             recipient = world.dm_recipient(cid)
             if recipient is not None:
                 recipient_payload = world.users[recipient].payload()
@@ -2317,13 +2416,52 @@ class FakeDiscord:
             f"FakeDiscord does not implement {method} {path}; add it to tests/discord_harness.py"
         )
 
+    def _start_thread(self, channel_id: int, message_id: int, body: JSON) -> JSON:
+        """``POST /channels/{c}/messages/{m}/threads``: a public thread from a message.
+        Like Discord, the thread gets the message's id."""
+        world = self.world
+        if channel_id not in world.channels or channel_id in world.deleted_channels:
+            raise _http_error(404, 10003, "Unknown Channel")
+        msg = self._live_message(message_id)
+        if int(msg["channel_id"]) != channel_id:
+            raise _http_error(404, 10008, "Unknown Message")
+        perms = discord.Permissions(world.bot_permissions)
+        if not (perms.create_public_threads and perms.view_channel):
+            raise _http_error(403, 50013, "Missing Permissions")
+        if message_id in world.threads:
+            raise _http_error(400, 160004, "A thread has already been created for this message")
+        problems = []
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            problems.append(f"thread name must be 1-100 characters: {name!r}")
+        duration = body.get("auto_archive_duration")
+        if duration not in (None, 60, 1440, 4320, 10080):
+            problems.append(f"auto_archive_duration must be 60, 1440, 4320 or 10080: {duration}")
+        if problems:
+            raise _invalid_form(problems)
+        thread = world.add_thread(channel_id, message_id, name, int(duration or 1440))
+        msg["thread"] = dict(thread)
+        self._record(
+            "thread.create", channel_id=channel_id, user_id=None, body=body, message_id=message_id
+        )
+        return dict(thread)
+
     def _channel_send(self, channel_id: int, body: JSON, files: list[tuple[str, bytes]]) -> JSON:
         world = self.world
         recipient = world.dm_recipient(channel_id)
-        if recipient is None and channel_id not in world.channels:
+        if recipient is None and world.guild_channel(channel_id) is None:
             raise _http_error(404, 10003, "Unknown Channel")
         if recipient is not None and recipient in world.blocked_dms:
             raise _http_error(403, 50007, "Cannot send messages to this user")
+        thread = world.threads.get(channel_id)
+        if thread is not None:
+            perms = discord.Permissions(world.bot_permissions)
+            if not perms.send_messages_in_threads:
+                raise _http_error(403, 50013, "Missing Permissions")
+            meta = thread["thread_metadata"]
+            if meta.get("locked"):
+                raise _http_error(403, 50083, "Thread is archived")
+            meta["archived"] = False  # posting in an archived thread reopens it
         problems = _problems_message(body, files)
         if problems:
             raise _invalid_form(problems)

@@ -68,6 +68,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             if current.strip("#") in str(r.id)
         ][:25]
 
+    async def channel_games_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Started games of this channel (or its thread), newest first."""
+        records = await self.bot.store.games_in_channel(
+            itx.channel_id or 0, statuses=("active", "finished", "abandoned")
+        )
+        return [
+            app_commands.Choice(
+                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
+            )
+            for r in reversed(records)
+            if current.strip("#") in str(r.id)
+        ][:25]
+
     async def action_autocomplete(
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
@@ -162,9 +177,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
         try:
             await itx.response.defer(ephemeral=True)
-            live = await self.bot.service.find_game(
-                channel_id=itx.channel_id or 0, user_id=itx.user.id, game_id=game, want="any"
-            )
+            live = await self.bot.table.find_game(itx, game, "any")
             if live.state is None:
                 raise GameError(f"Game #{live.id} has not started yet; its lobby is above.")
         except Exception as exc:
@@ -185,23 +198,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def resign(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        from bot.table import is_moderator
-
         try:
             await itx.response.defer(ephemeral=True)
-            live = await self.bot.service.find_game(
-                channel_id=itx.channel_id or 0,
-                user_id=itx.user.id,
-                game_id=game,
-                want="any" if is_moderator(itx) else "mine",
-            )
-            result = await self.bot.service.resign(
-                live.id, itx.user.id, moderator=is_moderator(itx)
-            )
+            moderator = await self.bot.table.is_moderator(itx)
+            live = await self.bot.table.find_game(itx, game, "any" if moderator else "mine")
+            result = await self.bot.service.resign(live.id, itx.user.id, moderator=moderator)
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await reply(itx, f"Game #{live.id} is over.")
+        if result.game.is_over:
+            await reply(itx, f"Game #{live.id} is over.")
+        else:
+            await reply(
+                itx,
+                f"You left game #{live.id}: the automatic player plays your seat, "
+                "ranked last, and the others play on.",
+            )
         await self.bot.delivery.publish(result)
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
@@ -219,6 +231,50 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>" for g in mine
         ] or ["(none)"]
         await reply(itx, "\n".join(lines))
+
+    @app_commands.command(name="log", description="The public log of a game here, as a file")
+    @app_commands.describe(game="Game number (running or finished; default: the one here)")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def log(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.log(itx, game)
+
+    @app_commands.command(
+        name="mine", description="Your live games anywhere, and where it is your turn"
+    )
+    async def mine(self, itx: discord.Interaction[Any]) -> None:
+        await self.bot.table.mine(itx)
+
+    @app_commands.command(
+        name="kick", description="Moderators: hand a player's seat to the automatic player"
+    )
+    @app_commands.describe(user="The player who is gone", game=GAME_NUMBER)
+    async def kick(
+        self, itx: discord.Interaction[Any], user: discord.User, game: int | None = None
+    ) -> None:
+        await self.bot.table.kick(itx, user, game)
+
+    @app_commands.command(name="pause", description="Moderators: stop a game's clocks")
+    @app_commands.describe(game=GAME_NUMBER)
+    async def pause(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.pause(itx, game, resume=False)
+
+    @app_commands.command(name="resume", description="Moderators: start a paused game's clocks")
+    @app_commands.describe(game=GAME_NUMBER)
+    async def resume(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.pause(itx, game, resume=True)
+
+    @app_commands.command(
+        name="away", description="Stop your clocks in all your games for a few days"
+    )
+    @app_commands.describe(days="1 to 14 (at most 14 days in any 60)")
+    async def away(
+        self, itx: discord.Interaction[Any], days: app_commands.Range[int, 1, 14]
+    ) -> None:
+        await self.bot.table.away(itx, days)
+
+    @app_commands.command(name="back", description="End your time away now")
+    async def back(self, itx: discord.Interaction[Any]) -> None:
+        await self.bot.table.away(itx, None)
 
     @app_commands.command(name="rules", description="A short summary of a game's rules")
     @app_commands.describe(game="Which game")

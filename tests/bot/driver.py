@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -26,7 +27,7 @@ CUSTOM_ID = re.compile(
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def make_bot(path: Path, seed: int) -> ChaupalBot:
+def make_bot(path: Path, seed: int, clock: Callable[[], float] | None = None) -> ChaupalBot:
     settings = Settings(
         token=None,
         dev_guild_id=None,
@@ -35,7 +36,9 @@ def make_bot(path: Path, seed: int) -> ChaupalBot:
         snapshot_every=5,
         render_workers=0,
     )
-    return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False)
+    return ChaupalBot(
+        settings, draw=random.Random(seed).random, sync_commands=False, clock=clock
+    )
 
 
 def bot_of(fake: FakeDiscord) -> ChaupalBot:

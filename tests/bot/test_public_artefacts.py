@@ -9,6 +9,7 @@ player read a secret off the public board.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -27,7 +28,8 @@ AnyEngine = Engine[Any, Any, Any]
 class _Bot:
     """What board_choices reads from the bot: only the service's pure helpers."""
 
-    service = GameService(store=None, draw=lambda: 0.0)  # type: ignore[arg-type]
+    # A store with no database: these helpers never touch storage.
+    service = GameService(store=SimpleNamespace(db=None), draw=lambda: 0.0)  # type: ignore[arg-type]
 
 
 def live(engine: AnyEngine, state: Any, players: int) -> LiveGame:

@@ -217,7 +217,7 @@ async def test_resigning_from_three_hands_the_seat_to_the_automatic_player(
     assert 1 not in game.engine.to_move(game.state)
     log = await service.store.log(game_id)
     assert any(e.action == "@left" and "resigned" in e.narration for e in log)
-    with pytest.raises(ServiceError, match="already left|not your turn|not playing"):
+    with pytest.raises(ServiceError, match=r"already left|not your turn|not playing"):
         await service.resign(game_id, PLAYERS[1].user_id)
     await play_random(service, game_id, 400, random.Random(3))
     game = await service.get(game_id)

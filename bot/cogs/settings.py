@@ -1,0 +1,255 @@
+"""``/chaupal settings``: a server's defaults for Chaupal, for its moderators.
+
+Everyone with Manage Server, or the Chaupal moderator role the server
+configured, may read and change them.  Values are checked with the same
+parsers as lobby options (:mod:`bot.timekeeping`) and stored with
+:class:`storage.timekeeping.SettingsStore`; every reply is ephemeral.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engines.core import GameError
+from bot.outgoing import reply
+from bot.server_settings import (
+    ServerSettings,
+    has_moderator_role,
+    server_settings,
+    table_defaults,
+)
+from bot.timekeeping import ClockRule, TableOptions, format_duration
+
+if TYPE_CHECKING:
+    from bot.client import ChaupalBot
+
+log = logging.getLogger(__name__)
+
+TIMEOUT_WORDS = {
+    "substitute": "when a clock runs out, the automatic player makes that move "
+    "(three in a row, and the player is out).",
+    "skip": "when a clock runs out, the player passes where the game has a pass "
+    "(elsewhere the automatic player moves).",
+    "forfeit": "when a clock runs out, the player is out.",
+}
+
+NOT_ALLOWED = (
+    "Only members with the Manage Server permission{role} can change Chaupal's settings here."
+)
+
+
+def describe(settings: ServerSettings, defaults: TableOptions) -> str:
+    """``/chaupal settings show``: every setting, its value, and what new games get."""
+    base = ServerSettings()
+
+    def mark(value: object, default: object) -> str:
+        return " (default)" if value == default else ""
+
+    threads = "on" if settings.threads else "off"
+    announcements = f"<#{settings.announcements}>" if settings.announcements is not None else "none"
+    role = f"<@&{settings.moderator_role}>" if settings.moderator_role is not None else "none"
+    lines = [
+        "**Chaupal settings for this server**",
+        f"- `threads`: {threads}{mark(settings.threads, base.threads)}: "
+        + (
+            "each game is played in its own thread."
+            if settings.threads
+            else "games are played in their channels."
+        ),
+        f"- `clock`: {settings.clock}{mark(settings.clock, base.clock)}",
+        f"- `timeout`: {settings.timeout}{mark(settings.timeout, base.timeout)}",
+        f"- `reminder`: {settings.reminder}{mark(settings.reminder, base.reminder)}",
+        f"- `announcements`: {announcements}",
+        f"- `moderator_role`: {role}",
+        f"New games start with: {defaults.describe()} (a lobby's own options come first).",
+        "Change one with `/chaupal settings <name>`.",
+    ]
+    return "\n".join(lines)
+
+
+@app_commands.guild_only()
+class ChaupalCog(
+    commands.GroupCog, group_name="chaupal", group_description="Chaupal itself on this server"
+):
+    settings_group = app_commands.Group(
+        name="settings", description="This server's settings (Manage Server or moderator role)"
+    )
+
+    def __init__(self, bot: ChaupalBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # -- who may ----------------------------------------------------------------
+
+    async def _allowed(self, itx: discord.Interaction[Any]) -> ServerSettings | None:
+        """The server's settings when the caller may change them; otherwise
+        say why (ephemerally) and return None."""
+        if itx.guild_id is None:
+            await reply(itx, "Chaupal's settings belong to a server; use this in one.")
+            return None
+        try:
+            current = await server_settings(self.bot.server_settings, itx.guild_id)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return None
+        if itx.permissions.manage_guild or has_moderator_role(itx, current.moderator_role):
+            return current
+        role = (
+            f" or the <@&{current.moderator_role}> role"
+            if current.moderator_role is not None
+            else ""
+        )
+        await reply(itx, NOT_ALLOWED.format(role=role))
+        return None
+
+    async def _save(self, itx: discord.Interaction[Any], key: str, value: Any, said: str) -> None:
+        assert itx.guild_id is not None
+        try:
+            await self.bot.server_settings.set(itx.guild_id, key, value, time.time())
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        log.info("guild %d: setting %s changed by %d", itx.guild_id, key, itx.user.id)
+        await reply(itx, said)
+
+    # -- the commands -----------------------------------------------------------
+
+    @settings_group.command(name="show", description="Show this server's Chaupal settings")
+    async def show(self, itx: discord.Interaction[Any]) -> None:
+        current = await self._allowed(itx)
+        if current is None:
+            return
+        try:
+            defaults = await table_defaults(self.bot.server_settings, itx.guild_id)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await reply(itx, describe(current, defaults))
+
+    @settings_group.command(name="threads", description="Play each new game in its own thread")
+    @app_commands.describe(value="on: a thread per game (default); off: in the channel")
+    async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
+        if await self._allowed(itx) is None:
+            return
+        on = value == "on"
+        said = (
+            "Saved: each new game gets its own thread."
+            if on
+            else "Saved: new games are played in their channels, without threads."
+        )
+        await self._save(itx, "threads", on, said)
+
+    @settings_group.command(name="clock", description="The clock new games get")
+    @app_commands.describe(
+        value="none (default), a time per move like 1d or 12h, or a bank like 3d+12h"
+    )
+    async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            rule = ClockRule.parse(value)
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        if rule is None:
+            await self._save(itx, "clock", "none", "Saved: new games have no clock.")
+            return
+        await self._save(
+            itx, "clock", rule.format(), f"Saved: new games get a clock of {rule.describe()}."
+        )
+
+    @settings_group.command(
+        name="timeout", description="What happens when a player's clock runs out"
+    )
+    @app_commands.describe(
+        value="substitute (default): the automatic player moves once; skip: pass; "
+        "forfeit: the player is out"
+    )
+    async def timeout(
+        self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            policy = TableOptions.parse({"timeout": value}).timeout
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        await self._save(itx, "timeout", policy, f"Saved: {TIMEOUT_WORDS[policy]}")
+
+    @settings_group.command(name="reminder", description="When players who must act are reminded")
+    @app_commands.describe(value="A delay like 12h (default) or 1d, or off")
+    async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            delay = TableOptions.parse({"reminder": value}).reminder
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        if delay is None:
+            await self._save(itx, "reminder", "off", "Saved: new games send no reminders.")
+            return
+        word = format_duration(delay)
+        await self._save(
+            itx,
+            "reminder",
+            word,
+            f"Saved: in new games, players who must act are reminded after {word}, then every day.",
+        )
+
+    @settings_group.command(
+        name="announcements", description="The channel for Chaupal's announcements"
+    )
+    @app_commands.describe(channel="Leave it out for none")
+    async def announcements(
+        self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        if channel is None:
+            await self._save(itx, "announcements", None, "Saved: no announcements channel.")
+            return
+        await self._save(
+            itx, "announcements", channel.id, f"Saved: announcements go to <#{channel.id}>."
+        )
+
+    @settings_group.command(
+        name="moderator_role",
+        description="Members with this role are Chaupal moderators here",
+    )
+    @app_commands.describe(role="Leave it out for none (Manage Server always counts)")
+    async def moderator_role(
+        self, itx: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        if role is None:
+            await self._save(
+                itx,
+                "moderator_role",
+                None,
+                "Saved: no moderator role; Manage Server (and, for games, Manage Messages) "
+                "still counts.",
+            )
+            return
+        if role.is_default():
+            await reply(itx, "Pick a role other than @\u200beveryone.")
+            return
+        await self._save(
+            itx,
+            "moderator_role",
+            role.id,
+            f"Saved: members with <@&{role.id}> can start, pause, resume and end games, "
+            "kick players and change these settings.",
+        )
+
+
+async def setup(bot: ChaupalBot) -> None:
+    await bot.add_cog(ChaupalCog(bot))

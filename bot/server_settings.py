@@ -1,0 +1,142 @@
+"""Each server's Chaupal settings (``/chaupal settings``), read with their
+defaults, and who counts as a Chaupal moderator.
+
+The settings are stored by :class:`storage.timekeeping.SettingsStore` as one
+JSON object per server; a missing key, or a value this version cannot read,
+means the default.  So every setting always has a value that works:
+
+=================  ==================  =========================================
+key                default             meaning
+=================  ==================  =========================================
+``threads``        ``true``            each game is played in its own thread
+``clock``          ``"none"``          new games' clock (``1d``, ``3d+12h``...)
+``timeout``        ``"substitute"``    new games' timeout policy
+``reminder``       ``"12h"``           new games' reminder delay (``off``: none)
+``announcements``  none                a channel id for announcements
+``moderator_role`` none                a role id whose members are moderators
+=================  ==================  =========================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engines.core import InvalidOptions
+from bot.timekeeping import TableOptions
+from storage.timekeeping import SettingsStore
+
+__all__ = [
+    "ServerSettings",
+    "has_moderator_permissions",
+    "has_moderator_role",
+    "is_moderator",
+    "server_settings",
+    "table_defaults",
+]
+
+
+def _snowflake(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value > 0:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) <= 20:
+        return int(value)
+    return None
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    threads: bool = True
+    clock: str = "none"
+    timeout: str = "substitute"
+    reminder: str = "12h"
+    announcements: int | None = None
+    """A channel id."""
+    moderator_role: int | None = None
+    """A role id."""
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> ServerSettings:
+        """Stored settings; a value that cannot be read is its default."""
+        base = cls()
+        threads = obj.get("threads", base.threads)
+        given = {k: str(obj[k]) for k in ("clock", "timeout", "reminder") if k in obj}
+        # Each table option is kept as stored only when it reads on its own.
+        words: dict[str, str] = {}
+        for key, value in given.items():
+            try:
+                TableOptions.parse({key: value})
+            except InvalidOptions:
+                continue
+            words[key] = value
+        return cls(
+            threads=threads if isinstance(threads, bool) else base.threads,
+            clock=words.get("clock", base.clock),
+            timeout=words.get("timeout", base.timeout),
+            reminder=words.get("reminder", base.reminder),
+            announcements=_snowflake(obj.get("announcements")),
+            moderator_role=_snowflake(obj.get("moderator_role")),
+        )
+
+    def table(self) -> TableOptions:
+        """The clock, timeout policy and reminder delay new games get."""
+        words = {"clock": self.clock, "timeout": self.timeout, "reminder": self.reminder}
+        return _table_from(words)
+
+
+def _table_from(obj: Mapping[str, Any]) -> TableOptions:
+    given = {k: obj[k] for k in ("clock", "timeout", "reminder") if k in obj}
+    defaults = TableOptions()
+    out = defaults
+    # One bad value must not cost the others: parse them one at a time.
+    for key, value in given.items():
+        try:
+            out = TableOptions.parse({key: value}, defaults=out)
+        except InvalidOptions:
+            continue
+    return out
+
+
+async def server_settings(store: SettingsStore, guild_id: int | None) -> ServerSettings:
+    """A server's settings (the defaults outside servers)."""
+    if guild_id is None:
+        return ServerSettings()
+    return ServerSettings.from_json(await store.get(guild_id))
+
+
+async def table_defaults(store: SettingsStore, guild_id: int | None) -> TableOptions:
+    """The clock, timeout policy and reminder delay a new game in this
+    server starts with, before its own lobby options."""
+    return (await server_settings(store, guild_id)).table()
+
+
+def has_moderator_permissions(itx: discord.Interaction[Any]) -> bool:
+    """Manage Server or Manage Messages in the channel."""
+    perms = itx.permissions
+    return bool(perms.manage_guild or perms.manage_messages)
+
+
+def has_moderator_role(itx: discord.Interaction[Any], role_id: int | None) -> bool:
+    """The caller holds the server's configured Chaupal moderator role."""
+    if role_id is None or itx.guild_id is None:
+        return False
+    user = itx.user
+    if not isinstance(user, discord.Member):
+        return False
+    return user.get_role(role_id) is not None
+
+
+async def is_moderator(store: SettingsStore, itx: discord.Interaction[Any]) -> bool:
+    """A Chaupal moderator here: Manage Server, Manage Messages, or the
+    server's configured moderator role (``/chaupal settings moderator_role``)."""
+    if has_moderator_permissions(itx):
+        return True
+    if itx.guild_id is None:
+        return False
+    settings = await server_settings(store, itx.guild_id)
+    return has_moderator_role(itx, settings.moderator_role)
