@@ -85,6 +85,7 @@ def lobby_text(game: LiveGame, *, status: str = "") -> str:
     lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
     if options:
         lines.append(f"Options: {options}")
+    lines.append(f"Time: {game.table.describe()}.")
     if game.record.status == "lobby":
         lines.append(
             f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "

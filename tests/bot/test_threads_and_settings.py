@@ -459,9 +459,12 @@ async def test_pause_resume_kick_away_and_back(bot_at: Opener) -> None:
     assert [s.controller for s in seats if s.user_id == carl.id] == ["auto"]
     assert board_posts(fake, fake.channel_id) == []
 
+    # The reply is private; the game's board (in its thread) says it too.
     out = await fake.slash(bhima, "game away", days=3)
-    assert texts(out) and all(s.ephemeral for s in out)
+    assert "away for 3 days" in texts([s for s in out if s.ephemeral])
+    assert board_posts(fake, fake.channel_id) == []
     out = await fake.slash(bhima, "game back")
-    assert texts(out) and all(s.ephemeral for s in out)
+    assert "Welcome back" in texts([s for s in out if s.ephemeral])
+    assert board_posts(fake, fake.channel_id) == []
     out = await fake.slash(bhima, "game back")
     assert "not away" in texts(out)
