@@ -249,3 +249,20 @@ async def test_a_vacation_and_a_pause_are_shown_on_the_board(
     await game.fake.slash(moderator, "game resume")
     text = game.board().content or ""
     assert "resumed" in text and "Paused." not in text
+
+
+async def test_in_a_simultaneous_phase_only_those_still_to_choose_are_reminded(
+    games: list[Game], tmp_path: Path
+) -> None:
+    # Sangram opens with both players committing a card at once.
+    game = await open_game(games, tmp_path, "sangram", 2, "reminder=2h")
+    first, second = await game.awaited()
+    live = await game.live()
+    seat = live.seat_of(first.id)
+    text = bot_of(game.fake).service.legal_texts(live, seat)[0]
+    await game.fake.slash(first, "game play", action=text)
+    assert await game.awaited() == [second]
+    await game.advance(2 * HOUR)
+    reminded = [d for d in game.fake.dms(second) if "Reminder" in (d.content or "")]
+    assert len(reminded) == 1 and "everyone else has chosen" in (reminded[0].content or "")
+    assert not any("Reminder" in (d.content or "") for d in game.fake.dms(first))
