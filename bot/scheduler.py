@@ -43,6 +43,8 @@ class Scheduler:
         self._fire = fire
         self._clock = clock
         self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        """Set while the loop sleeps with nothing due."""
         self._task: asyncio.Task[None] | None = None
         self.fired = 0
         """Timers handed to the handler so far (for tests and the bench)."""
@@ -56,6 +58,14 @@ class Scheduler:
     def rearm(self) -> None:
         """The timers changed: look again at the earliest."""
         self._wake.set()
+
+    async def wait_idle(self) -> None:
+        """Return once the running loop has fired everything due and sleeps
+        (tests use it after moving a fake clock)."""
+        while self._task is not None and not self._task.done():
+            if self._idle.is_set() and not self._wake.is_set():
+                return
+            await asyncio.sleep(0.005)
 
     async def close(self) -> None:
         task, self._task = self._task, None
@@ -94,6 +104,7 @@ class Scheduler:
     async def _run(self) -> None:
         while True:
             self._wake.clear()
+            self._idle.clear()
             try:
                 await self.run_due()
                 upcoming = await self.timers.earliest()
@@ -108,6 +119,7 @@ class Scheduler:
             timeout = MAX_SLEEP if delay is None else min(delay, MAX_SLEEP)
             # asyncio.timeout, not wait_for: no helper task is created, so
             # the scheduler stays one task.
+            self._idle.set()
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await self._wake.wait()
