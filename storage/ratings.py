@@ -1,0 +1,378 @@
+"""Ratings and their history (migration 0004).
+
+One OpenSkill rating per player per game per server: the key is
+``(guild_id, engine, user_id)``.  The numbers themselves are computed by
+:mod:`bot.tournament.ratings`; this module only keeps them.
+
+A finished game is written with :meth:`RatingStore.apply`, one transaction:
+a row per rated player in ``rating_history`` (primary key ``game_id,
+user_id``) and the new ``ratings``.  A game that already has history rows is
+refused (``apply`` returns False and writes nothing), so rating a game is
+idempotent across restarts and retries.
+
+Each :class:`RatingChange` also says which rating it was computed from
+(``mu_before``, ``sigma_before``, ``games_before``).  If the stored rating is
+no longer that one (another game of the same player was rated meanwhile),
+``apply`` raises :class:`StaleRating` and writes nothing; the caller reads the
+ratings again and recomputes, as with a game's version guard.
+
+Leaderboards order by the conservative estimate :func:`ordinal`
+(``mu - 3 * sigma``, OpenSkill's ``ordinal()``), then by games played, then by
+user id, so the order is total and stable.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from storage.database import Database, StorageError
+
+__all__ = [
+    "ORDINAL_Z",
+    "HistoryEntry",
+    "RatingChange",
+    "RatingRecord",
+    "RatingStore",
+    "StaleRating",
+    "ordinal",
+    "trend",
+]
+
+#: Standard deviations below the mean in the conservative estimate.
+ORDINAL_Z = 3.0
+
+_RATING_COLUMNS = "guild_id, engine, user_id, mu, sigma, games, wins, updated_at"
+_HISTORY_COLUMNS = (
+    "game_id, guild_id, engine, user_id, mu_before, sigma_before, mu_after, sigma_after, "
+    "place, won, created_at"
+)
+# The same formula as ordinal(), for ORDER BY.
+_ORDINAL_SQL = f"(mu - {ORDINAL_Z!r} * sigma)"
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative estimate ``mu - 3 sigma`` (OpenSkill's ``ordinal()``)."""
+    return mu - ORDINAL_Z * sigma
+
+
+# --------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class RatingRecord:
+    """A player's current rating in one game on one server."""
+
+    guild_id: int
+    engine: str
+    user_id: int
+    mu: float
+    sigma: float
+    #: Rated games played.
+    games: int
+    #: Of those, games the player's side finished first (not a draw between all).
+    wins: int
+    updated_at: float
+
+    @property
+    def ordinal(self) -> float:
+        return ordinal(self.mu, self.sigma)
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated game does to one player's rating (the input of ``apply``)."""
+
+    user_id: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    #: 1 = first; players sharing a place share the number.
+    place: int
+    #: The player's side finished first, and not every rated side did.
+    won: bool
+    #: Rated games before this one: 0 for a player without a stored rating.
+    games_before: int = 0
+
+    @property
+    def delta(self) -> float:
+        """How much the conservative estimate moved."""
+        return ordinal(self.mu_after, self.sigma_after) - ordinal(self.mu_before, self.sigma_before)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One rated game of one player."""
+
+    game_id: int
+    guild_id: int
+    engine: str
+    user_id: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    place: int
+    won: bool
+    created_at: float
+
+    @property
+    def delta(self) -> float:
+        return ordinal(self.mu_after, self.sigma_after) - ordinal(self.mu_before, self.sigma_before)
+
+
+class StaleRating(StorageError):
+    """A change was computed from a rating that is no longer the stored one."""
+
+    def __init__(self, guild_id: int, engine: str, user_id: int) -> None:
+        super().__init__(
+            f"The {engine} rating of user {user_id} on server {guild_id} changed while "
+            "this game was being rated; read the ratings again and recompute."
+        )
+        self.guild_id = guild_id
+        self.engine = engine
+        self.user_id = user_id
+
+
+def trend(entries: Sequence[HistoryEntry], last: int = 5) -> float:
+    """How much the conservative estimate moved over the ``last`` rated games.
+
+    ``entries`` are one player's history in one game, newest first (as
+    :meth:`RatingStore.history` returns them with ``engine``); 0.0 without any.
+    """
+    if last < 1:
+        raise ValueError(f"last must be at least 1, got {last}")
+    window = entries[:last]
+    if not window:
+        return 0.0
+    newest, oldest = window[0], window[-1]
+    return ordinal(newest.mu_after, newest.sigma_after) - ordinal(
+        oldest.mu_before, oldest.sigma_before
+    )
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _rating(row: sqlite3.Row) -> RatingRecord:
+    return RatingRecord(
+        guild_id=int(row["guild_id"]),
+        engine=str(row["engine"]),
+        user_id=int(row["user_id"]),
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _entry(row: sqlite3.Row) -> HistoryEntry:
+    return HistoryEntry(
+        game_id=int(row["game_id"]),
+        guild_id=int(row["guild_id"]),
+        engine=str(row["engine"]),
+        user_id=int(row["user_id"]),
+        mu_before=float(row["mu_before"]),
+        sigma_before=float(row["sigma_before"]),
+        mu_after=float(row["mu_after"]),
+        sigma_after=float(row["sigma_after"]),
+        place=int(row["place"]),
+        won=bool(row["won"]),
+        created_at=float(row["created_at"]),
+    )
+
+
+def _placeholders(values: Sequence[object]) -> str:
+    return ", ".join("?" for _ in values)
+
+
+# --------------------------------------------------------------------- the store
+
+
+class RatingStore:
+    """Async access to ratings; one per :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def apply(
+        self,
+        game_id: int,
+        guild_id: int,
+        engine: str,
+        updates: Iterable[RatingChange],
+        now: float,
+    ) -> bool:
+        """Record a rated game: its history rows and the new ratings, in one transaction.
+
+        Returns True if this call rated the game; False if the game was
+        rated before (nothing is written) or there is nothing to rate.
+        Raises :class:`StaleRating` (nothing written) if a change was
+        computed from a rating that is no longer the stored one, and
+        :class:`ValueError` for a player listed twice or a place below 1.
+        """
+        changes = sorted(updates, key=lambda c: c.user_id)
+        users = [c.user_id for c in changes]
+        if len(set(users)) != len(users):
+            raise ValueError(f"each player may be rated once per game, got {users}")
+        for change in changes:
+            if change.place < 1 or change.games_before < 0:
+                raise ValueError(f"not a rating change: {change}")
+        if not changes:
+            return False
+        async with self.db.transaction() as conn:
+            done = list(
+                await conn.execute_fetchall(
+                    "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+                )
+            )
+            if done:
+                return False
+            rows = await conn.execute_fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND engine = ? "
+                f"AND user_id IN ({_placeholders(users)})",
+                (guild_id, engine, *users),
+            )
+            stored = {int(r["user_id"]): _rating(r) for r in rows}
+            for change in changes:
+                current = stored.get(change.user_id)
+                if current is None:
+                    fresh = change.games_before == 0
+                else:
+                    fresh = (current.games, current.mu, current.sigma) == (
+                        change.games_before,
+                        change.mu_before,
+                        change.sigma_before,
+                    )
+                if not fresh:
+                    raise StaleRating(guild_id, engine, change.user_id)
+            await conn.executemany(
+                f"INSERT INTO rating_history ({_HISTORY_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        guild_id,
+                        engine,
+                        c.user_id,
+                        c.mu_before,
+                        c.sigma_before,
+                        c.mu_after,
+                        c.sigma_after,
+                        c.place,
+                        int(c.won),
+                        now,
+                    )
+                    for c in changes
+                ],
+            )
+            await conn.executemany(
+                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?) "
+                "ON CONFLICT (guild_id, engine, user_id) DO UPDATE SET mu = excluded.mu, "
+                "sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins, "
+                "updated_at = excluded.updated_at",
+                [
+                    (guild_id, engine, c.user_id, c.mu_after, c.sigma_after, int(c.won), now)
+                    for c in changes
+                ],
+            )
+        return True
+
+    async def is_rated(self, game_id: int) -> bool:
+        """Whether the game's ratings were already recorded."""
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+                )
+            )
+        return bool(rows)
+
+    async def get(self, guild_id: int, engine: str, user_id: int) -> RatingRecord | None:
+        """The player's rating in that game on that server (None: never rated)."""
+        found = await self.ratings(guild_id, engine, [user_id])
+        return found.get(user_id)
+
+    async def ratings(
+        self, guild_id: int, engine: str, user_ids: Iterable[int]
+    ) -> dict[int, RatingRecord]:
+        """The stored ratings of these players, by user id (unrated players are absent)."""
+        users = sorted(set(user_ids))
+        if not users:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND engine = ? "
+                f"AND user_id IN ({_placeholders(users)})",
+                (guild_id, engine, *users),
+            )
+        return {int(r["user_id"]): _rating(r) for r in rows}
+
+    async def of_user(self, guild_id: int, user_id: int) -> list[RatingRecord]:
+        """The player's rating in every game they were rated in on that server, by engine."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND user_id = ? "
+                "ORDER BY engine",
+                (guild_id, user_id),
+            )
+        return [_rating(r) for r in rows]
+
+    async def top(self, guild_id: int, engine: str, limit: int = 20) -> list[RatingRecord]:
+        """The leaderboard: best conservative estimate first (then most games, then user id)."""
+        if limit < 1:
+            return []
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND engine = ? "
+                f"ORDER BY {_ORDINAL_SQL} DESC, games DESC, user_id LIMIT ?",
+                (guild_id, engine, limit),
+            )
+        return [_rating(r) for r in rows]
+
+    async def history(
+        self, guild_id: int, user_id: int, limit: int = 10, *, engine: str | None = None
+    ) -> list[HistoryEntry]:
+        """The player's rated games on that server (in one game if ``engine``), newest first."""
+        if limit < 1:
+            return []
+        clause = "guild_id = ? AND user_id = ?"
+        params: list[Any] = [guild_id, user_id]
+        if engine is not None:
+            clause += " AND engine = ?"
+            params.append(engine)
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE {clause} "
+                "ORDER BY created_at DESC, game_id DESC LIMIT ?",
+                (*params, limit),
+            )
+        return [_entry(r) for r in rows]
+
+    async def trends(
+        self, guild_id: int, engine: str, user_ids: Iterable[int], last: int = 5
+    ) -> dict[int, float]:
+        """:func:`trend` of each player (0.0 without rated games), in one query."""
+        if last < 1:
+            raise ValueError(f"last must be at least 1, got {last}")
+        users = sorted(set(user_ids))
+        if not users:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HISTORY_COLUMNS} FROM (SELECT *, ROW_NUMBER() OVER ("
+                "PARTITION BY user_id ORDER BY created_at DESC, game_id DESC) AS n "
+                "FROM rating_history WHERE guild_id = ? AND engine = ? "
+                f"AND user_id IN ({_placeholders(users)})) WHERE n <= ? "
+                "ORDER BY user_id, n",
+                (guild_id, engine, *users, last),
+            )
+        by_user: dict[int, list[HistoryEntry]] = {u: [] for u in users}
+        for row in rows:
+            entry = _entry(row)
+            by_user[entry.user_id].append(entry)
+        return {u: trend(entries, last) for u, entries in by_user.items()}
