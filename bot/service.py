@@ -42,6 +42,7 @@ from bot.timekeeping import (
     split_options,
     vacation_allowance,
 )
+from bot.tournament.ratings import FinishedGame, Rating, rate
 from storage.games import (
     GameRecord,
     GameStatus,
@@ -50,6 +51,7 @@ from storage.games import (
     SeatRecord,
     StaleVersion,
 )
+from storage.ratings import RatingStore, StaleRating
 from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
 
 log = logging.getLogger(__name__)
@@ -193,6 +195,7 @@ class GameService:
         self.store = store
         self.timers = TimerStore(store.db)
         self.settings = SettingsStore(store.db)
+        self.ratings = RatingStore(store.db)
         self._draw = draw
         self._clock = clock
         self._snapshot_every = snapshot_every
@@ -502,9 +505,7 @@ class GameService:
             raise ServiceError(f"Game #{game.id} is over.")
         seat = self.seat_for(game, user_id)
         if game.is_auto(seat):
-            raise ServiceError(
-                f"You left game #{game.id}; the automatic player has your seat now."
-            )
+            raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
         if expected_version is not None and expected_version != game.version:
             raise StaleBoard(
                 "That board is out of date: the game has moved on since. Use the newest board."
@@ -667,6 +668,9 @@ class GameService:
         game.record, game.outcome = record, outcome
         await self.timers.replace(game.id, [])
         self.timers_changed()
+        if actor is not None:
+            # A resignation or a forfeit is a result; a moderator's end is not.
+            await self._rate(game)
         return MoveResult(
             game=game, before=game.state, steps=(), actor=actor, version=record.version
         )
@@ -859,6 +863,8 @@ class GameService:
         if not live or game.paused:
             await self.timers.replace(game.id, [])
             self.timers_changed()
+            if game.is_over and game.record.status == "finished":
+                await self._rate(game)
             return
         existing = {(t.kind, t.seat): t for t in await self.timers.of_game(game.id)}
         remind = existing.get(("remind", -1))
@@ -894,6 +900,31 @@ class GameService:
                 await self._keep_time(game, moved=None)
             fixed += 1
         return fixed
+
+    # -- ratings ---------------------------------------------------------------------
+
+    async def _rate(self, game: LiveGame) -> None:
+        """Rate a finished game once (issue 11): OpenSkill per player, game
+        and server, unless the lobby said ``rated=no``.  Never fails the move
+        that ended the game."""
+        guild = game.record.guild_id
+        if guild is None or game.outcome is None or not game.table.rated:
+            return
+        finished = FinishedGame.of(game.engine.name, [s.user_id for s in game.seats], game.outcome)
+        for _ in range(3):
+            try:
+                stored = await self.ratings.ratings(guild, finished.engine, finished.players)
+                changes = rate({u: Rating.of(r) for u, r in stored.items()}, finished)
+                await self.ratings.apply(
+                    game.id, guild, finished.engine, changes.values(), self._clock()
+                )
+                return
+            except StaleRating:
+                continue  # another game of the same players ended meanwhile
+            except (GameError, ValueError) as exc:
+                log.warning("game %d could not be rated: %s", game.id, exc)
+                return
+        log.warning("game %d: ratings kept changing; not rated", game.id)
 
     # -- timeouts ------------------------------------------------------------------
 

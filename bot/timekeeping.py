@@ -45,7 +45,7 @@ VACATION_DAYS_MAX: Final = 14
 VACATION_WINDOW_DAYS: Final = 60
 """At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
 
-TABLE_OPTIONS: Final = ("clock", "timeout", "reminder")
+TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated")
 """Lobby options the service reads (the rest go to the engine)."""
 
 _UNITS: Final = {"d": DAY, "h": HOUR, "m": MINUTE}
@@ -141,12 +141,15 @@ class TableOptions:
     timeout: TimeoutPolicy = "substitute"
     reminder: float | None = 12 * HOUR
     """Seconds before the first reminder; None: no reminders."""
+    rated: bool = True
+    """The result counts for the players' ratings (issue 11)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "clock": self.clock.format() if self.clock else "none",
             "timeout": self.timeout,
             "reminder": format_duration(self.reminder) if self.reminder else "off",
+            "rated": "yes" if self.rated else "no",
         }
 
     @classmethod
@@ -176,14 +179,22 @@ class TableOptions:
         if "reminder" in given:
             word = str(given["reminder"]).strip().lower()
             reminder = None if word in ("off", "none", "no") else parse_duration(word, "A reminder")
-        return cls(clock=clock, timeout=timeout, reminder=reminder)
+        rated = base.rated
+        if "rated" in given:
+            word = str(given["rated"]).strip().lower()
+            if word not in ("yes", "no", "true", "false", "on", "off"):
+                raise InvalidOptions(f"`rated` is yes or no, not {excerpt(given['rated'])}.")
+            rated = word in ("yes", "true", "on")
+        return cls(clock=clock, timeout=timeout, reminder=reminder, rated=rated)
 
     def describe(self) -> str:
         clock = f"clock {self.clock.describe()}" if self.clock else "no clock"
         reminder = (
             f"reminders after {format_duration(self.reminder)}" if self.reminder else "no reminders"
         )
-        return f"{clock}; on timeout: {self.timeout}; {reminder}"
+        return f"{clock}; on timeout: {self.timeout}; {reminder}" + (
+            "" if self.rated else "; not rated"
+        )
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

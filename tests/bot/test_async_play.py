@@ -343,3 +343,48 @@ async def test_a_player_who_left_cannot_move_and_nobody_waits_for_them(table: Ta
         await table.move(game.id, rng)
     any_state: Any = game.state
     assert any_state is not None and CHANCE not in game.engine.waiting_on(any_state)
+
+
+# -- ratings (issue 11) -----------------------------------------------------------------
+
+
+async def test_a_finished_game_is_rated_once_as_openskill_computes(table: Table) -> None:
+    from openskill.models import PlackettLuce
+
+    game = await table.start("kauda_baji", 3, pieces="1", reminder="off")
+    rng = random.Random(6)
+    for _ in range(3000):
+        game = await table.service.get(game.id)
+        if game.is_over:
+            break
+        await table.move(game.id, rng)
+    assert game.is_over and game.outcome is not None
+    ratings = table.service.ratings
+    assert await ratings.is_rated(game.id)
+    model = PlackettLuce()
+    users = [s.user_id for s in game.seats]
+    order = [seat for group in game.outcome.ranking for seat in sorted(group)]
+    teams = [[model.rating()] for _ in order]
+    after = model.rate(teams, ranks=[i + 1 for i in range(len(order))])
+    for seat, (rating,) in zip(order, after, strict=True):
+        stored = await ratings.get(1, "kauda_baji", users[seat])
+        assert stored is not None and stored.games == 1
+        assert stored.mu == pytest.approx(rating.mu, abs=1e-9)
+        assert stored.sigma == pytest.approx(rating.sigma, abs=1e-9)
+    # Loading the game again (a restart) never rates it twice.
+    await table.restart()
+    for seat in order:
+        stored = await table.service.ratings.get(1, "kauda_baji", users[seat])
+        assert stored is not None and stored.games == 1
+
+
+async def test_unrated_games_and_games_a_moderator_ended_rate_nobody(table: Table) -> None:
+    game = await table.start("kauda_baji", 2, pieces="1", rated="no")
+    await table.service.resign(game.id, PLAYERS[1].user_id)
+    assert not await table.service.ratings.is_rated(game.id)
+    game = await table.start("kauda_baji", 2, pieces="1")
+    await table.service.resign(game.id, 999, moderator=True)
+    assert not await table.service.ratings.is_rated(game.id)
+    game = await table.start("kauda_baji", 2, pieces="1")
+    await table.service.resign(game.id, PLAYERS[1].user_id)  # a resignation is a result
+    assert await table.service.ratings.is_rated(game.id)
