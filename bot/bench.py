@@ -450,6 +450,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.games is None:
         progress("scheduler: 10,000 games with timers")
         report["scheduler"] = asyncio.run(bench_timers(10_000, 1_000))
+        from bot.tournament.bench import bench_pairing
+
+        progress("tournaments: pairing 1,000 players (Swiss, pods of 4)")
+        report["pairing"] = bench_pairing(1_000)
     progress("done")
     json.dump(report, sys.stdout, indent=2)
     print()

@@ -1,1 +1,6 @@
-"""Tournaments, pairings, standings and ratings (issue 11): pure logic, no Discord, no I/O."""
+"""Tournaments (issue 11): pairings (Swiss, round robin, single elimination,
+pods), standings and ratings.
+
+Pure logic only: no Discord, no storage, no clocks.  The service stores
+rounds, results and ratings and feeds them back in.
+"""

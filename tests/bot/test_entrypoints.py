@@ -195,3 +195,10 @@ def test_bench_measures_the_scheduler_with_many_games() -> None:
     report = asyncio.run(bench_timers(50, 10))
     assert report["timers"] == 100 and report["fired"] == 10
     assert report["startup_ms"] > 0 and report["fire_ms_per_timer"] > 0
+
+
+def test_bench_measures_pairing_a_round() -> None:
+    from bot.tournament.bench import bench_pairing
+
+    report = bench_pairing(40, prior_rounds=2)
+    assert report["swiss_ms"] > 0 and report["pods_ms"] > 0
