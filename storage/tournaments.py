@@ -1,0 +1,339 @@
+"""Tournaments, their players and each round's tables (migration 0005).
+
+Every write is one transaction, and the writes that a restart could repeat
+are guarded, so a restart mid-round loses nothing and does nothing twice:
+
+- :meth:`TournamentStore.add_round` writes a whole round's tables at once,
+  and only if it is the next round;
+- :meth:`TournamentStore.link_game` ties a table to its game only while the
+  table has none;
+- :meth:`TournamentStore.record_result` records a table's result once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from storage.database import Database, StorageError
+
+__all__ = [
+    "TournamentFormat",
+    "TournamentPlayer",
+    "TournamentRecord",
+    "TournamentStatus",
+    "TournamentStore",
+    "TournamentTable",
+]
+
+TournamentFormat = Literal["swiss", "round_robin", "elimination", "pods"]
+TournamentStatus = Literal["open", "running", "finished", "cancelled"]
+
+_COLUMNS = (
+    "id, guild_id, channel_id, engine, format, rounds, table_size, options, status, round, "
+    "creator_id, created_at, updated_at"
+)
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    engine: str
+    format: TournamentFormat
+    rounds: int
+    table_size: int
+    options: dict[str, Any]
+    status: TournamentStatus
+    round: int
+    creator_id: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class TournamentPlayer:
+    user_id: int
+    display_name: str
+    rating: float
+    dropped_after: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.dropped_after is None
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    round: int
+    number: int
+    seats: tuple[int, ...]
+    game_id: int | None = None
+    places: tuple[int, ...] | None = None
+    adjudicated: bool = False
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.seats) == 1
+
+
+class TournamentClosed(StorageError):
+    """The tournament no longer takes players (it started or ended)."""
+
+
+def _record(row: Any) -> TournamentRecord:
+    return TournamentRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        engine=str(row["engine"]),
+        format=cast(TournamentFormat, row["format"]),
+        rounds=int(row["rounds"]),
+        table_size=int(row["table_size"]),
+        options=cast(dict[str, Any], json.loads(row["options"])),
+        status=cast(TournamentStatus, row["status"]),
+        round=int(row["round"]),
+        creator_id=int(row["creator_id"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _table(row: Any) -> TournamentTable:
+    places = row["places"]
+    return TournamentTable(
+        round=int(row["round"]),
+        number=int(row["number"]),
+        seats=tuple(int(u) for u in json.loads(row["seats"])),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+        places=None if places is None else tuple(int(p) for p in json.loads(places)),
+        adjudicated=bool(row["adjudicated"]),
+    )
+
+
+class TournamentStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        engine: str,
+        format: TournamentFormat,
+        rounds: int,
+        table_size: int,
+        options: dict[str, Any],
+        creator_id: int,
+        now: float,
+    ) -> TournamentRecord:
+        async with self.db.transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "INSERT INTO tournaments (guild_id, channel_id, engine, format, rounds, "
+                    "table_size, options, creator_id, created_at, updated_at) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    (
+                        guild_id,
+                        channel_id,
+                        engine,
+                        format,
+                        rounds,
+                        table_size,
+                        json.dumps(options, sort_keys=True),
+                        creator_id,
+                        now,
+                        now,
+                    ),
+                )
+            )
+        return _record(rows[0])
+
+    async def get(self, tournament_id: int) -> TournamentRecord | None:
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+                )
+            )
+        return _record(rows[0]) if rows else None
+
+    async def live_in_guild(self, guild_id: int) -> list[TournamentRecord]:
+        """Open and running tournaments of a server, by id."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? "
+                "AND status IN ('open', 'running') ORDER BY id",
+                (guild_id,),
+            )
+        return [_record(r) for r in rows]
+
+    async def set_status(
+        self, tournament_id: int, status: TournamentStatus, now: float
+    ) -> TournamentRecord | None:
+        async with self.db.transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? "
+                    f"RETURNING {_COLUMNS}",
+                    (status, now, tournament_id),
+                )
+            )
+        return _record(rows[0]) if rows else None
+
+    # ---- players
+
+    async def join(
+        self, tournament_id: int, user_id: int, display_name: str, rating: float, now: float
+    ) -> bool:
+        """Add a player to an open tournament; False if already in.  Raises
+        :class:`TournamentClosed` once it started."""
+        async with self.db.transaction() as conn:
+            status = await self._status(conn, tournament_id)
+            if status != "open":
+                raise TournamentClosed("That tournament no longer takes players.")
+            cursor = await conn.execute(
+                "INSERT OR IGNORE INTO tournament_players "
+                "(tournament_id, user_id, display_name, rating, joined_at) VALUES (?, ?, ?, ?, ?)",
+                (tournament_id, user_id, display_name, rating, now),
+            )
+            return cursor.rowcount == 1
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Leave an open tournament; False if not in it."""
+        async with self.db.transaction() as conn:
+            status = await self._status(conn, tournament_id)
+            if status != "open":
+                raise TournamentClosed("That tournament has started: a moderator can drop you.")
+            cursor = await conn.execute(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, user_id),
+            )
+            return cursor.rowcount == 1
+
+    async def drop(self, tournament_id: int, user_id: int, after_round: int) -> bool:
+        """A player leaves a running tournament after ``after_round``."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournament_players SET dropped_after = ? WHERE tournament_id = ? "
+                "AND user_id = ? AND dropped_after IS NULL",
+                (after_round, tournament_id, user_id),
+            )
+            return cursor.rowcount == 1
+
+    async def players(self, tournament_id: int) -> list[TournamentPlayer]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT user_id, display_name, rating, dropped_after FROM tournament_players "
+                "WHERE tournament_id = ? ORDER BY joined_at, user_id",
+                (tournament_id,),
+            )
+        return [
+            TournamentPlayer(
+                int(r["user_id"]),
+                str(r["display_name"]),
+                float(r["rating"]),
+                None if r["dropped_after"] is None else int(r["dropped_after"]),
+            )
+            for r in rows
+        ]
+
+    # ---- rounds and tables
+
+    async def add_round(
+        self, tournament_id: int, round: int, tables: Sequence[Sequence[int]], now: float
+    ) -> bool:
+        """Write round ``round``'s tables (seats in order; one id is a bye)
+        and make it the current round, in one transaction; False if that is
+        not the next round (already paired, e.g. before a restart)."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? "
+                "WHERE id = ? AND round = ? AND status IN ('open', 'running')",
+                (round, now, tournament_id, round - 1),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await conn.executemany(
+                "INSERT INTO tournament_tables (tournament_id, round, number, seats) "
+                "VALUES (?, ?, ?, ?)",
+                [
+                    (tournament_id, round, n, json.dumps([int(u) for u in seats]))
+                    for n, seats in enumerate(tables, start=1)
+                ],
+            )
+        return True
+
+    async def tables(self, tournament_id: int, round: int | None = None) -> list[TournamentTable]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT round, number, seats, game_id, places, adjudicated FROM tournament_tables "
+                "WHERE tournament_id = ? AND (? IS NULL OR round = ?) ORDER BY round, number",
+                (tournament_id, round, round),
+            )
+        return [_table(r) for r in rows]
+
+    async def link_game(self, tournament_id: int, round: int, number: int, game_id: int) -> bool:
+        """Tie a table to the game it plays, only while it has none."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournament_tables SET game_id = ? WHERE tournament_id = ? AND round = ? "
+                "AND number = ? AND game_id IS NULL",
+                (game_id, tournament_id, round, number),
+            )
+            return cursor.rowcount == 1
+
+    async def record_result(
+        self,
+        tournament_id: int,
+        round: int,
+        number: int,
+        places: Sequence[int],
+        *,
+        adjudicated: bool = False,
+    ) -> bool:
+        """A table's places (one per seat, 1 best), once."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournament_tables SET places = ?, adjudicated = ? WHERE tournament_id = ? "
+                "AND round = ? AND number = ? AND places IS NULL "
+                "AND json_array_length(seats) = ?",
+                (
+                    json.dumps([int(p) for p in places]),
+                    int(adjudicated),
+                    tournament_id,
+                    round,
+                    number,
+                    len(places),
+                ),
+            )
+            return cursor.rowcount == 1
+
+    async def table_of_game(self, game_id: int) -> tuple[int, TournamentTable] | None:
+        """The tournament and table a game was played for, if any."""
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT tournament_id, round, number, seats, game_id, places, adjudicated "
+                    "FROM tournament_tables WHERE game_id = ?",
+                    (game_id,),
+                )
+            )
+        if not rows:
+            return None
+        return int(rows[0]["tournament_id"]), _table(rows[0])
+
+    @staticmethod
+    async def _status(conn: Any, tournament_id: int) -> str:
+        rows = list(
+            await conn.execute_fetchall(
+                "SELECT status FROM tournaments WHERE id = ?", (tournament_id,)
+            )
+        )
+        if not rows:
+            raise StorageError(f"There is no tournament #{tournament_id}.")
+        return str(rows[0]["status"])
