@@ -203,6 +203,9 @@ class GameService:
         self._cache: dict[int, LiveGame] = {}
         self.timers_changed: Callable[[], None] = lambda: None
         """Called after a game's timers change (the scheduler re-arms)."""
+        self.game_over_hooks: list[Callable[[LiveGame], None]] = []
+        """Called once a game ends (a tournament reads its result); a hook
+        must not block: it schedules its own work."""
 
     # -- loading ---------------------------------------------------------
 
@@ -671,6 +674,7 @@ class GameService:
         if actor is not None:
             # A resignation or a forfeit is a result; a moderator's end is not.
             await self._rate(game)
+        self._game_over(game)
         return MoveResult(
             game=game, before=game.state, steps=(), actor=actor, version=record.version
         )
@@ -865,6 +869,7 @@ class GameService:
             self.timers_changed()
             if game.is_over and game.record.status == "finished":
                 await self._rate(game)
+                self._game_over(game)
             return
         existing = {(t.kind, t.seat): t for t in await self.timers.of_game(game.id)}
         remind = existing.get(("remind", -1))
@@ -900,6 +905,13 @@ class GameService:
                 await self._keep_time(game, moved=None)
             fixed += 1
         return fixed
+
+    def _game_over(self, game: LiveGame) -> None:
+        for hook in self.game_over_hooks:
+            try:
+                hook(game)
+            except Exception:
+                log.exception("game %d: a game-over hook failed", game.id)
 
     # -- ratings ---------------------------------------------------------------------
 

@@ -1,0 +1,289 @@
+"""The tournament director: runs tournaments with the game service.
+
+It pairs rounds (``bot.tournament.pairing``), writes each round whole
+(``storage.tournaments``), starts one game per table through
+:class:`~bot.service.GameService` with the tournament's options, reads each
+game's result back when it ends, and pairs the next round once every table
+of the round has a result.  A restart mid-round loses nothing and starts
+nothing twice: a round is written once, a table is linked to its game only
+while it has none, a lobby left by a crash is started on the next pass, and
+a result is recorded once.
+
+Discord stays out: the caller posts what the returned results say.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engines import get_engine
+from bot.engines.core import GameError, resolve_options
+from bot.service import GameService, LiveGame, MoveResult, Player, ServiceError
+from bot.timekeeping import TableOptions, split_options
+from bot.tournament import pairing, standings
+from storage.ratings import RatingStore
+from storage.tournaments import (
+    TournamentFormat,
+    TournamentRecord,
+    TournamentStore,
+    TournamentTable,
+)
+
+log = logging.getLogger(__name__)
+
+FORMATS: tuple[TournamentFormat, ...] = ("swiss", "round_robin", "elimination", "pods")
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """What a pass of the director did: games to deliver, and whether the
+    tournament moved on (a new round, or its end)."""
+
+    tournament: TournamentRecord
+    games: tuple[MoveResult, ...] = ()
+    new_round: bool = False
+    finished: bool = False
+
+
+class TournamentDirector:
+    def __init__(self, games: GameService, store: TournamentStore, ratings: RatingStore) -> None:
+        self.games = games
+        self.store = store
+        self.ratings = ratings
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    # -- opening -----------------------------------------------------------------
+
+    async def new(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        engine_name: str,
+        format: str,
+        rounds: int,
+        table_size: int | None,
+        options: dict[str, Any],
+        creator_id: int,
+        now: float,
+    ) -> TournamentRecord:
+        engine = get_engine(engine_name)
+        if format not in FORMATS:
+            raise ServiceError(f"A tournament is {', '.join(FORMATS)}, not {format!r}.")
+        size = table_size or (2 if format != "pods" else min(4, engine.max_players))
+        if format == "pods":
+            if not 3 <= size <= 5 or not engine.min_players <= size <= engine.max_players:
+                raise ServiceError(
+                    f"Pods of {size} do not fit {engine.title} "
+                    f"({engine.min_players}-{engine.max_players} players, pods of 3 to 5)."
+                )
+        elif engine.min_players > 2:
+            raise ServiceError(f"{engine.title} needs pods: it is not a two-player game.")
+        else:
+            size = 2
+        if not 0 <= rounds <= 50:
+            raise ServiceError("A tournament has 0 (as the format needs) to 50 rounds.")
+        engine_given, table_given = split_options(options)
+        resolve_options(engine, engine_given)  # refuse bad options now, not at round 3
+        TableOptions.parse(table_given)
+        return await self.store.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            engine=engine.name,
+            format=format,
+            rounds=rounds,
+            table_size=size,
+            options={**options, "rated": "yes"},  # tournament games are always rated
+            creator_id=creator_id,
+            now=now,
+        )
+
+    async def join(self, tournament_id: int, player: Player, now: float) -> bool:
+        record = await self._get(tournament_id)
+        rating = await self.ratings.get(record.guild_id, record.engine, player.user_id)
+        seed = 0.0 if rating is None else rating.ordinal
+        return await self.store.join(tournament_id, player.user_id, player.display_name, seed, now)
+
+    # -- running ---------------------------------------------------------------------
+
+    async def start(self, tournament_id: int, now: float) -> RoundStarted:
+        async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            if record.status != "open":
+                raise ServiceError(f"Tournament #{tournament_id} has already started.")
+            players = await self.store.players(tournament_id)
+            least = 2 if record.format != "pods" else max(3, get_engine(record.engine).min_players)
+            if len(players) < least:
+                raise ServiceError(
+                    f"Tournament #{tournament_id} needs at least {least} players; "
+                    f"{len(players)} joined."
+                )
+            return await self._advance(record, now)
+
+    async def game_over(self, game: LiveGame, now: float) -> RoundStarted | None:
+        """A game ended: record its table's result, and move the tournament
+        on when the round is complete."""
+        found = await self.store.table_of_game(game.id)
+        if found is None or game.outcome is None:
+            return None
+        tournament_id, table = found
+        async with self._lock(tournament_id):
+            places = _places(game, table)
+            await self.store.record_result(tournament_id, table.round, table.number, places)
+            record = await self._get(tournament_id)
+            return await self._advance(record, now)
+
+    async def resume_all(self, now: float) -> list[RoundStarted]:
+        """At start-up: finish what a crash interrupted in every running
+        tournament (games not yet started, results not yet read)."""
+        done: list[RoundStarted] = []
+        for guild_records in await self._running():
+            async with self._lock(guild_records.id):
+                done.append(await self._advance(guild_records, now))
+        return done
+
+    async def _running(self) -> list[TournamentRecord]:
+        async with self.store.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM tournaments WHERE status = 'running' ORDER BY id"
+            )
+        records = [await self.store.get(int(r["id"])) for r in rows]
+        return [r for r in records if r is not None]
+
+    async def _advance(self, record: TournamentRecord, now: float) -> RoundStarted:
+        """Bring a tournament up to date: read finished games, start the
+        current round's games, or pair the next round, or finish."""
+        started: list[MoveResult] = []
+        new_round = False
+        for _ in range(3):
+            tables = await self.store.tables(record.id, record.round) if record.round else []
+            await self._read_results(record, tables)
+            tables = await self.store.tables(record.id, record.round) if record.round else []
+            if tables and any(t.places is None for t in tables):
+                started += await self._start_games(record, tables)
+                return RoundStarted(record, tuple(started), new_round)
+            upcoming = await self._pair(record)
+            if upcoming is None:
+                finished = await self.store.set_status(record.id, "finished", now)
+                return RoundStarted(finished or record, tuple(started), new_round, finished=True)
+            seats = [list(t.seats) for t in upcoming.tables] + [[p] for p in upcoming.byes]
+            if await self.store.add_round(record.id, record.round + 1, seats, now):
+                new_round = True
+            record = await self._get(record.id)
+            tables = await self.store.tables(record.id, record.round)
+            for table in tables:
+                if table.is_bye:
+                    await self.store.record_result(record.id, table.round, table.number, [1])
+        return RoundStarted(record, tuple(started), new_round)
+
+    async def _read_results(self, record: TournamentRecord, tables: list[TournamentTable]) -> None:
+        for table in tables:
+            if table.places is not None or table.game_id is None:
+                continue
+            try:
+                game = await self.games.get(table.game_id)
+            except GameError:
+                continue
+            if game.is_over and game.outcome is not None:
+                await self.store.record_result(
+                    record.id, table.round, table.number, _places(game, table)
+                )
+
+    async def _start_games(
+        self, record: TournamentRecord, tables: Iterable[TournamentTable]
+    ) -> list[MoveResult]:
+        players = {p.user_id: p for p in await self.store.players(record.id)}
+        started: list[MoveResult] = []
+        for table in tables:
+            if table.is_bye or table.places is not None:
+                continue
+            game_id = table.game_id
+            if game_id is None:
+                first = players[table.seats[0]]
+                game = await self.games.new_game(
+                    record.engine,
+                    creator=Player(first.user_id, first.display_name),
+                    guild_id=record.guild_id,
+                    channel_id=record.channel_id,
+                    options=record.options,
+                )
+                for user in table.seats[1:]:
+                    await self.games.join(game.id, Player(user, players[user].display_name))
+                if not await self.store.link_game(record.id, table.round, table.number, game.id):
+                    continue  # another pass linked this table first
+                game_id = game.id
+            game = await self.games.get(game_id)
+            if game.record.status == "lobby":
+                started.append(await self.games.start(game_id, table.seats[0], moderator=True))
+        return started
+
+    async def _pair(self, record: TournamentRecord) -> pairing.Round | None:
+        """The next round, or None when the tournament is over."""
+        players = [
+            standings.Player(p.user_id, p.rating)
+            for p in await self.store.players(record.id)
+            if p.active
+        ]
+        history = await self.results(record.id)
+        number = record.round + 1
+        if len(players) < 2:
+            return None
+        if record.format == "elimination":
+            return pairing.pair_single_elimination(players, history)
+        if record.format == "round_robin":
+            schedule = pairing.round_robin_schedule(players)
+            limit = record.rounds or len(schedule)
+            return schedule[number - 1] if number <= min(limit, len(schedule)) else None
+        if number > (record.rounds or 3):
+            return None
+        if record.format == "pods":
+            engine = get_engine(record.engine)
+            return pairing.pair_pods(
+                players,
+                history,
+                table_size=record.table_size,
+                min_players=max(3, engine.min_players),
+            )
+        return pairing.pair_swiss(players, history)
+
+    # -- reading ----------------------------------------------------------------------
+
+    async def results(self, tournament_id: int) -> list[standings.Result]:
+        return [
+            standings.Result(t.round, t.seats, t.places)
+            for t in await self.store.tables(tournament_id)
+            if t.places is not None
+        ]
+
+    async def table_of_standings(self, tournament_id: int) -> tuple[standings.Standing, ...]:
+        record = await self._get(tournament_id)
+        players = [
+            standings.Player(p.user_id, p.rating) for p in await self.store.players(record.id)
+        ]
+        scoring = standings.Scoring(table_size=record.table_size)
+        return standings.standings(players, await self.results(record.id), scoring)
+
+    async def _get(self, tournament_id: int) -> TournamentRecord:
+        record = await self.store.get(tournament_id)
+        if record is None:
+            raise ServiceError(f"There is no tournament #{tournament_id}.")
+        return record
+
+
+def _places(game: LiveGame, table: TournamentTable) -> tuple[int, ...]:
+    """Each seat's place from the game's outcome (1 best; ties share)."""
+    assert game.outcome is not None
+    place_of_seat: dict[int, int] = {}
+    place = 1
+    for group in game.outcome.ranking:
+        for seat in group:
+            place_of_seat[seat] = place
+        place += len(group)
+    return tuple(place_of_seat.get(seat, len(table.seats)) for seat in range(len(table.seats)))
