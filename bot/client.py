@@ -27,7 +27,7 @@ from storage.timekeeping import SettingsStore
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings")
+EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings")
 
 
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.

@@ -53,6 +53,11 @@ _HISTORY_COLUMNS = (
 _ORDINAL_SQL = f"(mu - {ORDINAL_Z!r} * sigma)"
 
 
+def _ordinal_sql(table: str) -> str:
+    """:data:`_ORDINAL_SQL` for the columns of ``table`` (an alias)."""
+    return f"({table}.mu - {ORDINAL_Z!r} * {table}.sigma)"
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """The conservative estimate ``mu - 3 sigma`` (OpenSkill's ``ordinal()``)."""
     return mu - ORDINAL_Z * sigma
@@ -333,6 +338,47 @@ class RatingStore:
                 (guild_id, engine, limit),
             )
         return [_rating(r) for r in rows]
+
+    async def rank(self, guild_id: int, engine: str, user_id: int) -> tuple[int, int] | None:
+        """``(place, players)``: the player's place on that game's leaderboard
+        (1 = first, in :meth:`top`'s order) and how many players it holds;
+        None when the player has no rating in that game on that server."""
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id "
+                    f"AND o.engine = r.engine AND ({_ordinal_sql('o')} > {_ordinal_sql('r')} "
+                    f"OR ({_ordinal_sql('o')} = {_ordinal_sql('r')} AND "
+                    "(o.games > r.games OR (o.games = r.games AND o.user_id < r.user_id))))"
+                    ") + 1 AS place, (SELECT COUNT(*) FROM ratings o WHERE "
+                    "o.guild_id = r.guild_id AND o.engine = r.engine) AS players "
+                    "FROM ratings r WHERE r.guild_id = ? AND r.engine = ? AND r.user_id = ?",
+                    (guild_id, engine, user_id),
+                )
+            )
+        if not rows:
+            return None
+        return int(rows[0]["place"]), int(rows[0]["players"])
+
+    async def seat_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The display name each player had in their newest game on that server
+        (from the game's seats), by user id; players never seated there are absent.
+
+        For leaderboards and profiles when Discord's member cache does not know
+        the player.  The names are as players wrote them: escape before use.
+        """
+        users = sorted(set(user_ids))
+        if not users:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT user_id, display_name FROM (SELECT s.user_id, s.display_name, "
+                "ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY s.game_id DESC) AS n "
+                "FROM seats s JOIN games g ON g.id = s.game_id WHERE g.guild_id = ? "
+                f"AND s.user_id IN ({_placeholders(users)})) WHERE n = 1",
+                (guild_id, *users),
+            )
+        return {int(r["user_id"]): str(r["display_name"]) for r in rows}
 
     async def history(
         self, guild_id: int, user_id: int, limit: int = 10, *, engine: str | None = None

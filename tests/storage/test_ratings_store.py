@@ -14,6 +14,7 @@ import pytest
 
 from bot.tournament.ratings import FinishedGame, Rating, rate
 from storage.database import Database, load_migrations
+from storage.games import GameStore
 from storage.ratings import RatingChange, RatingStore, StaleRating, ordinal
 
 GUILD = 900
@@ -283,6 +284,69 @@ async def test_trends_over_the_last_games(db: Database) -> None:
     )
     with pytest.raises(ValueError):
         await store.trends(GUILD, "artaban", [1], last=0)
+
+
+async def test_rank_is_the_place_on_the_leaderboard(db: Database) -> None:
+    store = RatingStore(db)
+    changes = []
+    for user in range(1, 31):
+        mu = 20.0 + (user * 7) % 13
+        sigma = 1.0 + (user * 5) % 11 / 2.0
+        changes.append(change(user, (mu, sigma)))
+    assert await store.apply(1, GUILD, "sangram", changes, 1.0)
+    top = await store.top(GUILD, "sangram", limit=30)
+    for place, record in enumerate(top, start=1):
+        assert await store.rank(GUILD, "sangram", record.user_id) == (place, 30)
+    assert await store.rank(GUILD, "sangram", 99) is None
+    assert await store.rank(GUILD, "artaban", 1) is None
+    assert await store.rank(OTHER_GUILD, "sangram", 1) is None
+
+
+async def test_rank_breaks_ties_like_top(db: Database) -> None:
+    store = RatingStore(db)
+    await store.apply(1, GUILD, "sangram", [change(5, (30, 2)), change(3, (30, 2))], 1.0)
+    await store.apply(2, GUILD, "sangram", [change(7, (28, 3)), change(8, (24, 1))], 2.0)
+    await store.apply(
+        3,
+        GUILD,
+        "sangram",
+        [change(8, (30, 2), before=(24, 1), games_before=1), change(9, (10, 1))],
+        3.0,
+    )
+    order = [r.user_id for r in await store.top(GUILD, "sangram")]
+    assert order == [8, 3, 5, 7, 9]
+    assert [await store.rank(GUILD, "sangram", u) for u in order] == [(k, 5) for k in range(1, 6)]
+
+
+async def test_seat_names_are_the_newest_seat_on_that_server(db: Database) -> None:
+    games = GameStore(db)
+    store = RatingStore(db)
+
+    async def seat(guild: int | None, *players: tuple[int, str]) -> None:
+        record = await games.create_game(
+            engine="sangram",
+            engine_revision=1,
+            options={},
+            guild_id=guild,
+            channel_id=5,
+            thread_id=None,
+            creator_id=players[0][0],
+            now=1.0,
+        )
+        for user, name in players:
+            await games.add_seat(record.id, user, name, 1.0)
+
+    await seat(GUILD, (1, "Asha"), (2, "Bhima"))
+    await seat(GUILD, (1, "Asha the Second"), (3, "**Chitra**"))
+    await seat(OTHER_GUILD, (1, "Asha elsewhere"), (4, "Dev"))
+    await seat(None, (2, "Bhima in a DM"), (3, "Chitra in a DM"))
+    assert await store.seat_names(GUILD, [1, 2, 3, 4, 5]) == {
+        1: "Asha the Second",
+        2: "Bhima",
+        3: "**Chitra**",  # as written: callers escape
+    }
+    assert await store.seat_names(OTHER_GUILD, [1]) == {1: "Asha elsewhere"}
+    assert await store.seat_names(GUILD, []) == {}
 
 
 # ----------------------------------------------------------------- the migration
