@@ -14,16 +14,19 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.delivery import Delivery
+from bot.director import TournamentDirector
 from bot.engines import ENGINES
 from bot.keeper import Keeper
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import GameService, LiveGame
 from bot.table import Table
 from bot.ui.items import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.games import GameStore
+from storage.ratings import RatingStore
 from storage.timekeeping import SettingsStore
+from storage.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +50,7 @@ class ChaupalBot(commands.Bot):
     renders: RenderPool
     keeper: Keeper
     scheduler: Scheduler
+    tournaments: TournamentDirector
     _catch_up: asyncio.Task[None]
 
     def __init__(
@@ -73,6 +77,7 @@ class ChaupalBot(commands.Bot):
         self._database = database
         # Wall-clock time in production; tests pass a fake clock they move.
         self.clock = clock or time.time
+        self._tournament_tasks: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
         self.db = self._database or await Database.open(self.settings.database_path)
@@ -88,6 +93,10 @@ class ChaupalBot(commands.Bot):
         self.keeper = Keeper(self)
         self.scheduler = Scheduler(self.service.timers, self.keeper.fire, self.clock)
         self.service.timers_changed = self.scheduler.rearm
+        self.tournaments = TournamentDirector(
+            self.service, TournamentStore(self.db), RatingStore(self.db)
+        )
+        self.service.game_over_hooks.append(self._game_over)
         self.table = Table(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
@@ -119,6 +128,35 @@ class ChaupalBot(commands.Bot):
             if settled:
                 log.info("set the timers of %d running games", settled)
         self.scheduler.start()
+        # Tournament rounds a crash interrupted: results not yet read, games
+        # not yet started.
+        try:
+            for moved in await self.tournaments.resume_all(self.clock()):
+                for result in moved.games:
+                    await self.delivery.publish(result)
+        except Exception:
+            log.exception("could not resume the running tournaments")
+
+    def _game_over(self, game: LiveGame) -> None:
+        """A game ended: if a tournament played it, record the result and
+        start the next round's games (in the background: the move that ended
+        the game is answered first)."""
+
+        async def advance() -> None:
+            try:
+                moved = await self.tournaments.game_over(game, self.clock())
+            except Exception:
+                log.exception("game %d: its tournament could not move on", game.id)
+                return
+            if moved is not None:
+                for result in moved.games:
+                    await self.delivery.publish(result)
+
+        task = asyncio.get_running_loop().create_task(
+            advance(), name=f"chaupal-tournament-{game.id}"
+        )
+        self._tournament_tasks.add(task)
+        task.add_done_callback(self._tournament_tasks.discard)
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id

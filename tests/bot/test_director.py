@@ -204,3 +204,37 @@ async def test_bad_tournaments_are_refused_with_reasons(club: Club) -> None:
     await director.join(record.id, PLAYERS[0], 0.0)
     with pytest.raises(ServiceError, match="at least 2"):
         await director.start(record.id, 0.0)
+
+
+async def test_the_bot_posts_each_game_and_moves_the_round_on(tmp_path: Path) -> None:
+    """Through discord.py: the bot's director starts a round's games (their
+    boards are posted), and when the last game ends by a resignation typed in
+    Discord, the next round's games start on their own."""
+    from tests.bot.driver import boards, bot_of, make_bot
+    from tests.discord_harness import FakeDiscord
+
+    fake = await FakeDiscord.start(make_bot(tmp_path / "bot.sqlite3", 5))
+    try:
+        bot = bot_of(fake)
+        users = [fake.user(f"u{i}") for i in range(4)]
+        record = await bot.tournaments.new(
+            guild_id=fake.guild_id, channel_id=fake.channel_id, engine_name="artaban",
+            format="swiss", rounds=2, table_size=None, options={}, creator_id=1, now=0.0,
+        )  # fmt: skip
+        for u in users:
+            await bot.tournaments.join(record.id, Player(u.id, u.name), 0.0)
+        started = await bot.tournaments.start(record.id, 0.0)
+        for result in started.games:
+            await bot.delivery.publish(result)
+        await fake.settle()
+        assert len(started.games) == 2 and len(boards(fake)) >= 2
+        for table in await bot.tournaments.store.tables(record.id, 1):
+            loser = next(u for u in users if u.id == table.seats[1])
+            await fake.slash(loser, "game resign", game=table.game_id)
+            await fake.settle()
+        second = await bot.tournaments.store.tables(record.id, 2)
+        assert len(second) == 2 and all(t.game_id for t in second)
+        games = [await bot.service.get(t.game_id or 0) for t in second]
+        assert all(g.record.status == "active" for g in games)
+    finally:
+        await fake.close()
