@@ -840,8 +840,13 @@ class FakeDiscord:
         )
         try:
             await fake._start(dispatch_ready=dispatch_ready)
-        except BaseException:
-            await fake.close()
+        except BaseException as failed:
+            # The start-up failure is the news; a slow close after it (a
+            # loaded machine) must not replace it.
+            try:
+                await fake.close()
+            except HarnessTimeout as closing:
+                failed.add_note(f"Closing the bot afterwards failed too: {closing}")
             raise
         return fake
 

@@ -57,6 +57,22 @@ async def test_a_bot_that_hangs_while_starting_fails_the_test(
         await FakeDiscord.start(HangingSetupBot())
 
 
+class HangingSetupAndCloseBot(HangingSetupBot):
+    async def close(self) -> None:
+        await asyncio.Event().wait()
+
+
+async def test_a_slow_close_after_a_failed_start_does_not_hide_the_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On a loaded machine closing can take longer than the limit too: the
+    # error must still name what hung first.
+    monkeypatch.setattr(FakeDiscord, "LIFECYCLE_TIMEOUT", 0.2)
+    with pytest.raises(HarnessTimeout, match=r"setup_hook") as caught:
+        await FakeDiscord.start(HangingSetupAndCloseBot())
+    assert any("Closing the bot afterwards" in note for note in caught.value.__notes__)
+
+
 def test_a_thread_left_running_does_not_hang_the_test_run(tmp_path: Path) -> None:
     """The run printed its results, then waited for ever on a leaked thread at exit."""
     (tmp_path / "test_leak.py").write_text(
