@@ -1042,6 +1042,15 @@ class GameService:
         else:
             candidates = here
         if not candidates:
+            if want == "mine":
+                # A game that just ended is the likeliest meaning: say so.
+                ended = await self.store.games_of_user(user_id, statuses=("finished", "abandoned"))
+                ended = [g for g in ended if channel_id in (g.channel_id, g.thread_id)]
+                if ended:
+                    raise ServiceError(
+                        f"Game #{ended[-1].id} is over, and you have no running game in this "
+                        "channel. Start one with /game new."
+                    )
             what = {"lobby": "open lobby", "mine": "game of yours", "any": "game"}[want]
             raise ServiceError(f"There is no {what} in this channel. Start one with /game new.")
         if len(candidates) > 1:

@@ -279,3 +279,14 @@ async def test_a_players_game_is_found_from_a_dm(service: GameService) -> None:
         )
     with pytest.raises(ServiceError, match="no game of yours"):
         await service.find_game(channel_id=999, user_id=424242, game_id=None, want="mine")
+
+
+async def test_a_player_whose_game_just_ended_is_told_it_is_over(service: GameService) -> None:
+    game_id = await started(service, "kauda_baji", 2)
+    await service.resign(game_id, PLAYERS[1].user_id)
+    with pytest.raises(ServiceError, match=rf"Game #{game_id} is over"):
+        await service.find_game(
+            channel_id=10, user_id=PLAYERS[0].user_id, game_id=None, want="mine"
+        )
+    with pytest.raises(ServiceError, match="no game of yours"):
+        await service.find_game(channel_id=10, user_id=999, game_id=None, want="mine")
