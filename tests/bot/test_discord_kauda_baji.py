@@ -914,7 +914,7 @@ async def test_R18_finishes_and_places(tables: Tables) -> None:
     assert not table.fake.buttons(table.fake.current(final))
     assert not table.pinged  # the end pings nobody
     out = await table.fake.slash(asha, "game play", action="d3 1 in")
-    await table.refused(out, "no game of yours", game.version)
+    await table.refused(out, f"game #{game.id} is over", game.version)
 
 
 async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
