@@ -108,10 +108,10 @@ class Keeper:
             except Exception:
                 await service.timers.claim(timer)
                 return
-            now = service._clock()
+            now = service.now()
             if timer.version != game.version or game.is_over or game.paused:
                 await service.timers.claim(timer)
-                await service._keep_time(game, moved=None)
+                await service.keep_time(game)
                 return
             if not await service.timers.reschedule(timer, now + REPEAT_REMINDER):
                 return

@@ -34,6 +34,7 @@ from bot.engines.core import (
 )
 from bot.outgoing import safe_name
 from bot.players import player_for
+from bot.server_settings import table_defaults
 from bot.timekeeping import (
     DAY,
     TableOptions,
@@ -788,16 +789,15 @@ class GameService:
 
     async def server_defaults(self, guild_id: int | None) -> TableOptions:
         """A server's defaults for new games (``/chaupal settings``)."""
-        if guild_id is None:
-            return TableOptions()
-        stored = await self.settings.get(guild_id)
-        given: dict[str, Any] = {
-            k: stored[k] for k in ("clock", "timeout", "reminder") if k in stored
-        }
-        try:
-            return TableOptions.parse(given)
-        except GameError:
-            return TableOptions()
+        return await table_defaults(self.settings, guild_id)
+
+    def now(self) -> float:
+        """The service's clock (a fake one in tests)."""
+        return self._clock()
+
+    async def keep_time(self, game: LiveGame) -> None:
+        """Set a game's clocks and timers again (under the game's lock)."""
+        await self._keep_time(game, moved=None)
 
     # -- after every change: automatic seats, clocks and timers ----------------
 
