@@ -33,6 +33,7 @@ from renderers.common import (
     blend,
     crown,
     display_name,
+    edge_labels,
     legend,
     min_text_size,
     pips,
@@ -641,21 +642,12 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
         else:
             bar = (left + BOARD_PX + 2, top, left + BOARD_PX + 2 + EDGE, top + BOARD_PX)
         c.draw.rectangle(bar, fill=colour)
-    where = {}
-    for rank in range(1, 9):
-        for file in range(8):
-            where[_display(file, rank, turns)] = (file, rank)
+    columns, rows = edge_labels(8, FILES, lambda f, r: _display(f, r, turns))
     for i in range(8):
-        # a column shares its file or its rank
-        fa, ra = where[(i, 0)]
-        fb, _ = where[(i, 7)]
-        label = FILES[fa] if fa == fb else str(ra)
         cx = left + i * SQUARE + SQUARE // 2
         for ty in (top - EDGE - COORD // 2 - 2, top + BOARD_PX + EDGE + COORD // 2 + 2):
-            c.text((cx, ty), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
-        fa, ra = where[(0, i)]
-        fb, _ = where[(7, i)]
-        label = FILES[fa] if fa == fb else str(ra)
+            c.text((cx, ty), columns[i], size=SMALL, fill=t.muted, anchor="mm", bold=True)
+        label = rows[i]
         cy = top + i * SQUARE + SQUARE // 2
         for tx in (left - EDGE - COORD // 2 - 4, left + BOARD_PX + EDGE + COORD // 2 + 4):
             c.text((tx, cy), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)

@@ -955,3 +955,22 @@ def private_heading(
         bold=True,
         max_width=left_edge - margin - 70,
     )
+
+
+def edge_labels(
+    size: int, files: str, display: Callable[[int, int], tuple[int, int]]
+) -> tuple[list[str], list[str]]:
+    """The coordinate along each display column and row of a square board
+    drawn turned: ``display(file, rank)`` gives a square's (column, row) on
+    the image (files from 0, ranks from 1).  A column shows its file, or
+    its rank when the board is turned a quarter; rows likewise."""
+    where = {display(f, r): (f, r) for r in range(1, size + 1) for f in range(size)}
+
+    def label(a: tuple[int, int], b: tuple[int, int]) -> str:
+        fa, ra = where[a]
+        fb, _ = where[b]
+        return files[fa] if fa == fb else str(ra)
+
+    columns = [label((i, 0), (i, size - 1)) for i in range(size)]
+    rows = [label((0, i), (size - 1, i)) for i in range(size)]
+    return columns, rows

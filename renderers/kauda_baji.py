@@ -51,6 +51,7 @@ from renderers.common import (
     ViewRenderer,
     blend,
     display_name,
+    edge_labels,
     fit_text,
     legend,
     min_text_size,
@@ -468,20 +469,12 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
         )[side]
         c.draw.rectangle(bar, fill=colour)
     # coordinates, as the turned board shows them
-    where: dict[tuple[int, int], tuple[int, int]] = {}
-    for rank in range(1, 8):
-        for file in range(7):
-            where[_display(file, rank, turns)] = (file, rank)
+    columns, rows = edge_labels(7, FILES, lambda f, r: _display(f, r, turns))
     for i in range(7):
-        fa, ra = where[(i, 0)]
-        fb, _ = where[(i, 6)]
-        label = FILES[fa] if fa == fb else str(ra)
         cx = BOARD_LEFT + i * SQUARE + SQUARE // 2
         for ty in (top - EDGE - COORD // 2 - 3, top + BOARD_PX + EDGE + COORD // 2 + 3):
-            c.text((cx, ty), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
-        fa, ra = where[(0, i)]
-        fb, _ = where[(6, i)]
-        label = FILES[fa] if fa == fb else str(ra)
+            c.text((cx, ty), columns[i], size=SMALL, fill=t.muted, anchor="mm", bold=True)
+        label = rows[i]
         cy = top + i * SQUARE + SQUARE // 2
         for tx in (
             BOARD_LEFT - EDGE - COORD // 2 - 6,
