@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.delivery import Delivery
+from bot.desk import TournamentDesk
 from bot.director import TournamentDirector
 from bot.engines import ENGINES
 from bot.keeper import Keeper
@@ -30,7 +31,7 @@ from storage.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings")
+EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings", "bot.cogs.tournament")
 
 
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.
@@ -51,6 +52,7 @@ class ChaupalBot(commands.Bot):
     keeper: Keeper
     scheduler: Scheduler
     tournaments: TournamentDirector
+    desk: TournamentDesk
     _catch_up: asyncio.Task[None]
 
     def __init__(
@@ -96,6 +98,7 @@ class ChaupalBot(commands.Bot):
         self.tournaments = TournamentDirector(
             self.service, TournamentStore(self.db), RatingStore(self.db)
         )
+        self.desk = TournamentDesk(self, self.tournaments)
         self.service.game_over_hooks.append(self._game_over)
         self.table = Table(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -132,8 +135,7 @@ class ChaupalBot(commands.Bot):
         # not yet started.
         try:
             for moved in await self.tournaments.resume_all(self.clock()):
-                for result in moved.games:
-                    await self.delivery.publish(result)
+                await self.desk.after(moved)
         except Exception:
             log.exception("could not resume the running tournaments")
 
@@ -148,9 +150,7 @@ class ChaupalBot(commands.Bot):
             except Exception:
                 log.exception("game %d: its tournament could not move on", game.id)
                 return
-            if moved is not None:
-                for result in moved.games:
-                    await self.delivery.publish(result)
+            await self.desk.after(moved)
 
         task = asyncio.get_running_loop().create_task(
             advance(), name=f"chaupal-tournament-{game.id}"

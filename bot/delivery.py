@@ -237,9 +237,7 @@ class Delivery:
         return game.record.channel_id
 
     def channel(self, game: LiveGame) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(
-            self.place_id(game), guild_id=game.record.guild_id
-        )
+        return self.bot.get_partial_messageable(self.place_id(game), guild_id=game.record.guild_id)
 
     async def send(
         self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
@@ -316,6 +314,10 @@ class Delivery:
             return game  # decided (and said) already
         lobby = await store.get_message(game.id, "lobby")
         if lobby is None:
+            # A tournament's game has no lobby: its table message is posted
+            # now, and the thread opens from it.
+            lobby = await self.bot.desk.table_message(game)
+        if lobby is None:
             return game  # no lobby message to open a thread from
         if isinstance(self.bot.get_channel(lobby[0]), discord.Thread):
             return game  # opened in a thread already: played there
@@ -373,7 +375,9 @@ class Delivery:
             if board is None:
                 return
             link = f"Newest board: {jump_url(game.record.guild_id, board[0], board[1])}"
-        content = lobby_text(game, status=status_line(game, last, link))
+        content = lobby_text(
+            game, status=status_line(game, last, link), heading=await self.bot.desk.heading(game)
+        )
         if self._status.get(game.id) == content:
             return
         try:
@@ -508,9 +512,7 @@ class Delivery:
         # when the last to commit is also the first to act after it; a first
         # commit that merely leaves one seat to move is not.
         simultaneous = len(game.engine.to_move(game.state) - {CHANCE}) >= 2
-        resolved = (
-            row is not None and row.simultaneous and not simultaneous and actor in awaited
-        )
+        resolved = row is not None and row.simultaneous and not simultaneous and actor in awaited
         # Ping whoever newly must act; a seat still waited on from the last
         # board was pinged then, and the actor is at the keyboard already.
         pings = set(awaited - before) - {actor}
@@ -538,9 +540,7 @@ class Delivery:
             shown = simultaneous or (not fresh and row is not None and row.simultaneous)
             await self.bot.store.set_outbox(
                 game.id,
-                OutboxRow(
-                    "board", game.version, awaited=awaited, over=over, simultaneous=shown
-                ),
+                OutboxRow("board", game.version, awaited=awaited, over=over, simultaneous=shown),
             )
             await self._update_status(game, await self._last_narration(game, narrations))
         return sent
@@ -617,13 +617,19 @@ class Delivery:
         png = await self.public_png(game)
         view = board_view(self.bot, game)
         try:
-            await self.bot.get_partial_messageable(stored[0]).get_partial_message(stored[1]).edit(
-                content=clip(content),
-                attachments=[
-                    discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png")
-                ],
-                view=view,
-                allowed_mentions=NO_PINGS,
+            await (
+                self.bot.get_partial_messageable(stored[0])
+                .get_partial_message(stored[1])
+                .edit(
+                    content=clip(content),
+                    attachments=[
+                        discord.File(
+                            io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png"
+                        )
+                    ],
+                    view=view,
+                    allowed_mentions=NO_PINGS,
+                )
             )
         except discord.HTTPException as exc:
             # Deleted, or too old to edit: post a new board instead.

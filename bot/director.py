@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,43 @@ from storage.tournaments import (
 log = logging.getLogger(__name__)
 
 FORMATS: tuple[TournamentFormat, ...] = ("swiss", "round_robin", "elimination", "pods")
+FORMAT_TITLES: dict[str, str] = {
+    "swiss": "Swiss",
+    "round_robin": "Round robin",
+    "elimination": "Single elimination",
+    "pods": "Pods",
+}
+MAX_ROUNDS = 50
+MAX_NAME = 60
+"""A tournament's own name is cut to this many characters."""
+
+
+def planned_rounds(record: TournamentRecord, entrants: int) -> int:
+    """How many rounds the tournament plays with ``entrants`` players.
+
+    Swiss without a number: enough rounds for one unbeaten winner,
+    ceil(log2 n).  Pods without a number: ceil(log_size n) + 1, so that the
+    last round brings the leaders together.  Round robin: n - 1 (n even) or n.
+    Single elimination: ceil(log2 n).
+    """
+    n = max(entrants, 2)
+    if record.format == "round_robin":
+        return n - 1 if n % 2 == 0 else n
+    if record.format == "elimination":
+        return math.ceil(math.log2(n))
+    if record.rounds:
+        return record.rounds
+    if record.format == "pods":
+        size = max(record.table_size, 2)
+        return max(2, math.ceil(math.log(n, size) - 1e-9) + 1)
+    return max(1, math.ceil(math.log2(n)))
+
+
+@dataclass(frozen=True)
+class Dropped:
+    tournament: TournamentRecord
+    resigned: MoveResult | None
+    """The game resigned for the player, to deliver (if one was playing)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +111,7 @@ class TournamentDirector:
         options: dict[str, Any],
         creator_id: int,
         now: float,
+        name: str = "",
     ) -> TournamentRecord:
         engine = get_engine(engine_name)
         if format not in FORMATS:
@@ -88,8 +127,14 @@ class TournamentDirector:
             raise ServiceError(f"{engine.title} needs pods: it is not a two-player game.")
         else:
             size = 2
-        if not 0 <= rounds <= 50:
-            raise ServiceError("A tournament has 0 (as the format needs) to 50 rounds.")
+        if not 0 <= rounds <= MAX_ROUNDS:
+            raise ServiceError(
+                f"A tournament has 0 (as many as the format needs) to {MAX_ROUNDS} rounds."
+            )
+        if format in ("round_robin", "elimination") and rounds:
+            raise ServiceError(
+                f"A {FORMAT_TITLES[format].lower()} decides its own rounds: leave `rounds` out."
+            )
         engine_given, table_given = split_options(options)
         resolve_options(engine, engine_given)  # refuse bad options now, not at round 3
         TableOptions.parse(table_given)
@@ -103,6 +148,7 @@ class TournamentDirector:
             options={**options, "rated": "yes"},  # tournament games are always rated
             creator_id=creator_id,
             now=now,
+            name=name.strip()[:MAX_NAME],
         )
 
     async def join(self, tournament_id: int, player: Player, now: float) -> bool:
@@ -110,6 +156,96 @@ class TournamentDirector:
         rating = await self.ratings.get(record.guild_id, record.engine, player.user_id)
         seed = 0.0 if rating is None else rating.ordinal
         return await self.store.join(tournament_id, player.user_id, player.display_name, seed, now)
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Leave before the start; False if not in it."""
+        await self._get(tournament_id)
+        return await self.store.leave(tournament_id, user_id)
+
+    # -- a moderator's hand ------------------------------------------------------------
+
+    async def drop(self, tournament_id: int, user_id: int, now: float) -> Dropped:
+        """Take a player out of a running tournament: never paired again,
+        still counted as an opponent.  An unfinished game of theirs in the
+        current round is resigned for them (with two players their opponent
+        wins; at a pod the automatic player takes the seat, ranked last)."""
+        async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            if record.status == "open":
+                raise ServiceError(
+                    f"{record.title.capitalize()} has not started: players leave it with "
+                    "/tournament leave."
+                )
+            if record.status != "running":
+                raise ServiceError(f"{record.title.capitalize()} is over.")
+            if not any(p.user_id == user_id for p in await self.store.players(tournament_id)):
+                raise ServiceError(f"That player is not in {record.title}.")
+            if not await self.store.drop(tournament_id, user_id, record.round):
+                raise ServiceError(f"That player has already dropped out of {record.title}.")
+            resigned: MoveResult | None = None
+            for table in await self.store.tables(tournament_id, record.round):
+                if user_id in table.seats and table.places is None and table.game_id is not None:
+                    game = await self.games.get(table.game_id)
+                    seat = game.seat_of(user_id)
+                    if not game.is_over and seat is not None and not game.is_auto(seat):
+                        resigned = await self.games.resign(table.game_id, user_id)
+            return Dropped(record, resigned)
+
+    async def adjudicate(
+        self, tournament_id: int, game_id: int, places: tuple[int, ...], now: float
+    ) -> RoundStarted:
+        """A moderator decides an unfinished game of the current round:
+        ``places`` per seat (1 best, equal places tie).  The game ends, and
+        the round moves on if it was the last one playing."""
+        async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            if record.status != "running":
+                raise ServiceError(f"{record.title.capitalize()} is not running.")
+            found = await self.store.table_of_game(game_id)
+            if found is None or found[0] != tournament_id:
+                raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
+            table = found[1]
+            if table.places is not None:
+                raise ServiceError(f"Game #{game_id} already has its result.")
+            if len(places) != len(table.seats) or any(p < 1 for p in places):
+                raise ServiceError(
+                    f"Game #{game_id} has {len(table.seats)} seats: give one place (1 best) "
+                    "for each, in seat order."
+                )
+            # The result first: the game's end then finds it recorded and
+            # does not count the moderator's end as a draw.
+            await self.store.record_result(
+                tournament_id, table.round, table.number, places, adjudicated=True
+            )
+            game = await self.games.get(game_id)
+            if not game.is_over:
+                await self.games.end(game_id)
+            return await self._advance(await self._get(tournament_id), now)
+
+    async def end(self, tournament_id: int, now: float) -> tuple[TournamentRecord, list[int]]:
+        """Finish a tournament now: games still playing are ended without a
+        result, and the standings stand as they are.  Returns the record and
+        the games it ended.  An open tournament is cancelled instead."""
+        async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            if record.status == "open":
+                cancelled = await self.store.set_status(
+                    tournament_id, "cancelled", now, only_from=("open",)
+                )
+                return cancelled or record, []
+            finished = await self.store.set_status(
+                tournament_id, "finished", now, only_from=("running",)
+            )
+            if finished is None:
+                raise ServiceError(f"{record.title.capitalize()} is already over.")
+            ended: list[int] = []
+            for table in await self.store.tables(tournament_id, record.round):
+                if table.places is None and table.game_id is not None:
+                    game = await self.games.get(table.game_id)
+                    if not game.is_over:
+                        await self.games.end(table.game_id)
+                        ended.append(table.game_id)
+            return finished, ended
 
     # -- running ---------------------------------------------------------------------
 
@@ -135,6 +271,9 @@ class TournamentDirector:
             return None
         tournament_id, table = found
         async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            if record.status != "running":
+                return None  # ended by a moderator: its unfinished games do not count
             places = _places(game, table)
             await self.store.record_result(tournament_id, table.round, table.number, places)
             record = await self._get(tournament_id)
@@ -150,12 +289,7 @@ class TournamentDirector:
         return done
 
     async def _running(self) -> list[TournamentRecord]:
-        async with self.store.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT id FROM tournaments WHERE status = 'running' ORDER BY id"
-            )
-        records = [await self.store.get(int(r["id"])) for r in rows]
-        return [r for r in records if r is not None]
+        return await self.store.running()
 
     async def _advance(self, record: TournamentRecord, now: float) -> RoundStarted:
         """Bring a tournament up to date: read finished games, start the
@@ -172,7 +306,9 @@ class TournamentDirector:
             upcoming = await self._pair(record)
             if upcoming is None:
                 finished = await self.store.set_status(record.id, "finished", now)
-                return RoundStarted(finished or record, tuple(started), new_round, finished=True)
+                return RoundStarted(
+                    finished or await self._get(record.id), tuple(started), new_round, finished=True
+                )
             seats = [list(t.seats) for t in upcoming.tables] + [[p] for p in upcoming.byes]
             if await self.store.add_round(record.id, record.round + 1, seats, now):
                 new_round = True
@@ -238,10 +374,27 @@ class TournamentDirector:
         if record.format == "elimination":
             return pairing.pair_single_elimination(players, history)
         if record.format == "round_robin":
-            schedule = pairing.round_robin_schedule(players)
-            limit = record.rounds or len(schedule)
-            return schedule[number - 1] if number <= min(limit, len(schedule)) else None
-        if number > (record.rounds or 3):
+            # The circle is drawn once over everyone who entered, so a drop
+            # never reshuffles later rounds: a dropped player's opponent
+            # gets that round's bye instead.
+            everyone = [
+                standings.Player(p.user_id, p.rating) for p in await self.store.players(record.id)
+            ]
+            schedule = pairing.round_robin_schedule(everyone)
+            if number > len(schedule):
+                return None
+            active = {p.id for p in players}
+            planned = schedule[number - 1]
+            tables = [t for t in planned.tables if all(u in active for u in t.seats)]
+            byes = [u for u in planned.byes if u in active] + [
+                u
+                for t in planned.tables
+                if not all(v in active for v in t.seats)
+                for u in t.seats
+                if u in active
+            ]
+            return pairing.Round(planned.number, tuple(tables), tuple(byes))
+        if number > planned_rounds(record, len(await self.store.players(record.id))):
             return None
         if record.format == "pods":
             engine = get_engine(record.engine)

@@ -602,6 +602,17 @@ class GameService:
                 return await self._seat_leaves(game, seat, f"{seat_tag(seat)} resigned.")
             return await self._end_by_moderator(game)
 
+    async def end(self, game_id: int) -> MoveResult:
+        """End a running game for everyone without a result (a tournament's
+        moderator adjudicated it, or ended the tournament)."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game_id} is already over.")
+            if game.record.status == "lobby":
+                raise ServiceError(f"Game #{game_id} has not started.")
+            return await self._end_by_moderator(game)
+
     async def kick(self, game_id: int, target_user_id: int, *, moderator: bool) -> MoveResult:
         """A moderator removes a player who is gone: as if they resigned."""
         if not moderator:

@@ -61,9 +61,10 @@ def show_option(value: object) -> str:
     return str(value)
 
 
-def lobby_text(game: LiveGame, *, status: str = "") -> str:
+def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
     """The lobby message: the game, its players and options, and what to do
-    (or, once it started, ``status``: the line delivery keeps current)."""
+    (or, once it started, ``status``: the line delivery keeps current).
+    ``heading`` goes first: a tournament game's round and table."""
     engine = game.engine
     roles: tuple[str, ...] = ()
     if isinstance(engine, NamesSeats):
@@ -83,6 +84,8 @@ def lobby_text(game: LiveGame, *, status: str = "") -> str:
         else f"{engine.min_players}-{engine.max_players} players"
     )
     lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
+    if heading:
+        lines.insert(0, heading)
     if options:
         lines.append(f"Options: {options}")
     lines.append(f"Time: {game.table.describe()}.")

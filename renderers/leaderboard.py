@@ -22,13 +22,24 @@ from PIL import Image
 
 from renderers.common import (
     DEFAULT_THEME,
-    RGB,
+    TABLE_BODY,
+    TABLE_FOOT_H,
+    TABLE_HEAD_H,
+    TABLE_MARGIN,
+    TABLE_NOTE_H,
+    TABLE_ROW_H,
+    TABLE_TITLE_H,
+    TABLE_WIDTH,
     Canvas,
+    ColumnHead,
     Theme,
-    blend,
-    min_text_size,
+    rank_badge,
     safe_text,
-    text_width,
+    table_footnote,
+    table_heads,
+    table_note,
+    table_stripe,
+    table_title,
 )
 
 __all__ = [
@@ -39,16 +50,12 @@ __all__ = [
     "render_leaderboard",
 ]
 
-WIDTH: Final = 960
-MARGIN: Final = 24
-SMALL: Final = min_text_size(WIDTH)
-"""Column heads and the footnote: the smallest text readable on a phone."""
-BODY: Final = SMALL + 4
-BIG: Final = 36
-TITLE_H: Final = 112
-HEAD_H: Final = 48
-ROW_H: Final = 54
-FOOT_H: Final = 56
+# The title band, heads, rows and footnote are the shared table's
+# (``table_*`` in :mod:`renderers.common`, also drawn by the standings).
+WIDTH: Final = TABLE_WIDTH
+MARGIN: Final = TABLE_MARGIN
+BODY: Final = TABLE_BODY
+ROW_H: Final = TABLE_ROW_H
 MAX_ROWS: Final = 20
 """Rows drawn at most (a leaderboard is the top 20)."""
 FLAT: Final = 0.05
@@ -88,17 +95,6 @@ def format_trend(change: float) -> str:
     return f"{change:+.1f}"
 
 
-def _medal(theme: Theme, rank: int) -> RGB | None:
-    """The badge colour of the first three places (gold, silver, bronze)."""
-    if rank == 1:
-        return theme.highlight
-    if rank == 2:
-        return (200, 205, 214)
-    if rank == 3:
-        return (214, 150, 96)
-    return None
-
-
 def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
     """An up or down triangle, or a flat bar, centred on ``(cx, cy)``."""
     t = c.theme
@@ -112,60 +108,30 @@ def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
 
 
 def _title(c: Canvas, title: str, count: int) -> int:
-    t = c.theme
-    c.draw.rectangle((0, 0, c.width, TITLE_H), fill=t.panel)
-    c.draw.rectangle((0, TITLE_H - 3, c.width, TITLE_H), fill=t.grid)
-    c.text((MARGIN, 16), "LEADERBOARD", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    shown = safe_text(title) or "Leaderboard"
-    c.text(
-        (MARGIN, 52),
-        shown,
-        size=BIG,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=c.width - 2 * MARGIN - 130,
-    )
     players = (
         f"Top {count}" if count >= MAX_ROWS else "1 player" if count == 1 else f"{count} players"
     )
-    c.text((c.width - MARGIN, 18), players, size=SMALL, fill=t.muted, anchor="rt")
-    return TITLE_H
+    return table_title(c, kicker="LEADERBOARD", title=title, fallback="Leaderboard", note=players)
 
 
 def _heads(c: Canvas, y: int) -> int:
-    t = c.theme
-    mid = y + HEAD_H // 2
-    heads: tuple[tuple[float, str, str], ...] = (
-        (_RANK_RIGHT, "#", "rm"),
-        (_NAME_LEFT, "Player", "lm"),
-        (_RATING_RIGHT, "Rating", "rm"),
-        (_GAMES_RIGHT, "Games", "rm"),
-        (_WINS_RIGHT, "Wins", "rm"),
-        (_TREND_RIGHT, "Last 5", "rm"),
+    heads = (
+        ColumnHead(_RANK_RIGHT, ("#",)),
+        ColumnHead(_NAME_LEFT, ("Player",), align="l"),
+        ColumnHead(_RATING_RIGHT, ("Rating",)),
+        ColumnHead(_GAMES_RIGHT, ("Games",)),
+        ColumnHead(_WINS_RIGHT, ("Wins",)),
+        ColumnHead(_TREND_RIGHT, ("Last 5",)),
     )
-    for x, label, anchor in heads:
-        c.text((x, mid), label, size=SMALL, fill=t.muted, anchor=anchor, bold=True)
-    c.draw.rectangle((MARGIN, y + HEAD_H - 2, c.width - MARGIN, y + HEAD_H), fill=t.grid)
-    return y + HEAD_H
+    return table_heads(c, y, heads)
 
 
 def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
     t = c.theme
     if stripe:
-        c.draw.rectangle(
-            (MARGIN, y, c.width - MARGIN, y + ROW_H), fill=blend(t.background, t.panel, 0.6)
-        )
+        table_stripe(c, y)
     mid = y + ROW_H // 2
-    medal = _medal(t, row.rank)
-    rank = str(row.rank)
-    if medal is not None:
-        r = 19
-        cx = _RANK_RIGHT - r
-        c.draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=medal)
-        c.text((cx, mid), rank, size=BODY, fill=t.on_colour, anchor="mm", bold=True)
-    else:
-        c.text((_RANK_RIGHT, mid), rank, size=BODY, fill=t.muted, anchor="rm", bold=True)
+    rank_badge(c, _RANK_RIGHT, mid, row.rank)
     name = safe_text(row.name) or "Player"
     c.text(
         (_NAME_LEFT, mid),
@@ -193,33 +159,13 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
     return y + ROW_H
 
 
-def _empty(c: Canvas, y: int) -> int:
-    t = c.theme
-    c.text(
-        (c.width / 2, y + 48),
-        "No rated games yet",
-        size=BODY,
-        fill=t.muted,
-        anchor="mm",
-        max_width=c.width - 2 * MARGIN,
-    )
-    return y + 96
-
-
 def _footnote(c: Canvas, y: int) -> int:
-    t = c.theme
-    note = "Rating: mu - 3 sigma (OpenSkill), rounded. Last 5: change over the last 5 games."
-    if text_width(note, SMALL) > c.width - 2 * MARGIN:
-        note = "Rating: mu - 3 sigma. Last 5: change over the last 5 games."
-    c.text(
-        (MARGIN, y + FOOT_H // 2),
-        note,
-        size=SMALL,
-        fill=t.muted,
-        anchor="lm",
-        max_width=c.width - 2 * MARGIN,
+    return table_footnote(
+        c,
+        y,
+        "Rating: mu - 3 sigma (OpenSkill), rounded. Last 5: change over the last 5 games.",
+        "Rating: mu - 3 sigma. Last 5: change over the last 5 games.",
     )
-    return y + FOOT_H
 
 
 def render_leaderboard(
@@ -228,8 +174,8 @@ def render_leaderboard(
     """The leaderboard ``title`` (e.g. ``"Kauda Baji"``) with ``rows`` best
     first; at most :data:`MAX_ROWS` are drawn.  No rows: a short note."""
     shown = list(rows[:MAX_ROWS])
-    body = len(shown) * ROW_H if shown else 96
-    height = TITLE_H + 8 + HEAD_H + body + 8 + FOOT_H
+    body = len(shown) * ROW_H if shown else TABLE_NOTE_H
+    height = TABLE_TITLE_H + 8 + TABLE_HEAD_H + body + 8 + TABLE_FOOT_H
     c = Canvas(WIDTH, height, theme)
     y = _title(c, title, len(shown)) + 8
     y = _heads(c, y)
@@ -237,6 +183,6 @@ def render_leaderboard(
         for i, row in enumerate(shown):
             y = _row(c, row, y, i % 2 == 1)
     else:
-        y = _empty(c, y)
+        y = table_note(c, y, "No rated games yet")
     y = _footnote(c, y + 8)
     return c.crop(y)

@@ -33,7 +33,7 @@ TournamentStatus = Literal["open", "running", "finished", "cancelled"]
 
 _COLUMNS = (
     "id, guild_id, channel_id, engine, format, rounds, table_size, options, status, round, "
-    "creator_id, created_at, updated_at"
+    "creator_id, created_at, updated_at, name, message_channel_id, message_id, announced"
 )
 
 
@@ -52,6 +52,17 @@ class TournamentRecord:
     creator_id: int
     created_at: float
     updated_at: float
+    name: str = ""
+    message_channel_id: int | None = None
+    message_id: int | None = None
+    """The announcement (with its Join and Leave buttons), once posted."""
+    announced: str = ""
+    """The last thing announced: ``round:N`` or ``final`` (migration 0006)."""
+
+    @property
+    def title(self) -> str:
+        """The moderator's name for it, or ``tournament #N``."""
+        return self.name or f"tournament #{self.id}"
 
 
 @dataclass(frozen=True)
@@ -99,7 +110,15 @@ def _record(row: Any) -> TournamentRecord:
         creator_id=int(row["creator_id"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
+        name=str(row["name"]),
+        message_channel_id=_maybe_int(row["message_channel_id"]),
+        message_id=_maybe_int(row["message_id"]),
+        announced=str(row["announced"]),
     )
+
+
+def _maybe_int(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _table(row: Any) -> TournamentTable:
@@ -130,13 +149,14 @@ class TournamentStore:
         options: dict[str, Any],
         creator_id: int,
         now: float,
+        name: str = "",
     ) -> TournamentRecord:
         async with self.db.transaction() as conn:
             rows = list(
                 await conn.execute_fetchall(
                     "INSERT INTO tournaments (guild_id, channel_id, engine, format, rounds, "
-                    "table_size, options, creator_id, created_at, updated_at) "
-                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    "table_size, options, creator_id, created_at, updated_at, name) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -148,6 +168,7 @@ class TournamentStore:
                         creator_id,
                         now,
                         now,
+                        name,
                     ),
                 )
             )
@@ -173,17 +194,61 @@ class TournamentStore:
         return [_record(r) for r in rows]
 
     async def set_status(
-        self, tournament_id: int, status: TournamentStatus, now: float
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        now: float,
+        *,
+        only_from: Sequence[TournamentStatus] = ("open", "running"),
     ) -> TournamentRecord | None:
+        """Move to ``status`` from one of ``only_from``; None if it was not
+        in one of them (e.g. already finished by another pass)."""
+        marks = ", ".join("?" for _ in only_from)
         async with self.db.transaction() as conn:
             rows = list(
                 await conn.execute_fetchall(
                     "UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? "
-                    f"RETURNING {_COLUMNS}",
-                    (status, now, tournament_id),
+                    f"AND status IN ({marks}) RETURNING {_COLUMNS}",
+                    (status, now, tournament_id, *only_from),
                 )
             )
         return _record(rows[0]) if rows else None
+
+    async def set_message(self, tournament_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the announcement message (the one with the Join button)."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE tournaments SET message_channel_id = ?, message_id = ? WHERE id = ?",
+                (channel_id, message_id, tournament_id),
+            )
+
+    async def claim_announcement(self, tournament_id: int, before: str, after: str) -> bool:
+        """Move ``announced`` from ``before`` to ``after``; False if another
+        pass (or a run before a restart) claimed it first.  Claimed before
+        posting: a crash in between loses one announcement, never repeats it."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET announced = ? WHERE id = ? AND announced = ?",
+                (after, tournament_id, before),
+            )
+            return cursor.rowcount == 1
+
+    async def in_guild(self, guild_id: int, *, limit: int = 25) -> list[TournamentRecord]:
+        """A server's tournaments, newest first."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        return [_record(r) for r in rows]
+
+    async def running(self) -> list[TournamentRecord]:
+        """Every running tournament, by id (to resume at start-up)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'running' ORDER BY id"
+            )
+        return [_record(r) for r in rows]
 
     # ---- players
 

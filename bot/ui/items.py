@@ -21,6 +21,7 @@ from bot.service import LiveGame, menu_words_of
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
+    from storage.tournaments import TournamentRecord
 
 MAX_BOARD_BUTTONS = 20
 
@@ -165,20 +166,51 @@ class ShowMineButton(
         await _bot(itx).table.show_mine(itx, self.game_id)
 
 
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:tournament:(?P<tournament>\d+):(?P<verb>join|leave)",
+):
+    """Join or Leave on a tournament's announcement."""
+
+    def __init__(self, tournament_id: int, verb: str) -> None:
+        self.tournament_id, self.verb = tournament_id, verb
+        super().__init__(
+            discord.ui.Button(
+                label=verb.capitalize(),
+                style=discord.ButtonStyle.success
+                if verb == "join"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:tournament:{tournament_id}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(int(match["tournament"]), match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        desk = _bot(itx).desk
+        if self.verb == "join":
+            await desk.join(itx, self.tournament_id)
+        else:
+            await desk.leave(itx, self.tournament_id)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     PickButton,
     MenuSelect,
     ShowMineButton,
+    TournamentButton,
 )
 
 
 # -- building views --------------------------------------------------------
 
 
-def option_label(
-    game: LiveGame, seat: Seat, option: MenuOption, *, counts: bool = True
-) -> str:
+def option_label(game: LiveGame, seat: Seat, option: MenuOption, *, counts: bool = True) -> str:
     """An option's wording: an action's label, or a group's name and (in
     private menus) how many actions it holds."""
     engine, state = game.engine, game.state
@@ -193,6 +225,13 @@ def option_label(
         if counts:
             label = f"{label} ({option.size} choices)"
     return fill_seats(label, game, Style.PLAIN)[:100] or "…"
+
+
+def tournament_view(record: TournamentRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("join", "leave"):
+        view.add_item(TournamentButton(record.id, verb))
+    return view
 
 
 def lobby_view(game: LiveGame) -> discord.ui.View:
