@@ -435,10 +435,12 @@ class TournamentDesk:
     # -- requests ------------------------------------------------------------------------
 
     async def resolve(
-        self, itx: discord.Interaction[Any], tournament_id: int | None
+        self, itx: discord.Interaction[Any], tournament_id: int | None, *, finished: bool = False
     ) -> TournamentRecord:
         """The tournament a command means: the one named, or the only open or
-        running one (in this channel first, then on the server)."""
+        running one (in this channel first, then on the server); with
+        ``finished``, else the newest one of this channel (standings and
+        pairings are worth reading after the end)."""
         guild_id = itx.guild_id
         if guild_id is None:
             raise ServiceError("Tournaments belong to a server; use this in one.")
@@ -449,6 +451,11 @@ class TournamentDesk:
             return record
         live = await self.store.live_in_guild(guild_id)
         here = [r for r in live if r.channel_id == itx.channel_id] or live
+        if not here and finished:
+            here = [
+                r for r in await self.store.in_guild(guild_id) if r.channel_id == itx.channel_id
+            ]
+            here = here[:1]
         if not here:
             raise ServiceError(
                 "No tournament is open or running here. A moderator opens one with "
@@ -561,7 +568,7 @@ class TournamentDesk:
 
     async def standings(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         try:
-            record = await self.resolve(itx, tournament_id)
+            record = await self.resolve(itx, tournament_id, finished=True)
             table = await self.director.table_of_standings(record.id)
             players = {p.user_id: p for p in await self.store.players(record.id)}
         except Exception as exc:
@@ -595,7 +602,7 @@ class TournamentDesk:
         self, itx: discord.Interaction[Any], tournament_id: int | None, round: int | None
     ) -> None:
         try:
-            record = await self.resolve(itx, tournament_id)
+            record = await self.resolve(itx, tournament_id, finished=True)
             number = record.round if round is None else round
             if record.round == 0:
                 raise ServiceError(f"{record.title.capitalize()} has not started yet.")

@@ -421,13 +421,30 @@ class TournamentDirector:
             standings.Player(p.user_id, p.rating) for p in await self.store.players(record.id)
         ]
         scoring = standings.Scoring(table_size=record.table_size)
-        return standings.standings(players, await self.results(record.id), scoring)
+        results = await self.results(record.id)
+        if record.format == "elimination":
+            # A drawn game advances the better seed (as the bracket does), so
+            # it scores as the seed's win: points are then rounds survived,
+            # and the champion, the finalist and the semi-finalists come
+            # first, in that order.
+            seed = {player: rank for rank, player in enumerate(pairing.seeded(players))}
+            results = [_seed_wins_draw(r, seed) for r in results]
+        return standings.standings(players, results, scoring)
 
     async def _get(self, tournament_id: int) -> TournamentRecord:
         record = await self.store.get(tournament_id)
         if record is None:
             raise ServiceError(f"There is no tournament #{tournament_id}.")
         return record
+
+
+def _seed_wins_draw(result: standings.Result, seed: dict[int, int]) -> standings.Result:
+    if result.is_bye or len(set(result.places)) > 1:
+        return result
+    better = min(result.seats, key=lambda player: seed.get(player, len(seed)))
+    return standings.Result(
+        result.round, result.seats, tuple(1 if p == better else 2 for p in result.seats)
+    )
 
 
 def _places(game: LiveGame, table: TournamentTable) -> tuple[int, ...]:

@@ -370,6 +370,11 @@ def _duel_seats(higher: int, lower: int, facts: _History, board: int) -> tuple[i
 # --- round robin ------------------------------------------------------------------------
 
 
+def seeded(players: Sequence[Player]) -> list[int]:
+    """Ids in seed order: by rating, highest first; equal ratings by id."""
+    return _seeded(players)
+
+
 def _seeded(players: Sequence[Player]) -> list[int]:
     """Ids by rating, highest first; equal ratings by id."""
     ids = [player.id for player in players]

@@ -22,7 +22,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+)$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+|tournament:\d+:(join|leave))$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
