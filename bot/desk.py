@@ -192,6 +192,8 @@ class TournamentDesk:
         self.director = director
         self._headings: OrderedDict[int, str] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._shown: dict[int, str] = {}
+        """What each announcement was last edited to (no edit when unchanged)."""
 
     @property
     def store(self) -> TournamentStore:
@@ -288,20 +290,24 @@ class TournamentDesk:
         players = await self.store.players(record.id)
         status = await self._status(record)
         view = tournament_view(record) if record.status == "open" else None
+        content = announcement_text(record, players, status=status)
+        if self._shown.get(record.id) == content:
+            return
         try:
             await (
                 self.bot.get_partial_messageable(
                     record.message_channel_id, guild_id=record.guild_id
                 )
                 .get_partial_message(record.message_id)
-                .edit(
-                    content=announcement_text(record, players, status=status),
-                    view=view,
-                    allowed_mentions=NO_PINGS,
-                )
+                .edit(content=content, view=view, allowed_mentions=NO_PINGS)
             )
         except discord.HTTPException as exc:
             log.info("tournament %d: announcement not edited (%s)", record.id, exc.status)
+            return
+        if record.status in ("open", "running"):
+            self._shown[record.id] = content
+        else:
+            self._shown.pop(record.id, None)  # final: nothing to compare with any more
 
     async def _status(self, record: TournamentRecord) -> str:
         if record.status == "cancelled":
@@ -687,7 +693,13 @@ class TournamentDesk:
             if record.status == "cancelled"
             else "over; the final standings are posted"
         )
-        unfinished = f" {len(ended)} unfinished games were ended without a result." if ended else ""
+        unfinished = (
+            ""
+            if not ended
+            else " 1 unfinished game was ended without a result."
+            if len(ended) == 1
+            else f" {len(ended)} unfinished games were ended without a result."
+        )
         await reply(itx, f"{safe_name(record.title).capitalize()} is {said}.{unfinished}")
 
     async def _publish_game(self, game_id: int) -> None:

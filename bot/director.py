@@ -116,6 +116,10 @@ class TournamentDirector:
         engine = get_engine(engine_name)
         if format not in FORMATS:
             raise ServiceError(f"A tournament is {', '.join(FORMATS)}, not {format!r}.")
+        if format != "pods" and table_size not in (None, 2):
+            raise ServiceError(
+                "`table_size` is for pods; the other formats play two players a game."
+            )
         size = table_size or (2 if format != "pods" else min(4, engine.max_players))
         if format == "pods":
             if not 3 <= size <= 5 or not engine.min_players <= size <= engine.max_players:
