@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 
 from bot.tournament.pairing import Player, Result, pair_pods, pair_swiss
+from bot.tournament.standings import Scoring, Standing, standings
 
 
 def _simulated_history(
@@ -56,7 +57,47 @@ def bench_pairing(players: int = 1000, seed: int = 1, prior_rounds: int = 5) -> 
     started = time.perf_counter()
     pair_pods(entrants, pod_history, table_size=4)
     figures["pods_ms"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    table = standings(entrants, swiss_history, Scoring(table_size=2))
+    figures["swiss_standings_ms"] = (time.perf_counter() - started) * 1000
+    started = time.perf_counter()
+    standings(entrants, pod_history, Scoring(table_size=4))
+    figures["pods_standings_ms"] = (time.perf_counter() - started) * 1000
+    figures.update(_bench_standings_image(table))
     return figures
+
+
+def _bench_standings_image(table: Sequence[Standing]) -> dict[str, float]:
+    """The standings image of the top rows (what ``/tournament standings``
+    draws): p50 and p95 over 30 renders, and the PNG's size."""
+    from renderers.common import to_png
+    from renderers.standings import MAX_ROWS, StandingRow, render_standings
+
+    rows = [
+        StandingRow(
+            rank=row.rank,
+            name=f"Player {row.player}",
+            points=row.points,
+            tiebreaks=tuple(v for _, v in row.tiebreaks),
+            games=row.games,
+            byes=row.byes,
+        )
+        for row in table[:MAX_ROWS]
+    ]
+    names = ["Buchholz", "Sonneborn-Berger"]
+    times: list[float] = []
+    image = None
+    for _ in range(30):
+        started = time.perf_counter()
+        image = render_standings(rows, title="Bench", subtitle="Swiss", tiebreak_names=names)
+        times.append((time.perf_counter() - started) * 1000)
+    times.sort()
+    assert image is not None
+    return {
+        "standings_image_p50_ms": times[len(times) // 2],
+        "standings_image_p95_ms": times[int(len(times) * 0.95) - 1],
+        "standings_png_bytes": float(len(to_png(image))),
+    }
 
 
 if __name__ == "__main__":
