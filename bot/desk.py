@@ -58,6 +58,8 @@ TIEBREAK_SHORT: dict[standings.Tiebreak, str] = {
 MEDALS = ("🥇", "🥈", "🥉")
 NAMES_SHOWN = 40
 """Names listed in an announcement before "…and N more"."""
+NAMES_CHARS = 1200
+"""…or fewer, so the announcement's other lines always fit."""
 HEADINGS_KEPT = 4096
 """Games whose tournament heading is remembered (a bounded cache)."""
 
@@ -67,11 +69,21 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def name_list(names: Sequence[str], limit: int = NAMES_SHOWN) -> str:
-    shown = ", ".join(f"**{safe_name(n)}**" for n in names[:limit])
-    if len(names) > limit:
-        shown += f" …and {len(names) - limit} more"
-    return shown or "nobody yet"
+def name_list(names: Sequence[str], limit: int = NAMES_SHOWN, chars: int = NAMES_CHARS) -> str:
+    """Names, escaped and bold, at most ``limit`` of them and about
+    ``chars`` characters, then "…and N more"."""
+    shown: list[str] = []
+    used = 0
+    for name in names[:limit]:
+        entry = f"**{safe_name(name)}**"
+        if shown and used + len(entry) + 2 > chars:
+            break
+        shown.append(entry)
+        used += len(entry) + 2
+    text = ", ".join(shown)
+    if len(names) > len(shown):
+        text += f" …and {len(names) - len(shown)} more"
+    return text or "nobody yet"
 
 
 def describe_format(record: TournamentRecord, entrants: int) -> str:
@@ -525,7 +537,7 @@ class TournamentDesk:
         try:
             record = await self.resolve(itx, tournament_id)
             if record.status != "open":
-                raise ServiceError(f"{record.title.capitalize()} has started; it takes no one new.")
+                raise ServiceError(f"{record.heading} has started; it takes no one new.")
             joined = await self.director.join(record.id, player_of(itx), self.bot.clock())
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
@@ -544,7 +556,7 @@ class TournamentDesk:
             record = await self.resolve(itx, tournament_id)
             if record.status == "running":
                 raise ServiceError(
-                    f"{record.title.capitalize()} has started: resign your game if you must go, "
+                    f"{record.heading} has started: resign your game if you must go, "
                     "and ask a moderator to drop you (`/tournament drop`)."
                 )
             left = await self.director.leave(record.id, itx.user.id)
@@ -570,7 +582,7 @@ class TournamentDesk:
             await self.bot.table.refuse(itx, exc)
             return
         await self.after(moved)
-        await reply(itx, f"{safe_name(record.title).capitalize()} has started: round 1 is on.")
+        await reply(itx, f"{safe_name(record.heading)} has started: round 1 is on.")
 
     async def standings(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         try:
@@ -583,7 +595,7 @@ class TournamentDesk:
         if record.round == 0:
             await reply(
                 itx,
-                f"{safe_name(record.title).capitalize()} has not started yet: "
+                f"{safe_name(record.heading)} has not started yet: "
                 f"{len(players)} players have joined.",
             )
             return
@@ -611,11 +623,9 @@ class TournamentDesk:
             record = await self.resolve(itx, tournament_id, finished=True)
             number = record.round if round is None else round
             if record.round == 0:
-                raise ServiceError(f"{record.title.capitalize()} has not started yet.")
+                raise ServiceError(f"{record.heading} has not started yet.")
             if not 1 <= number <= record.round:
-                raise ServiceError(
-                    f"{record.title.capitalize()} has played rounds 1 to {record.round}."
-                )
+                raise ServiceError(f"{record.heading} has played rounds 1 to {record.round}.")
             tables = await self.store.tables(record.id, number)
             players = {p.user_id: p for p in await self.store.players(record.id)}
             lines = [f"🏆 **{safe_name(record.title)}** — round {number}"]
@@ -700,7 +710,7 @@ class TournamentDesk:
             if len(ended) == 1
             else f" {len(ended)} unfinished games were ended without a result."
         )
-        await reply(itx, f"{safe_name(record.title).capitalize()} is {said}.{unfinished}")
+        await reply(itx, f"{safe_name(record.heading)} is {said}.{unfinished}")
 
     async def _publish_game(self, game_id: int) -> None:
         try:

@@ -15,6 +15,7 @@ Discord stays out: the caller posts what the returned results say.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 from collections.abc import Iterable
@@ -44,7 +45,7 @@ FORMAT_TITLES: dict[str, str] = {
     "pods": "Pods",
 }
 MAX_ROUNDS = 50
-MAX_NAME = 60
+MAX_NAME = 32
 """A tournament's own name is cut to this many characters."""
 
 
@@ -177,11 +178,10 @@ class TournamentDirector:
             record = await self._get(tournament_id)
             if record.status == "open":
                 raise ServiceError(
-                    f"{record.title.capitalize()} has not started: players leave it with "
-                    "/tournament leave."
+                    f"{record.heading} has not started: players leave it with /tournament leave."
                 )
             if record.status != "running":
-                raise ServiceError(f"{record.title.capitalize()} is over.")
+                raise ServiceError(f"{record.heading} is over.")
             if not any(p.user_id == user_id for p in await self.store.players(tournament_id)):
                 raise ServiceError(f"That player is not in {record.title}.")
             if not await self.store.drop(tournament_id, user_id, record.round):
@@ -204,7 +204,7 @@ class TournamentDirector:
         async with self._lock(tournament_id):
             record = await self._get(tournament_id)
             if record.status != "running":
-                raise ServiceError(f"{record.title.capitalize()} is not running.")
+                raise ServiceError(f"{record.heading} is not running.")
             found = await self.store.table_of_game(game_id)
             if found is None or found[0] != tournament_id:
                 raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
@@ -223,7 +223,9 @@ class TournamentDirector:
             )
             game = await self.games.get(game_id)
             if not game.is_over:
-                await self.games.end(game_id)
+                # It may end by itself meanwhile: the verdict stands anyway.
+                with contextlib.suppress(ServiceError):
+                    await self.games.end(game_id)
             return await self._advance(await self._get(tournament_id), now)
 
     async def end(self, tournament_id: int, now: float) -> tuple[TournamentRecord, list[int]]:
@@ -241,13 +243,16 @@ class TournamentDirector:
                 tournament_id, "finished", now, only_from=("running",)
             )
             if finished is None:
-                raise ServiceError(f"{record.title.capitalize()} is already over.")
+                raise ServiceError(f"{record.heading} is already over.")
             ended: list[int] = []
             for table in await self.store.tables(tournament_id, record.round):
                 if table.places is None and table.game_id is not None:
                     game = await self.games.get(table.game_id)
                     if not game.is_over:
-                        await self.games.end(table.game_id)
+                        try:
+                            await self.games.end(table.game_id)
+                        except ServiceError:
+                            continue  # it ended by itself meanwhile
                         ended.append(table.game_id)
             return finished, ended
 

@@ -64,6 +64,11 @@ class TournamentRecord:
         """The moderator's name for it, or ``tournament #N``."""
         return self.name or f"tournament #{self.id}"
 
+    @property
+    def heading(self) -> str:
+        """:attr:`title` to begin a sentence (a given name as it was written)."""
+        return self.name or f"Tournament #{self.id}"
+
 
 @dataclass(frozen=True)
 class TournamentPlayer:

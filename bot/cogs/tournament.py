@@ -53,7 +53,7 @@ class TournamentCog(
         rounds: app_commands.Range[int, 0, 50] = 0,
         table_size: app_commands.Range[int, 3, 5] | None = None,
         options: str | None = None,
-        name: app_commands.Range[str, 0, 60] = "",
+        name: app_commands.Range[str, 0, 32] = "",
     ) -> None:
         try:
             parsed = parse_options(options)
