@@ -530,6 +530,18 @@ class TournamentDesk:
         )
         message = await itx.original_response()
         await self.store.set_message(record.id, message.channel.id, message.id)
+        settings = await server_settings(self.bot.server_settings, record.guild_id)
+        if settings.announcements is not None and settings.announcements != record.channel_id:
+            link = jump_url(record.guild_id, message.channel.id, message.id)
+            try:
+                await self._send(
+                    settings.announcements,
+                    record.guild_id,
+                    f"🏆 {safe_name(record.heading)} of **{get_engine(record.engine).title}** "
+                    f"is open for entries: {link}",
+                )
+            except discord.HTTPException as exc:
+                log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
 
     async def join(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         from bot.table import player_of

@@ -80,6 +80,8 @@ async def test_drop_adjudicate_and_end_mid_round(cup: Cup) -> None:
     news = cup.fake.add_channel("news")
     await cup.fake.slash(cup.moderator, "chaupal settings announcements", channel=news)
     tid, announcement = await cup.new("artaban", "swiss", rounds=3, name="Winter Cup")
+    (opening,) = cup.fake.channel_posts(news)  # the server hears of it, with a link
+    assert "Winter Cup" in (opening.content or "") and "open for entries" in (opening.content or "")
     await cup.join_everyone(announcement)
     await cup.start()
     first, second = await cup.tables(1)
