@@ -761,7 +761,7 @@ def parse_places(text: str, table: TournamentTable, names: Mapping[int, str]) ->
     seats), or one place per seat in seat order (``2 1 3``)."""
     said = text.strip()
     seats = table.seats
-    order = ", ".join(f"{i + 1}. {names.get(u, '?')}" for i, u in enumerate(seats))
+    order = ", ".join(f"{i + 1}. {safe_name(names.get(u, '?'))}" for i, u in enumerate(seats))
     if said.lower() in ("draw", "tie", "½-½", "1/2-1/2"):
         return (1,) * len(seats)
     parts = said.replace(",", " ").replace("-", " ").split()
@@ -779,7 +779,7 @@ def parse_places(text: str, table: TournamentTable, names: Mapping[int, str]) ->
     raise GameError(
         "Give the result as `draw`, "
         + ("the winner's name, " if len(seats) == 2 else "")
-        + f"or one place per seat in seat order ({safe_name(order)}), e.g. "
+        + f"or one place per seat in seat order ({order}), e.g. "
         + f"`{' '.join(str(i + 1) for i in range(len(seats)))}`."
     )
 

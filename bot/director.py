@@ -188,6 +188,12 @@ class TournamentDirector:
                 raise ServiceError(f"That player has already dropped out of {record.title}.")
             resigned: MoveResult | None = None
             for table in await self.store.tables(tournament_id, record.round):
+                if user_id in table.seats and table.places is None and table.game_id is None:
+                    # Paired, but their game never started (a crash): a forfeit.
+                    places = [len(table.seats) if u == user_id else 1 for u in table.seats]
+                    await self.store.record_result(
+                        tournament_id, table.round, table.number, places
+                    )
                 if user_id in table.seats and table.places is None and table.game_id is not None:
                     game = await self.games.get(table.game_id)
                     seat = game.seat_of(user_id)
@@ -239,6 +245,10 @@ class TournamentDirector:
                     tournament_id, "cancelled", now, only_from=("open",)
                 )
                 return cancelled or record, []
+            # Games that ended just before (their game-over pass still to
+            # come) count: read them now, while the tournament still runs.
+            if record.status == "running" and record.round:
+                await self._read_results(record, await self.store.tables(record.id, record.round))
             finished = await self.store.set_status(
                 tournament_id, "finished", now, only_from=("running",)
             )
@@ -323,9 +333,16 @@ class TournamentDirector:
                 new_round = True
             record = await self._get(record.id)
             tables = await self.store.tables(record.id, record.round)
+            dropped = {p.user_id for p in await self.store.players(record.id) if not p.active}
             for table in tables:
                 if table.is_bye:
                     await self.store.record_result(record.id, table.round, table.number, [1])
+                elif dropped & set(table.seats):
+                    # Only a bracket seats a player who dropped (it is drawn
+                    # once, so a drop never reshuffles it): they lose by
+                    # forfeit, without a game.
+                    places = [2 if u in dropped else 1 for u in table.seats]
+                    await self.store.record_result(record.id, table.round, table.number, places)
         return RoundStarted(record, tuple(started), new_round)
 
     async def _read_results(self, record: TournamentRecord, tables: list[TournamentTable]) -> None:
@@ -381,7 +398,12 @@ class TournamentDirector:
         if len(players) < 2:
             return None
         if record.format == "elimination":
-            return pairing.pair_single_elimination(players, history)
+            # The bracket is seeded once over everyone who entered: a player
+            # who dropped keeps their place in it and forfeits their games.
+            everyone = [
+                standings.Player(p.user_id, p.rating) for p in await self.store.players(record.id)
+            ]
+            return pairing.pair_single_elimination(everyone, history)
         if record.format == "round_robin":
             # The circle is drawn once over everyone who entered, so a drop
             # never reshuffles later rounds: a dropped player's opponent
