@@ -660,6 +660,7 @@ class TournamentDesk:
             return
         if dropped.resigned is not None:
             await self.bot.delivery.publish(dropped.resigned)
+        await self.after(dropped.moved)
         name = safe_name(getattr(user, "display_name", str(user.id)))
         await reply(
             itx,

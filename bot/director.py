@@ -75,6 +75,8 @@ class Dropped:
     tournament: TournamentRecord
     resigned: MoveResult | None
     """The game resigned for the player, to deliver (if one was playing)."""
+    moved: RoundStarted | None = None
+    """What a forfeit without a game moved on (the round may be complete)."""
 
 
 @dataclass(frozen=True)
@@ -187,11 +189,12 @@ class TournamentDirector:
             if not await self.store.drop(tournament_id, user_id, record.round):
                 raise ServiceError(f"That player has already dropped out of {record.title}.")
             resigned: MoveResult | None = None
+            forfeited = False
             for table in await self.store.tables(tournament_id, record.round):
                 if user_id in table.seats and table.places is None and table.game_id is None:
                     # Paired, but their game never started (a crash): a forfeit.
                     places = [len(table.seats) if u == user_id else 1 for u in table.seats]
-                    await self.store.record_result(
+                    forfeited = await self.store.record_result(
                         tournament_id, table.round, table.number, places
                     )
                 if user_id in table.seats and table.places is None and table.game_id is not None:
@@ -199,7 +202,8 @@ class TournamentDirector:
                     seat = game.seat_of(user_id)
                     if not game.is_over and seat is not None and not game.is_auto(seat):
                         resigned = await self.games.resign(table.game_id, user_id)
-            return Dropped(record, resigned)
+            moved = await self._advance(record, now) if forfeited else None
+            return Dropped(record, resigned, moved)
 
     async def adjudicate(
         self, tournament_id: int, game_id: int, places: tuple[int, ...], now: float

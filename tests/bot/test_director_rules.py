@@ -524,3 +524,21 @@ async def test_new_accepts_and_normalises(club: Club, monkeypatch: pytest.Monkey
     await d.join(pods.id, PLAYERS[1], 0.0)
     with pytest.raises(ServiceError, match="at least 3"):
         await d.start(pods.id, 0.0)
+
+
+async def test_a_player_dropped_before_their_game_started_forfeits_it(club: Club) -> None:
+    """A crash left round 1 paired with no games yet: a drop then records a
+    forfeit for the table, the round moves on when that was all it lacked,
+    and the dropped player's game is never started."""
+    tid = await open_tournament(club, players=PLAYERS[:2], rounds=2)
+    store = store_of(club)
+    ids = ids_of(PLAYERS[:2])
+    assert await store.add_round(tid, 1, [ids], club.now)  # paired, then the crash
+    dropped = await club.director.drop(tid, ids[1], club.now)
+    assert dropped.resigned is None and dropped.moved is not None
+    (table,) = await store.tables(tid, 1)
+    assert table.places == (1, 2) and table.game_id is None
+    record = await store.get(tid)
+    # One player left: nobody to pair, so the tournament is over.
+    assert record is not None and record.status == "finished"
+    assert not [r for r in await club.games.store.live_games() if r.status == "active"]
