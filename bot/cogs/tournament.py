@@ -4,7 +4,7 @@ standings and find their games.  Thin: every request goes to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,7 +16,12 @@ if TYPE_CHECKING:
     from bot.client import ChaupalBot
 
 TOURNAMENT = "Tournament number (only needed when several are on)"
-Format = Literal["swiss", "round_robin", "elimination", "pods"]
+FORMAT_CHOICES = [
+    app_commands.Choice(name="Swiss", value="swiss"),
+    app_commands.Choice(name="Round robin", value="round_robin"),
+    app_commands.Choice(name="Single elimination", value="elimination"),
+    app_commands.Choice(name="Pods (tables of 3 to 5, for games of 3 or more)", value="pods"),
+]
 
 
 class TournamentCog(
@@ -43,13 +48,13 @@ class TournamentCog(
         options="Options every game gets, e.g. clock=1d timeout=substitute",
         name="A name for the tournament, e.g. Diwali Cup",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     @app_commands.guild_only()
     async def new(
         self,
         itx: discord.Interaction[Any],
         game: app_commands.Choice[str],
-        format: Format,
+        format: app_commands.Choice[str],
         rounds: app_commands.Range[int, 0, 50] = 0,
         table_size: app_commands.Range[int, 3, 5] | None = None,
         options: str | None = None,
@@ -63,7 +68,7 @@ class TournamentCog(
         await self.bot.desk.new(
             itx,
             engine_name=game.value,
-            format=format,
+            format=format.value,
             rounds=rounds,
             table_size=table_size,
             options=parsed,

@@ -25,6 +25,7 @@ import pytest
 from bot.engines.core import CHANCE
 from bot.players import player_for
 from bot.tournament.standings import Player, Result, Scoring, standings
+from storage.games import ALL_STATUSES
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot
 from tests.discord_harness import FakeDiscord, Sent
 
@@ -211,6 +212,12 @@ async def test_a_seven_player_swiss_artaban_tournament_over_three_rounds(cup: Cu
             await cup.play(second.game_id, moves=3)
             await cup.restart()
             assert [t.game_id for t in await cup.tables(2)] == [t.game_id for t in tables]
+            games = await bot_of(cup.fake).store.games_in_channel(
+                cup.fake.channel_id, statuses=ALL_STATUSES
+            )
+            assert len(games) == 3 + 3  # rounds 1 and 2: no game started twice
+            table_messages = cup.posts(r"round 2, table \d")
+            assert len(table_messages) == 3  # one per game of round 2, none again
             assert len(cup.posts(r"round 2 of 3 has begun")) == 1
             assert len(await cup.tables(3)) == 0
         await cup.play_round(round)
