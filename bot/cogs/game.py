@@ -202,6 +202,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             await itx.response.defer(ephemeral=True)
             moderator = await self.bot.table.is_moderator(itx)
             live = await self.bot.table.find_game(itx, game, "any" if moderator else "mine")
+            if live.seat_of(itx.user.id) is None and await self.bot.desk.heading(live):
+                # A tournament game has a result to decide, not just an end.
+                raise GameError(
+                    f"Game #{live.id} is a tournament game: decide it with "
+                    f"`/tournament adjudicate game:{live.id} result:…` (draw, the winner, "
+                    "or places in seat order)."
+                )
             result = await self.bot.service.resign(live.id, itx.user.id, moderator=moderator)
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)

@@ -108,6 +108,10 @@ async def test_drop_adjudicate_and_end_mid_round(cup: Cup) -> None:
         other, "tournament adjudicate", game=second.game_id, result="draw"
     )
     assert said(out, "Only a moderator")
+    # Ending it with /game resign is not a verdict: the moderator is sent to adjudicate.
+    out = await cup.fake.slash(cup.moderator, "game resign", game=second.game_id)
+    assert said(out, "/tournament adjudicate")
+    assert not (await bot_of(cup.fake).service.get(second.game_id)).is_over
     out = await cup.fake.slash(
         cup.moderator, "tournament adjudicate", game=second.game_id, result="1 2 3"
     )
