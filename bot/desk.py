@@ -25,7 +25,7 @@ from bot.delivery import jump_url
 from bot.director import FORMAT_TITLES, RoundStarted, TournamentDirector, planned_rounds
 from bot.engines import get_engine
 from bot.engines.core import GameError
-from bot.outgoing import NO_PINGS, clip, reply, safe_name
+from bot.outgoing import NO_PINGS, clip, plain_name, reply, safe_name
 from bot.server_settings import server_settings
 from bot.service import LiveGame, ServiceError
 from bot.tournament import standings
@@ -741,7 +741,8 @@ class TournamentDesk:
         return [
             (
                 clip(
-                    f"#{r.id} {r.name + ' — ' if r.name else ''}{get_engine(r.engine).title}, "
+                    f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
+                    f"{get_engine(r.engine).title}, "
                     f"{FORMAT_TITLES[r.format]} ({r.status})",
                     100,
                 ),

@@ -24,6 +24,8 @@ from typing import Any
 
 from bot.engines import get_engine
 from bot.engines.core import GameError, resolve_options
+from bot.outgoing import MAX_NAME as MAX_DISPLAY_NAME
+from bot.outgoing import plain_name
 from bot.service import GameService, LiveGame, MoveResult, Player, ServiceError
 from bot.timekeeping import TableOptions, split_options
 from bot.tournament import pairing, standings
@@ -45,8 +47,8 @@ FORMAT_TITLES: dict[str, str] = {
     "pods": "Pods",
 }
 MAX_ROUNDS = 50
-MAX_NAME = 32
-"""A tournament's own name is cut to this many characters."""
+MAX_NAME = MAX_DISPLAY_NAME
+"""A tournament's own name is cut to this many characters, like a player's."""
 
 
 def planned_rounds(record: TournamentRecord, entrants: int) -> int:
@@ -155,7 +157,7 @@ class TournamentDirector:
             options={**options, "rated": "yes"},  # tournament games are always rated
             creator_id=creator_id,
             now=now,
-            name=name.strip()[:MAX_NAME],
+            name=plain_name(name) if name.strip() else "",
         )
 
     async def join(self, tournament_id: int, player: Player, now: float) -> bool:

@@ -518,7 +518,13 @@ async def test_new_accepts_and_normalises(club: Club, monkeypatch: pytest.Monkey
     )  # fmt: skip
     assert swiss.table_size == 2
     assert swiss.options["rated"] == "yes"  # tournament games are always rated
-    assert swiss.name == "N" * MAX_NAME
+    assert swiss.name == "N" * (MAX_NAME - 1) + "…"
+    # A name is one plain line: no newlines or control characters to break messages.
+    plain = await d.new(
+        guild_id=7, channel_id=70, engine_name="artaban", format="swiss", rounds=1,
+        table_size=None, options={}, creator_id=1, now=0.0, name="Winter\n\x00Cup\u200e ",
+    )  # fmt: skip
+    assert plain.name == "Winter Cup"
     # Pods need at least three players to start.
     await d.join(pods.id, PLAYERS[0], 0.0)
     await d.join(pods.id, PLAYERS[1], 0.0)
