@@ -336,3 +336,36 @@ async def test_an_eight_player_single_elimination_mahabharata_tournament(cup: Cu
     # Every game was rated, for every player.
     assert len(await bot.service.ratings.top(cup.fake.guild_id, "mahabharata", 20)) == 8
     assert_no_secret_ids(cup.fake)
+
+
+async def test_a_tournament_on_a_clock_plays_itself_out_when_nobody_moves(cup: Cup) -> None:
+    """Nobody moves: every clock runs out, the automatic player substitutes,
+    three timeouts in a row forfeit the game, and the results still carry
+    the tournament through its rounds to the end (with a restart between)."""
+    await cup.open(4)
+    tid, announcement = await cup.new(
+        "artaban", "swiss", rounds=2, options="clock=1h timeout=substitute reminder=off"
+    )
+    await cup.join_everyone(announcement)
+    await cup.start()
+    bot = bot_of(cup.fake)
+    for step in range(400):
+        record = await cup.record()
+        if record.status == "finished":
+            break
+        if step == 5:
+            await cup.restart()
+            bot = bot_of(cup.fake)
+        cup.clock.now += 3_601
+        await bot.scheduler.run_due()
+        await bot.scheduler.wait_idle()
+        await cup.fake.settle()
+    record = await cup.record()
+    assert record.status == "finished" and record.round == 2
+    every = list(await cup.store.tables(tid))
+    assert len(every) == 4 and all(t.places is not None for t in every)
+    for table in every:
+        log = [e.action for e in await bot.store.log(table.game_id)]
+        assert "@timeout" in log  # decided by the clock, not by anyone typing
+    (final,) = cup.posts(r"is over after 2 rounds")
+    assert "🥇" in (final.content or "")
