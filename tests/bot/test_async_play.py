@@ -19,24 +19,9 @@ from bot.timekeeping import DAY, HOUR, ClockRule, TableOptions, parse_duration
 from storage.database import Database
 from storage.games import GameStore
 from storage.timekeeping import Timer
+from tests.fakes import FakeClock, Seeded
 
 PLAYERS = [Player(100 + i, name) for i, name in enumerate(["Asha", "Bhima", "Chitra", "Dev"])]
-
-
-class FakeClock:
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Seeded:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def __call__(self) -> float:
-        return self.rng.random()
 
 
 class Table:

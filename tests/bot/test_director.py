@@ -7,7 +7,6 @@ twice.  Discord is not involved here."""
 from __future__ import annotations
 
 import asyncio
-import random
 from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,14 +20,7 @@ from storage.database import Database
 from storage.games import GameStore
 from storage.ratings import RatingStore
 from storage.tournaments import TournamentStore
-
-
-class Seeded:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def __call__(self) -> float:
-        return self.rng.random()
+from tests.fakes import Seeded
 
 
 class Club:

@@ -18,17 +18,10 @@ from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.fakes import FakeClock
 
 NAMES = ("asha", "bhima", "chitra", "dev")
 LINK = re.compile(r"https://discord\.com/channels/\d+/\d+/\d+")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Game:

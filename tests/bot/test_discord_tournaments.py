@@ -28,18 +28,11 @@ from bot.tournament.standings import Player, Result, Scoring, standings
 from storage.games import ALL_STATUSES
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot
 from tests.discord_harness import FakeDiscord, Sent
+from tests.fakes import FakeClock
 
 TYPED_MOVES = 4
 """Moves of each game typed through Discord; the automatic player plays on."""
 MAX_MOVES = 5_000
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Cup:

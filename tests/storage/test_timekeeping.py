@@ -14,14 +14,7 @@ from bot.scheduler import Scheduler
 from storage.database import Database
 from storage.games import GameStore
 from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
-
-
-class FakeClock:
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fakes import FakeClock
 
 
 @pytest.fixture
