@@ -20,6 +20,11 @@ import time
 
 import pytest
 
+# The shared helpers assert too: give their failures pytest's full report.
+pytest.register_assert_rewrite(
+    "tests.bot.driver", "tests.renderers.images", "tests.engines.components"
+)
+
 #: Seconds lingering threads get to end after the session.
 EXIT_GRACE = float(os.environ.get("CHAUPAL_TESTS_EXIT_GRACE", "10"))
 

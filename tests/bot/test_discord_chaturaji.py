@@ -16,30 +16,25 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
-from collections.abc import AsyncIterator, Iterable
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
-
-import pytest
 
 from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
 from bot.engines.core import CHANCE
-from storage.games import OutboxRow
+from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
     assert_no_secret_ids,
+    board_labels,
     boards,
     bot_of,
+    install,
     make_bot,
-    open_lobby,
-    start,
 )
-from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.discord_harness import FakeUser, Sent
 
 E = ChaturajiEngine()
 ARMY = {name: i for i, name in enumerate(ARMIES)}
-NAMES = ("asha", "bhima", "chitra", "dev")
 MONARCH_TAKEN = re.compile(r"takes (Blue|Red|Green|Yellow) monarch")
 
 START_PIECES = {
@@ -58,18 +53,8 @@ START_PIECES = {
 # -- a table of players ------------------------------------------------------
 
 
-class Table:
+class Table(driver.Table):
     """One game: its players, and the checks made after every decision."""
-
-    def __init__(self, fake: FakeDiscord, game_id: int, users: list[FakeUser], path: Path):
-        self.fake, self.game_id, self.users, self.path = fake, game_id, users, path
-        self.by_id = {u.id: u for u in users}
-        self.pinged: Counter[int] = Counter()
-        self.styles: Counter[str] = Counter()
-        self.checked = len(fake.sent)
-
-    async def game(self) -> Any:
-        return await bot_of(self.fake).service.get(self.game_id)
 
     async def state(self) -> ChaturajiState:
         return (await self.game()).state
@@ -80,11 +65,16 @@ class Table:
         assert seats, "nobody to move"
         return self.by_id[game.user_of(seats[0])]
 
-    def board(self) -> Sent:
-        """The newest board, as it is now (boards are edited in place)."""
-        return self.fake.current(boards(self.fake)[-1])
+    async def started(self, lobby: Sent, lines: list[str]) -> None:
+        text = self.fake.current(lobby).content or ""
+        assert all(line in text for line in lines), text
+        await self.check()
 
-    async def check_pings(self) -> None:
+    def assert_loaded(self, live: Any, state: Any) -> None:
+        assert E.to_json(live) == E.to_json(state)
+        assert live.squares == state.squares and live.monarchs == state.monarchs
+
+    async def check(self, actor: int | None = None) -> None:
         """Every board posted since the last check pings (and names) only the
         player who commands the army to move now (R13; R8: the controller)."""
         game = await self.game()
@@ -101,44 +91,9 @@ class Table:
                 seats = set(engine.to_move(state) - {CHANCE})
             assert engine.waiting_on(state) == seats, (state.phase, engine.waiting_on(state))
             expected = frozenset(game.user_of(s) for s in seats)
-        for sent in self.fake.sent[self.checked :]:
-            if sent.route != "channel.send" or not any(n.endswith(".png") for n, _ in sent.files):
-                continue
-            allowed = sent.raw.get("allowed_mentions") or {}
-            assert not allowed.get("parse"), allowed
-            users = {int(u) for u in allowed.get("users") or []}
-            named = {int(m) for m in re.findall(r"<@!?(\d+)>", sent.content or "")}
-            assert users <= expected, (sent.content, users, expected)
-            assert named <= expected, (sent.content, named, expected)
-            self.pinged.update(users)
-        self.checked = len(self.fake.sent)
+        self.board_pings(expected)
 
-    # -- one decision, made the way a player would --------------------------
-
-    async def act(self, text: str, style: str, user: FakeUser | None = None) -> list[Sent]:
-        """Play ``text`` (an action the mover may take now) by ``style``:
-        ``buttons`` (the newest board's button, then the menu it opens),
-        ``menu`` (the newest menu already sent to the player, else "Show
-        mine") or ``command`` (``/game play`` with a value autocomplete
-        offered).  Returns what the decisive interaction sent."""
-        user = user or await self.user_to_move()
-        game = await self.game()
-        seat = game.seat_of(user.id)
-        before = game.version
-        assert text in bot_of(self.fake).service.legal_texts(game, seat), text
-        if style == "buttons":
-            out = await self._by_board(user, text)
-        elif style == "menu":
-            out = await self._by_menu(user, text)
-        else:
-            out = await self._by_command(user, text)
-        played = [s for s in out if (s.content or "").startswith("Played:")]
-        assert played, out
-        after = await self.game()
-        assert after.version > before, f"{text} played nothing"
-        self.styles[style] += 1
-        await self.check_pings()
-        return out
+    # -- one decision, made the way a player would (``act``) -----------------
 
     def labels(self, game: Any, seat: int, text: str) -> tuple[str, str]:
         """(the action's own label, its piece's group label) as menus show them."""
@@ -165,32 +120,10 @@ class Table:
         assert menu.ephemeral, menu
         return await self.choose_in(user, menu.message_id or 0, text)
 
-    def newest_menu(self, user: FakeUser) -> int | None:
-        """The newest private message sent to ``user`` that still shows a select."""
-        touched: dict[int, int] = {}
-        for index, sent in enumerate(self.fake.sent):
-            private = sent.ephemeral or sent.route.startswith("dm.")
-            if sent.user_id == user.id and sent.message_id and private:
-                touched[sent.message_id] = index
-        for mid in sorted(touched, key=touched.__getitem__, reverse=True):
-            if self.fake.selects(mid):
-                return mid
-        return None
-
-    async def _by_menu(self, user: FakeUser, text: str) -> list[Sent]:
-        game = await self.game()
-        label, group = self.labels(game, game.seat_of(user.id), text)
-        mid = self.newest_menu(user)
-        if mid is not None:
-            offered = [o["label"] for s in self.fake.selects(mid) for o in s["options"]]
-            if any(o == label or o.startswith(f"{group} (") for o in offered):
-                self.styles["menu already sent"] += 1
-                return await self.choose_in(user, mid, text)
-        self.styles["Show mine"] += 1
-        out = await self.fake.click(user, self.board(), f"chaupal:mine:{self.game_id}")
-        menu = next(s for s in out if s.files and self.fake.selects(s.message_id or 0))
-        assert menu.ephemeral, menu
-        return await self.choose_in(user, menu.message_id or 0, text)
+    def offers(self, game: Any, seat: int, text: str, message: int) -> bool:
+        label, group = self.labels(game, seat, text)
+        offered = [o["label"] for s in self.fake.selects(message) for o in s["options"]]
+        return any(o == label or o.startswith(f"{group} (") for o in offered)
 
     async def choose_in(self, user: FakeUser, message: int, text: str) -> list[Sent]:
         """Select ``text`` in a menu message, level by level (options are
@@ -217,16 +150,8 @@ class Table:
             assert reply and reply[-1].startswith(("Choose", "That choice")), out
         raise AssertionError(f"the menu never played {text}")
 
-    async def _by_command(self, user: FakeUser, text: str) -> list[Sent]:
-        typed = text[:2] if re.match(r"[a-h][1-8]", text) else text.split()[0]
-        choices = await self.fake.autocomplete(user, "game play", focused="action", action=typed)
-        if text not in [c["value"] for c in choices]:
-            choices = await self.fake.autocomplete(user, "game play", focused="action", action=text)
-        values = [c["value"] for c in choices]
-        assert text in values, (text, values)
-        out = await self.fake.slash(user, "game play", action=text)
-        assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
-        return out
+    def typed(self, text: str) -> str:
+        return text[:2] if re.match(r"[a-h][1-8]", text) else text.split()[0]
 
 
 # -- setting games up ----------------------------------------------------------
@@ -237,43 +162,8 @@ SEATING = {
     2: ("Blue + Green", "Red + Yellow"),
 }
 """R13: what the lobby says each seat (in join order) commands."""
-
-
-class Tables:
-    """The games a test opens, each with its own bot and database."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.opened: list[Table] = []
-
-    async def open(self, players: int, seed: int, options: str | None = None) -> Table:
-        """A game started through the lobby (join order = seats, R13)."""
-        path = self.root / f"chaturaji-{players}-{seed}.sqlite3"
-        fake = await FakeDiscord.start(make_bot(path, seed))
-        users = [fake.user(NAMES[i]) for i in range(players)]
-        table = Table(fake, 0, users, path)
-        self.opened.append(table)
-        game_id, lobby = await open_lobby(fake, "chaturaji", *users, options=options)
-        table.game_id = game_id
-        lines = [f"{i + 1}. {u.name} — {SEATING[players][i]}" for i, u in enumerate(users)]
-        text = fake.current(lobby).content or ""
-        assert all(line in text for line in lines), text
-        await start(fake, users[0], lobby)
-        text = fake.current(lobby).content or ""
-        assert all(line in text for line in lines), text
-        await table.check_pings()
-        return table
-
-
-@pytest.fixture
-async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
-    """Closes every bot (and database) a test opened when it ends."""
-    opened = Tables(tmp_path)
-    yield opened
-    for table in opened.opened:
-        await table.fake.close()
-    for table in opened.opened:  # every custom_id the bot sent is ids and indices only
-        assert_no_secret_ids(table.fake)
+Tables = driver.Tables[Table]
+tables = driver.tables_fixture("chaturaji", SEATING, Table)
 
 
 def position(
@@ -308,37 +198,6 @@ def position(
         state = E.apply(state, CHANCE, Roll(face))
     assert state.phase == "move" and state.turn == ARMY[turn], state.phase
     return state
-
-
-async def install(table: Table, state: ChaturajiState) -> Sent:
-    """Load ``state`` into the running game the way a snapshot is loaded,
-    then let delivery post its board, as after a crash between a move and
-    its post (the board's outbox row is set one version back)."""
-    bot = bot_of(table.fake)
-    game = await table.game()
-    await bot.store.append(
-        table.game_id,
-        expected_version=game.version,
-        entries=[],
-        now=0.0,
-        snapshot=E.to_json(state),
-    )
-    bot.service.forget(table.game_id)
-    live = await table.game()
-    assert live.version == game.version
-    assert E.to_json(live.state) == E.to_json(state)
-    assert live.state.squares == state.squares and live.state.monarchs == state.monarchs
-    await bot.store.set_outbox(table.game_id, OutboxRow("board", game.version - 1))
-    posts = len(boards(table.fake))
-    assert await bot.delivery.catch_up(table.game_id)
-    await table.fake.settle()
-    assert len(boards(table.fake)) == posts + 1
-    await table.check_pings()
-    return table.board()
-
-
-def board_labels(table: Table) -> list[str]:
-    return [b["label"] for b in table.fake.buttons(table.board())]
 
 
 async def pass_until(table: Table, army: str, styles: Iterable[str]) -> None:
@@ -454,14 +313,7 @@ async def test_whole_2_player_game(tables: Tables) -> None:
     log = await bot_of(table.fake).store.log(table.game_id)
     narration = " ".join(e.narration for e in log)
     for army, user in (("Blue", asha), ("Green", asha), ("Red", bhima), ("Yellow", bhima)):
-        assert f"{army} to play (**{user.name}**)" in _filled(table, narration), army
-
-
-def _filled(table: Table, narration: str) -> str:
-    """Narrations carry seat tags; fill them the way the board does."""
-    for seat, user in enumerate(table.users):
-        narration = narration.replace(f"{{p{seat}}}", f"**{user.name}**")
-    return narration
+        assert f"{army} to play (**{user.name}**)" in table.filled(narration), army
 
 
 # -- constructed positions -------------------------------------------------------
@@ -581,7 +433,7 @@ async def test_promotion(tables: Tables) -> None:
     assert "promote in place to paladin" in named["a8=p"], named
     out = await table.fake.slash(asha, "game play", action="A8 = P")
     assert any((s.content or "").startswith("Played:") for s in out), out
-    await table.check_pings()
+    await table.check()
     state = await table.state()
     pieces_now = E.to_json(state)["pieces"]
     assert pieces_now["a8"] == "blue paladin" and pieces_now["h8"] == "blue raven"
@@ -622,7 +474,7 @@ async def test_reentry(tables: Tables) -> None:
     assert view.armies[ARMY["green"]].monarch == "e8"
     assert game.state.phase == "move" and view.turn == "blue"  # the squire die is left
     log = await bot_of(table.fake).store.log(table.game_id)
-    narration = _filled(table, " ".join(e.narration for e in log))
+    narration = table.filled(" ".join(e.narration for e in log))
     assert f"**{bhima.name}** places the Red monarch on a5" in narration, narration
     assert f"**{chitra.name}** places the Green monarch on e8" in narration, narration
     await table.act("f2-f3", "buttons", asha)
@@ -653,7 +505,7 @@ async def test_restart_mid_turn_between_the_two_dice(tables: Tables) -> None:
     assert game.version == version and game.state.turn == ARMY["blue"]
     # Second die from the menu sent before the restart.
     await table.choose_in(asha, menu.message_id or 0, "g1-h3")
-    await table.check_pings()
+    await table.check()
     state = await table.state()
     pieces = E.to_json(state)["pieces"]
     assert pieces["f3"] == "blue squire" and pieces["h3"] == "blue paladin"

@@ -31,12 +31,10 @@ import copy
 import random
 import re
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import (
@@ -47,20 +45,19 @@ from bot.engines.kauda_baji import (
     Throw,
     square_of,
 )
-from storage.games import OutboxRow
+from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
     assert_no_secret_ids,
+    board_labels,
     boards,
     bot_of,
+    install,
     make_bot,
-    open_lobby,
-    start,
 )
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 E = KaudaBajiEngine()
-NAMES = ("asha", "bhima", "chitra", "dev")
 SEATING = {
     4: ("Bottom", "Right", "Top", "Left"),
     3: ("Bottom", "Right", "Top"),
@@ -122,20 +119,18 @@ def script(table: Table, *values: int) -> Scripted:
 # -- a table of players ------------------------------------------------------
 
 
-class Table:
+class Table(driver.Table):
     """One game: its players, and the checks made after every decision."""
 
     def __init__(self, fake: FakeDiscord, game_id: int, users: list[FakeUser], path: Path):
-        self.fake, self.game_id, self.users, self.path = fake, game_id, users, path
-        self.by_id = {u.id: u for u in users}
-        self.pinged: Counter[int] = Counter()
-        self.styles: Counter[str] = Counter()
-        self.checked = len(fake.sent)
+        super().__init__(fake, game_id, users, path)
         self.untold: list[str] = []
         """Boards whose headline did not tell the throws of the bank shown."""
 
-    async def game(self) -> Any:
-        return await bot_of(self.fake).service.get(self.game_id)
+    def closed(self) -> None:
+        super().closed()  # every custom_id is ids and indices only
+        for user in self.users:  # nothing hidden: no DM, let alone one asking to decide
+            assert not self.fake.dms(user), self.fake.dms(user)
 
     async def state(self) -> KaudaBajiState:
         state = (await self.game()).state
@@ -147,19 +142,6 @@ class Table:
         seats = sorted(game.engine.waiting_on(game.state))
         assert seats, "nobody to move"
         return self.by_id[game.user_of(seats[0])]
-
-    def board(self) -> Sent:
-        """The newest board, as it is now (boards are edited in place)."""
-        return self.fake.current(boards(self.fake)[-1])
-
-    def name(self, seat: int) -> str:
-        return f"**{self.users[seat].name}**"
-
-    def filled(self, narration: str) -> str:
-        """A narration with its seat tags filled the way the board does."""
-        for seat in range(len(self.users)):
-            narration = narration.replace(f"{{p{seat}}}", self.name(seat))
-        return narration
 
     async def log(self) -> list[Any]:
         return list(await bot_of(self.fake).store.log(self.game_id))
@@ -177,23 +159,12 @@ class Table:
             seats = E.waiting_on(state)
             assert seats == E.to_move(state) - {CHANCE} and len(seats) == 1, state
             expected = frozenset(game.user_of(s) for s in seats)
-        posted: set[int] = set()
-        new_board = False
         for sent in self.fake.sent[self.checked :]:
             if sent.route.startswith("dm."):
                 raise AssertionError(f"a DM was sent, but nothing is hidden: {sent}")
-            if sent.route != "channel.send" or not any(n.endswith(".png") for n, _ in sent.files):
-                continue
-            new_board = True
-            allowed = sent.raw.get("allowed_mentions") or {}
-            assert not allowed.get("parse"), allowed
-            users = {int(u) for u in allowed.get("users") or []}
-            named = {int(m) for m in re.findall(r"<@!?(\d+)>", sent.content or "")}
-            assert users <= expected, (sent.content, users, expected)
-            assert named <= expected, (sent.content, named, expected)
-            posted |= users
-            self.pinged.update(users)
-        self.checked = len(self.fake.sent)
+        pings = self.board_pings(expected)
+        new_board = bool(pings)
+        posted: set[int] = set().union(*pings)
         if new_board and not game.is_over:
             mover = next(iter(expected))
             if actor is None or mover != game.user_of(actor):
@@ -247,37 +218,17 @@ class Table:
 
     # -- one decision, made the way a player would --------------------------
 
-    async def act(self, text: str, style: str, user: FakeUser | None = None) -> list[Sent]:
-        """Play ``text`` (a move the mover may make now) by ``style``:
-        ``buttons`` (the newest board's button, then the menu it opens),
-        ``menu`` (the newest menu already sent to the player, else "Show
-        mine") or ``command`` (``/game play`` with a value autocomplete
-        offered).  Returns what the decisive interaction sent."""
-        user = user or await self.user_to_move()
-        game = await self.game()
-        seat = game.seat_of(user.id)
-        before = game.version
-        assert text in bot_of(self.fake).service.legal_texts(game, seat), text
-        label = E.label(game.state, seat, E.parse(game.state, seat, text))
-        if style == "buttons":
-            out = await self._by_board(user, text)
-        elif style == "menu":
-            out = await self._by_menu(user, text)
-        else:
-            out = await self._by_command(user, text)
-        played = [s for s in out if (s.content or "").startswith("Played:")]
-        assert played, out
+    async def check_played(
+        self, game: Any, seat: int, text: str, label: str, played: list[Sent], out: list[Sent]
+    ) -> None:
+        """The move's own reply names it, the log holds it, and a player still
+        spending their bank got the next menu with the reply."""
         assert played[-1].content and played[-1].content.startswith(f"Played: {label}"), played
-        after = await self.game()
-        assert after.version > before, f"{text} played nothing"
         mine = [e for e in await self.log() if e.actor != CHANCE]
         assert mine[-1].action == text and mine[-1].actor == seat, (mine[-1], text)
-        if seat in E.waiting_on(after.state):  # still spending: the next menu came along
+        if seat in E.waiting_on(game.state):  # still spending: the next menu came along
             reply = next(s for s in reversed(out) if "Your next choice" in (s.content or ""))
             assert reply.ephemeral and self.fake.selects(reply.message_id or 0), reply
-        self.styles[style] += 1
-        await self.check(actor=seat)
-        return out
 
     def labels(self, game: Any, seat: int, text: str) -> tuple[list[str], str]:
         """(the names of the menu groups holding ``text``, its own label)."""
@@ -307,18 +258,6 @@ class Table:
         assert menu.ephemeral, menu
         return await self.choose_in(user, menu.message_id or 0, text)
 
-    def newest_menu(self, user: FakeUser) -> int | None:
-        """The newest private message sent to ``user`` that still shows a select."""
-        touched: dict[int, int] = {}
-        for index, sent in enumerate(self.fake.sent):
-            private = sent.ephemeral or sent.route.startswith("dm.")
-            if sent.user_id == user.id and sent.message_id and private:
-                touched[sent.message_id] = index
-        for mid in sorted(touched, key=touched.__getitem__, reverse=True):
-            if self.fake.selects(mid):
-                return mid
-        return None
-
     def find_option(
         self, game: Any, seat: int, text: str, message: int
     ) -> tuple[dict[str, Any], dict[str, Any]] | None:
@@ -333,17 +272,8 @@ class Table:
         assert len(found) <= 1, (text, found)
         return found[0] if found else None
 
-    async def _by_menu(self, user: FakeUser, text: str) -> list[Sent]:
-        game = await self.game()
-        mid = self.newest_menu(user)
-        if mid is not None and self.find_option(game, game.seat_of(user.id), text, mid):
-            self.styles["menu already sent"] += 1
-            return await self.choose_in(user, mid, text)
-        self.styles["Show mine"] += 1
-        out = await self.fake.click(user, self.board(), f"chaupal:mine:{self.game_id}")
-        menu = next(s for s in out if s.files and self.fake.selects(s.message_id or 0))
-        assert menu.ephemeral, menu
-        return await self.choose_in(user, menu.message_id or 0, text)
+    def offers(self, game: Any, seat: int, text: str, message: int) -> bool:
+        return self.find_option(game, seat, text, message) is not None
 
     async def choose_in(self, user: FakeUser, message: int, text: str) -> list[Sent]:
         """Select ``text`` in a menu message, level by level (options are
@@ -364,17 +294,6 @@ class Table:
             reply = [s.content or "" for s in out if s.content]
             assert reply and reply[-1].startswith(("Choose", "That choice")), out
         raise AssertionError(f"the menu never played {text}")
-
-    async def _by_command(self, user: FakeUser, text: str) -> list[Sent]:
-        typed = text.split()[0]
-        choices = await self.fake.autocomplete(user, "game play", focused="action", action=typed)
-        if text not in [c["value"] for c in choices]:
-            choices = await self.fake.autocomplete(user, "game play", focused="action", action=text)
-        values = [c["value"] for c in choices]
-        assert text in values, (text, values)
-        out = await self.fake.slash(user, "game play", action=text)
-        assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
-        return out
 
     # -- refusals -----------------------------------------------------------
 
@@ -434,41 +353,8 @@ async def click_as_seen(
 # -- setting games up ----------------------------------------------------------
 
 
-class Tables:
-    """The games a test opens, each with its own bot and database."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.opened: list[Table] = []
-
-    async def open(self, players: int, seed: int, options: str | None = None) -> Table:
-        """A game started through the lobby (join order = seats, R4)."""
-        path = self.root / f"kauda-{players}-{seed}.sqlite3"
-        fake = await FakeDiscord.start(make_bot(path, seed))
-        users = [fake.user(NAMES[i]) for i in range(players)]
-        table = Table(fake, 0, users, path)
-        self.opened.append(table)
-        game_id, lobby = await open_lobby(fake, "kauda_baji", *users, options=options)
-        table.game_id = game_id
-        lines = [f"{i + 1}. {u.name} — {SEATING[players][i]}" for i, u in enumerate(users)]
-        text = fake.current(lobby).content or ""
-        assert all(line in text for line in lines), text
-        await start(fake, users[0], lobby)
-        await table.check()
-        return table
-
-
-@pytest.fixture
-async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
-    """Closes every bot (and database) a test opened when it ends."""
-    opened = Tables(tmp_path)
-    yield opened
-    for table in opened.opened:
-        await table.fake.close()
-    for table in opened.opened:
-        assert_no_secret_ids(table.fake)  # every custom_id is ids and indices only
-        for user in table.users:  # nothing hidden: no DM, let alone one asking to decide
-            assert not table.fake.dms(user), table.fake.dms(user)
+Tables = driver.Tables[Table]
+tables = driver.tables_fixture("kauda_baji", SEATING, Table)
 
 
 def position(
@@ -512,34 +398,19 @@ def position(
     return state
 
 
-async def install(table: Table, state: KaudaBajiState) -> Sent:
-    """Load ``state`` into the running game the way a snapshot is loaded,
-    then let delivery post its board, as after a crash between a move and
-    its post (the board's outbox row is set one version back)."""
-    bot = bot_of(table.fake)
-    game = await table.game()
-    await bot.store.append(
-        table.game_id,
-        expected_version=game.version,
-        entries=[],
-        now=0.0,
-        snapshot=E.to_json(state),
-    )
-    bot.service.forget(table.game_id)
-    live = await table.game()
-    assert live.version == game.version
-    assert live.state == state
-    await bot.store.set_outbox(table.game_id, OutboxRow("board", game.version - 1))
-    posts = len(boards(table.fake))
-    assert await bot.delivery.catch_up(table.game_id)
-    await table.fake.settle()
-    assert len(boards(table.fake)) == posts + 1
-    await table.check()
-    return table.board()
-
-
-def board_labels(table: Table) -> list[str]:
-    return [b["label"] for b in table.fake.buttons(table.board())]
+async def open_at(
+    tables: Tables,
+    players: int,
+    seed: int,
+    stacks: dict[int, list[tuple[str, int]]],
+    *,
+    bank: tuple[int, ...],
+) -> Table:
+    """A game opened through the lobby, then loaded with ``stacks`` and the
+    first player (Asha) to spend ``bank`` (see ``position``)."""
+    table = await tables.open(players, seed)
+    await install(table, position(await table.state(), stacks, turn=0, bank=bank))
+    return table
 
 
 def on(state: KaudaBajiState, player: int) -> list[tuple[str, int]]:
@@ -683,17 +554,10 @@ async def test_R9_R11_a_tuple_formed_and_one_split_on_a_safe_square(tables: Tabl
     """Two singles on b3 leave together as a twin (``x1+1``, R9) and move 6
     / 2 = 3 (R10); then one piece splits off the twin on the safe corner a1
     (``x1of2``, R11), from the menu that came with the reply."""
-    table = await tables.open(2, 11)
-    asha = table.users[0]
-    await install(
-        table,
-        position(
-            await table.state(),
-            {0: [("b3", 1), ("b3", 1), ("a1", 2)], 1: [("f6", 1)]},
-            turn=0,
-            bank=(6, 2),
-        ),
+    table = await open_at(
+        tables, 2, 11, {0: [("b3", 1), ("b3", 1), ("a1", 2)], 1: [("f6", 1)]}, bank=(6, 2)
     )
+    asha = table.users[0]
     assert board_labels(table) == ["Spend 6", "Spend 2", "Spend 6+2 together", "Show mine"]
     board_id = table.board().message_id
     posts = len(boards(table.fake))
@@ -722,17 +586,8 @@ async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
     """Asha's twin lands on Bhima's twin on g2 (R13: the same size dies);
     Bhima's pieces go back to d7 as singles; the kill bonus throw (a 3,
     R16) joins the 1 still in the bank, and the new board offers both."""
-    table = await tables.open(2, 12)
+    table = await open_at(tables, 2, 12, {0: [("e1", 2), ("b3", 1)], 1: [("g2", 2)]}, bank=(6, 1))
     asha = table.users[0]
-    await install(
-        table,
-        position(
-            await table.state(),
-            {0: [("e1", 2), ("b3", 1)], 1: [("g2", 2)]},
-            turn=0,
-            bank=(6, 1),
-        ),
-    )
     scripted = script(table, 3)
     posts = len(boards(table.fake))
     await table.act("e1 x2 6", "buttons", asha)
@@ -764,17 +619,14 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
     """In a 4-player game, Right's single shares g2 with Asha's twin; the
     twin moves away and the single dies (R13), back to g4; the bonus throw
     (R16) gives Asha a new bank, with a new board."""
-    table = await tables.open(4, 13)
-    asha = table.users[0]
-    await install(
-        table,
-        position(
-            await table.state(),
-            {0: [("g2", 2), ("b3", 1)], 1: [("g2", 1)], 2: [("f6", 1)], 3: [("b2", 1)]},
-            turn=0,
-            bank=(2,),
-        ),
+    table = await open_at(
+        tables,
+        4,
+        13,
+        {0: [("g2", 2), ("b3", 1)], 1: [("g2", 1)], 2: [("f6", 1)], 3: [("b2", 1)]},
+        bank=(2,),
     )
+    asha = table.users[0]
     assert board_labels(table) == ["Spend 2", "Show mine"]
     scripted = script(table, 4)
     posts = len(boards(table.fake))
@@ -794,12 +646,8 @@ async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: T
     """Bhima throws 6, 12 and then a third 6 in a row: the 12 and 6 banked
     are lost and the turn ends (R6).  Asha, to move again, reads why on the
     new board."""
-    table = await tables.open(2, 14)
+    table = await open_at(tables, 2, 14, {0: [("b3", 1)], 1: [("f6", 1)]}, bank=(2,))
     asha = table.users[0]
-    await install(
-        table,
-        position(await table.state(), {0: [("b3", 1)], 1: [("f6", 1)]}, turn=0, bank=(2,)),
-    )
     assert board_labels(table) == ["Single b3 to b5 with 2", "Show mine"]
     scripted = script(table, 6, 12, 6, 3)
     posts = len(boards(table.fake))
@@ -820,12 +668,8 @@ async def test_R8_values_nobody_can_use_are_forfeited(tables: Tables) -> None:
     """Asha's twin can use 3+3 or 5+3 but neither value alone (R10): the
     board offers just those two moves.  After 3+3 the 5 is forfeited (R8);
     then Bhima throws a 3 his twin cannot use, and it is Asha's turn again."""
-    table = await tables.open(2, 15)
+    table = await open_at(tables, 2, 15, {0: [("b3", 2)], 1: [("c6", 2)]}, bank=(5, 3, 3))
     asha = table.users[0]
-    await install(
-        table,
-        position(await table.state(), {0: [("b3", 2)], 1: [("c6", 2)]}, turn=0, bank=(5, 3, 3)),
-    )
     assert board_labels(table) == [
         "Twin b3 to c6 with 5+3",
         "Twin b3 to b6 with 3+3",
@@ -847,12 +691,8 @@ async def test_R8_values_nobody_can_use_are_forfeited(tables: Tables) -> None:
 async def test_R17_forfeit_button(tables: Tables) -> None:
     """Asha's single on e3 can use a 5 only by going round the inner ring
     again: the board offers that move and a ``Forfeit a 5 (R17)`` button."""
-    table = await tables.open(2, 16)
+    table = await open_at(tables, 2, 16, {0: [("e3", 1)], 1: [("f6", 1)]}, bank=(5,))
     asha, bhima = table.users
-    await install(
-        table,
-        position(await table.state(), {0: [("e3", 1)], 1: [("f6", 1)]}, turn=0, bank=(5,)),
-    )
     assert board_labels(table) == [
         "Single e3 to d5 with 5, round at d3",
         "Forfeit a 5 (R17)",
@@ -873,17 +713,10 @@ async def test_R18_finishes_and_places(tables: Tables) -> None:
     """A 3-player game: Asha's last piece reaches the centre (R17) and she
     takes first place; play goes on without her.  Chitra then finishes with
     4 still in the bank (lost, R18), and Bhima, the last left, is third."""
-    table = await tables.open(3, 17)
-    asha, bhima, chitra = table.users
-    await install(
-        table,
-        position(
-            await table.state(),
-            {0: [("d3", 1)], 1: [("b3", 1)], 2: [("f6", 1)]},
-            turn=0,
-            bank=(1,),
-        ),
+    table = await open_at(
+        tables, 3, 17, {0: [("d3", 1)], 1: [("b3", 1)], 2: [("f6", 1)]}, bank=(1,)
     )
+    asha, bhima, chitra = table.users
     await table.act("d3 1 in", "menu", asha)  # from Show mine
     assert table.styles["Show mine"] == 1
     game = await table.game()
@@ -921,17 +754,10 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
     """Asha spends the 3 of 6+6+3 from the board; the bot restarts; she
     spends a 6 from the menu sent before the restart and the last 6 from
     the board edited since."""
-    table = await tables.open(2, 18)
-    asha, bhima = table.users
-    await install(
-        table,
-        position(
-            await table.state(),
-            {0: [("b3", 1), ("f7", 1)], 1: [("f6", 1)]},
-            turn=0,
-            bank=(6, 6, 3),
-        ),
+    table = await open_at(
+        tables, 2, 18, {0: [("b3", 1), ("f7", 1)], 1: [("f6", 1)]}, bank=(6, 6, 3)
     )
+    asha, bhima = table.users
     assert board_labels(table) == [
         "Spend 6",
         "Spend 3",

@@ -45,6 +45,7 @@ from bot.engines.mahabharata import (
     snake_order,
 )
 from bot.engines.mahabharata_views import LastPickView
+from tests.engines.components import Broken, Mutate, assert_refused, parametrize_broken
 
 E = MahabharataEngine()
 C = default_components()
@@ -164,7 +165,7 @@ def _leader(data: dict[str, Any], name: str) -> dict[str, Any]:
     return result
 
 
-BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+BROKEN: Broken = [
     (
         "vp_not_spaces",
         lambda d: _leader(d, "Drona")["icons"].pop(),
@@ -191,16 +192,11 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
-def test_R1_R3_broken_tables_are_refused(
-    mutate: Callable[[dict[str, Any]], None], message: str
-) -> None:
+@parametrize_broken(BROKEN)
+def test_R1_R3_broken_tables_are_refused(mutate: Mutate, message: str) -> None:
     data = _default_data()
     mutate(data)
-    with pytest.raises(ComponentError) as info:
-        load_components_text(_dump_toml(data))
-    assert message in str(info.value)
-    assert str(info.value).startswith("mahabharata.toml: ")
+    assert_refused(load_components_text, _dump_toml(data), message, "mahabharata.toml")
 
 
 def test_R1_R3_broken_table_file_named_in_message(tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ from bot.engines.sangram import (
     load_components,
     load_components_text,
 )
+from tests.engines.components import Broken, Mutate, assert_refused, parametrize_broken
 
 E = SangramEngine()
 LOBBY: dict[str, Any] = resolve_options(E, {})
@@ -223,7 +224,7 @@ def _warrior(data: dict[str, Any], key: str) -> dict[str, Any]:
     return found
 
 
-BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+BROKEN: Broken = [
     ("ten_types", lambda d: d["warriors"].pop(), "lacks the warrior type 'vaidik'"),
     (
         "four_cards",
@@ -281,16 +282,11 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
-def test_R1_broken_tables_are_refused(
-    mutate: Callable[[dict[str, Any]], None], message: str
-) -> None:
+@parametrize_broken(BROKEN)
+def test_R1_broken_tables_are_refused(mutate: Mutate, message: str) -> None:
     data = _data()
     mutate(data)
-    with pytest.raises(ComponentError) as info:
-        load_components_text(_dump(data))
-    assert message in str(info.value)
-    assert str(info.value).startswith("sangram.toml: ")
+    assert_refused(load_components_text, _dump(data), message, "sangram.toml")
 
 
 def test_R1_bad_toml_and_missing_file_are_named(tmp_path: Path) -> None:

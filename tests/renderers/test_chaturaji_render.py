@@ -4,7 +4,6 @@ rarely reaches (an unkindness of ravens, a throne takeover, re-entry)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -14,7 +13,6 @@ from PIL import Image
 
 from bot.engines.chaturaji import ChaturajiEngine
 from bot.engines.chaturaji_views import ChaturajiView, DieView, FinalView, MoveView
-from bot.engines.core import progress_seat, resolve_chance
 from renderers import RENDERERS, get_renderer
 from renderers.chaturaji import (
     BOARD_PX,
@@ -25,8 +23,9 @@ from renderers.chaturaji import (
     render_board,
     render_private,
 )
-from renderers.common import DEFAULT_THEME, TextRecord, min_text_size, record_text, to_png
-from tests.renderers.images import same
+from renderers.common import DEFAULT_THEME, TextRecord
+from tests.renderers import images
+from tests.renderers.images import check_every_view, check_readable, render, same
 
 ENGINE = ChaturajiEngine()
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura", "Chitra", "Dev")
@@ -36,18 +35,7 @@ BOARD_LEFT = (WIDTH - BOARD_PX) // 2
 
 def playout(players: int, seed: int) -> list[Any]:
     """Every state of a seeded random game, chance included."""
-    rng = random.Random(seed)
-    state = ENGINE.setup(players, {k: o.default for k, o in ENGINE.options.items()})
-    states = [state]
-    while ENGINE.outcome(state) is None:
-        state, _ = resolve_chance(ENGINE, state, rng.random)
-        states.append(state)
-        if ENGINE.outcome(state) is not None:
-            break
-        seat = progress_seat(ENGINE, state)
-        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
-        states.append(state)
-    return states
+    return images.playout(ENGINE, players, seed, {k: o.default for k, o in ENGINE.options.items()})
 
 
 def sample(players: int, seed: int, count: int = 8) -> list[Any]:
@@ -56,20 +44,8 @@ def sample(players: int, seed: int, count: int = 8) -> list[Any]:
     return [*states[::stride], states[-1]]
 
 
-def _render(draw: Any) -> tuple[Image.Image, list[TextRecord]]:
-    with record_text() as records:
-        image = draw()
-    return image, records
-
-
 def _check(image: Image.Image, records: list[TextRecord], what: str) -> None:
-    assert image.width == WIDTH, what
-    assert 1200 < image.height < 2600, what
-    assert records, f"{what}: no text recorded"
-    need = min_text_size(image.width)
-    small = [r for r in records if r.display_width != image.width or r.size < need]
-    assert not small, f"{what}: {[(r.text, r.size) for r in small[:5]]}"
-    assert len(to_png(image)) < MAX_PNG, what
+    check_readable(image, records, what, width=WIDTH, max_png=MAX_PNG)
 
 
 def _close(a: tuple[int, ...], b: tuple[int, ...], tol: int = 12) -> bool:
@@ -98,17 +74,9 @@ def _bars(image: Image.Image) -> list[tuple[int, str]]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playout_states_render_readably(players: int) -> None:
+    states = sample(players, 100 + players)
     names = list(NAMES[:players])
-    phases: set[str] = set()
-    for k, state in enumerate(sample(players, 100 + players)):
-        public = ENGINE.view(state, None)
-        phases.add(public.phase)
-        image, records = _render(lambda v=public: render_board(v, names=names))
-        _check(image, records, f"state {k} board")
-        for seat in range(players):
-            view = ENGINE.view(state, seat)
-            image, records = _render(lambda v=view: render_private(v, names=names))
-            _check(image, records, f"state {k} private {seat}")
+    phases = check_every_view(ENGINE, states, names, render_board, render_private, _check)
     assert {"start", "move", "over"} <= phases
 
 
@@ -262,12 +230,12 @@ BUILT: dict[str, Callable[[], ChaturajiView]] = {
 def test_built_views_render_readably(case: str) -> None:
     view = BUILT[case]()
     for what, draw in (("board", render_board), ("private", render_private)):
-        image, records = _render(lambda d=draw: d(view, names=NAMES))
+        image, records = render(lambda d=draw: d(view, names=NAMES))
         _check(image, records, f"{case} {what}")
 
 
 def test_dice_states_are_labelled() -> None:
-    _, records = _render(lambda: render_board(_throne_view(), names=NAMES))
+    _, records = render(lambda: render_board(_throne_view(), names=NAMES))
     texts = {r.text for r in records}
     assert {"used", "counted up", "void", "TO MOVE", "BY RED", "Monarch captured"} <= texts
     assert any("via the Green throne" in t for t in texts)
@@ -284,25 +252,25 @@ def test_unkindness_marks_every_captured_square() -> None:
         # the red capture badge in the square's upper-right corner
         pixel = image.getpixel((x1 - 30, y0 + 19))
         assert isinstance(pixel, tuple) and _close(pixel, bad, 20), (file, rank, pixel)
-    _, records = _render(lambda: render_board(view, names=NAMES))
+    _, records = render(lambda: render_board(view, names=NAMES))
     texts = {r.text for r in records}
     assert "Raven e8-e5 takes d4, e4, d5" in texts
     assert "Squire b7-a7 = Paladin" in texts
 
 
 def test_final_reason_names_the_players() -> None:
-    _, records = _render(lambda: render_board(_over_view("blue-green"), names=NAMES))
+    _, records = render(lambda: render_board(_over_view("blue-green"), names=NAMES))
     texts = {r.text for r in records}
     assert "Asha and Chitra win." in texts
     assert "WINNERS" in texts
-    _, records = _render(lambda: render_board(_over_view(None), names=NAMES))
+    _, records = render(lambda: render_board(_over_view(None), names=NAMES))
     assert any("a draw" in r.text for r in records)
 
 
 def test_odd_names_are_made_drawable() -> None:
     view = _mid_view(0)
     odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80, "", "Dev")
-    image, records = _render(lambda: render_private(view, names=odd))
+    image, records = render(lambda: render_private(view, names=odd))
     assert image.width == WIDTH
     texts = {r.text for r in records}
     assert "Player 1" in texts

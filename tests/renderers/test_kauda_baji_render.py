@@ -5,7 +5,6 @@ players, the end, the throws for who starts, a big bank of 12s)."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
@@ -14,11 +13,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.engines.core import progress_seat, resolve_chance, resolve_options
+from bot.engines.core import resolve_options
 from bot.engines.kauda_baji import STEP_OF, KaudaBajiEngine, square_of
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, StackView
 from renderers import RENDERERS, get_renderer
-from renderers.common import DEFAULT_THEME, TextRecord, min_text_size, record_text, to_png
+from renderers.common import DEFAULT_THEME, TextRecord, to_png
 from renderers.kauda_baji import (
     BOARD_LEFT,
     COORD,
@@ -35,7 +34,8 @@ from renderers.kauda_baji import (
     seat_turns,
     token_layout,
 )
-from tests.renderers.images import same
+from tests.renderers import images
+from tests.renderers.images import check_every_view, check_readable, render, same
 
 ENGINE = KaudaBajiEngine()
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura", "Chitra", "Dev")
@@ -46,18 +46,7 @@ SEATING = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
 def playout(players: int, seed: int, **options: Any) -> list[Any]:
     """Every state of a seeded random game, chance included."""
-    rng = random.Random(seed)
-    state = ENGINE.setup(players, resolve_options(ENGINE, options))
-    states = [state]
-    while ENGINE.outcome(state) is None:
-        state, _ = resolve_chance(ENGINE, state, rng.random)
-        states.append(state)
-        if ENGINE.outcome(state) is not None:
-            break
-        seat = progress_seat(ENGINE, state)
-        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
-        states.append(state)
-    return states
+    return images.playout(ENGINE, players, seed, resolve_options(ENGINE, options))
 
 
 def sample(players: int, seed: int, count: int = 8, **options: Any) -> list[Any]:
@@ -70,24 +59,12 @@ def sample(players: int, seed: int, count: int = 8, **options: Any) -> list[Any]
     return [*picked, states[-1]]
 
 
-def _render(draw: Any) -> tuple[Image.Image, list[TextRecord]]:
-    with record_text() as records:
-        image = draw()
-    return image, records
-
-
 def _check(image: Image.Image, records: list[TextRecord], what: str) -> None:
-    assert image.width == WIDTH, what
-    assert 1200 < image.height < 2600, what
-    assert records, f"{what}: no text recorded"
-    need = min_text_size(image.width)
-    small = [r for r in records if r.display_width != image.width or r.size < need]
-    assert not small, f"{what}: {[(r.text, r.size) for r in small[:5]]}"
-    assert len(to_png(image)) < MAX_PNG, what
+    check_readable(image, records, what, width=WIDTH, max_png=MAX_PNG)
 
 
 def _texts(view: KaudaBajiView, draw: Callable[..., Image.Image] = render_board) -> list[str]:
-    _, records = _render(lambda: draw(view, names=NAMES[: len(view.players)]))
+    _, records = render(lambda: draw(view, names=NAMES[: len(view.players)]))
     return [r.text for r in records]
 
 
@@ -261,17 +238,9 @@ BUILT: dict[str, Callable[[], KaudaBajiView]] = {
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_playout_states_render_readably(players: int) -> None:
+    states = sample(players, 100 + players)
     names = list(NAMES[:players])
-    phases: set[str] = set()
-    for k, state in enumerate(sample(players, 100 + players)):
-        public = ENGINE.view(state, None)
-        phases.add(public.phase)
-        image, records = _render(lambda v=public: render_board(v, names=names))
-        _check(image, records, f"state {k} board")
-        for seat in range(players):
-            view = ENGINE.view(state, seat)
-            image, records = _render(lambda v=view: render_private(v, names=names))
-            _check(image, records, f"state {k} private {seat}")
+    phases = check_every_view(ENGINE, states, names, render_board, render_private, _check)
     assert {"first", "move", "over"} <= phases
 
 
@@ -282,7 +251,7 @@ def test_every_piece_count_renders(pieces: int) -> None:
     for k, state in enumerate(states):
         view = ENGINE.view(state, None)
         assert sum(p.on_board + p.finished for p in view.players) == pieces * players
-        image, records = _render(lambda v=view: render_board(v, names=NAMES[:players]))
+        image, records = render(lambda v=view: render_board(v, names=NAMES[:players]))
         _check(image, records, f"{pieces} pieces, state {k}")
         texts = [r.text for r in records]
         assert f"{view.players[0].finished}/{pieces}" in texts
@@ -304,11 +273,11 @@ def test_views_are_not_changed() -> None:
 def test_built_views_render_readably(case: str) -> None:
     view = BUILT[case]()
     names = NAMES[: len(view.players)]
-    image, records = _render(lambda: render_board(view, names=names))
+    image, records = render(lambda: render_board(view, names=names))
     _check(image, records, f"{case} board")
     for seat in range(len(view.players)):
         seen = replace(view, viewer=seat)
-        image, records = _render(lambda v=seen: render_private(v, names=names))
+        image, records = render(lambda v=seen: render_private(v, names=names))
         _check(image, records, f"{case} private {seat}")
 
 
@@ -575,14 +544,14 @@ def test_odd_names_are_made_drawable() -> None:
     view = crowded_view()
     odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80, "", "{p0} **bold** @everyone")
     for draw in (render_board, render_private):
-        image, records = _render(lambda d=draw: d(replace(view, viewer=1), names=odd))
+        image, records = render(lambda d=draw: d(replace(view, viewer=1), names=odd))
         assert image.width == WIDTH
         texts = {r.text for r in records}
         assert "Player 1" in texts and "Player 3" in texts
         assert any(t.startswith("Nandu x") for t in texts)
         assert "{p0} **bold** @everyone" in texts
     # too few names: fallbacks, not an error
-    image, records = _render(lambda: render_board(view, names=()))
+    image, records = render(lambda: render_board(view, names=()))
     assert "Player 4" in {r.text for r in records}
 
 
