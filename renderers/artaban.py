@@ -28,14 +28,20 @@ from renderers.common import (
     LegendItem,
     Theme,
     ViewRenderer,
+    badge_row,
     blend,
+    board_coordinates,
+    board_title,
     crown,
     display_name,
     legend,
     min_text_size,
     pips,
+    private_band,
+    seat_panel,
     shape_marker,
     text_width,
+    title_band,
     wrap_text,
 )
 
@@ -59,11 +65,6 @@ GOLD: Final[RGB] = (255, 214, 102)
 SMALL: Final = min_text_size(max(BOARD_WIDTH, PRIVATE_WIDTH))
 """Labels, notes and the die tabs: the smallest text readable on a phone."""
 BODY: Final = SMALL + 1
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 # ----------------------------------------------------------------- text
@@ -180,36 +181,22 @@ def draw_die(
 
 
 def _title(c: Canvas, view: ArtabanView, names: Sequence[str], subtitle: str) -> int:
-    t = c.theme
     height = 108
-    c.draw.rectangle((0, 0, c.width, height), fill=t.panel)
-    c.draw.rectangle((0, height - 3, c.width, height), fill=t.grid)
-    right = c.width - MARGIN
-    if view.phase == "play":
-        box = c.pill(
-            (right, 70),
-            f"Ply {view.ply}",
-            size=SMALL,
-            fill=t.grid,
-            ink=t.ink,
-            anchor="r",
-            height=40,
-        )
-        right = box[0] - 16
-    c.text((MARGIN, 16), subtitle.upper(), size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text(
-        (MARGIN, 54),
-        _status(view, names),
+    title_band(c, height)
+    board_title(
+        c,
+        kicker=subtitle.upper(),
+        status=_status(view, names),
+        y=54,
         size=36,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=right - MARGIN,
+        margin=MARGIN,
+        counter=f"Ply {view.ply}" if view.phase == "play" else None,
     )
     return height + 16
 
 
-def _badges(view: ArtabanView, p: PlayerView, t: Theme) -> list[tuple[str, RGB]]:
+def _badges(view: ArtabanView, p: PlayerView, t: Theme) -> list[tuple[str, RGB, RGB]]:
+    """(label, fill, ink) of the seat's badges."""
     badges: list[tuple[str, RGB]] = []
     if view.phase == "play" and p.seat == view.to_play:
         badges.append(("TO MOVE", t.highlight))
@@ -222,29 +209,19 @@ def _badges(view: ArtabanView, p: PlayerView, t: Theme) -> list[tuple[str, RGB]]
             badges.append(("DRAW", t.ink))
         elif p.seat in top:
             badges.append(("WINNER", t.good))
-    return badges
+    return [(label, fill, t.on_colour) for label, fill in badges]
 
 
 def _player_panel(
     c: Canvas, view: ArtabanView, p: PlayerView, names: Sequence[str], box: Box
 ) -> None:
     t = c.theme
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     colour = t.player_colour(p.seat)
     acting = p.seat == view.to_play or p.seat in view.waiting_on
-    c.panel(box, fill=colour, radius=14)
-    c.panel((x0 + 10, y0, x1, y1), radius=14)
-    c.draw.rectangle((x0 + 10, y0, x0 + 24, y1), fill=t.panel)
-    if acting:
-        c.panel(box, fill=None, outline=t.highlight, radius=14, width=4)
-        c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
+    seat_panel(c, box, colour, acting=acting)
     cy = y0 + 30
-    right = x1 - 14
-    for label, fill in _badges(view, p, t):
-        pbox = c.pill(
-            (right, cy), label, size=SMALL, fill=fill, ink=t.on_colour, anchor="r", height=36
-        )
-        right = pbox[0] - 8
+    right = badge_row(c, x1 - 14, cy, _badges(view, p, t))
     shape_marker(c.draw, (x0 + 38, cy), 11, t.seat_shape(p.seat), colour)
     c.text(
         (x0 + 58, cy),
@@ -301,16 +278,11 @@ def _board(c: Canvas, view: ArtabanView, y: int, *, flip: bool) -> int:
     t = c.theme
     left = (c.width - BOARD_PX) // 2
     top = y + COORD
-    # Coordinates on all four edges.
-    for i in range(8):
-        f = 7 - i if flip else i
-        cx = left + i * SQUARE + SQUARE // 2
-        for ty in (y + COORD // 2, top + BOARD_PX + COORD // 2):
-            c.text((cx, ty), FILES[f], size=BODY, fill=t.muted, anchor="mm", bold=True)
-        rank = i + 1 if flip else 8 - i
-        cy = top + i * SQUARE + SQUARE // 2
-        for tx in (left - COORD // 2, left + BOARD_PX + COORD // 2):
-            c.text((tx, cy), str(rank), size=BODY, fill=t.muted, anchor="mm", bold=True)
+    files = FILES[::-1] if flip else FILES
+    ranks = [str(i + 1 if flip else 8 - i) for i in range(8)]
+    board_coordinates(
+        c, left, top, SQUARE, files, ranks, above=COORD // 2, beside=COORD // 2, size=BODY
+    )
     last = view.last_move
     frm = to = ""
     if last is not None:
@@ -508,11 +480,7 @@ def _subtitle(view: ArtabanView, what: str) -> str:
 def _private_header(c: Canvas, me_seat: int, names: Sequence[str], what: str, right: str) -> int:
     t = c.theme
     colour = t.player_colour(me_seat)
-    h = 108
-    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
-    c.draw.rectangle((0, 0, 14, h), fill=colour)
-    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
-    c.text((MARGIN + 8, 16), what.upper(), size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    h = private_band(c, colour=colour, kicker=what.upper(), margin=MARGIN)
     shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me_seat), colour)
     box = c.text((c.width - MARGIN, 70), right, size=28, fill=t.ink, anchor="rm", bold=True)
     c.text(
@@ -672,12 +640,8 @@ def render_private(
     return c.crop(y + 8)
 
 
-class ArtabanRenderer(ViewRenderer):
+class ArtabanRenderer(ViewRenderer, name="artaban", board=render_board, private=render_private):
     """The registry entry (see :mod:`renderers`)."""
-
-    name = "artaban"
-    draw_board = staticmethod(render_board)
-    draw_private = staticmethod(render_private)
 
 
 __all__ = [

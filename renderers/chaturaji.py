@@ -14,9 +14,8 @@ a horse's head (paladin), a bird (raven) and a pawn (squire).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image, ImageDraw
@@ -30,16 +29,25 @@ from renderers.common import (
     LegendItem,
     Theme,
     ViewRenderer,
+    badge_row,
     blend,
+    board_coordinates,
+    board_title,
+    capture_badge,
     crown,
     display_name,
     edge_labels,
+    fill_names,
     legend,
     min_text_size,
     pips,
+    private_band,
     private_heading,
-    safe_text,
+    seat_panel,
+    side_bar,
     text_width,
+    title_band,
+    turned_square,
     wrap_text,
 )
 
@@ -72,7 +80,6 @@ KIND_TITLES: Final = {
 }
 _QUARTER_TURNS: Final = {"blue": 0, "red": 1, "green": 2, "yellow": 3}
 """How many quarter turns (anticlockwise) put each army's edge at the bottom."""
-_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
 
 
 def army_colour(theme: Theme, army: str) -> RGB:
@@ -89,11 +96,6 @@ def army_colour(theme: Theme, army: str) -> RGB:
 
 def army_title(army: str) -> str:
     return army.capitalize()
-
-
-def fill_names(line: str, names: Sequence[str]) -> str:
-    """``{pN}`` placeholders replaced by names, made drawable."""
-    return safe_text(_PLACEHOLDER.sub(lambda m: display_name(names, int(m.group(1))), line))
 
 
 def _army(view: ChaturajiView, army: str) -> ArmyView | None:
@@ -293,13 +295,9 @@ def army_mark(c: Canvas, centre: tuple[float, float], army: str, radius: int = 1
 # ----------------------------------------------------------------- geometry
 
 
-def _display(file: int, rank: int, turns: int) -> tuple[int, int]:
-    """(column, row from the top) of a square with the board turned ``turns``
-    quarter turns anticlockwise."""
-    c, r = file, rank - 1
-    for _ in range(turns % 4):
-        c, r = 7 - r, c
-    return c, 7 - r
+_display = partial(turned_square, 8)
+"""(column, row from the top) of a square (file, rank, turns) with the board
+turned ``turns`` quarter turns anticlockwise."""
 
 
 def _square_name(file: int, rank: int) -> str:
@@ -384,33 +382,16 @@ def _shown_moves(view: ChaturajiView) -> tuple[tuple[MoveView, ...], str]:
 
 
 def _title(c: Canvas, view: ChaturajiView, names: Sequence[str]) -> int:
-    t = c.theme
     height = 108
-    c.draw.rectangle((0, 0, c.width, height), fill=t.panel)
-    c.draw.rectangle((0, height - 3, c.width, height), fill=t.grid)
-    right = c.width - MARGIN
-    if view.turns:
-        box = c.pill(
-            (right, 70),
-            f"Turn {view.turns}",
-            size=SMALL,
-            fill=t.grid,
-            ink=t.ink,
-            anchor="r",
-            height=40,
-        )
-        right = box[0] - 16
-    c.text(
-        (MARGIN, 16), "MARTIAN CHATURAJI · BOARD", size=SMALL, fill=t.muted, anchor="lt", bold=True
-    )
-    c.text(
-        (MARGIN, 54),
-        _status(view, names),
+    title_band(c, height)
+    board_title(
+        c,
+        kicker="MARTIAN CHATURAJI · BOARD",
+        status=_status(view, names),
+        y=54,
         size=34,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=right - MARGIN,
+        margin=MARGIN,
+        counter=f"Turn {view.turns}" if view.turns else None,
     )
     return height + 16
 
@@ -419,18 +400,12 @@ def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: 
     t = c.theme
     mine = view.me or (view.seats[seat] if 0 <= seat < len(view.seats) else ())
     first = mine[0] if mine else "blue"
-    h = 108
-    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
-    c.draw.rectangle((0, 0, 14, h), fill=army_colour(t, first))
-    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
     side = " + ".join(army_title(a) for a in mine) or "?"
-    c.text(
-        (MARGIN + 8, 16),
-        f"CHATURAJI · YOUR SIDE: {side.upper()}",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
+    h = private_band(
+        c,
+        colour=army_colour(t, first),
+        kicker=f"CHATURAJI · YOUR SIDE: {side.upper()}",
+        margin=MARGIN,
     )
     army_mark(c, (MARGIN + 22, 70), first)
     prompt = None
@@ -632,25 +607,19 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
     # army edges and coordinates
     for army in view.armies:
         edge = _edge_of(army.home_row, turns)
-        colour = army_colour(t, army.army)
-        if edge == "bottom":
-            bar = (left, top + BOARD_PX + 2, left + BOARD_PX, top + BOARD_PX + 2 + EDGE)
-        elif edge == "top":
-            bar = (left, top - 2 - EDGE, left + BOARD_PX, top - 2)
-        elif edge == "left":
-            bar = (left - 2 - EDGE, top, left - 2, top + BOARD_PX)
-        else:
-            bar = (left + BOARD_PX + 2, top, left + BOARD_PX + 2 + EDGE, top + BOARD_PX)
-        c.draw.rectangle(bar, fill=colour)
+        side_bar(c, left, top, BOARD_PX, edge, army_colour(t, army.army), thickness=EDGE)
     columns, rows = edge_labels(8, FILES, lambda f, r: _display(f, r, turns))
-    for i in range(8):
-        cx = left + i * SQUARE + SQUARE // 2
-        for ty in (top - EDGE - COORD // 2 - 2, top + BOARD_PX + EDGE + COORD // 2 + 2):
-            c.text((cx, ty), columns[i], size=SMALL, fill=t.muted, anchor="mm", bold=True)
-        label = rows[i]
-        cy = top + i * SQUARE + SQUARE // 2
-        for tx in (left - EDGE - COORD // 2 - 4, left + BOARD_PX + EDGE + COORD // 2 + 4):
-            c.text((tx, cy), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
+    board_coordinates(
+        c,
+        left,
+        top,
+        SQUARE,
+        columns,
+        rows,
+        above=EDGE + COORD // 2 + 2,
+        beside=EDGE + COORD // 2 + 4,
+        size=SMALL,
+    )
     # move lines under the pieces
     for m in moves:
         sa, sb = _parse_square(m.frm), _parse_square(m.to)
@@ -680,9 +649,7 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
             continue
         col, row = _display(*sq, turns)
         x1, y0 = left + (col + 1) * SQUARE, top + row * SQUARE
-        box = (x1 - 34, y0 + 4, x1 - 4, y0 + 34)
-        c.draw.ellipse(box, fill=t.bad, outline=t.background, width=2)
-        c.cross((box[0] + 9, box[1] + 9, box[2] - 9, box[3] - 9), t.on_colour, width=4)
+        capture_badge(c, (x1 - 34, y0 + 4, x1 - 4, y0 + 34), inset=9, ring=2)
     return top + BOARD_PX + EDGE + COORD + 14
 
 
@@ -693,30 +660,20 @@ def _army_panel(
     c: Canvas, view: ChaturajiView, a: ArmyView, names: Sequence[str], box: Box
 ) -> None:
     t = c.theme
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     colour = army_colour(t, a.army)
     acting = view.phase not in ("over", "start") and a.army in view.commanding
-    c.panel(box, fill=colour, radius=14)
-    c.panel((x0 + 10, y0, x1, y1), radius=14)
-    c.draw.rectangle((x0 + 10, y0, x0 + 24, y1), fill=t.panel)
-    if acting:
-        c.panel(box, fill=None, outline=t.highlight, radius=14, width=4)
-        c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
+    seat_panel(c, box, colour, acting=acting)
     cy = y0 + 30
     army_mark(c, (x0 + 44, cy), a.army)
-    right = x1 - 14
-    badge: tuple[str, RGB] | None = None
+    badges: list[tuple[str, RGB, RGB]] = []
     if view.turn == a.army and view.phase != "over":
-        badge = ("TO MOVE", t.highlight)
+        badges.append(("TO MOVE", t.highlight, t.on_colour))
     elif a.controlled_by is not None:
-        badge = (f"BY {a.controlled_by.upper()}", t.highlight)
+        badges.append((f"BY {a.controlled_by.upper()}", t.highlight, t.on_colour))
     elif view.final is not None and view.final.winners and a.army in view.final.winners.split("-"):
-        badge = ("WON", t.good)
-    if badge is not None:
-        pbox = c.pill(
-            (right, cy), badge[0], size=SMALL, fill=badge[1], ink=t.on_colour, anchor="r", height=36
-        )
-        right = pbox[0] - 8
+        badges.append(("WON", t.good, t.on_colour))
+    right = badge_row(c, x1 - 14, cy, badges)
     nb = c.text((x0 + 72, cy), army_title(a.army), size=BODY, fill=t.ink, anchor="lm", bold=True)
     c.text(
         (nb[2] + 12, cy),
@@ -852,8 +809,7 @@ def _legend(c: Canvas, y: int) -> int:
         c.draw.rectangle((x + 20, cy + 1, x + 24, cy + 10), fill=t.ink)
 
     def taken(c: Canvas, x: int, cy: int) -> None:
-        c.draw.ellipse((x, cy - 15, x + 30, cy + 15), fill=t.bad)
-        c.cross((x + 9, cy - 6, x + 21, cy + 6), t.on_colour, width=4)
+        capture_badge(c, (x, cy - 15, x + 30, cy + 15), inset=9)
 
     items = [
         LegendItem(f"{i + 1} {KIND_TITLES[k]}", kind_icon(k), 40) for i, k in enumerate(KIND_ORDER)
@@ -909,12 +865,8 @@ def render_private(
     return c.crop(y)
 
 
-class ChaturajiRenderer(ViewRenderer):
+class ChaturajiRenderer(ViewRenderer, name="chaturaji", board=render_board, private=render_private):
     """The registry entry (see :mod:`renderers`)."""
-
-    name = "chaturaji"
-    draw_board = staticmethod(render_board)
-    draw_private = staticmethod(render_private)
 
 
 __all__ = [

@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image, ImageDraw
 
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, PlayerView, StackView
 from renderers.common import (
+    BOARD_SIDES,
     DEFAULT_THEME,
     RGB,
     Box,
@@ -49,15 +50,25 @@ from renderers.common import (
     LegendItem,
     Theme,
     ViewRenderer,
+    badge_row,
     blend,
+    board_coordinates,
+    board_title,
+    capture_badge,
     display_name,
     edge_labels,
     fit_text,
     legend,
     min_text_size,
+    ordinal,
+    private_band,
     private_heading,
+    seat_panel,
     shape_marker,
+    side_bar,
     text_width,
+    title_band,
+    turned_square,
     wrap_text,
 )
 
@@ -117,13 +128,9 @@ def _parse(name: str) -> tuple[int, int] | None:
     return FILES.index(name[0]), int(name[1])
 
 
-def _display(file: int, rank: int, turns: int) -> tuple[int, int]:
-    """(column, row from the top) of a square with the board turned ``turns``
-    quarter turns anticlockwise about d4."""
-    c, r = file, rank - 1
-    for _ in range(turns % 4):
-        c, r = 6 - r, c
-    return c, 6 - r
+_display = partial(turned_square, 7)
+"""(column, row from the top) of a square (file, rank, turns) with the board
+turned ``turns`` quarter turns anticlockwise about d4."""
 
 
 def _ring(file: int, rank: int) -> int:
@@ -187,12 +194,6 @@ def seat_title(seat: str) -> str:
 
 def size_name(size: int) -> str:
     return SIZE_NAMES[size] if 0 <= size < len(SIZE_NAMES) else f"{size}-tuple"
-
-
-def _ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        return f"{n}th"
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
 def _player(view: KaudaBajiView, player: int) -> PlayerView | None:
@@ -458,29 +459,22 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     )
     # seat bars along each playing seat's edge
     for player, seat, _, _, _ in seating:
-        side = (SEATS.index(seat) + turns) % 4 if seat in SEATS else 0
+        side = BOARD_SIDES[(SEATS.index(seat) + turns) % 4 if seat in SEATS else 0]
         colour = player_colour(t, player)
-        right, bottom = BOARD_LEFT + BOARD_PX, top + BOARD_PX
-        bar = (
-            (BOARD_LEFT, bottom + 2, right, bottom + 2 + EDGE),
-            (right + 2, top, right + 2 + EDGE, bottom),
-            (BOARD_LEFT, top - 2 - EDGE, right, top - 2),
-            (BOARD_LEFT - 2 - EDGE, top, BOARD_LEFT - 2, bottom),
-        )[side]
-        c.draw.rectangle(bar, fill=colour)
+        side_bar(c, BOARD_LEFT, top, BOARD_PX, side, colour, thickness=EDGE)
     # coordinates, as the turned board shows them
     columns, rows = edge_labels(7, FILES, lambda f, r: _display(f, r, turns))
-    for i in range(7):
-        cx = BOARD_LEFT + i * SQUARE + SQUARE // 2
-        for ty in (top - EDGE - COORD // 2 - 3, top + BOARD_PX + EDGE + COORD // 2 + 3):
-            c.text((cx, ty), columns[i], size=SMALL, fill=t.muted, anchor="mm", bold=True)
-        label = rows[i]
-        cy = top + i * SQUARE + SQUARE // 2
-        for tx in (
-            BOARD_LEFT - EDGE - COORD // 2 - 6,
-            BOARD_LEFT + BOARD_PX + EDGE + COORD // 2 + 6,
-        ):
-            c.text((tx, cy), label, size=SMALL, fill=t.muted, anchor="mm", bold=True)
+    board_coordinates(
+        c,
+        BOARD_LEFT,
+        top,
+        SQUARE,
+        columns,
+        rows,
+        above=EDGE + COORD // 2 + 3,
+        beside=EDGE + COORD // 2 + 6,
+        size=SMALL,
+    )
     # the arrows (R1, R2), arrow 1 barred while markut keeps it shut (R15)
     for player, _, _, arrows, open1 in seating:
         for k, (frm, to) in enumerate(arrows):
@@ -531,7 +525,6 @@ def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut
 def _kill_badge(c: Canvas, box: Box, avoid: Sequence[tuple[float, float]]) -> None:
     """A red cross badge in a corner of the square, in the first corner no
     arrow crosses (arrow 1 runs through a square's corner)."""
-    t = c.theme
     x0, y0, x1, y1 = box
     corners = ((x1 - 20, y0 + 20), (x0 + 20, y0 + 20), (x1 - 20, y1 - 20), (x0 + 20, y1 - 20))
     cx, cy = corners[0]
@@ -539,9 +532,7 @@ def _kill_badge(c: Canvas, box: Box, avoid: Sequence[tuple[float, float]]) -> No
         if all(math.hypot(px - ax, py - ay) > 34 for ax, ay in avoid):
             cx, cy = px, py
             break
-    b = (cx - 17, cy - 17, cx + 17, cy + 17)
-    c.draw.ellipse(b, fill=t.bad, outline=t.background, width=3)
-    c.cross((b[0] + 10, b[1] + 10, b[2] - 10, b[3] - 10), t.on_colour, width=4)
+    capture_badge(c, (cx - 17, cy - 17, cx + 17, cy + 17), inset=10, ring=3)
 
 
 def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
@@ -648,40 +639,32 @@ TITLE_H: Final = 108
 
 
 def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
-    t = c.theme
-    c.draw.rectangle((0, 0, c.width, TITLE_H), fill=t.panel)
-    c.draw.rectangle((0, TITLE_H - 3, c.width, TITLE_H), fill=t.grid)
+    title_band(c, TITLE_H)
     x = MARGIN
     if view.phase in ("throw", "move") and view.turn >= 0:
         c.seat_mark((MARGIN + 18, 71), 17, view.turn)
         x += 48
-    c.text((MARGIN, 16), "KAUDA BAJI · BOARD", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text(
-        (x, 54),
-        _status(view, names, c.width - MARGIN - x),
+    board_title(
+        c,
+        kicker="KAUDA BAJI · BOARD",
+        status=_status(view, names, c.width - MARGIN - x),
+        y=54,
         size=BIG,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=c.width - MARGIN - x,
+        margin=MARGIN,
+        x=x,
     )
     return TITLE_H + 16
 
 
 def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: int) -> int:
-    t = c.theme
     me = _player(view, seat)
-    c.draw.rectangle((0, 0, c.width, TITLE_H), fill=t.panel)
-    c.draw.rectangle((0, 0, 14, TITLE_H), fill=player_colour(t, seat))
-    c.draw.rectangle((0, TITLE_H - 3, c.width, TITLE_H), fill=t.grid)
     side = seat_title(me.seat).upper() if me is not None else "?"
-    c.text(
-        (MARGIN + 8, 16),
-        f"KAUDA BAJI · YOUR SEAT: {side}",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
+    private_band(
+        c,
+        colour=player_colour(c.theme, seat),
+        kicker=f"KAUDA BAJI · YOUR SEAT: {side}",
+        margin=MARGIN,
+        height=TITLE_H,
     )
     c.seat_mark((MARGIN + 22, 70), 17, seat)
     prompt = None
@@ -805,7 +788,7 @@ def _places_strip(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) 
         fill = t.good if k == 0 else t.grid
         ink = t.on_colour if k == 0 else t.ink
         box = c.pill(
-            (x0 + 20, ly), _ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=36, pad=14
+            (x0 + 20, ly), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=36, pad=14
         )
         c.seat_mark((box[2] + 30, ly), 15, player)
         c.text(
@@ -828,31 +811,21 @@ def _player_panel(
     c: Canvas, view: KaudaBajiView, p: PlayerView, names: Sequence[str], box: Box, pieces: int
 ) -> None:
     t = c.theme
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     colour = player_colour(t, p.player)
     acting = view.phase in ("throw", "move") and view.turn == p.player
-    c.panel(box, fill=colour, radius=14)
-    c.panel((x0 + 10, y0, x1, y1), radius=14)
-    c.draw.rectangle((x0 + 10, y0, x0 + 24, y1), fill=t.panel)
-    if acting:
-        c.panel(box, fill=None, outline=t.highlight, radius=14, width=4)
-        c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
+    seat_panel(c, box, colour, acting=acting)
     cy = y0 + 32
     c.seat_mark((x0 + 46, cy), 16, p.player)
-    right = x1 - 14
     badge: tuple[str, RGB] | None = None
     if p.place:
-        badge = (f"{_ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
+        badge = (f"{ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
     elif acting:
         badge = ("THROWING" if view.phase == "throw" else "TO MOVE", t.highlight)
     elif view.viewer == p.player:
         badge = ("YOU", t.grid)
-    if badge is not None:
-        ink = t.ink if badge[1] == t.grid else t.on_colour
-        pbox = c.pill(
-            (right, cy), badge[0], size=SMALL, fill=badge[1], ink=ink, anchor="r", height=36
-        )
-        right = pbox[0] - 10
+    badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
+    right = badge_row(c, x1 - 14, cy, badges, gap=10)
     c.text(
         (x0 + 74, cy),
         display_name(names, p.player),
@@ -989,8 +962,7 @@ def _legend(c: Canvas, view: KaudaBajiView, y: int) -> int:
         c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=t.ink, width=5)
 
     def killed(c: Canvas, x: int, cy: int) -> None:
-        c.draw.ellipse((x, cy - 16, x + 32, cy + 16), fill=t.bad)
-        c.cross((x + 10, cy - 6, x + 22, cy + 6), t.on_colour, width=4)
+        capture_badge(c, (x, cy - 16, x + 32, cy + 16), inset=10)
 
     items = [
         LegendItem("single", single, 44),
@@ -1062,12 +1034,10 @@ def render_private(
     return c.crop(y)
 
 
-class KaudaBajiRenderer(ViewRenderer):
+class KaudaBajiRenderer(
+    ViewRenderer, name="kauda_baji", board=render_board, private=render_private
+):
     """The registry entry (see :mod:`renderers`)."""
-
-    name = "kauda_baji"
-    draw_board = staticmethod(render_board)
-    draw_private = staticmethod(render_private)
 
 
 __all__ = [

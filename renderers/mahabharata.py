@@ -8,6 +8,7 @@ is everything the seat's screen hides.  See ``docs/rules/mahabharata.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Final
 
 from PIL import Image
@@ -30,16 +31,23 @@ from renderers.common import (
     Theme,
     ViewRenderer,
     blend,
+    board_title,
     crown,
     die_face,
     display_name,
     elephant,
-    fit_text,
     legend,
     min_text_size,
+    ordinal,
+    private_band,
     private_heading,
+    result_headline,
+    seat_panel,
+    seat_pill,
+    section_heading,
     shape_marker,
     text_width,
+    title_band,
     token_chip,
     wrap_text,
 )
@@ -117,11 +125,6 @@ def _kind_order(kind: str) -> int:
     return TOKEN_KINDS.index(kind) if kind in TOKEN_KINDS else len(TOKEN_KINDS)
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 # ----------------------------------------------------------------- small pieces
 
 
@@ -145,44 +148,8 @@ def class_glyph(
     c.text((cx, cy), icon, size=max(c.min_text, int(r * 1.15)), fill=ink, anchor="mm", bold=True)
 
 
-def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
-    """A section label; returns the y where the section's content starts."""
-    c.text((x, y), text.upper(), size=c.min_text, fill=c.theme.muted, anchor="lt", bold=True)
-    return y + c.min_text + 14
-
-
-def _seat_pill(
-    c: Canvas,
-    x: int,
-    cy: int,
-    seat: int,
-    name: str,
-    *,
-    max_width: int,
-    size: int = SMALL,
-    height: int = 38,
-    anchor: str = "l",
-    dimmed: bool = False,
-    outline: RGB | None = None,
-) -> tuple[int, int]:
-    """A pill in the seat's colour holding its shape and name; returns (left, right)."""
-    t = c.theme
-    colour = t.player_colour(seat)
-    fill = t.dim(colour, 0.65) if dimmed else colour
-    ink = t.muted if dimmed else t.on_colour
-    mark_r = height * 0.22
-    pad = 10
-    inner = max_width - 2 * pad - int(2 * mark_r) - 8
-    label = fit_text(name, size, inner, bold=True)
-    w = min(max_width, 2 * pad + int(2 * mark_r) + 8 + text_width(label, size, True))
-    left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
-    top = cy - height // 2
-    c.panel(
-        (left, top, left + w, top + height), fill=fill, outline=outline, radius=height // 2, width=3
-    )
-    shape_marker(c.draw, (left + pad + mark_r, cy), mark_r, t.seat_shape(seat), ink)
-    c.text((left + pad + 2 * mark_r + 8, cy), label, size=size, fill=ink, anchor="lm", bold=True)
-    return left, left + w
+_seat_pill = partial(seat_pill, height=38, pad=10, gap=8)
+"""The board's :func:`~renderers.common.seat_pill` (a seat's shape and name)."""
 
 
 # ----------------------------------------------------------------- board sections
@@ -213,11 +180,9 @@ def _status(view: MahabharataView, names: Sequence[str]) -> str:
 
 def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
     t = c.theme
-    w = c.width
     height = 112
-    c.draw.rectangle((0, 0, w, height), fill=t.panel)
-    c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
-    right = w - MARGIN
+    title_band(c, height)
+    right = c.width - MARGIN
     if view.elephant is not None:
         colour = t.player_colour(view.elephant)
         elephant(c.draw, (right - 78, 26, right, 82), colour, t.panel)
@@ -234,22 +199,14 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
         )
         right = min(name_box[0], label_right - text_width("Elephant", SMALL, True)) - 24
     players = f"{view.num_players} players"
-    c.text(
-        (MARGIN, 16),
-        f"MAHABHARATA · {players.upper()}",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
-    )
-    c.text(
-        (MARGIN, 56),
-        _status(view, names),
+    board_title(
+        c,
+        kicker=f"MAHABHARATA · {players.upper()}",
+        status=_status(view, names),
+        y=56,
         size=36,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=right - MARGIN,
+        margin=MARGIN,
+        right=right,
     )
     return height + 20
 
@@ -257,9 +214,8 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
 def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
     t = c.theme
     n = len(view.draft_order)
-    y = _heading(
-        c, y, f"Draft order · round {view.round} · {min(view.picks_made, n)} of {n} picks done"
-    )
+    title = f"Draft order · round {view.round} · {min(view.picks_made, n)} of {n} picks done"
+    y = section_heading(c, MARGIN, y, title)
     gap = 8
     avail = c.width - 2 * MARGIN
     pw = min(180, (avail - gap * (n - 1)) // n)
@@ -435,7 +391,7 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
         title = f"Leaders drawn · {total} of 18 VP"
     else:
         title = f"Leaders · {total} VP in play"
-    y = _heading(c, y, title)
+    y = section_heading(c, MARGIN, y, title)
     if not view.leaders:
         c.text(
             (MARGIN, y + 10), "No leader drawn yet.", size=SMALL, fill=c.theme.muted, anchor="lt"
@@ -502,7 +458,7 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
         title = f"Dice · {left} in the pool"
     else:
         title = "Dice"
-    y = _heading(c, y, title)
+    y = section_heading(c, MARGIN, y, title)
     lp = view.last_pick
     if lp is not None:
         y = _last_pick_line(c, view, lp, names, y)
@@ -666,7 +622,7 @@ def _badge_rows(
 
 def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
     t = c.theme
-    y = _heading(c, y, "Players")
+    y = section_heading(c, MARGIN, y, "Players")
     n = max(1, len(view.players))
     gap = 12
     pw = (c.width - 2 * MARGIN - gap * (n - 1)) // n
@@ -678,13 +634,7 @@ def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
     for i, p in enumerate(view.players):
         x = MARGIN + i * (pw + gap)
         colour = t.player_colour(p.seat)
-        acting = p.seat in view.waiting_on
-        c.panel((x, y, x + pw, y + ph), fill=colour, radius=14)
-        c.panel((x + 10, y, x + pw, y + ph), radius=14)
-        c.draw.rectangle((x + 10, y, x + 24, y + ph), fill=t.panel)
-        if acting:
-            c.panel((x, y, x + pw, y + ph), fill=None, outline=t.highlight, radius=14, width=4)
-            c.draw.rectangle((x + 2, y + 12, x + 9, y + ph - 12), fill=colour)
+        seat_panel(c, (x, y, x + pw, y + ph), colour, acting=p.seat in view.waiting_on)
         cy = y + 30
         shape_marker(c.draw, (x + 34, cy), 11, t.seat_shape(p.seat), colour)
         name_right = x + pw - 16
@@ -733,29 +683,16 @@ def final_row_height(tokens: int, per_row: int) -> int:
 
 def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[str], y: int) -> int:
     t = c.theme
-    y = _heading(c, y, "Result")
-    top = final.ranking[0] if final.ranking else ()
-    if len(top) == 1:
-        headline = f"{display_name(names, top[0])} wins!"
-    elif top:
-        headline = "Draw: " + ", ".join(display_name(names, s) for s in top)
-    else:
-        headline = "Game over"
-    box = c.text(
-        (MARGIN, y),
-        headline,
-        size=38,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=c.width - 2 * MARGIN - 60,
+    y = section_heading(c, MARGIN, y, "Result")
+    y = result_headline(
+        c,
+        y,
+        ranking=final.ranking,
+        names=names,
+        tie="Draw: ",
+        reason=final.reason,
+        margin=MARGIN,
     )
-    if len(top) == 1:
-        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
-    y += 50
-    for line in wrap_text(final.reason, SMALL, c.width - 2 * MARGIN):
-        c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
-        y += SMALL + 8
     y += 12
     led: dict[int, int] = {}
     for leader, winner in zip(view.leaders, final.leader_winners, strict=False):
@@ -772,11 +709,9 @@ def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[s
             )
             rh = final_row_height(len(screen), per_row)
             x0, x1 = MARGIN, c.width - MARGIN
-            c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
-            c.panel((x0 + 10, y, x1, y + rh), radius=14)
-            c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
+            seat_panel(c, (x0, y, x1, y + rh), colour)
             cy = y + 38
-            c.text((x0 + 30, cy), _ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True)
+            c.text((x0 + 30, cy), ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True)
             shape_marker(c.draw, (x0 + 106, cy), 11, t.seat_shape(seat), colour)
             c.text(
                 (x0 + 126, cy),
@@ -899,17 +834,8 @@ def render_board(
 def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Sequence[str]) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
-    h = 108
-    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
-    c.draw.rectangle((0, 0, 14, h), fill=colour)
-    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
-    c.text(
-        (MARGIN + 8, 16),
-        "MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)",
-        size=P_SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
+    h = private_band(
+        c, colour=colour, kicker="MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)", margin=MARGIN
     )
     shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me.seat), colour)
     if view.phase == "setup":
@@ -972,7 +898,7 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
 def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
-    y = _heading(c, y, f"Behind your screen · {plural(len(me.screen), 'token')}")
+    y = section_heading(c, MARGIN, y, f"Behind your screen · {plural(len(me.screen), 'token')}")
     x0, x1 = MARGIN, c.width - MARGIN
     row_h = 70
     chip_w, chip_h, gap = 54, 46, 8
@@ -1020,7 +946,7 @@ def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
     left = sum(n for _, n in me.supply)
-    y = _heading(c, y, f"Your supply · {plural(left, 'token')} left")
+    y = section_heading(c, MARGIN, y, f"Your supply · {plural(left, 'token')} left")
     x0, x1 = MARGIN, c.width - MARGIN
     h = 120
     c.panel((x0, y, x1, y + h))
@@ -1069,12 +995,10 @@ def render_private(
     return c.crop(y)
 
 
-class MahabharataRenderer(ViewRenderer):
+class MahabharataRenderer(
+    ViewRenderer, name="mahabharata", board=render_board, private=render_private
+):
     """The registry entry (see :mod:`renderers`)."""
-
-    name = "mahabharata"
-    draw_board = staticmethod(render_board)
-    draw_private = staticmethod(render_private)
 
 
 __all__ = [

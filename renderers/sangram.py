@@ -14,13 +14,13 @@ costs a few pastes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final, Literal
 
 from PIL import Image, ImageDraw
 
+from bot.engines.core import plural
 from bot.engines.sangram_views import (
     OUTCOME_DECLINED,
     OUTCOME_USED,
@@ -52,18 +52,28 @@ from renderers.common import (
     LegendItem,
     Theme,
     ViewRenderer,
+    badge_row,
     blend,
+    board_title,
     card_back,
     card_fan,
     crown,
     display_name,
+    fill_names,
     fit_text,
     legend,
     min_text_size,
+    ordinal,
+    private_band,
     private_heading,
+    result_headline,
     safe_text,
     seat_marker,
+    seat_panel,
+    seat_pill,
+    section_heading,
     text_width,
+    title_band,
     wrap_text,
 )
 
@@ -117,17 +127,10 @@ CardStyle = Literal["hand", "face", "mini"]
 
 # ----------------------------------------------------------------- text helpers
 
-_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
-
 
 def seat_label(names: Sequence[str], seat: int) -> str:
     """``P2 Bhima``: the number the action menus use, then the name."""
     return f"P{seat + 1} {display_name(names, seat)}"
-
-
-def fill_names(line: str, names: Sequence[str]) -> str:
-    """An event line with its ``{pN}`` placeholders replaced by names, drawable."""
-    return safe_text(_PLACEHOLDER.sub(lambda m: display_name(names, int(m.group(1))), line))
 
 
 def prompt_text(choice: ChoiceView) -> str:
@@ -137,15 +140,6 @@ def prompt_text(choice: ChoiceView) -> str:
     if not text:
         return "Choose a volunteer" if choice.kind == "recruit" else "Make a choice"
     return text[0].upper() + text[1:]
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _kind_title(kind: str) -> str:
@@ -452,44 +446,8 @@ def draw_card(
 # ----------------------------------------------------------------- small pieces
 
 
-def _heading(c: Canvas, y: int, text: str, x: int = MARGIN) -> int:
-    """A section label; returns the y where the section's content starts."""
-    c.text((x, y), text.upper(), size=c.min_text, fill=c.theme.muted, anchor="lt", bold=True)
-    return y + c.min_text + 14
-
-
-def _seat_pill(
-    c: Canvas,
-    x: int,
-    cy: int,
-    seat: int,
-    label: str,
-    *,
-    max_width: int,
-    size: int = SMALL,
-    height: int = 40,
-    anchor: Literal["l", "m", "r"] = "l",
-    dimmed: bool = False,
-    outline: RGB | None = None,
-) -> tuple[int, int]:
-    """A pill in the seat's colour holding its shape and label; returns (left, right)."""
-    t = c.theme
-    colour = t.seat_colour(seat)
-    fill = t.dim(colour, 0.65) if dimmed else colour
-    ink = t.muted if dimmed else t.on_colour
-    mark_r = height * 0.22
-    pad = 9
-    inner = max_width - 2 * pad - int(2 * mark_r) - 7
-    text = fit_text(label, size, inner, bold=True)
-    w = min(max_width, 2 * pad + int(2 * mark_r) + 7 + text_width(text, size, True))
-    left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
-    top = cy - height // 2
-    c.panel(
-        (left, top, left + w, top + height), fill=fill, outline=outline, radius=height // 2, width=3
-    )
-    seat_marker(c, (left + pad + mark_r, cy), mark_r, seat, fill=ink)
-    c.text((left + pad + 2 * mark_r + 7, cy), text, size=size, fill=ink, anchor="lm", bold=True)
-    return left, left + w
+_seat_pill = partial(seat_pill, height=40, pad=9, gap=7)
+"""The board's :func:`~renderers.common.seat_pill` (a seat's shape and label)."""
 
 
 def _back_colours(t: Theme, seat: int | None) -> tuple[RGB, RGB]:
@@ -530,30 +488,17 @@ def _phase_title(view: SangramView, names: Sequence[str]) -> str:
 
 
 def _title(c: Canvas, view: SangramView, names: Sequence[str]) -> int:
-    t = c.theme
-    w = c.width
     height = 112
-    c.draw.rectangle((0, 0, w, height), fill=t.panel)
-    c.draw.rectangle((0, height - 3, w, height), fill=t.grid)
-    players = _plural(view.num_players, "player")
+    title_band(c, height)
+    players = plural(view.num_players, "player")
     limit = f" · AT MOST {view.round_limit} ROUNDS" if view.round_limit > 0 else ""
-    c.text(
-        (MARGIN, 16),
-        f"SANGRAM · {players.upper()} · FIRST TO ARMY STRENGTH {GAME_END}{limit}",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
-        max_width=w - 2 * MARGIN,
-    )
-    c.text(
-        (MARGIN, 56),
-        _phase_title(view, names),
+    board_title(
+        c,
+        kicker=f"SANGRAM · {players.upper()} · FIRST TO ARMY STRENGTH {GAME_END}{limit}",
+        status=_phase_title(view, names),
+        y=56,
         size=36,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=w - 2 * MARGIN,
+        margin=MARGIN,
     )
     return height + 20
 
@@ -722,8 +667,11 @@ def _slot_geometry(c: Canvas, count: int) -> tuple[int, int]:
 
 def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     t = c.theme
-    y = _heading(
-        c, y, f"Battlefield · round {view.revealed_round} · resolved highest motivation first"
+    y = section_heading(
+        c,
+        MARGIN,
+        y,
+        f"Battlefield · round {view.revealed_round} · resolved highest motivation first",
     )
     if not view.revealed:
         c.text((MARGIN, y + 6), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
@@ -806,7 +754,9 @@ def _commit_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
     for who is still choosing.  Never the card itself."""
     t = c.theme
     done = sum(1 for p in view.players if p.committed)
-    y = _heading(c, y, f"Battlefield · {done} of {len(view.players)} cards face down")
+    y = section_heading(
+        c, MARGIN, y, f"Battlefield · {done} of {len(view.players)} cards face down"
+    )
     sw, gap = _slot_geometry(c, len(view.players))
     ch = COMMIT_CARD_H
     for i, p in enumerate(view.players):
@@ -852,7 +802,7 @@ def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
     title = f"Volunteers · {n} face up" if n else "Volunteers"
     if view.phase == PHASE_RECRUIT:
         title += " · each player recruits one"
-    y = _heading(c, y, title)
+    y = section_heading(c, MARGIN, y, title)
     if not n:
         c.text((MARGIN, y + 6), "None face up.", size=SMALL, fill=t.muted, anchor="lt")
         return y + 56
@@ -1005,28 +955,13 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     track_x, brit_x, hand_x, grow_x = _columns()
     rh = KINGDOM_ROW_H
     for p in view.players:
-        colour = t.seat_colour(p.seat)
-        acting = _acting(view, p.seat)
-        c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
-        c.panel((x0 + 10, y, x1, y + rh), radius=14)
-        c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
-        if acting:
-            c.panel((x0, y, x1, y + rh), fill=None, outline=t.highlight, radius=14, width=4)
-            c.draw.rectangle((x0 + 2, y + 12, x0 + 9, y + rh - 12), fill=colour)
+        seat_panel(c, (x0, y, x1, y + rh), t.seat_colour(p.seat), acting=_acting(view, p.seat))
         ly = y + 26
         seat_marker(c, (x0 + 40, ly), 11, p.seat)
-        right = x1 - 14
-        for label, fill, dark in reversed(_badges(view, p)):
-            box = c.pill(
-                (right, ly),
-                label,
-                size=SMALL,
-                fill=fill,
-                ink=t.on_colour if dark else t.ink,
-                anchor="r",
-                height=36,
-            )
-            right = box[0] - 8
+        badges = [
+            (label, fill, t.on_colour if dark else t.ink) for label, fill, dark in _badges(view, p)
+        ]
+        right = badge_row(c, x1 - 14, ly, reversed(badges))
         box = c.text(
             (x0 + 60, ly), f"P{p.seat + 1}", size=SMALL, fill=t.muted, anchor="lm", bold=True
         )
@@ -1062,7 +997,7 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             hx += fan.width + 10
         c.text(
             (hx, cy),
-            _plural(p.hand_size, "card"),
+            plural(p.hand_size, "card"),
             size=SMALL,
             fill=t.ink,
             anchor="lm",
@@ -1117,7 +1052,9 @@ def _grow(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     """R12: the hands shown when a player first reached 7 (latest such round)."""
     shown = view.grow_reveals
     rnd = max(g.round for g in shown)
-    y = _heading(c, y, f"Grow · round {rnd} · hands shown on reaching army strength {GROW_FIRST}")
+    y = section_heading(
+        c, MARGIN, y, f"Grow · round {rnd} · hands shown on reaching army strength {GROW_FIRST}"
+    )
     for g in shown:
         y = _grow_row(c, g, names, y)
     return y + 6
@@ -1181,7 +1118,7 @@ def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     events = _event_lines(view, names, width)
     if not events:
         return y
-    y = _heading(c, y, "Recent events · newest last")
+    y = section_heading(c, MARGIN, y, "Recent events · newest last")
     for wrapped, newest in events:
         c.draw.ellipse(
             (MARGIN + 2, y + 10, MARGIN + 14, y + 22), fill=t.highlight if newest else t.grid
@@ -1194,30 +1131,18 @@ def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
 
 
 def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str], y: int) -> int:
-    t = c.theme
-    y = _heading(c, y, "Result · Total Army Strength, then fewer Britishers, then best card")
-    top = final.ranking[0] if final.ranking else ()
-    if len(top) == 1:
-        headline = f"{display_name(names, top[0])} wins!"
-    elif top:
-        headline = "Shared win: " + ", ".join(display_name(names, s) for s in top)
-    else:
-        headline = "Game over"
-    box = c.text(
-        (MARGIN, y),
-        headline,
-        size=38,
-        fill=t.ink,
-        anchor="lt",
-        bold=True,
-        max_width=c.width - 2 * MARGIN - 60,
+    y = section_heading(
+        c, MARGIN, y, "Result · Total Army Strength, then fewer Britishers, then best card"
     )
-    if len(top) == 1:
-        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
-    y += 50
-    for line in wrap_text(safe_text(final.reason), SMALL, c.width - 2 * MARGIN):
-        c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
-        y += SMALL + 8
+    y = result_headline(
+        c,
+        y,
+        ranking=final.ranking,
+        names=names,
+        tie="Shared win: ",
+        reason=safe_text(final.reason),
+        margin=MARGIN,
+    )
     y += 10
     place = 1
     for group in final.ranking:
@@ -1240,11 +1165,9 @@ def _final_row(
     colour = t.seat_colour(seat)
     x0, x1 = MARGIN, c.width - MARGIN
     rh = FINAL_ROW_H
-    c.panel((x0, y, x1, y + rh), fill=colour, radius=14)
-    c.panel((x0 + 10, y, x1, y + rh), radius=14)
-    c.draw.rectangle((x0 + 10, y, x0 + 24, y + rh), fill=t.panel)
+    seat_panel(c, (x0, y, x1, y + rh), colour)
     ly = y + 28
-    c.text((x0 + 30, ly), _ordinal(place), size=28, fill=t.ink, anchor="lm", bold=True)
+    c.text((x0 + 30, ly), ordinal(place), size=28, fill=t.ink, anchor="lm", bold=True)
     seat_marker(c, (x0 + 100, ly), 11, seat)
     c.text(
         (x0 + 118, ly),
@@ -1373,19 +1296,11 @@ def render_board(
 
 
 def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[str]) -> int:
-    t = c.theme
-    colour = t.seat_colour(me.seat)
-    h = 108
-    c.draw.rectangle((0, 0, c.width, h), fill=t.panel)
-    c.draw.rectangle((0, 0, 14, h), fill=colour)
-    c.draw.rectangle((0, h - 3, c.width, h), fill=t.grid)
-    c.text(
-        (MARGIN + 8, 16),
-        "SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
-        size=P_SMALL,
-        fill=t.muted,
-        anchor="lt",
-        bold=True,
+    h = private_band(
+        c,
+        colour=c.theme.seat_colour(me.seat),
+        kicker="SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
+        margin=MARGIN,
     )
     seat_marker(c, (MARGIN + 22, 70), 14, me.seat)
     if view.phase == PHASE_SETUP:
@@ -1559,10 +1474,10 @@ def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     if me.committed is not None:
         cards.append((me.committed, True))
     cards.extend((card, False) for card in me.hand)
-    title = f"Your hand · {_plural(len(me.hand), 'card')}"
+    title = f"Your hand · {plural(len(me.hand), 'card')}"
     if me.committed is not None:
         title += " + 1 committed face down"
-    y = _heading(c, y, title)
+    y = section_heading(c, MARGIN, y, title)
     if not cards:
         c.text((MARGIN, y + 6), "No cards in hand.", size=P_SMALL, fill=t.muted, anchor="lt")
         return y + 50
@@ -1625,12 +1540,8 @@ def render_private(
     return c.crop(y)
 
 
-class SangramRenderer(ViewRenderer):
+class SangramRenderer(ViewRenderer, name="sangram", board=render_board, private=render_private):
     """The registry entry (see :mod:`renderers`)."""
-
-    name = "sangram"
-    draw_board = staticmethod(render_board)
-    draw_private = staticmethod(render_private)
 
 
 __all__ = [
