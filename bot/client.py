@@ -31,6 +31,9 @@ from storage.tournaments import TournamentStore
 
 log = logging.getLogger(__name__)
 
+TOURNAMENT_GRACE = 5.0
+"""Seconds a closing bot gives tournament passes still running."""
+
 EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings", "bot.cogs.tournament")
 
 
@@ -184,6 +187,16 @@ class ChaupalBot(commands.Bot):
         catch_up = getattr(self, "_catch_up", None)
         if catch_up is not None and not catch_up.done():
             catch_up.cancel()
+        tournament_tasks = set(getattr(self, "_tournament_tasks", ()))
+        if tournament_tasks:
+            # A tournament's pass after a game ended: let it finish (it is
+            # short), else cancel it; start-up's resume_all reads any result
+            # it did not record from the game itself.
+            _, pending = await asyncio.wait(tournament_tasks, timeout=TOURNAMENT_GRACE)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending)
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None:
             await scheduler.close()

@@ -25,7 +25,9 @@ import pytest
 from bot.engines.core import CHANCE
 from bot.players import player_for
 from bot.tournament.standings import Player, Result, Scoring, standings
+from storage.database import Database
 from storage.games import ALL_STATUSES
+from storage.tournaments import TournamentStore
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot
 from tests.discord_harness import FakeDiscord, Sent
 from tests.fakes import FakeClock
@@ -362,3 +364,33 @@ async def test_a_tournament_on_a_clock_plays_itself_out_when_nobody_moves(cup: C
         assert "@timeout" in log  # decided by the clock, not by anyone typing
     (final,) = cup.posts(r"is over after 2 rounds")
     assert "🥇" in (final.content or "")
+
+
+async def test_closing_the_bot_lets_a_tournament_pass_finish(cup: Cup) -> None:
+    """A game ends and the bot closes at once: the tournament's pass (run in
+    the background after the move) still records the result and finishes
+    the tournament before the database closes."""
+    await cup.open(2)
+    tid, announcement = await cup.new("artaban", "swiss", rounds=1)
+    await cup.join_everyone(announcement)
+    await cup.start()
+    (table,) = await cup.tables(1)
+    service = bot_of(cup.fake).service
+    for _ in range(MAX_MOVES):
+        game = await service.get(table.game_id)
+        if game.is_over:
+            break
+        seat = sorted(game.engine.to_move(game.state) - {CHANCE})[0]
+        async with service.lock(table.game_id):
+            await service.auto_move(game, seat, by_human=True)
+    assert (await service.get(table.game_id)).is_over
+    await cup.fake.close()  # no settle: the pass is still pending
+    db = await Database.open(cup.path)
+    try:
+        store = TournamentStore(db)
+        (played,) = await store.tables(tid, 1)
+        record = await store.get(tid)
+    finally:
+        await db.close()
+    assert played.places is not None
+    assert record is not None and record.status == "finished"
