@@ -7,9 +7,13 @@ and a few typographic marks, so every string shown to players goes through
 :func:`safe_text` first and symbols (checks, crowns, elephants) are drawn as
 shapes, never as characters.
 
-Text is drawn from cached glyph masks (:func:`_text_mask`): board renders
-repeat the same short strings (numbers, names, labels) over and over, and
-pasting a cached mask is several times cheaper than laying the text out again.
+Text is drawn from cached masks (:func:`_line_mask`): board renders repeat
+the same short strings (numbers, names, labels) over and over, and pasting a
+cached mask is several times cheaper than laying the text out again.  A line
+not seen before is put together, pixel for pixel as Pillow would draw it,
+from cached words and those from cached glyphs (:func:`_word_ink`), so only
+glyphs never drawn before go through Pillow's rasterizer (:func:`_text_mask`);
+widths add up cached per-character advances (:func:`_advances`).
 
 Every piece of text goes through :meth:`Canvas.text` (directly or through
 :meth:`Canvas.pill`, :func:`die_face`, :func:`token_chip`, :func:`legend`),
@@ -260,10 +264,61 @@ def display_name(names: Sequence[str], seat: int, fallback: str = "Player") -> s
     return name if name.strip() else f"{fallback} {seat + 1}"
 
 
+_KERNING_PROBES: Final = (
+    "AV", "AT", "Av", "Ta", "Te", "To", "Tr", "Ty", "Va", "Wa", "Yo", "LT", "LV", "LY",
+    "P.", "F,", "r.", "y.", "ff", "fi", "f.", "1/", "'A",
+)  # fmt: skip
+"""Pairs a font with kerning would tighten (see :func:`_advances`)."""
+_ADVANCES_KEPT: Final = 1024
+"""At most this many characters' advances are kept per size."""
+
+
+@lru_cache(maxsize=64)
+def _advances(size: int) -> dict[str, float] | None:
+    """Per-character advance widths at ``size`` (filled as characters are
+    met), or ``None`` when the font kerns.
+
+    Pillow's basic layout sets text by adding each glyph's advance, plus a
+    kerning adjustment only when the face has a kerning table; the built-in
+    face has none, so the advance of a string is the sum of its characters'
+    (exactly: each advance is a whole number of 1/64 pixels).  Measuring a
+    string then costs a few dictionary look-ups instead of laying it out."""
+    f = font(size)
+    if f.layout_engine != ImageFont.Layout.BASIC:
+        return None
+    for pair in _KERNING_PROBES:
+        if f.getlength(pair) != f.getlength(pair[0]) + f.getlength(pair[1]):
+            return None
+    return {}
+
+
+def _length(text: str, size: int) -> float:
+    """``font(size).getlength(text)``, from the cached per-character advances
+    (:func:`_advances`) when the font does not kern."""
+    table = _advances(size)
+    if table is None:
+        return font(size).getlength(text)
+    total = 0.0
+    for ch in text:
+        advance = table.get(ch)
+        if advance is None:
+            advance = font(size).getlength(ch)
+            if len(table) < _ADVANCES_KEPT:
+                table[ch] = advance
+        total += advance
+    return total
+
+
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """The advance width of ``text`` in pixels."""
-    return math.ceil(font(size).getlength(text) + 2 * _stroke(size, bold))
+    return math.ceil(_length(text, size) + 2 * _stroke(size, bold))
+
+
+@lru_cache(maxsize=64)
+def _metrics(size: int) -> tuple[int, int]:
+    """``font(size).getmetrics()``: (ascent, descent)."""
+    return font(size).getmetrics()
 
 
 @lru_cache(maxsize=64)
@@ -317,6 +372,176 @@ def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]
         (-x0, -y0), text, font=f, fill=255, anchor="ls", stroke_width=sw, stroke_fill=255
     )
     return mask, x0, y0
+
+
+def _composable(stroke: float) -> bool:
+    """Whether no ink of a glyph drawn with this stroke can fall outside the
+    box :func:`_text_mask` gives any text holding it, so a piece of a line
+    drawn on its own holds all the ink it has in the line.  Plain glyphs are
+    rasterized inside their pixel boxes; a stroke of more than half a pixel
+    and at most one spreads them by less than the whole pixel the box adds on
+    each side.  A stroke of exactly half a pixel or of more than one pixel may
+    be cut at the box's edge, and where that edge falls depends on the line."""
+    return stroke == 0 or 0.5 < stroke <= 1.0
+
+
+_Ink = tuple[Image.Image | None, int, int, int, int, int, int]
+"""A piece of text as :func:`_text_mask` would draw it, relative to its pen
+origin: the inked part of the mask (``None`` for none) with the offset of its
+top left corner, then the mask's box (left, top, right, bottom)."""
+
+
+@lru_cache(maxsize=2048)
+def _drawn_ink(text: str, size: int, bold: bool) -> _Ink | None:
+    """:func:`_text_mask` of ``text`` as an :data:`_Ink`; ``None`` when the
+    mask is a placeholder (text with no extent) whose box cannot be joined."""
+    mask, x0, y0 = _text_mask(text, size, bold)
+    if mask.width <= 1 or mask.height <= 1:
+        return None
+    box = (x0, y0, x0 + mask.width, y0 + mask.height)
+    ink = mask.getbbox()
+    if ink is None:
+        return (None, 0, 0, *box)
+    return (mask.crop(ink), x0 + ink[0], y0 + ink[1], *box)
+
+
+_Placed = tuple[int, int, Image.Image]
+"""Ink placed on a line: its left and top from the line's pen origin, and the ink."""
+
+
+def _place(
+    pieces: Sequence[tuple[int, _Ink]],
+) -> tuple[tuple[int, int, int, int], list[_Placed]] | None:
+    """The box and the placed ink of pieces of a line at whole-pixel pen
+    positions, left to right; ``None`` when the ink of two pieces shares a
+    column (where Pillow's blending order could matter) or none has ink.
+
+    The box is the union of the pieces' boxes, as Pillow's box of a line is
+    the union of its glyphs' (the pen line included)."""
+    x0 = y0 = x1 = y1 = 0
+    placed: list[_Placed] = []
+    right = None
+    for i, (pen, (ink, ix, iy, bx0, by0, bx1, by1)) in enumerate(pieces):
+        if i == 0 or pen + bx0 < x0:
+            x0 = pen + bx0
+        if i == 0 or by0 < y0:
+            y0 = by0
+        if i == 0 or pen + bx1 > x1:
+            x1 = pen + bx1
+        if i == 0 or by1 > y1:
+            y1 = by1
+        if ink is not None:
+            left = pen + ix
+            if right is not None and left < right:
+                return None
+            right = left + ink.width
+            placed.append((left, iy, ink))
+    if not placed:
+        return None
+    return (x0, y0, x1, y1), placed
+
+
+def _paint(box: tuple[int, int, int, int], placed: Sequence[_Placed]) -> Image.Image:
+    """A mask covering ``box`` (from the pen origin) with the placed ink in it."""
+    x0, y0, x1, y1 = box
+    image = Image.new("L", (x1 - x0, y1 - y0), 0)
+    core = image.im
+    for left, top, ink in placed:
+        x, y = left - x0, top - y0
+        core.paste(ink.im, (x, y, x + ink.width, y + ink.height))
+    return image
+
+
+@lru_cache(maxsize=4096)
+def _word_ink(word: str, size: int, bold: bool) -> _Ink | None:
+    """A word (no spaces) as an :data:`_Ink`, put together from its glyphs:
+    each glyph drawn once and cached, and runs of glyphs whose ink touches
+    (``rn``, ``Te``, stroked letters) drawn together (also cached).  ``None``
+    when it cannot be joined (see :func:`_line_mask`)."""
+    if len(word) < 2:
+        return _drawn_ink(word, size, bold)
+    advances = _advances(size)
+    if advances is None:
+        return _drawn_ink(word, size, bold)
+    # Runs of glyphs whose ink shares columns: (start, end, pen, ink left,
+    # ink right, the glyph when the run is one).
+    runs: list[tuple[int, int, int, int, int, _Ink | None]] = []
+    pen = 0.0
+    last = len(word) - 1
+    for i, ch in enumerate(word):
+        glyph = _drawn_ink(ch, size, bold)
+        if glyph is None or pen != int(pen):
+            return _drawn_ink(word, size, bold)
+        at = int(pen)
+        advance = advances.get(ch)
+        pen += _length(ch, size) if advance is None else advance
+        ink = glyph[0]
+        if ink is None:
+            if i == 0 or i == last:
+                return _drawn_ink(word, size, bold)
+            continue  # an inkless glyph inside the word: its box is inside the word's
+        one: _Ink | None = glyph
+        start, left, right = i, at + glyph[1], at + glyph[1] + ink.width
+        while runs and runs[-1][4] > left:
+            start, _, at, before, after, _ = runs.pop()
+            left, right, one = min(before, left), max(after, right), None
+        runs.append((start, i + 1, at, left, right, one))
+    pieces: list[tuple[int, _Ink]] = []
+    for start, end, at, _, _, alone in runs:
+        piece = alone if alone is not None else _drawn_ink(word[start:end], size, bold)
+        if piece is None:
+            return _drawn_ink(word, size, bold)
+        pieces.append((at, piece))
+    layout = _place(pieces)
+    if layout is None:
+        return _drawn_ink(word, size, bold)
+    box, placed = layout
+    left = placed[0][0]
+    top = min(t for _, t, _ in placed)
+    right = placed[-1][0] + placed[-1][2].width
+    bottom = max(t + ink.height for _, t, ink in placed)
+    return (_paint((left, top, right, bottom), placed), left, top, *box)
+
+
+@lru_cache(maxsize=2048)
+def _line_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """:func:`_text_mask` of ``text``, put together from cached words (and
+    those from cached glyphs) when it can be: the same pixels, for a fraction
+    of the cost of laying out and rasterizing every glyph again (board text
+    repeats names, card names and labels in ever new sentences).  Cached:
+    never mutate it.
+
+    Exact because Pillow rasterizes each glyph on its own and places it at a
+    whole pixel: the built-in font's advances are whole pixels and it does
+    not kern (:func:`_advances`), so a piece starting at a whole pixel puts
+    its glyphs where the line does; with :func:`_composable` strokes nothing
+    is cut at a piece's edge; and pieces whose ink shares a column (where the
+    order Pillow blends glyphs in could matter) are drawn together.  Odd
+    spacing, line breaks and other unprintable characters, fractional
+    advances and other strokes draw the whole line."""
+    words = text.split(" ")
+    if (
+        (len(words) == 1 and len(text) < 2)
+        or "" in words
+        or not text.isprintable()
+        or not _composable(_stroke(size, bold))
+        or _advances(size) is None
+    ):
+        return _text_mask(text, size, bold)
+    space = _length(" ", size)
+    pieces: list[tuple[int, _Ink]] = []
+    pen = 0.0
+    for word in words:
+        piece = _word_ink(word, size, bold)
+        if piece is None or pen != int(pen):
+            return _text_mask(text, size, bold)
+        pieces.append((int(pen), piece))
+        pen += _length(word, size) + space
+    layout = _place(pieces)
+    if layout is None:
+        return _text_mask(text, size, bold)
+    box, placed = layout
+    return _paint(box, placed), box[0], box[1]
 
 
 HAnchor = Literal["l", "m", "r"]
@@ -396,7 +621,7 @@ class Canvas:
         width = text_width(text, size, bold)
         h, v = anchor[0], anchor[1]
         ox = x if h == "l" else x - width / 2 if h == "m" else x - width
-        ascent, descent = font(size).getmetrics()
+        ascent, descent = _metrics(size)
         if v == "a":
             base = y + ascent
         elif v == "t":
@@ -407,8 +632,13 @@ class Canvas:
             base = y - descent
         else:
             base = y
-        mask, dx, dy = _text_mask(text, size, bold)
-        self.image.paste(fill, (round(ox) + dx, round(base) + dy), mask)
+        mask, dx, dy = _line_mask(text, size, bold)
+        left, top = round(ox) + dx, round(base) + dy
+        if isinstance(fill, tuple):
+            # Image.paste(fill, (left, top), mask) without its argument checks.
+            self.image.im.paste(fill, (left, top, left + mask.width, top + mask.height), mask.im)
+        else:
+            self.image.paste(fill, (left, top), mask)
         return (round(ox), round(base) - ascent, round(ox) + width, round(base) + descent)
 
     # ---- shapes

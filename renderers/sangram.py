@@ -9,7 +9,10 @@ Warrior cards are drawn like the printed ones: a band in the warrior type's
 colour with the name and the motivation (which decides the order of play),
 then the army strength (a shield) and the Britishers it brings (a red token).
 Card faces are cached per card, size and theme, so a board with a dozen cards
-costs a few pastes.
+costs a few pastes; so are the strength tracks, the hand fans and the key.
+Each image is drawn on a canvas of its final height, worked out before
+drawing (:func:`_board_bottom`, :func:`_private_bottom`), rather than on a
+taller one copied out at the end.
 """
 
 from __future__ import annotations
@@ -404,10 +407,29 @@ def _card_image(
         _draw_face_card(c, card)
     else:
         _draw_mini_card(c, card)
+    return c.image, _card_mask(width, height, _card_radius(style))
+
+
+def _card_radius(style: CardStyle) -> int:
+    return 10 if style == "mini" else CARD_RADIUS
+
+
+@lru_cache(maxsize=16)
+def _card_mask(width: int, height: int, radius: int) -> Image.Image:
+    """The rounded shape of every card this size (cached: never mutate it)."""
     mask = Image.new("L", (width, height), 0)
-    radius = 10 if style == "mini" else CARD_RADIUS
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius=radius, fill=255)
-    return c.image, mask
+    return mask
+
+
+@lru_cache(maxsize=8)
+def _card_shade(
+    width: int, height: int, radius: int, background: RGB
+) -> tuple[Image.Image, Image.Image]:
+    """What fades a card this size into ``background`` (a retreated card):
+    the colour and the card's shape at 55% (cached: never mutate them)."""
+    mask = _card_mask(width, height, radius).point(lambda v: v * 55 // 100)
+    return Image.new("RGB", (width, height), background), mask
 
 
 def draw_card(
@@ -429,11 +451,11 @@ def draw_card(
     x, y = xy
     box = (x, y, x + width, y + height)
     c.image.paste(image, (x, y), mask)
+    radius = _card_radius(style)
     if dimmed:
-        shade = Image.new("RGB", (width, height), c.theme.background)
-        c.image.paste(shade, (x, y), mask.point(lambda v: v * 55 // 100))
+        shade, faded = _card_shade(width, height, radius, c.theme.background)
+        c.image.paste(shade, (x, y), faded)
     if outline is not None:
-        radius = 10 if style == "mini" else CARD_RADIUS
         c.draw.rounded_rectangle(
             (x - 5, y - 5, x + width + 4, y + height + 4),
             radius=radius + 5,
@@ -519,17 +541,44 @@ def _origin_note(choice: ChoiceView) -> str:
     return f"{effect} activity (may decline)."
 
 
+def _choice_panel(
+    view: SangramView, choice: ChoiceView
+) -> tuple[CardView | None, tuple[int, ...], int]:
+    """The banner's deciding card (if any), recruit order and panel height."""
+    card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
+    order = view.recruit_order if choice.kind == "recruit" else ()
+    h = MINI_CARD_H + 20 if card is not None else 100
+    if order:
+        h += RECRUIT_ROW_H
+    return card, order, h
+
+
+COMMIT_BANNER_H: Final = 66
+PHASE_NOTES: Final[dict[str, str]] = {
+    PHASE_SETUP: "The cards are being dealt.",
+    PHASE_REFILL: "New volunteers are being drawn.",
+    PHASE_GROW: "Train done; Grow cards are being drawn.",
+    PHASE_ACTIVATE: "Resolving the revealed cards.",
+}
+"""The banner's line in a phase nobody decides in."""
+
+
+def _banner_advance(view: SangramView) -> int:
+    """How far :func:`_banner` moves down the board."""
+    if view.choice is not None:
+        return _choice_panel(view, view.choice)[2] + 20
+    if view.phase == PHASE_COMMIT:
+        return COMMIT_BANNER_H + 20
+    return 52 if view.phase in PHASE_NOTES else 0
+
+
 def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     """Who the game is waiting for, and about what."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     choice = view.choice
     if choice is not None:
-        card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
-        order = view.recruit_order if choice.kind == "recruit" else ()
-        h = MINI_CARD_H + 20 if card is not None else 100
-        if order:
-            h += RECRUIT_ROW_H
+        card, order, h = _choice_panel(view, choice)
         c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
         right = x1 - 18
         if card is not None:
@@ -563,7 +612,7 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             _recruit_progress(c, view, names, order, choice.seat, x0 + 18, oy, x1 - 18)
         return y + h + 20
     if view.phase == PHASE_COMMIT:
-        h = 66
+        h = COMMIT_BANNER_H
         c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
         cy = y + h // 2
         if not view.waiting_on:
@@ -586,13 +635,7 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             _, right = _seat_pill(c, x, cy, seat, seat_label(names, seat), max_width=min(230, room))
             x = right + 10
         return y + h + 20
-    notes = {
-        PHASE_SETUP: "The cards are being dealt.",
-        PHASE_REFILL: "New volunteers are being drawn.",
-        PHASE_GROW: "Train done; Grow cards are being drawn.",
-        PHASE_ACTIVATE: "Resolving the revealed cards.",
-    }
-    note = notes.get(view.phase)
+    note = PHASE_NOTES.get(view.phase)
     if note is None:
         return y
     c.text((x0, y + 8), note, size=SMALL, fill=t.muted, anchor="lt")
@@ -1112,10 +1155,13 @@ def _event_lines(
 EVENT_STEP: Final = SMALL + 8
 
 
-def _events(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+EVENTS_WIDTH: Final = BOARD_WIDTH - 2 * MARGIN - 24
+"""The width the event lines are wrapped to (right of their dots)."""
+
+
+def _events(c: Canvas, events: list[tuple[list[str], bool]], y: int) -> int:
+    """The recent events (:func:`_event_lines`)."""
     t = c.theme
-    width = c.width - 2 * MARGIN - 24
-    events = _event_lines(view, names, width)
     if not events:
         return y
     y = section_heading(c, MARGIN, y, "Recent events · newest last")
@@ -1268,11 +1314,80 @@ def _board_height(view: SangramView) -> int:
     return h
 
 
+@lru_cache(maxsize=8)
+def _legend_image(theme: Theme, final: bool, parity: int) -> Image.Image:
+    """The board's key (:func:`_legend`) drawn once, the board's width across
+    and its rows high, to paste at a ``y`` with ``y % 2 == parity``.  Cached:
+    never mutate it.
+
+    Drawn at ``parity`` and cut from there: half-pixel positions (text
+    centred on a line) round half to even, so the same pixels come out only
+    an even number of rows apart."""
+    c = Canvas(BOARD_WIDTH, 4 * LEGEND_ROW_H + 1, theme)
+    bottom = _legend(c, parity, final=final)
+    return c.image.crop((0, parity, BOARD_WIDTH, bottom))
+
+
+LEGEND_ROW_H: Final = 44
+TITLE_ADVANCE: Final = 132
+"""How far :func:`_title` moves down the board."""
+HEADING_ADVANCE: Final = SMALL + 14
+"""How far :func:`~renderers.common.section_heading` moves down the board."""
+
+
+def _board_bottom(view: SangramView, events: list[tuple[list[str], bool]], legend_h: int) -> int:
+    """Where :func:`render_board` cuts the board, worked out before drawing
+    it, so the board is drawn on an image of its final size (rather than on
+    a taller one copied out at the end).  Mirrors the sections' advances."""
+    y = TITLE_ADVANCE
+    final = view.final
+    if final is not None:
+        reason = wrap_text(safe_text(final.reason), SMALL, BOARD_WIDTH - 2 * MARGIN)
+        rows = sum(len(group) for group in final.ranking)
+        y += HEADING_ADVANCE + 50 + (SMALL + 8) * len(reason) + 10
+        y += (FINAL_ROW_H + 10) * rows + 6
+    else:
+        y += _banner_advance(view)
+        if view.phase == PHASE_COMMIT:
+            y += HEADING_ADVANCE + 48 + COMMIT_CARD_H + 28 + 19 + 20
+        elif view.phase != PHASE_SETUP and view.revealed_round == view.round:
+            y += HEADING_ADVANCE
+            y += 48 + FACE_CARD_H + 28 + 19 + 20 if view.revealed else 56
+        y += HEADING_ADVANCE + (FACE_CARD_H + 24 if view.volunteers else 56)
+        y += SMALL + 14 + (KINGDOM_ROW_H + 8) * len(view.players) + 14
+        if _show_grow(view):
+            y += HEADING_ADVANCE + (MINI_CARD_H + 14) * len(view.grow_reveals) + 6
+        y += 52 + MINI_CARD_H + 24 if view.discard_top else 64
+    if events:
+        y += HEADING_ADVANCE + sum(EVENT_STEP * len(lines) + 3 for lines, _ in events) + 14
+    return y + legend_h + 14
+
+
 def render_board(
     view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
 ) -> Image.Image:
     """The public table: never shows a hand or a face-down card (ignores ``view.me``)."""
-    c = Canvas(BOARD_WIDTH, _board_height(view), theme)
+    events = _event_lines(view, names, EVENTS_WIDTH)
+    final = view.final is not None
+    legend_h = _legend_image(theme, final, 0).height
+    most = _board_height(view)
+    height = min(most, _board_bottom(view, events, legend_h))
+    image, end = _draw_board(view, names, theme, events, height)
+    if min(most, end) != height:  # pragma: no cover - _board_bottom out of step
+        image, _ = _draw_board(view, names, theme, events, min(most, end))
+    return image
+
+
+def _draw_board(
+    view: SangramView,
+    names: Sequence[str],
+    theme: Theme,
+    events: list[tuple[list[str], bool]],
+    height: int,
+) -> tuple[Image.Image, int]:
+    """The board drawn on an image ``height`` rows high (cut there when
+    taller), and the row the drawing ends at."""
+    c = Canvas(BOARD_WIDTH, height, theme)
     y = _title(c, view, names)
     if view.final is not None:
         y = _final(c, view, view.final, names, y)
@@ -1287,12 +1402,17 @@ def render_board(
         if _show_grow(view):
             y = _grow(c, view, names, y)
         y = _table(c, view, y)
-    y = _events(c, view, names, y)
-    y = _legend(c, y, final=view.final is not None)
-    return c.crop(y + 14)
+    y = _events(c, events, y)
+    legend_image = _legend_image(theme, view.final is not None, y % 2)
+    c.image.paste(legend_image, (0, y))
+    end = max(1, y + legend_image.height + 14)
+    return (c.image if end >= height else c.crop(end)), end
 
 
 # ----------------------------------------------------------------- private: the hand
+
+
+PRIVATE_BAND_H: Final = 108
 
 
 def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[str]) -> int:
@@ -1301,6 +1421,7 @@ def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[
         colour=c.theme.seat_colour(me.seat),
         kicker="SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
         margin=MARGIN,
+        height=PRIVATE_BAND_H,
     )
     seat_marker(c, (MARGIN + 22, 70), 14, me.seat)
     if view.phase == PHASE_SETUP:
@@ -1358,14 +1479,21 @@ def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     return y + h + 20
 
 
+COMMITTED_NOTE: Final = "Your committed card is not in your hand: it does not count."
+
+
+def _committed_note_lines(me: HandView) -> list[str]:
+    """The strength panel's note on a committed card, wrapped (none without one)."""
+    if me.committed is None:
+        return []
+    return wrap_text(COMMITTED_NOTE, P_SMALL, PRIVATE_WIDTH - 2 * MARGIN - 40)
+
+
 def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     """Total Army Strength (hand + level) against the thresholds 7, 13 and 18."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
-    committed_note = "Your committed card is not in your hand: it does not count."
-    note_lines = (
-        wrap_text(committed_note, P_SMALL, x1 - x0 - 40) if me.committed is not None else []
-    )
+    note_lines = _committed_note_lines(me)
     h = 214 + (P_SMALL + 8) * len(note_lines)
     c.panel((x0, y, x1, y + h))
     player = next((p for p in view.players if p.seat == me.seat), None)
@@ -1482,10 +1610,10 @@ def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         c.text((MARGIN, y + 6), "No cards in hand.", size=P_SMALL, fill=t.muted, anchor="lt")
         return y + 50
     per_row = HAND_PER_ROW
-    gap = 16
+    gap = HAND_GAP
     y += 6
-    w = (c.width - 2 * MARGIN - gap * (per_row - 1)) // per_row
-    card_h = _hand_card_height(c, [card for card, _ in cards], w)
+    w = _hand_card_width()
+    card_h = _hand_card_height(c.min_text, [card for card, _ in cards], w)
     for i, (card, committed) in enumerate(cards):
         row, col = divmod(i, per_row)
         x = MARGIN + col * (w + gap)
@@ -1513,10 +1641,19 @@ def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     return y + rows * (card_h + gap + 8) + 8
 
 
-def _hand_card_height(c: Canvas, cards: Sequence[CardView], width: int) -> int:
+HAND_GAP: Final = 16
+
+
+def _hand_card_width() -> int:
+    """The width of a hand card (:data:`HAND_PER_ROW` across the private image)."""
+    return (PRIVATE_WIDTH - 2 * MARGIN - HAND_GAP * (HAND_PER_ROW - 1)) // HAND_PER_ROW
+
+
+def _hand_card_height(min_text: int, cards: Sequence[CardView], width: int) -> int:
     """Tall enough for the longest activity among ``cards`` (as laid out by
-    :func:`_draw_hand_card`), at least two lines, at most :data:`HAND_CARD_H`."""
-    size, step = c.min_text + 1, c.min_text + 6
+    :func:`_draw_hand_card` on an image whose smallest text is ``min_text``),
+    at least two lines, at most :data:`HAND_CARD_H`."""
+    size, step = min_text + 1, min_text + 6
     lines = max((len(wrap_text(safe_text(k.activity), size, width - 28)) for k in cards), default=2)
     return min(HAND_CARD_H, 146 + step * max(2, lines))
 
@@ -1532,12 +1669,46 @@ def render_private(
         raise ValueError("render_private needs a seat's view (view.me is None).")
     count = len(me.hand) + (me.committed is not None)
     rows = -(-count // HAND_PER_ROW)
-    c = Canvas(PRIVATE_WIDTH, 700 + rows * (HAND_CARD_H + 30), theme)
+    most = 700 + rows * (HAND_CARD_H + 30)
+    height = min(most, _private_bottom(view, me))
+    image, end = _draw_private(view, me, names, theme, height)
+    if min(most, end) != height:  # pragma: no cover - _private_bottom out of step
+        image, _ = _draw_private(view, me, names, theme, min(most, end))
+    return image
+
+
+def _private_bottom(view: SangramView, me: HandView) -> int:
+    """Where :func:`render_private` cuts the image, worked out before drawing
+    (see :func:`_board_bottom`).  Mirrors the sections' advances."""
+    y = PRIVATE_BAND_H + 20
+    choice = view.choice
+    if choice is not None and choice.seat == me.seat:
+        y += (96 if _origin_note(choice) else 60) + 20
+    elif view.phase == PHASE_COMMIT and me.seat in view.waiting_on:
+        y += 60 + 20
+    y += 214 + (P_SMALL + 8) * len(_committed_note_lines(me)) + 20
+    y += P_SMALL + 14
+    cards = ([me.committed] if me.committed is not None else []) + list(me.hand)
+    if not cards:
+        return y + 50
+    width = _hand_card_width()
+    card_h = _hand_card_height(P_SMALL, cards, width)
+    rows = -(-len(cards) // HAND_PER_ROW)
+    return y + 6 + rows * (card_h + HAND_GAP + 8) + 8
+
+
+def _draw_private(
+    view: SangramView, me: HandView, names: Sequence[str], theme: Theme, height: int
+) -> tuple[Image.Image, int]:
+    """The private image drawn on an image ``height`` rows high (cut there
+    when taller), and the row the drawing ends at."""
+    c = Canvas(PRIVATE_WIDTH, height, theme)
     y = _private_header(c, view, me, names)
     y = _private_choice(c, view, me, y)
     y = _strength_panel(c, view, me, y)
     y = _hand(c, view, me, y)
-    return c.crop(y)
+    end = max(1, y)
+    return (c.image if end >= height else c.crop(end)), end
 
 
 class SangramRenderer(ViewRenderer, name="sangram", board=render_board, private=render_private):
