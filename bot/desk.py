@@ -31,6 +31,7 @@ from bot.service import LiveGame, ServiceError
 from bot.tournament import standings
 from renderers.common import to_png
 from renderers.standings import StandingRow, format_points, render_standings
+from storage.games import GameRecord
 from storage.tournaments import (
     TournamentPlayer,
     TournamentRecord,
@@ -395,11 +396,9 @@ class TournamentDesk:
         budget = 1700
         tables = list(tables)
         for shown, table in enumerate(tables):
-            where = await self._where(table.game_id)
-            ended = False
-            if table.places is None and table.game_id is not None:
-                record_of_game = await self.bot.store.get_game(table.game_id)
-                ended = record_of_game is not None and record_of_game.status != "active"
+            game = None if table.game_id is None else await self.bot.store.get_game(table.game_id)
+            where = "" if game is None else await self._where(game)
+            ended = table.places is None and game is not None and game.status != "active"
             line = table_line(table, names, where, ended=ended)
             if len(line) + 1 > budget:
                 lines.append(f"…and {len(tables) - shown} more: `/tournament pairings`.")
@@ -408,18 +407,14 @@ class TournamentDesk:
             lines.append(line)
         return lines
 
-    async def _where(self, game_id: int | None) -> str:
-        if game_id is None:
-            return ""
-        game = await self.bot.store.get_game(game_id)
-        if game is None:
-            return ""
+    async def _where(self, game: GameRecord) -> str:
+        """Where a table's game is played: its thread, else its table message."""
         if game.thread_id is not None:
             return f"in <#{game.thread_id}>"
-        lobby = await self.bot.store.get_message(game_id, "lobby")
+        lobby = await self.bot.store.get_message(game.id, "lobby")
         if lobby is not None:
-            return f"(game #{game_id}: {jump_url(game.guild_id, lobby[0], lobby[1])})"
-        return f"(game #{game_id})"
+            return f"(game #{game.id}: {jump_url(game.guild_id, lobby[0], lobby[1])})"
+        return f"(game #{game.id})"
 
     async def _standings_png(
         self,
