@@ -78,6 +78,22 @@ async def resign_seat_one(club: Club, tid: int, *, sparing: Iterable[int] = ()) 
     await club.settle()
 
 
+async def start_one_pod(club: Club) -> tuple[int, TournamentTable]:
+    """A one-round Sangram pod tournament of three, started: its one table."""
+    tid = await open_tournament(
+        club,
+        engine="sangram",
+        format="pods",
+        players=PLAYERS[:3],
+        rounds=1,
+        table_size=3,
+        options={"round_limit": 6},
+    )
+    await club.director.start(tid, club.now)
+    _, _, [table] = await current(club, tid)
+    return tid, table
+
+
 def store_of(club: Club) -> TournamentStore:
     return club.director.store
 
@@ -206,17 +222,7 @@ async def test_a_drop_resigns_the_two_player_game(club: Club) -> None:
 
 
 async def test_a_pod_drop_hands_the_seat_to_the_automatic_player(club: Club) -> None:
-    tid = await open_tournament(
-        club,
-        engine="sangram",
-        format="pods",
-        players=PLAYERS[:3],
-        rounds=1,
-        table_size=3,
-        options={"round_limit": 6},
-    )
-    await club.director.start(tid, club.now)
-    _, _, [table] = await current(club, tid)
+    tid, table = await start_one_pod(club)
     assert table.game_id is not None and len(table.seats) == 3
     gone = table.seats[1]
     dropped = await club.director.drop(tid, gone, club.now)
@@ -293,17 +299,7 @@ async def test_adjudication(club: Club) -> None:
 
 
 async def test_adjudicating_a_pod_with_shared_places(club: Club) -> None:
-    tid = await open_tournament(
-        club,
-        engine="sangram",
-        format="pods",
-        players=PLAYERS[:3],
-        rounds=1,
-        table_size=3,
-        options={"round_limit": 6},
-    )
-    await club.director.start(tid, club.now)
-    _, _, [table] = await current(club, tid)
+    tid, table = await start_one_pod(club)
     assert table.game_id is not None
     with pytest.raises(ServiceError, match="3 seats"):
         await club.director.adjudicate(tid, table.game_id, (1, 2), club.now)
