@@ -54,6 +54,7 @@ class ChaupalBot(commands.Bot):
     renders: RenderPool
     keeper: Keeper
     scheduler: Scheduler
+    round_scheduler: Scheduler
     tournaments: TournamentDirector
     desk: TournamentDesk
     _catch_up: asyncio.Task[None]
@@ -102,6 +103,10 @@ class ChaupalBot(commands.Bot):
             self.service, TournamentStore(self.db), RatingStore(self.db)
         )
         self.desk = TournamentDesk(self, self.tournaments)
+        # Round deadlines: a second scheduler over the tournaments' deadlines.
+        deadlines = self.tournaments.deadlines
+        self.round_scheduler = Scheduler(deadlines, self.desk.round_due, self.clock)
+        self.tournaments.deadlines_changed = self.round_scheduler.rearm
         self.service.game_over_hooks.append(self._game_over)
         self.table = Table(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -134,6 +139,7 @@ class ChaupalBot(commands.Bot):
             if settled:
                 log.info("set the timers of %d running games", settled)
         self.scheduler.start()
+        self.round_scheduler.start()
         # Tournament rounds a crash interrupted: results not yet read, games
         # not yet started.
         try:
@@ -200,6 +206,9 @@ class ChaupalBot(commands.Bot):
         scheduler = getattr(self, "scheduler", None)
         if scheduler is not None:
             await scheduler.close()
+        round_scheduler = getattr(self, "round_scheduler", None)
+        if round_scheduler is not None:
+            await round_scheduler.close()
         await super().close()
         await asyncio.to_thread(self.renders.close)
         db = getattr(self, "db", None) or self._database

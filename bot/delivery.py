@@ -12,6 +12,13 @@ twice is impossible short of a crash inside the post itself (where Discord's
 
 Only public views reach the channel; narration comes from the engine's
 ``narrate``, which never carries a secret.
+
+Each player's own notifications (``/chaupal me``, :mod:`bot.notifications`)
+decide how they hear that it is their turn: a ping in the channel, a DM, or
+both; nothing pings them during their quiet hours or while they are away,
+and the board then names them instead.  A turn DM is owed once per wait: the
+board's delivery records it (outbox target ``turn:<seat>``) before the
+board's own row, and it is sent, once, with a nonce naming the wait.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -40,6 +47,7 @@ from bot.outgoing import (
     names_of,
     pinging,
     plain_name,
+    safe_name,
 )
 from bot.server_settings import server_settings
 from bot.service import LiveGame, MoveResult, secrets_of
@@ -66,8 +74,9 @@ RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 MAX_RETRIES = 24
 
 
-def next_up(game: LiveGame, *, already_said: str = "") -> str:
-    """Who acts next (mentioned), or how the game ended."""
+def next_up(game: LiveGame, *, already_said: str = "", named: Collection[Seat] = ()) -> str:
+    """Who acts next (mentioned; the seats in ``named`` by their names
+    instead, bold and escaped), or how the game ended."""
     title = f"{game.engine.title} #{game.id}"
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
@@ -84,7 +93,10 @@ def next_up(game: LiveGame, *, already_said: str = "") -> str:
     engine = game.engine
     waiting = engine.waiting_on(game.state)
     if waiting:
-        who = ", ".join(mention(game.user_of(s)) for s in sorted(waiting))
+        who = ", ".join(
+            f"**{safe_name(game.names[s])}**" if s in named else mention(game.user_of(s))
+            for s in sorted(waiting)
+        )
         return f"{title}: {who} to play."
     if engine.to_move(game.state) - {CHANCE}:
         return (
@@ -140,15 +152,17 @@ def headline(
     narrations: Sequence[str],
     now: float | None = None,
     away: Mapping[Seat, float] | None = None,
+    named: Collection[Seat] = (),
 ) -> str:
     """The text above a board: what happened since the last board, who acts
-    next, and (with a clock, given the time ``now``) everyone's time left."""
+    next (``named``: seats named rather than mentioned), and (with a clock,
+    given the time ``now``) everyone's time left."""
     lines = [fill_seats(n, game) for n in narrations if n]
     if len(lines) > NARRATION_LINES:
         lines = ["…", *lines[-NARRATION_LINES:]]
     said = " ".join(lines)
     clocks = fill_seats(clock_line(game, now, away), game) if now is not None else ""
-    parts = [*lines, next_up(game, already_said=said), clocks]
+    parts = [*lines, next_up(game, already_said=said, named=named), clocks]
     return clip("\n".join(p for p in parts if p))
 
 
@@ -212,6 +226,45 @@ def _frozen(game: LiveGame) -> LiveGame:
     """A consistent copy of a live game: the service may replace its state
     while delivery awaits Discord."""
     return dataclasses.replace(game, recent={})
+
+
+TURN = "turn:"
+"""Outbox targets ``turn:<seat>``: the "your turn" DM of a seat's current
+wait.  ``version`` is the game version the wait's DM became owed at,
+``digest`` is ``owed`` (or ``owed:last``: everyone else has chosen), then
+``sent`` or ``dropped``; ``notice`` marks a player whose DMs are closed (the
+channel pings them instead)."""
+OWED = "owed"
+OWED_LAST = "owed:last"
+
+
+@dataclasses.dataclass(frozen=True)
+class Audience:
+    """How each seat of a game may be told it must act, now: their own
+    notifications (``/chaupal me``), their vacations and quiet hours."""
+
+    away: Mapping[Seat, float]
+    """Seats whose players are away, and when they are back: never pinged."""
+    quiet: frozenset[Seat]
+    """Seats in their quiet hours: never pinged, DMs go silent."""
+    ping: frozenset[Seat]
+    """Seats that may be pinged in the channel now (``ping`` or ``both``,
+    or ``dm`` with DMs closed, and neither away nor quiet)."""
+    dm: frozenset[Seat]
+    """Seats told by DM (``dm`` or ``both``, DMs not known to be closed,
+    not away)."""
+
+    def reachable(self, seat: Seat) -> bool:
+        """Whether a ping may reach this seat's player now."""
+        return seat not in self.away and seat not in self.quiet
+
+    def silent(self, seat: Seat) -> bool:
+        """Whether a DM to this seat's player must not notify them."""
+        return not self.reachable(seat)
+
+
+def _owed(row: OutboxRow | None) -> bool:
+    return row is not None and row.digest.startswith(OWED)
 
 
 class Delivery:
@@ -413,6 +466,7 @@ class Delivery:
         store, service = self.bot.store, self.bot.service
         try:
             live = await store.live_games()
+            owing: list[int] = []
             for record in live:
                 if record.status == "active":
                     try:
@@ -423,7 +477,11 @@ class Delivery:
                     # games in memory; each loads again on its next move.
                     async with service.lock(record.id):
                         service.forget(record.id)
-            behind = await store.games_behind()
+                    # A "your turn" DM recorded as owed but not yet sent.
+                    rows = await store.outbox(record.id)
+                    if any(k.startswith(TURN) and _owed(r) for k, r in rows.items()):
+                        owing.append(record.id)
+            behind = sorted({*await store.games_behind(), *owing})
         except Exception:
             log.exception("could not look for undelivered games at start-up")
             return
@@ -449,15 +507,25 @@ class Delivery:
                 return True
             game = _frozen(live)
             try:
-                rows = await self.bot.store.outbox(game_id)
+                store = self.bot.store
+                rows = await store.outbox(game_id)
                 if rows.get("board") is None:
                     game = await self._open_thread(game)
-                delivered = await self._board(game, rows.get("board"), actor)
+                audience = await self._audience(game, rows)
+                delivered = await self._board(game, rows, actor, audience)
+                rows = await store.outbox(game_id)  # with the turn DMs the board owes
                 served = board_menu(game)[1]
                 for seat in range(len(game.seats)):
                     key = f"seat:{seat}"
                     row = rows.get(key, OutboxRow(key, -1))
-                    delivered &= await self._seat(game, seat, row, actor, served)
+                    turn = rows.get(f"{TURN}{seat}")
+                    delivered &= await self._seat(game, seat, row, actor, served, audience, turn)
+                if any(k.startswith(TURN) and _owed(r) for k, r in rows.items()):
+                    rows = await store.outbox(game_id)  # a private DM may have said it
+                    for seat in range(len(game.seats)):
+                        turn = rows.get(f"{TURN}{seat}")
+                        if _owed(turn):
+                            delivered &= await self._turn(game, seat, turn, audience)
             except Exception:
                 # A render that timed out, storage that is full: what was not
                 # recorded as delivered goes out on the retry.
@@ -497,7 +565,37 @@ class Delivery:
 
     # -- the board ----------------------------------------------------------
 
-    async def _board(self, game: LiveGame, row: OutboxRow | None, actor: Seat | None) -> bool:
+    async def _audience(self, game: LiveGame, rows: Mapping[str, OutboxRow]) -> Audience:
+        """Who may be pinged, who is told by DM and who is quiet, now."""
+        service = self.bot.service
+        away = await service.away_until(game)
+        prefs = await service.notifications(s.user_id for s in game.seats)
+        now = self.bot.clock()
+        quiet: set[Seat] = set()
+        ping: set[Seat] = set()
+        dm: set[Seat] = set()
+        for s in game.seats:
+            seat, mine = s.seat, prefs[s.user_id]
+            private, turn = rows.get(f"seat:{seat}"), rows.get(f"{TURN}{seat}")
+            closed = (private is not None and private.notice) or (turn is not None and turn.notice)
+            if mine.quiet_at(now):
+                quiet.add(seat)
+            if seat in away:
+                continue
+            if mine.turn in ("dm", "both") and not closed:
+                dm.add(seat)
+            if (mine.turn in ("ping", "both") or closed) and seat not in quiet:
+                ping.add(seat)
+        return Audience(away, frozenset(quiet), frozenset(ping), frozenset(dm))
+
+    async def _board(
+        self,
+        game: LiveGame,
+        rows: Mapping[str, OutboxRow],
+        actor: Seat | None,
+        audience: Audience,
+    ) -> bool:
+        row = rows.get("board")
         over = game.is_over
         if row is not None and row.version >= game.version and (row.over or not over):
             return True
@@ -521,8 +619,14 @@ class Delivery:
         # showed something (dice, cards); when the awaited set only shrank
         # (players committing one by one) the board is edited in place.
         fresh = row is None or over or bool(awaited - before) or chance or resolved
+        # Players who asked not to be pinged in the channel (DM only), who
+        # are away or in their quiet hours are named, not mentioned.
         content = headline(
-            game, narrations, now=self.bot.clock(), away=await self.bot.service.away_until(game)
+            game,
+            narrations,
+            now=self.bot.clock(),
+            away=audience.away,
+            named=awaited - audience.ping,
         )
         sent = False
         if not fresh:
@@ -531,10 +635,17 @@ class Delivery:
             if last_one:
                 pings |= awaited
                 content = clip(content + " Everyone else is waiting for you.")
-            sent = await self._post_board(game, content, pings, nonce=True)
+            sent = await self._post_board(game, content, pings & audience.ping, nonce=True)
         elif last_one:
-            sent = await self._nudge(game, next(iter(awaited)))
+            pings = set(awaited)
+            last = next(iter(awaited))
+            if last in audience.ping:
+                sent = await self._nudge(game, last)
         if sent:
+            # The DMs this wait owes, recorded before the board's own row so
+            # that a crash in between loses none (see ``TURN``).
+            shown_at = row.version if row is not None else -1
+            await self._owe_turns(game, rows, pings & audience.dm, shown_at, last=last_one)
             # Sticky while the same message is edited: it still shows the
             # phase until a new board replaces it.
             shown = simultaneous or (not fresh and row is not None and row.simultaneous)
@@ -544,6 +655,101 @@ class Delivery:
             )
             await self._update_status(game, await self._last_narration(game, narrations))
         return sent
+
+    async def _owe_turns(
+        self,
+        game: LiveGame,
+        rows: Mapping[str, OutboxRow],
+        seats: Collection[Seat],
+        since: int,
+        *,
+        last: bool,
+    ) -> None:
+        """Record that ``seats`` are owed a "your turn" DM for the wait that
+        began after the board of version ``since``; a seat whose DM for that
+        wait is owed or sent already (a retry, a restart) owes nothing more."""
+        for seat in sorted(seats):
+            key = f"{TURN}{seat}"
+            old = rows.get(key)
+            if old is not None and old.version > since:
+                continue
+            await self.bot.store.set_outbox(
+                game.id,
+                OutboxRow(
+                    key,
+                    game.version,
+                    digest=OWED_LAST if last else OWED,
+                    notice=old.notice if old is not None else False,
+                ),
+            )
+
+    def _turn_text(self, game: LiveGame, row: OutboxRow, link: str) -> str:
+        title = f"{game.engine.title} #{game.id}"
+        if row.digest == OWED_LAST:
+            return f"Everyone else in {title} has chosen: it is your turn: {link}"
+        return f"Your turn in {title}: {link}"
+
+    async def _board_link(self, game: LiveGame) -> str:
+        board = await self.bot.store.get_message(game.id, "board")
+        if board is None:
+            return f"<#{self.place_id(game)}>"
+        return jump_url(game.record.guild_id, board[0], board[1])
+
+    async def _turn(
+        self, game: LiveGame, seat: Seat, row: OutboxRow | None, audience: Audience
+    ) -> bool:
+        """Send a seat the "your turn" DM its wait owes (see ``TURN``), once;
+        silently in their quiet hours, never while they are away or once the
+        wait is over.  With DMs closed, the channel pings them instead."""
+        if row is None or not _owed(row):
+            return True
+        store = self.bot.store
+        awaited = frozenset() if game.is_over else game.engine.waiting_on(game.state)
+        if seat not in awaited or seat in audience.away or game.is_auto(seat):
+            await store.set_outbox(game.id, dataclasses.replace(row, digest="dropped"))
+            return True
+        user_id = game.user_of(seat)
+        link = await self._board_link(game)
+        closed = False
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=user_id))
+            await dm.send(
+                content=clip(self._turn_text(game, row, link)),
+                allowed_mentions=NO_PINGS,
+                silent=audience.silent(seat),
+                # One wait, one DM: a retry after a crash mid-send is dropped
+                # by Discord.
+                nonce=f"t{game.id}.{seat}v{row.version}",
+            )
+        except discord.Forbidden as exc:
+            log.info("game %d: DMs closed for a player's turn (code %s)", game.id, exc.code)
+            closed = True
+            if audience.reachable(seat):
+                try:
+                    await self.send(
+                        game,
+                        content=clip(
+                            f"{mention(user_id)} it is your turn in {game.engine.title} "
+                            f"#{game.id} (your DMs are closed to me, so I say it here)."
+                        ),
+                        allowed_mentions=pinging([user_id]),
+                        nonce=f"t{game.id}.{seat}v{row.version}",
+                    )
+                except discord.HTTPException as exc2:
+                    log.warning(
+                        "game %d: could not post a turn notice (%s %s)",
+                        game.id,
+                        exc2.status,
+                        exc2.code,
+                    )
+                    return False
+        except discord.HTTPException as exc:
+            log.warning("game %d: turn DM failed (%s %s)", game.id, exc.status, exc.code)
+            return False
+        await store.set_outbox(
+            game.id, dataclasses.replace(row, digest="sent", notice=row.notice or closed)
+        )
+        return True
 
     async def _nudge(self, game: LiveGame, seat: Seat) -> bool:
         """The last player of a simultaneous phase: one more ping."""
@@ -646,6 +852,8 @@ class Delivery:
         row: OutboxRow,
         actor: Seat | None,
         served: frozenset[Seat],
+        audience: Audience,
+        turn: OutboxRow | None = None,
     ) -> bool:
         if game.is_over:
             return True  # the final board shows everything there is to show
@@ -660,16 +868,35 @@ class Delivery:
         in_reply = seat == actor and seat in game.engine.to_move(game.state)
         done = dataclasses.replace(row, version=game.version, digest=digest)
         if wanted and not in_reply and not row.notice:
-            outcome = await self.send_private(game, seat, served)
+            # A seat owed a "your turn" DM that gets its menu now hears it
+            # here: one DM for the wait, not two.
+            fold = turn if _owed(turn) and asked_privately(game, seat, served) else None
+            line = "" if fold is None else self._turn_text(game, fold, await self._board_link(game))
+            outcome = await self.send_private(game, seat, served, audience, line)
             if outcome is DM.FAILED:
                 return False
+            if fold is not None:
+                closed = outcome is DM.CLOSED
+                await self.bot.store.set_outbox(
+                    game.id,
+                    dataclasses.replace(fold, digest="sent", notice=fold.notice or closed),
+                )
             if outcome is DM.CLOSED:
                 done = dataclasses.replace(done, notice=True)
         await self.bot.store.set_outbox(game.id, done)
         return True
 
-    async def send_private(self, game: LiveGame, seat: Seat, served: frozenset[Seat]) -> DM:
-        """DM one seat its private view (and its menu, when it must choose)."""
+    async def send_private(
+        self,
+        game: LiveGame,
+        seat: Seat,
+        served: frozenset[Seat],
+        audience: Audience,
+        line: str = "",
+    ) -> DM:
+        """DM one seat its private view (and its menu, when it must choose;
+        ``line``: the "your turn" line its wait owes), silently while its
+        player is away or in their quiet hours."""
         from bot.ui.items import private_view
 
         user_id = game.user_of(seat)
@@ -678,6 +905,8 @@ class Delivery:
         content = f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>."
         if view is not None:
             content += " It is your decision: choose below."
+            if line:
+                content += f"\n{line}"
         try:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             await dm.send(
@@ -685,6 +914,7 @@ class Delivery:
                 file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
                 view=view or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
+                silent=audience.silent(seat),
                 # A retry of the same version after a crash mid-send is
                 # dropped by Discord instead of reaching the player twice.
                 nonce=f"s{game.id}.{seat}v{game.version}",
@@ -692,13 +922,13 @@ class Delivery:
             return DM.SENT
         except discord.Forbidden as exc:
             log.info("game %d: DMs closed for a player (code %s)", game.id, exc.code)
-            await self._dm_fallback(game, user_id)
+            await self._dm_fallback(game, user_id, ping=audience.reachable(seat))
             return DM.CLOSED
         except discord.HTTPException as exc:
             log.warning("game %d: DM failed (%s %s)", game.id, exc.status, exc.code)
             return DM.FAILED
 
-    async def _dm_fallback(self, game: LiveGame, user_id: int) -> None:
+    async def _dm_fallback(self, game: LiveGame, user_id: int, *, ping: bool = True) -> None:
         try:
             await self.send(
                 game,
@@ -707,7 +937,7 @@ class Delivery:
                     f"your private view here instead: use **/game hand** or the "
                     f"**Show mine** button on the board; only you will see it."
                 ),
-                allowed_mentions=pinging([user_id]),
+                allowed_mentions=pinging([user_id] if ping else []),
             )
         except discord.HTTPException:
             log.warning("game %d: could not post the DM fallback notice", game.id)
@@ -729,6 +959,17 @@ class Delivery:
     async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
         png = await self.private_png(game, seat)
         return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
+
+    async def hand_over(self, game_id: int, seat: Seat) -> bool:
+        """A seat changed hands (``/game replace``): forget what its old
+        player was sent, so that the new one gets the seat's whole private
+        view (and its menu), then catch up.  The service already dropped the
+        seat's outbox row with the change; doing it again under this game's
+        delivery lock means a delivery that was under way for the old player
+        cannot leave its record behind as if the new one had been sent it."""
+        async with self._lock(game_id):
+            await self.bot.store.reset_outbox(game_id, f"seat:{seat}")
+        return await self.catch_up(game_id)
 
 
 class DM(enum.Enum):

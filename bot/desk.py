@@ -22,16 +22,24 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.delivery import jump_url
-from bot.director import FORMAT_TITLES, RoundStarted, TournamentDirector, planned_rounds
+from bot.director import (
+    FORMAT_TITLES,
+    TIME_LOSSES_TO_DROP,
+    RoundStarted,
+    TournamentDirector,
+    planned_rounds,
+)
 from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.outgoing import NO_PINGS, clip, plain_name, reply, safe_name
 from bot.server_settings import server_settings
 from bot.service import LiveGame, ServiceError
+from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options
 from bot.tournament import standings
 from renderers.common import to_png
 from renderers.standings import StandingRow, format_points, render_standings
 from storage.games import GameRecord
+from storage.timekeeping import Timer
 from storage.tournaments import (
     TournamentPlayer,
     TournamentRecord,
@@ -63,6 +71,53 @@ NAMES_CHARS = 1200
 """…or fewer, so the announcement's other lines always fit."""
 HEADINGS_KEPT = 4096
 """Games whose tournament heading is remembered (a bounded cache)."""
+MENU_OPTIONS = 25
+"""Discord's limit of options in one select menu."""
+NO_ROUND_TIME = ("off", "none", "no")
+"""What a moderator writes for no round deadline."""
+
+
+def parse_round_time(text: str) -> float | None:
+    """``7d``, ``36h`` (seconds), or ``off``/``none``: no deadline."""
+    word = text.strip().lower()
+    if word in NO_ROUND_TIME:
+        return None
+    return parse_duration(word, "A round time")
+
+
+def describe_round_time(record: TournamentRecord) -> str:
+    if record.round_time is None:
+        return "none (a round lasts until its last game ends)"
+    return (
+        f"{format_duration(record.round_time)} (then the games still running are settled "
+        "by the timeout policy and the next round starts)"
+    )
+
+
+def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
+    """What ``/tournament settings`` shows."""
+    shown = {k: v for k, v in sorted(record.options.items()) if k != "rated"}
+    options = ", ".join(f"{k}={v}" for k, v in shown.items()) or "none"
+    size = "2" if record.table_size == 2 else f"{record.table_size} (pods)"
+    lines = [
+        f"🏆 **{safe_name(record.title)}** ({get_engine(record.engine).title}) — settings",
+        f"Format: {describe_format(record, entrants)}.",
+        f"Rounds: {record.rounds or 'as many as the format needs'}. Table size: {size}.",
+        f"Game options: {options} "
+        f"(on timeout: {policy}; every game is rated).",
+        f"Round time: {describe_round_time(record)}.",
+    ]
+    if record.round_deadline is not None and record.status == "running":
+        lines.append(f"Round {record.round} is settled <t:{int(record.round_deadline)}:R>.")
+    lines.append(
+        "Auto-drop: "
+        + (
+            f"on (a player who loses {TIME_LOSSES_TO_DROP} games in a row on time is dropped)."
+            if record.auto_drop
+            else "off."
+        )
+    )
+    return clip("\n".join(lines))
 
 
 def ordinal(n: int) -> str:
@@ -115,6 +170,11 @@ def announcement_text(
     shown = {k: v for k, v in sorted(record.options.items()) if k != "rated"}
     if shown:
         lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in shown.items()) + ".")
+    if record.round_time is not None:
+        lines.append(
+            f"Each round lasts at most {format_duration(record.round_time)}: then the games "
+            "still running are settled by the timeout policy."
+        )
     active = [p.display_name for p in players if p.active]
     lines.append(f"Players ({len(active)}): {name_list(active)}")
     if record.status == "open":
@@ -256,12 +316,54 @@ class TournamentDesk:
         thread from a table message), then the announcements it calls for."""
         if moved is None:
             return
+        if moved.auto_dropped:
+            await self._post_auto_dropped(moved.tournament, moved.auto_dropped)
         for result in moved.games:
             try:
                 await self.bot.delivery.publish(result)
             except Exception:
                 log.exception("game %d could not be delivered", result.game.id)
         await self.announce(moved.tournament.id)
+
+    async def _post_auto_dropped(self, record: TournamentRecord, users: Sequence[int]) -> None:
+        """Say who auto-drop took out (once: the drop itself is the guard)."""
+        players = {p.user_id: p for p in await self.store.players(record.id)}
+        names = name_list([players[u].display_name for u in users if u in players])
+        verb = "is" if len(users) == 1 else "are"
+        try:
+            await self._send(
+                record.channel_id,
+                record.guild_id,
+                f"⏰ {names} lost {TIME_LOSSES_TO_DROP} games in a row on time and {verb} "
+                f"dropped from **{safe_name(record.title)}**. (Moderators can turn auto-drop "
+                "off with `/tournament settings`.)",
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %d: auto-drop not announced (%s)", record.id, exc.status)
+
+    async def round_due(self, deadline: Timer) -> None:
+        """The round scheduler's handler: a round's deadline fell due."""
+        settled = await self.director.settle_round(deadline, self.bot.clock())
+        if settled is None:
+            return
+        record = settled.tournament
+        if settled.games:
+            count = len(settled.games)
+            games = (
+                "1 game still running was" if count == 1 else f"{count} games still running were"
+            )
+            try:
+                await self._send(
+                    record.channel_id,
+                    record.guild_id,
+                    f"⏰ **{safe_name(record.title)}**: round {record.round}'s time is up. "
+                    f"{games} settled by the timeout policy.",
+                )
+            except discord.HTTPException as exc:
+                log.warning("tournament %d: deadline not announced (%s)", record.id, exc.status)
+        for result in settled.games:
+            await self._publish_game(result.game.id)
+        await self.after(settled.moved)
 
     async def announce(self, tournament_id: int) -> None:
         """Post what is new (a round, or the end) once, and bring the
@@ -498,6 +600,8 @@ class TournamentDesk:
         table_size: int | None,
         options: dict[str, str],
         name: str,
+        round_time: str | None = None,
+        auto_drop: bool = True,
     ) -> None:
         from bot.ui.items import tournament_view
 
@@ -505,6 +609,7 @@ class TournamentDesk:
             if itx.guild_id is None:
                 raise ServiceError("Tournaments belong to a server; use this in one.")
             await self._moderator(itx, "open a tournament")
+            seconds = None if round_time is None else parse_round_time(round_time)
             record = await self.director.new(
                 guild_id=itx.guild_id,
                 channel_id=itx.channel_id or 0,
@@ -516,6 +621,8 @@ class TournamentDesk:
                 creator_id=itx.user.id,
                 now=self.bot.clock(),
                 name=name,
+                round_time=seconds,
+                auto_drop=auto_drop,
             )
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
@@ -542,6 +649,8 @@ class TournamentDesk:
         from bot.table import player_of
 
         try:
+            if tournament_id is None and await self._offer_open(itx):
+                return
             record = await self.resolve(itx, tournament_id)
             if record.status != "open":
                 raise ServiceError(f"{record.heading} has started; it takes no one new.")
@@ -558,13 +667,48 @@ class TournamentDesk:
         await reply(itx, said)
         await self.refresh(record)
 
+    async def _offer_open(self, itx: discord.Interaction[Any]) -> bool:
+        """With several open tournaments here (this channel's, else the
+        server's) and none named, answer with a menu of them; True if so."""
+        from bot.ui.items import TournamentJoinSelect
+
+        if itx.guild_id is None:
+            return False
+        live = await self.store.live_in_guild(itx.guild_id)
+        here = [r for r in live if r.channel_id == itx.channel_id] or live
+        choices = [r for r in here if r.status == "open"]
+        if len(choices) < 2:
+            return False
+        options = [
+            discord.SelectOption(
+                label=clip(
+                    f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
+                    f"{get_engine(r.engine).title}, {FORMAT_TITLES[r.format]}",
+                    100,
+                ),
+                value=str(r.id),
+            )
+            for r in choices[:MENU_OPTIONS]
+        ]
+        view = discord.ui.View(timeout=None)
+        view.add_item(TournamentJoinSelect(options))
+        more = (
+            f" (the first {MENU_OPTIONS}; name another with `tournament`)"
+            if len(choices) > MENU_OPTIONS
+            else ""
+        )
+        await reply(
+            itx, f"{len(choices)} tournaments are open here: which one?{more}", view=view
+        )
+        return True
+
     async def leave(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         try:
             record = await self.resolve(itx, tournament_id)
             if record.status == "running":
                 raise ServiceError(
-                    f"{record.heading} has started: resign your game if you must go, "
-                    "and ask a moderator to drop you (`/tournament drop`)."
+                    f"{record.heading} has started: to leave it, drop out with "
+                    "`/tournament drop` (an unfinished game of yours is resigned)."
                 )
             left = await self.director.leave(record.id, itx.user.id)
         except Exception as exc:
@@ -643,8 +787,14 @@ class TournamentDesk:
         await reply(itx, "\n".join(lines))
 
     async def drop(
-        self, itx: discord.Interaction[Any], tournament_id: int | None, user: discord.abc.User
+        self,
+        itx: discord.Interaction[Any],
+        tournament_id: int | None,
+        user: discord.abc.User | None,
     ) -> None:
+        """Drop ``user`` (moderators), or without one the caller themself."""
+        if user is None:
+            user = itx.user
         try:
             record = await self.resolve(itx, tournament_id)
             if user.id != itx.user.id:
@@ -664,6 +814,46 @@ class TournamentDesk:
             + (" Their unfinished game was resigned." if dropped.resigned is not None else ""),
         )
         await self.refresh(dropped.tournament)
+
+    async def settings(
+        self,
+        itx: discord.Interaction[Any],
+        tournament_id: int | None,
+        *,
+        round_time: str | None,
+        auto_drop: bool | None,
+    ) -> None:
+        """Show a tournament's settings; moderators change the round time
+        and auto-drop with the same command."""
+        try:
+            record = await self.resolve(itx, tournament_id, finished=True)
+            if round_time is not None or auto_drop is not None:
+                await self._moderator(itx, "change a tournament's settings")
+                seconds = (
+                    record.round_time if round_time is None else parse_round_time(round_time)
+                )
+                record = await self.director.settings(
+                    record.id,
+                    round_time=seconds,
+                    auto_drop=record.auto_drop if auto_drop is None else auto_drop,
+                )
+                changed = True
+            else:
+                changed = False
+            entrants = len(await self.store.players(record.id))
+            _, table_given = split_options(record.options)
+            try:
+                defaults = await self.bot.service.server_defaults(record.guild_id)
+                policy = TableOptions.parse(table_given, defaults=defaults).timeout
+            except GameError:
+                policy = "substitute"
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        text = settings_text(record, entrants, policy)
+        await reply(itx, ("Changed.\n" if changed else "") + text)
+        if changed:
+            await self.refresh(record)
 
     async def adjudicate(
         self,

@@ -9,6 +9,11 @@ nothing twice: a round is written once, a table is linked to its game only
 while it has none, a lobby left by a crash is started on the next pass, and
 a result is recorded once.
 
+A round may have a deadline (``round_time``): when it passes, the games
+still running are settled by the tournament's timeout policy
+(:meth:`TournamentDirector.settle_round`) and the next round starts.  A
+player who loses two games in a row on time is dropped (``auto_drop``).
+
 Discord stays out: the caller posts what the returned results say.
 """
 
@@ -18,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,11 +31,20 @@ from bot.engines import get_engine
 from bot.engines.core import GameError, resolve_options
 from bot.outgoing import MAX_NAME as MAX_DISPLAY_NAME
 from bot.outgoing import plain_name
-from bot.service import GameService, LiveGame, MoveResult, Player, ServiceError
+from bot.service import (
+    FORFEIT_EVENT,
+    GameService,
+    LiveGame,
+    MoveResult,
+    Player,
+    ServiceError,
+)
 from bot.timekeeping import TableOptions, split_options
 from bot.tournament import pairing, standings
 from storage.ratings import RatingStore
+from storage.timekeeping import Timer
 from storage.tournaments import (
+    RoundDeadlines,
     TournamentFormat,
     TournamentRecord,
     TournamentStore,
@@ -49,6 +63,11 @@ FORMAT_TITLES: dict[str, str] = {
 MAX_ROUNDS = 50
 MAX_NAME = MAX_DISPLAY_NAME
 """A tournament's own name is cut to this many characters, like a player's."""
+LOST_ON_TIME = FORFEIT_EVENT
+"""The game log's entry (actor: the seat) for a seat that lost on time, by
+its clock or at a round's deadline."""
+TIME_LOSSES_TO_DROP = 2
+"""Games lost on time in a row that drop a player (unless auto-drop is off)."""
 
 
 def planned_rounds(record: TournamentRecord, entrants: int) -> int:
@@ -90,6 +109,17 @@ class RoundStarted:
     games: tuple[MoveResult, ...] = ()
     new_round: bool = False
     finished: bool = False
+    auto_dropped: tuple[int, ...] = ()
+    """Players this pass dropped for losing two games in a row on time."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A round's deadline passed: the games it settled, and what moved on."""
+
+    tournament: TournamentRecord
+    games: tuple[MoveResult, ...]
+    moved: RoundStarted
 
 
 class TournamentDirector:
@@ -98,6 +128,10 @@ class TournamentDirector:
         self.store = store
         self.ratings = ratings
         self._locks: dict[int, asyncio.Lock] = {}
+        self.deadlines = RoundDeadlines(store.db)
+        self.deadlines_changed: Callable[[], None] = lambda: None
+        """Called when a round's deadline is set or moved (the round
+        scheduler re-arms)."""
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -117,6 +151,8 @@ class TournamentDirector:
         creator_id: int,
         now: float,
         name: str = "",
+        round_time: float | None = None,
+        auto_drop: bool = True,
     ) -> TournamentRecord:
         engine = get_engine(engine_name)
         if format not in FORMATS:
@@ -158,7 +194,25 @@ class TournamentDirector:
             creator_id=creator_id,
             now=now,
             name=plain_name(name) if name.strip() else "",
+            round_time=round_time,
+            auto_drop=auto_drop,
         )
+
+    async def settings(
+        self, tournament_id: int, *, round_time: float | None, auto_drop: bool
+    ) -> TournamentRecord:
+        """A moderator changes the round time or auto-drop.  A running
+        round's deadline becomes its start plus the new time (settled at
+        once if that has passed), or none."""
+        async with self._lock(tournament_id):
+            record = await self._get(tournament_id)
+            changed = await self.store.set_settings(
+                tournament_id, round_time=round_time, auto_drop=auto_drop
+            )
+            if changed is None:
+                raise ServiceError(f"{record.heading} is over.")
+        self.deadlines_changed()
+        return changed
 
     async def join(self, tournament_id: int, player: Player, now: float) -> bool:
         record = await self._get(tournament_id)
@@ -235,9 +289,13 @@ class TournamentDirector:
             )
             game = await self.games.get(game_id)
             if not game.is_over:
-                # It may end by itself meanwhile: the verdict stands anyway.
+                # A verdict is a result, so the game is rated with these
+                # places (a moderator's plain end is not).  It may end by
+                # itself meanwhile: the verdict stands anyway.
                 with contextlib.suppress(ServiceError):
-                    await self.games.end(game_id)
+                    await self.games.end_with_result(
+                        game_id, places, "A moderator adjudicated the game."
+                    )
             return await self._advance(await self._get(tournament_id), now)
 
     async def end(self, tournament_id: int, now: float) -> tuple[TournamentRecord, list[int]]:
@@ -308,6 +366,8 @@ class TournamentDirector:
         """At start-up: finish what a crash interrupted in every running
         tournament (games not yet started, results not yet read)."""
         done: list[RoundStarted] = []
+        if await self.store.restore_deadlines():
+            self.deadlines_changed()
         for guild_records in await self._running():
             async with self._lock(guild_records.id):
                 done.append(await self._advance(guild_records, now))
@@ -321,22 +381,41 @@ class TournamentDirector:
         current round's games, or pair the next round, or finish."""
         started: list[MoveResult] = []
         new_round = False
+        dropped_now: list[int] = []
         for _ in range(3):
             tables = await self.store.tables(record.id, record.round) if record.round else []
             await self._read_results(record, tables)
             tables = await self.store.tables(record.id, record.round) if record.round else []
             if tables and any(t.places is None for t in tables):
                 started += await self._start_games(record, tables)
-                return RoundStarted(record, tuple(started), new_round)
+                return RoundStarted(record, tuple(started), new_round, False, tuple(dropped_now))
             upcoming = await self._pair(record)
+            if upcoming is not None and record.auto_drop and record.round:
+                # Before the next round is paired (not at the very end,
+                # where dropping changes nothing): players whose last two
+                # games were lost on time are out.
+                newly = [
+                    user
+                    for user in await self._lost_twice_on_time(record)
+                    if await self.store.drop(record.id, user, record.round)
+                ]
+                if newly:
+                    dropped_now += newly
+                    upcoming = await self._pair(record)
             if upcoming is None:
                 finished = await self.store.set_status(record.id, "finished", now)
                 return RoundStarted(
-                    finished or await self._get(record.id), tuple(started), new_round, finished=True
+                    finished or await self._get(record.id),
+                    tuple(started),
+                    new_round,
+                    True,
+                    tuple(dropped_now),
                 )
             seats = [list(t.seats) for t in upcoming.tables] + [[p] for p in upcoming.byes]
             if await self.store.add_round(record.id, record.round + 1, seats, now):
                 new_round = True
+                if record.round_time is not None:
+                    self.deadlines_changed()
             record = await self._get(record.id)
             tables = await self.store.tables(record.id, record.round)
             dropped = {p.user_id for p in await self.store.players(record.id) if not p.active}
@@ -349,7 +428,85 @@ class TournamentDirector:
                     # forfeit, without a game.
                     places = [2 if u in dropped else 1 for u in table.seats]
                     await self.store.record_result(record.id, table.round, table.number, places)
-        return RoundStarted(record, tuple(started), new_round)
+        return RoundStarted(record, tuple(started), new_round, False, tuple(dropped_now))
+
+    async def _lost_twice_on_time(self, record: TournamentRecord) -> list[int]:
+        """Active players whose last two games (byes are not games), the
+        newest of them in the current round, were both lost on time: the
+        game's log has a :data:`LOST_ON_TIME` entry by their seat.  A game a
+        moderator adjudicated counts as the verdict says, not as a time loss."""
+        played: dict[int, list[tuple[TournamentTable, int]]] = {}
+        for table in await self.store.tables(record.id):
+            if table.game_id is None or table.is_bye or table.places is None:
+                continue
+            for seat, user in enumerate(table.seats):
+                played.setdefault(user, []).append((table, seat))
+        logs: dict[int, set[int]] = {}
+
+        async def lost_on_time(table: TournamentTable, seat: int) -> bool:
+            if table.adjudicated or table.game_id is None:
+                return False
+            if table.game_id not in logs:
+                logs[table.game_id] = {
+                    e.actor
+                    for e in await self.games.store.log(table.game_id)
+                    if e.action == LOST_ON_TIME
+                }
+            return seat in logs[table.game_id]
+
+        out: list[int] = []
+        for player in await self.store.players(record.id):
+            last = played.get(player.user_id, [])[-TIME_LOSSES_TO_DROP:]
+            if not (
+                player.active
+                and len(last) == TIME_LOSSES_TO_DROP
+                and last[-1][0].round == record.round
+            ):
+                continue
+            for table, seat in last:
+                if not await lost_on_time(table, seat):
+                    break
+            else:
+                out.append(player.user_id)
+        return out
+
+    # -- a round's deadline ----------------------------------------------------------
+
+    async def settle_round(self, deadline: Timer, now: float) -> Settled | None:
+        """A round's deadline fell due (``deadline.game_id`` is the
+        tournament, ``version`` the round).  Claimed first (compare and
+        clear), so it is acted on once; then every game of the round still
+        running is settled by its timeout policy
+        (:meth:`GameService.settle_at_deadline`) and the tournament moves on.
+        None when another pass claimed it or it no longer applies."""
+        async with self._lock(deadline.game_id):
+            if not await self.deadlines.claim(deadline):
+                return None
+            record = await self._get(deadline.game_id)
+            settled: list[MoveResult] = []
+            for table in await self.store.tables(record.id, record.round):
+                if table.places is not None or table.game_id is None:
+                    continue
+                try:
+                    game = await self.games.get(table.game_id)
+                    if game.is_over or game.record.status != "active":
+                        continue
+                    result = await self.games.settle_at_deadline(
+                        table.game_id, forfeit=game.table.timeout == "forfeit"
+                    )
+                except Exception:
+                    # One broken game must not hold up the others: it waits
+                    # for a moderator's /tournament adjudicate.
+                    log.exception(
+                        "tournament %d: game %d not settled at the deadline",
+                        record.id,
+                        table.game_id,
+                    )
+                    continue
+                if result is not None:
+                    settled.append(result)
+            moved = await self._advance(await self._get(record.id), now)
+            return Settled(record, tuple(settled), moved)
 
     async def _read_results(self, record: TournamentRecord, tables: list[TournamentTable]) -> None:
         for table in tables:

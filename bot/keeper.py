@@ -6,12 +6,13 @@ The scheduler (:mod:`bot.scheduler`) hands every due timer to
 - ``clock``: a seat's time ran out (the service applies the game's timeout
   policy and the new board is delivered), or a vacation ended and the
   seat's clock must run again;
-- ``remind``: the players the game waits on are reminded by DM, with a link
+- ``remind``: a player who owes a decision is reminded by DM, with a link
   to the board, or by a mention in the game's thread when their DMs are
-  closed; then again every 24 hours while they still have not acted.
+  closed; the service says when the next one is due (it follows the clock).
 
 A reminder is moved on (claimed) before it is sent, so a crash can lose one
-reminder but never send one twice.
+reminder but never send one twice.  The service holds the game's lock while
+it decides; sending happens after, without it.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engines.core import CHANCE, Seat
+from bot.engines.core import Seat
 from bot.outgoing import NO_PINGS, clip, mention, pinging
-from bot.service import LiveGame
-from bot.timekeeping import REPEAT_REMINDER, format_left, time_left
+from bot.service import LiveGame, MoveResult
+from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left, time_left
 from storage.database import StorageError
 from storage.timekeeping import Timer
 
@@ -71,6 +72,36 @@ def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = N
     return ("Paused. " if game.paused else "") + label + " · ".join(parts)
 
 
+def timeout_news(result: MoveResult, seat: Seat) -> str:
+    """What the player whose time ran out is told by DM: what happened to
+    them, and what it means for their place."""
+    game = result.game
+    where = f"{game.engine.title} #{game.id}"
+    streak = game.seats[seat].timeouts if 0 <= seat < len(game.seats) else 0
+    warning = (
+        f" After {MAX_TIMEOUTS_IN_A_ROW} timeouts in a row your seat is forfeited; "
+        f"this was {streak}."
+    )
+    if result.timeout == "lost":
+        return f"Your time ran out in {where}, so you lost the game on time."
+    if result.timeout == "seat":
+        return (
+            f"Your time ran out in {where}: the automatic player plays your seat from now "
+            "on, and you rank last."
+        )
+    if result.timeout == "skip":
+        return f"Your time ran out in {where}, so you passed." + warning
+    if result.timeout == "private":
+        return (
+            f"Your time ran out in {where}: the automatic player decided for you "
+            f"({result.steps[0].text if result.steps else 'a move'}). Nobody else was told."
+        )
+    return (
+        f"Your time ran out in {where}: the automatic player made that move for you; "
+        "it's back to you at your next turn." + warning
+    )
+
+
 class Keeper:
     def __init__(self, bot: ChaupalBot) -> None:
         self.bot = bot
@@ -86,59 +117,29 @@ class Keeper:
         if result is None:
             return
         game = result.game
-        if 0 <= timer.seat < len(game.seats):
-            await self._dm(
-                game,
-                timer.seat,
-                f"Your time ran out in {game.engine.title} #{game.id}. "
-                + (
-                    "The automatic player now plays your seat."
-                    if game.is_auto(timer.seat)
-                    else "The automatic player made that move for you; "
-                    "it's back to you at your next turn."
-                ),
-            )
+        if 0 <= timer.seat < len(game.seats) and result.timeout is not None:
+            await self._dm(game, timer.seat, timeout_news(result, timer.seat))
         await self.bot.delivery.catch_up(game.id)
 
     async def _remind(self, timer: Timer) -> None:
-        service = self.bot.service
-        async with service.lock(timer.game_id):
-            try:
-                game = await service.get(timer.game_id)
-            except Exception:
-                await service.timers.claim(timer)
-                return
-            now = service.now()
-            if timer.version != game.version or game.is_over or game.paused:
-                await service.timers.claim(timer)
-                await service.keep_time(game)
-                return
-            if not await service.timers.reschedule(timer, now + REPEAT_REMINDER):
-                return
-            away = await service.away_until(game)
-            engine = game.engine
-            awaited = sorted(
-                s
-                for s in engine.waiting_on(game.state)
-                if 0 <= s < len(game.seats) and not game.is_auto(s) and s not in away
-            )
-            several = len(engine.to_move(game.state) - {CHANCE}) > 1
-        if not awaited:
+        reminder = await self.bot.service.take_reminder(timer)
+        if reminder is None:
             return
+        game, seat = reminder.game, reminder.seat
         board = await self.bot.store.get_message(game.id, "board")
-        link = board_link(game, board)
-        last_one = several and len(awaited) == 1
-        for seat in awaited:
-            left = time_left(game.seats[seat], game.table.clock, now)
-            text = (
-                f"Reminder: {game.engine.title} #{game.id} is waiting for your move"
-                + (" — everyone else has chosen and waits for you" if last_one else "")
-                + (f"; {format_left(left)} left on your clock" if left is not None else "")
-                + f". {link}"
+        text = (
+            f"Reminder: {game.engine.title} #{game.id} is waiting for your move"
+            + (" — everyone else has chosen and waits for you" if reminder.last_one else "")
+            + (
+                f"; {format_left(reminder.left)} left on your clock"
+                if reminder.left is not None
+                else ""
             )
-            sent = await self._dm(game, seat, text, nonce=f"r{game.id}.{seat}.{timer.count}")
-            if not sent:
-                await self._mention(game, seat, text)
+            + f". {board_link(game, board)}"
+        )
+        sent = await self._dm(game, seat, text, nonce=f"r{game.id}.{seat}.{reminder.count}")
+        if not sent:
+            await self._mention(game, seat, text)
 
     async def _dm(self, game: LiveGame, seat: Seat, text: str, nonce: str | None = None) -> bool:
         user_id = game.user_of(seat)

@@ -30,6 +30,10 @@ RETRY_AFTER = 60.0
 """A timer whose handler failed is tried again this much later."""
 BATCH = 500
 """Due timers are read and fired in batches of at most this many."""
+JOB_LIMIT = 120.0
+"""The watchdog: a timer's handler that has not finished after this many
+seconds (a lock never released, a request that never answers) is cancelled,
+logged and tried again later, so one stuck job never stalls the others."""
 
 
 class Scheduler:
@@ -38,8 +42,11 @@ class Scheduler:
         timers: TimerStore,
         fire: Callable[[Timer], Awaitable[None]],
         clock: Callable[[], float],
+        *,
+        job_limit: float = JOB_LIMIT,
     ) -> None:
         self.timers = timers
+        self.job_limit = job_limit
         self._fire = fire
         self._clock = clock
         self._wake = asyncio.Event()
@@ -90,9 +97,21 @@ class Scheduler:
                     continue
                 seen.add(timer)
                 try:
-                    await self._fire(timer)
+                    async with asyncio.timeout(self.job_limit):
+                        await self._fire(timer)
                 except asyncio.CancelledError:
                     raise
+                except TimeoutError:
+                    log.error(
+                        "timer %s of game %d did not finish within %.0f s; moved on, "
+                        "trying it again in %.0f s",
+                        timer.kind,
+                        timer.game_id,
+                        self.job_limit,
+                        RETRY_AFTER,
+                    )
+                    with contextlib.suppress(StorageError):
+                        await self.timers.reschedule(timer, self._clock() + RETRY_AFTER)
                 except Exception:
                     log.exception("timer %s of game %d failed", timer.kind, timer.game_id)
                     # Never spin on a failing timer: try it again later.

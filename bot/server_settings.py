@@ -9,9 +9,10 @@ means the default.  So every setting always has a value that works:
 key                default             meaning
 =================  ==================  =========================================
 ``threads``        ``true``            each game is played in its own thread
-``clock``          ``"none"``          new games' clock (``1d``, ``3d+12h``...)
+``clock``          ``"3d"``            new games' clock (``1d``, ``3d+12h``, ``none``)
 ``timeout``        ``"substitute"``    new games' timeout policy
-``reminder``       ``"12h"``           new games' reminder delay (``off``: none)
+``reminder``       ``"auto"``          new games' reminders (``auto``: follow the
+                                       clock; ``12h``; ``off``: none)
 ``announcements``  none                a channel id for announcements
 ``moderator_role`` none                a role id whose members are moderators
 =================  ==================  =========================================
@@ -52,9 +53,11 @@ def _snowflake(value: Any) -> int | None:
 @dataclass(frozen=True)
 class ServerSettings:
     threads: bool = True
-    clock: str = "none"
+    # A correspondence clock by default, so a game whose player vanished
+    # moves on by itself instead of waiting for a moderator to notice.
+    clock: str = "3d"
     timeout: str = "substitute"
-    reminder: str = "12h"
+    reminder: str = "auto"
     announcements: int | None = None
     """A channel id."""
     moderator_role: int | None = None

@@ -13,8 +13,8 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from bot.choices import MenuOption, StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
@@ -28,18 +28,26 @@ from bot.engines.core import (
     SplitsMenus,
     Step,
     apply_step,
+    owed_decisions,
     resolve_chance,
     resolve_options,
     seat_tag,
 )
+from bot.notifications import Notifications
 from bot.outgoing import safe_name
 from bot.players import player_for
 from bot.server_settings import table_defaults
 from bot.timekeeping import (
     DAY,
+    MAX_TIMEOUTS_IN_A_ROW,
+    ReminderOption,
     TableOptions,
     clock_changes,
+    clock_deadline,
+    first_reminder,
+    next_reminder,
     plan_timers,
+    private_allowance,
     split_options,
     vacation_allowance,
 )
@@ -52,6 +60,7 @@ from storage.games import (
     SeatRecord,
     StaleVersion,
 )
+from storage.players import PlayerSettingsStore
 from storage.ratings import RatingStore, StaleRating
 from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
 
@@ -67,6 +76,43 @@ engine's (a seat passing to the automatic player, a timeout, a pause): they
 carry a public narration and are skipped when the game is replayed."""
 AUTO_MOVES_LIMIT = 10_000
 """A guard: automatic seats never play more moves than this in a row."""
+FORFEIT_EVENT = "@forfeit"
+"""The log entry (actor: the seat) written when a seat is forfeited because
+its time ran out; a tournament reads it to drop players who keep losing on
+time."""
+
+
+class GameLock:
+    """A game's lock, re-entrant within one task.
+
+    Everything that changes a game holds its lock, and loading a game that
+    is not cached takes it too; a task that already holds it (the keeper
+    reading a game it locked, after a restart emptied the cache) must not
+    wait for itself for ever.
+    """
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    async def __aenter__(self) -> GameLock:
+        task = asyncio.current_task()
+        if task is not None and self._owner is task:
+            self._depth += 1
+            return self
+        await self._lock.acquire()
+        self._owner, self._depth = task, 1
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
 
 
 class ServiceError(GameError):
@@ -145,6 +191,12 @@ class LiveGame:
         return self.record.status in ("finished", "abandoned")
 
 
+TimeoutKind = Literal["substitute", "skip", "lost", "seat", "private"]
+"""What a timeout did: the automatic player moved for the seat, the seat
+passed, lost the game (two players), passed to the automatic player for
+good (more players), or a private decision was made for it quietly."""
+
+
 @dataclass(frozen=True)
 class MoveResult:
     """What one request changed, for delivery."""
@@ -156,6 +208,22 @@ class MoveResult:
     version: int = -1
     """The game's version right after this request (``game`` is live and
     may have moved on by the time delivery runs)."""
+    timeout: TimeoutKind | None = None
+    """Set when the move is a seat's time running out: what happened."""
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to send now: who, in which game, and what to say."""
+
+    game: LiveGame
+    seat: Seat
+    left: float | None
+    """Time left before the seat's deadline (None: no clock)."""
+    last_one: bool
+    """Everyone else in a simultaneous phase has chosen."""
+    count: int
+    """Reminders already sent for this wait (for the message nonce)."""
 
 
 @dataclass(frozen=True)
@@ -196,11 +264,12 @@ class GameService:
         self.store = store
         self.timers = TimerStore(store.db)
         self.settings = SettingsStore(store.db)
+        self.player_settings = PlayerSettingsStore(store.db)
         self.ratings = RatingStore(store.db)
         self._draw = draw
         self._clock = clock
         self._snapshot_every = snapshot_every
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, GameLock] = {}
         self._cache: dict[int, LiveGame] = {}
         self.timers_changed: Callable[[], None] = lambda: None
         """Called after a game's timers change (the scheduler re-arms)."""
@@ -210,10 +279,10 @@ class GameService:
 
     # -- loading ---------------------------------------------------------
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
         lock = self._locks.get(game_id)
         if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
+            lock = self._locks[game_id] = GameLock()
         return lock
 
     async def get(self, game_id: int) -> LiveGame:
@@ -613,6 +682,121 @@ class GameService:
                 raise ServiceError(f"Game #{game_id} has not started.")
             return await self._end_by_moderator(game)
 
+    # -- tournaments: a round's deadline, a moderator's verdict (issue 16) -------------
+
+    def held_up_by(self, game: LiveGame) -> frozenset[Seat]:
+        """The human seats a running game is publicly waiting on
+        (``waiting_on``; a seat that already committed is not in it).  Seats
+        owing a decision asked privately are left out: naming them, or
+        forfeiting them in public, would tell everyone who was asked (who
+        holds a complete Pati in Mahabharata), so, as when their clock runs
+        out, the automatic player decides for them quietly."""
+        if game.state is None or game.is_over:
+            return frozenset()
+        seats = game.engine.waiting_on(game.state) - {CHANCE}
+        return frozenset(s for s in seats if 0 <= s < len(game.seats) and not game.is_auto(s))
+
+    async def settle_at_deadline(self, game_id: int, *, forfeit: bool) -> MoveResult | None:
+        """A tournament round's deadline passed with this game still running.
+
+        With ``forfeit`` the seats holding the game up (:meth:`held_up_by`)
+        lose on time, in seat order, as if their clocks ran out: each gets an
+        ``@forfeit`` entry, then with two players the game ends with that seat
+        last, and with more the seat passes to the automatic player, ranked
+        last.  When every player still in the game is holding it up (a
+        simultaneous decision nobody made), nobody kept anyone waiting: the
+        game ends with them sharing the place above the seats that left.
+        Whatever still runs then is played out by the automatic player for
+        every seat (``substitute`` and ``skip`` do only that), so the game
+        reaches a real result, rated as usual.  None if it was already over.
+        """
+        from bot.engines.core import progress_seat
+
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.is_over or game.record.status != "active" or game.state is None:
+                return None
+            result: MoveResult | None = None
+            if forfeit:
+                held = sorted(self.held_up_by(game))
+                humans = [s.seat for s in game.seats if not game.is_auto(s.seat)]
+                for seat in held:
+                    # The marker tournaments count (two in a row drop a player).
+                    await self._table_event(game, seat, FORFEIT_EVENT[1:], "")
+                if held and len(humans) > 1 and set(humans) <= set(held):
+                    departed = sorted(
+                        (s for s in game.seats if s.left_order is not None),
+                        key=lambda s: -(s.left_order or 0),
+                    )
+                    outcome = Outcome(
+                        ranking=(frozenset(held), *(frozenset({s.seat}) for s in departed)),
+                        scores=tuple(0 for _ in game.seats),
+                        reason="Time ran out for every player at the round's deadline.",
+                    )
+                    return await self._abandon(game, outcome, actor=held[0])
+                for seat in held:
+                    if game.is_over:
+                        break
+                    result = await self._seat_leaves(
+                        game, seat, f"{seat_tag(seat)} lost on time at the round's deadline."
+                    )
+                if game.is_over:
+                    return result
+            await self._table_event(
+                game,
+                CHANCE,
+                "deadline",
+                "The round's deadline passed: the automatic player plays the rest of the game "
+                "for everyone.",
+            )
+            before = game.state
+            for _ in range(AUTO_MOVES_LIMIT):
+                if game.is_over or game.state is None:
+                    break
+                seat = progress_seat(game.engine, game.state)
+                await self.auto_move(game, seat, by_human=False, settle=False)
+            else:
+                log.error("game %d: the automatic players did not finish it", game.id)
+            # Clocks and timers, and at the end the rating and the game-over hooks.
+            await self._after_change(game, moved=None)
+            return MoveResult(
+                game=game, before=before, steps=(), actor=None, version=game.version
+            )
+
+    async def end_with_result(
+        self, game_id: int, places: tuple[int, ...], reason: str
+    ) -> MoveResult:
+        """End a running game with a moderator's verdict: ``places`` per seat
+        (1 best, equal places tie).  Unlike :meth:`end` this is a result, so
+        the game is rated (once: the rating store refuses a second time)."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game_id} is already over.")
+            if game.record.status == "lobby":
+                raise ServiceError(f"Game #{game_id} has not started.")
+            if len(places) != len(game.seats):
+                raise ServiceError(f"Game #{game_id} has {len(game.seats)} seats.")
+            outcome = Outcome(
+                ranking=tuple(
+                    frozenset(s for s, p in enumerate(places) if p == place)
+                    for place in sorted(set(places))
+                ),
+                scores=tuple(0 for _ in game.seats),
+                reason=reason,
+            )
+            record = await self.store.set_status(
+                game.id, "abandoned", self._clock(), outcome=outcome.to_json()
+            )
+            game.record, game.outcome = record, outcome
+            await self.timers.replace(game.id, [])
+            self.timers_changed()
+            await self._rate(game)
+            self._game_over(game)
+            return MoveResult(
+                game=game, before=game.state, steps=(), actor=None, version=record.version
+            )
+
     async def kick(self, game_id: int, target_user_id: int, *, moderator: bool) -> MoveResult:
         """A moderator removes a player who is gone: as if they resigned."""
         if not moderator:
@@ -633,6 +817,126 @@ class GameService:
             return await self._seat_leaves(
                 game, seat, f"A moderator removed {seat_tag(seat)} from the game."
             )
+
+    # -- handing a seat to another person (``/game replace``) -----------------------
+
+    def _replacement_refusal(
+        self,
+        game: LiveGame,
+        seat: Seat | None,
+        new_user_id: int,
+        *,
+        tournament: bool,
+    ) -> str | None:
+        """Why ``seat`` cannot be handed to ``new_user_id`` now (None: it can)."""
+        if game.record.status == "lobby":
+            return f"Game #{game.id} has not started; players can still join or leave its lobby."
+        if game.is_over or game.record.status != "active":
+            return f"Game #{game.id} is over: its seats no longer change hands."
+        if tournament:
+            return (
+                f"Game #{game.id} is a tournament game, and a tournament seat belongs to its "
+                "entrant: take a player out with /tournament drop instead."
+            )
+        if seat is None:
+            return f"That player is not in game #{game.id}."
+        taken = game.seat_of(new_user_id)
+        if taken is not None:
+            return f"{safe_name(game.names[taken])} already plays in game #{game.id}."
+        return None
+
+    async def check_replacement(
+        self,
+        game_id: int,
+        old_user_id: int,
+        new_user_id: int,
+        *,
+        moderator: bool,
+        tournament: bool,
+    ) -> tuple[LiveGame, Seat]:
+        """Whether a moderator may offer ``old_user_id``'s seat to
+        ``new_user_id`` (nothing changes until they accept): the game and
+        the seat, or a :class:`ServiceError` saying why not."""
+        if not moderator:
+            raise ServiceError("Only a moderator can hand a player's seat to someone else.")
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            seat = game.seat_of(old_user_id)
+            refusal = self._replacement_refusal(game, seat, new_user_id, tournament=tournament)
+            if refusal is not None or seat is None:
+                raise ServiceError(refusal or f"That player is not in game #{game_id}.")
+            return game, seat
+
+    async def replace_seat(
+        self,
+        game_id: int,
+        seat: Seat,
+        old_user_id: int,
+        new_player: Player,
+        *,
+        tournament: bool,
+    ) -> tuple[MoveResult, SeatRecord]:
+        """``new_player`` accepted a moderator's offer of ``seat``, which
+        ``old_user_id`` held when it was made: the seat is theirs now, played
+        by a person again even if the automatic player had taken it, and the
+        game, its clock and timers carry on.  Everything is checked again
+        under the game's lock (an offer outlives restarts, and the seat may
+        have changed hands since).  Returns the change and the seat as it was
+        (its old player's name).  Ratings count whoever holds a seat when the
+        game ends."""
+        from storage.games import NotSeated, SeatTaken, WrongStatus
+
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            if game.record.status == "active" and not game.is_over and (
+                not 0 <= seat < len(game.seats) or game.seats[seat].user_id != old_user_id
+            ):
+                raise ServiceError(
+                    "This offer is out of date: that seat has changed hands since it was made."
+                )
+            if game.is_over or game.record.status != "active":
+                raise ServiceError(f"This offer is out of date: game #{game_id} is over.")
+            if game.seat_of(new_player.user_id) is not None:
+                raise ServiceError(f"You already play in game #{game_id}.")
+            refusal = self._replacement_refusal(
+                game, seat, new_player.user_id, tournament=tournament
+            )
+            if refusal is not None:
+                raise ServiceError(refusal)
+            old = game.seats[seat]
+            try:
+                game.seats = await self.store.replace_seat_user(
+                    game_id,
+                    seat,
+                    old_user_id=old_user_id,
+                    new_user_id=new_player.user_id,
+                    display_name=new_player.display_name,
+                    expected_version=game.version,
+                    now=self._clock(),
+                )
+            except (StaleVersion, NotSeated, SeatTaken, WrongStatus):
+                # Written by someone else meanwhile: reload next time.
+                self._cache.pop(game_id, None)
+                raise ServiceError(
+                    "This offer is out of date: the game changed while it was being accepted. "
+                    "Ask a moderator for a new one."
+                ) from None
+            # {pN} reads as the seat's player now (the new one); the old name
+            # is written in, escaped, with braces doubled for the seat tags.
+            was = safe_name(old.display_name).replace("{", "{{").replace("}", "}}")
+            instead = " instead of the automatic player" if old.controller == "auto" else ""
+            await self._table_event(
+                game,
+                seat,
+                "replaced",
+                f"A moderator handed over {was}'s seat: it is now played by "
+                f"{seat_tag(seat)}{instead}.",
+            )
+            result = MoveResult(
+                game=game, before=game.state, steps=(), actor=None, version=game.version
+            )
+            await self._after_change(game, moved=None)
+            return result, old
 
     async def _seat_leaves(self, game: LiveGame, seat: Seat, why: str) -> MoveResult:
         """``seat`` is out: the game ends (two players) or the automatic
@@ -798,6 +1102,13 @@ class GameService:
                         out[s.seat] = max(out.get(s.seat, 0.0), v.ends)
         return out
 
+    async def notifications(self, user_ids: Iterable[int]) -> dict[int, Notifications]:
+        """Each user's own notifications (``/chaupal me``), in one query;
+        every id is present, with the defaults for anyone who set none."""
+        ids = {int(u) for u in user_ids}
+        stored = await self.player_settings.get_many(ids)
+        return {u: Notifications.from_json(stored.get(u, {})) for u in ids}
+
     async def server_defaults(self, guild_id: int | None) -> TableOptions:
         """A server's defaults for new games (``/chaupal settings``)."""
         return await table_defaults(self.settings, guild_id)
@@ -827,7 +1138,8 @@ class GameService:
             # Awaited automatic seats play; one that already committed in a
             # simultaneous phase (still in to_move, may change its pick) does not.
             movers = engine.to_move(game.state) - {CHANCE}
-            awaited = engine.waiting_on(game.state)
+            public, private = owed_decisions(engine, game.state)
+            awaited = public | private
             seats = sorted(s for s in awaited if game.is_auto(s))
             if not seats and movers and not awaited and all(game.is_auto(s) for s in movers):
                 seats = sorted(movers)
@@ -860,22 +1172,58 @@ class GameService:
             await self._after_change(game, moved=seat)
         return result
 
+    def owing(self, game: LiveGame) -> tuple[frozenset[Seat], frozenset[Seat]]:
+        """The human seats that owe the game a decision now, ``(public,
+        private)`` (see :func:`bot.engines.core.owed_decisions`); a paused
+        or finished game is owed nothing."""
+        if game.state is None or game.is_over or game.record.status != "active":
+            return frozenset(), frozenset()
+        public, private = owed_decisions(game.engine, game.state)
+
+        def humans(seats: frozenset[Seat]) -> frozenset[Seat]:
+            return frozenset(s for s in seats if 0 <= s < len(game.seats) and not game.is_auto(s))
+
+        return humans(public), humans(private)
+
+    async def reminder_options(
+        self, game: LiveGame, seats: Iterable[Seat]
+    ) -> dict[Seat, ReminderOption]:
+        """How each seat is reminded: the player's own choice
+        (``/chaupal me reminders``) before the game's ``reminder`` option."""
+        wanted = [s for s in seats if 0 <= s < len(game.seats)]
+        if not wanted:
+            return {}
+        own = await self.notifications(game.user_of(s) for s in wanted)
+        out: dict[Seat, ReminderOption] = {}
+        for seat in wanted:
+            mine = own[game.user_of(seat)].reminders
+            out[seat] = game.table.reminder if mine == "game" else mine
+        return out
+
     async def _keep_time(self, game: LiveGame, *, moved: Seat | None) -> None:
+        """Set the game's clocks and timers for the decisions owed now.
+
+        Every seat that owes a decision, public or private, has a deadline
+        (with a clock) and its own reminder.  A seat still owing the same
+        decision keeps its reminder (and a private decision its deadline)
+        when others move; a seat that just moved, or that starts to owe a
+        decision (another seat left, a turn passed), starts afresh, so a
+        reminder never carries over from one player, or one wait, to the
+        next.
+        """
         now = self._clock()
         options = game.table
-        live = game.record.status == "active" and not game.is_over and game.state is not None
-        awaited: set[Seat] = set()
-        if live:
-            awaited = {s for s in game.engine.waiting_on(game.state) if 0 <= s < len(game.seats)}
-            awaited = {s for s in awaited if not game.is_auto(s)}
-        away = await self.away_until(game) if awaited else {}
-        running = set() if game.paused else awaited - set(away)
-        changes = clock_changes(
-            game.seats, rule=options.clock, running=running, moved=moved, now=now
-        )
+        rule = options.clock
+        public, private = self.owing(game)
+        owing = public | private
+        away = await self.away_until(game) if owing else {}
+        # A private decision's clock is not the seat's public clock: a clock
+        # running on the board would tell everyone who was asked.
+        running = set() if game.paused else public - set(away)
+        changes = clock_changes(game.seats, rule=rule, running=running, moved=moved, now=now)
         if changes:
             game.seats = await self.store.update_seats(game.id, changes, now)
-        if not live or game.paused:
+        if not owing or game.paused:
             await self.timers.replace(game.id, [])
             self.timers_changed()
             if game.is_over and game.record.status == "finished":
@@ -883,23 +1231,41 @@ class GameService:
                 self._game_over(game)
             return
         existing = {(t.kind, t.seat): t for t in await self.timers.of_game(game.id)}
-        remind = existing.get(("remind", -1))
-        if moved is not None or remind is None or options.reminder is None:
-            remind_at = None if options.reminder is None else now + options.reminder
-            count = 0
-        else:
-            remind_at, count = remind.due, remind.count
-        timers = plan_timers(
-            game.id,
-            game.version,
-            game.seats,
-            options=options,
-            awaited_humans=awaited - set(away),
-            away_until={s: t for s, t in away.items() if s in awaited},
-            remind_at=remind_at,
-            remind_count=count,
-        )
-        if sorted(timers) != sorted(existing.values()):
+        deadlines: dict[Seat, float] = {}
+        reminders: dict[Seat, tuple[float, int]] = {}
+        fresh_reminders = [
+            s
+            for s in owing - set(away)
+            if s == moved or ("remind", s) not in existing
+        ]
+        how = await self.reminder_options(game, fresh_reminders)
+        for seat in sorted(owing):
+            fresh = seat == moved
+            if seat in away:
+                if rule is not None:
+                    deadlines[seat] = away[seat]  # the clock starts again then
+                continue
+            deadline: float | None = None
+            if seat in public:
+                deadline = clock_deadline(game.seats[seat], rule)
+            elif rule is not None:
+                kept = existing.get(("clock", seat))
+                deadline = (
+                    kept.due
+                    if kept is not None and not fresh and kept.due > now
+                    else now + private_allowance(game.seats[seat], rule)
+                )
+            if deadline is not None:
+                deadlines[seat] = deadline
+            reminder = existing.get(("remind", seat))
+            if reminder is not None and not fresh:
+                reminders[seat] = (reminder.due, reminder.count)
+                continue
+            due = first_reminder(how[seat], rule, now=now, deadline=deadline)
+            if due is not None:
+                reminders[seat] = (due, 0)
+        timers = plan_timers(game.id, game.version, deadlines=deadlines, reminders=reminders)
+        if timers != sorted(existing.values()):
             await self.timers.replace(game.id, timers)
             self.timers_changed()
 
@@ -961,57 +1327,140 @@ class GameService:
                 game = await self._load(timer.game_id)
             except GameError:
                 return None
-            if game.record.status != "active" or game.is_over or game.paused:
-                await self._keep_time(game, moved=None)
-                return None
             seat = timer.seat
-            rule = game.table.clock
-            awaited = game.engine.waiting_on(game.state)
-            left = None
-            if rule is not None and 0 <= seat < len(game.seats):
-                s = game.seats[seat]
-                if s.clock_since is not None:
-                    left = (s.clock_left if s.clock_left is not None else rule.initial) - (
-                        self._clock() - s.clock_since
-                    )
+            public, private = self.owing(game)
             if (
-                timer.version != game.version
-                or seat not in awaited
-                or game.is_auto(seat)
-                or left is None
-                or left > 0.5
+                game.paused
+                or timer.version != game.version
+                or seat not in public | private
+                or await self._vacation_ended_at(game, seat, timer.due)
             ):
                 await self._keep_time(game, moved=None)
                 return None
-            return await self._time_out(game, seat)
+            if seat in public:
+                deadline = clock_deadline(game.seats[seat], game.table.clock)
+                if deadline is None or deadline - self._clock() > 0.5:
+                    await self._keep_time(game, moved=None)
+                    return None
+            return await self._time_out(game, seat, private=seat in private)
 
-    async def _time_out(self, game: LiveGame, seat: Seat) -> MoveResult | None:
-        policy = game.table.timeout
-        streak = game.seats[seat].timeouts + 1
-        if policy == "substitute" and streak >= 3:
-            policy = "forfeit"
-        name = seat_tag(seat)
-        if policy == "forfeit":
-            return await self._seat_leaves(game, seat, f"{name} ran out of time.")
-        game.seats = await self.store.update_seats(
-            game.id, {seat: {"timeouts": streak}}, self._clock()
-        )
+    async def _vacation_ended_at(self, game: LiveGame, seat: Seat, due: float) -> bool:
+        """Whether ``due`` is when the seat's player came back from a
+        vacation (a clock timer set to start the clock again, not to end it)."""
+        user = game.user_of(seat)
+        vacations = await self.timers.vacations([user], since=due - 1.0)
+        return any(abs(v.ends - due) < 1.0 for v in vacations)
+
+    async def take_reminder(self, timer: Timer) -> Reminder | None:
+        """A reminder timer fell due: what to send, or None (the seat no
+        longer owes that decision, is away, or is in their quiet hours: the
+        reminder then waits).  The timer is moved on to the next reminder
+        (or removed) before anything is sent, so a crash can lose one
+        reminder but never send one twice."""
+        async with self.lock(timer.game_id):
+            try:
+                game = await self._load(timer.game_id)
+            except GameError:
+                await self.timers.claim(timer)
+                return None
+            seat = timer.seat
+            public, private = self.owing(game)
+            if (
+                timer.version != game.version
+                or game.paused
+                or seat not in public | private
+                or seat in await self.away_until(game)
+            ):
+                # Void (an old wait, or a reminder from before reminders
+                # were per seat): set the game's timers again.
+                if await self.timers.claim(timer):
+                    await self._keep_time(game, moved=None)
+                return None
+            now = self._clock()
+            later = await self._quiet_until(game, seat, now)
+            if later > now:
+                if await self.timers.postpone(timer, later):
+                    self.timers_changed()
+                return None
+            rule = game.table.clock
+            if seat in public:
+                deadline = clock_deadline(game.seats[seat], rule)
+            else:
+                timers = await self.timers.of_game(game.id)
+                clocks = [t.due for t in timers if (t.kind, t.seat) == ("clock", seat)]
+                deadline = clocks[0] if clocks else None
+            (how,) = (await self.reminder_options(game, [seat])).values()
+            after = next_reminder(how, rule, after=timer.due, deadline=deadline)
+            if after is None:
+                moved_on = await self.timers.claim(timer)
+            else:
+                moved_on = await self.timers.reschedule(timer, after)
+            if not moved_on:
+                return None
+            self.timers_changed()
+            several = len(game.engine.to_move(game.state) - {CHANCE}) > 1
+            return Reminder(
+                game=game,
+                seat=seat,
+                left=None if deadline is None else max(0.0, deadline - now),
+                last_one=several and seat in public and len(public) == 1,
+                count=timer.count,
+            )
+
+    async def _quiet_until(self, game: LiveGame, seat: Seat, now: float) -> float:
+        """When the seat's player may be reminded: ``now``, or when their
+        quiet hours end (``/chaupal me quiet``)."""
+        user = game.user_of(seat)
+        own = (await self.notifications([user]))[user]
+        return own.quiet_ends(now)
+
+    async def _time_out(self, game: LiveGame, seat: Seat, *, private: bool = False) -> MoveResult:
         engine = game.engine
+        policy = game.table.timeout
+        name = seat_tag(seat)
+        rng = random.Random(int(self._draw() * 2**53))
         texts = {
             engine.describe(game.state, seat, a): a for a in engine.legal_actions(game.state, seat)
         }
-        if policy == "skip" and "pass" in texts:
-            await self._table_event(game, seat, "timeout", f"{name} ran out of time and passes.")
-            return await self._timeout_move(game, seat, texts["pass"])
-        warn = f"{name} ran out of time; the automatic player makes this move for them" + (
-            f" (timeout {streak} of 3 in a row before the seat is forfeited)."
-            if game.table.timeout == "substitute"
-            else "."
+        if private:
+            # A private decision times out quietly, whatever the policy: the
+            # automatic player decides (a pass where there is one), and only
+            # the player is told.  A forfeit, or a public line, would tell
+            # everyone who had been asked.
+            action = texts.get("pass")
+            if action is None:
+                action = player_for(engine.name).choose(engine, game.state, seat, rng)
+            result = await self._timeout_move(game, seat, action)
+            return replace(result, timeout="private")
+        streak = game.seats[seat].timeouts + 1
+        if streak >= MAX_TIMEOUTS_IN_A_ROW:
+            policy = "forfeit"  # a vanished player does not hold the game up for ever
+        if policy == "forfeit":
+            await self._table_event(game, seat, FORFEIT_EVENT[1:], "")
+            result = await self._seat_leaves(game, seat, f"{name} ran out of time.")
+            return replace(result, timeout="lost" if game.is_over else "seat")
+        game.seats = await self.store.update_seats(
+            game.id, {seat: {"timeouts": streak}}, self._clock()
         )
-        await self._table_event(game, seat, "timeout", warn)
-        rng = random.Random(int(self._draw() * 2**53))
+        count = (
+            f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat "
+            "is forfeited)"
+        )
+        if policy == "skip" and "pass" in texts:
+            await self._table_event(
+                game, seat, "timeout", f"{name} ran out of time and passes{count}."
+            )
+            result = await self._timeout_move(game, seat, texts["pass"])
+            return replace(result, timeout="skip")
+        await self._table_event(
+            game,
+            seat,
+            "timeout",
+            f"{name} ran out of time; the automatic player makes this move for them{count}.",
+        )
         action = player_for(engine.name).choose(engine, game.state, seat, rng)
-        return await self._timeout_move(game, seat, action)
+        result = await self._timeout_move(game, seat, action)
+        return replace(result, timeout="substitute")
 
     async def _timeout_move(self, game: LiveGame, seat: Seat, action: Any) -> MoveResult:
         return await self._commit_move(game, seat, action, by_human=False)

@@ -335,27 +335,6 @@ class Table:
 
     # -- moderators and vacations ----------------------------------------
 
-    async def kick(
-        self, itx: discord.Interaction[Any], target: discord.abc.User, game_id: int | None
-    ) -> None:
-        """A moderator hands a player's seat to the automatic player."""
-        try:
-            await itx.response.defer(ephemeral=True)
-            moderator = await self.is_moderator(itx)
-            game = await self.find_game(itx, game_id, "any")
-            result = await self.service.kick(game.id, target.id, moderator=moderator)
-        except Exception as exc:
-            await self.refuse(itx, exc)
-            return
-        who = safe_name(target.display_name)
-        if result.game.is_over:
-            await reply(itx, f"{who} is out of game #{game.id}, and the game is over.")
-        else:
-            await reply(
-                itx, f"{who} is out of game #{game.id}; the automatic player takes their seat."
-            )
-        await self.bot.delivery.catch_up(game.id)
-
     async def pause(
         self, itx: discord.Interaction[Any], game_id: int | None, *, resume: bool
     ) -> None:
@@ -496,6 +475,175 @@ class Table:
         if waiting:
             return 1, f"{title} — waiting for {names_of(game, waiting)}{paused}{link}"
         return 1, f"{title} — waiting{paused}{link}"
+
+    # -- telling a player by DM, kicks, handing a seat over ----------------
+
+    async def tell(self, user_id: int, text: str) -> bool:
+        """A DM to one player, pinging nobody; False when it could not be
+        sent (DMs closed): nothing else happens then."""
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=user_id))
+            await dm.send(content=clip(text), allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.info("a DM to a player was refused (%s %s)", exc.status, exc.code)
+            return False
+        return True
+
+    async def kick(
+        self, itx: discord.Interaction[Any], target: discord.abc.User, game_id: int | None
+    ) -> None:
+        """``/game kick``: a moderator hands a player's seat to the automatic
+        player (a two-player game ends), and the player is told by DM what
+        happened and what it means for their place."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            moderator = await self.is_moderator(itx)
+            game = await self.find_game(itx, game_id, "any")
+            result = await self.service.kick(game.id, target.id, moderator=moderator)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        who = safe_name(target.display_name)
+        live = result.game
+        title = f"{live.engine.title} #{live.id}"
+        where = f"<#{self.bot.delivery.place_id(live)}>"
+        if live.is_over:
+            await reply(itx, f"{who} is out of game #{game.id}, and the game is over.")
+            told = (
+                f"A moderator removed you from {title} ({where}). That ended the game, "
+                "and you lost."
+            )
+        else:
+            await reply(
+                itx, f"{who} is out of game #{game.id}; the automatic player takes their seat."
+            )
+            told = (
+                f"A moderator removed you from {title} ({where}); the automatic player plays "
+                "your seat from now on, ranked last."
+            )
+        await self.tell(target.id, told)
+        await self.bot.delivery.catch_up(game.id)
+
+    async def _in_tournament(self, game_id: int) -> bool:
+        return await self.bot.tournaments.store.table_of_game(game_id) is not None
+
+    async def offer_seat(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        old: discord.abc.User,
+        new: discord.abc.User,
+    ) -> None:
+        """``/game replace``: a moderator asks ``new`` (in the game's thread,
+        pinging only them) to take ``old``'s seat; nothing changes until they
+        press **Take the seat**."""
+        from bot.outgoing import mention, pinging
+        from bot.ui.items import seat_offer_view
+
+        try:
+            await itx.response.defer(ephemeral=True)
+            moderator = await self.is_moderator(itx)
+            game = await self.find_game(itx, game_id, "any")
+            game, seat = await self.service.check_replacement(
+                game.id,
+                old.id,
+                new.id,
+                moderator=moderator,
+                tournament=await self._in_tournament(game.id),
+            )
+            if new.bot:
+                raise GameError(
+                    f"{safe_name(new.display_name)} is a bot: only a person can take a seat."
+                )
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        was = safe_name(game.names[seat])
+        title = f"{game.engine.title} #{game.id}"
+        content = (
+            f"{mention(new.id)}, a moderator asks you to take over **{was}**'s seat in "
+            f"{title}. You would play on from where the game is, on the same clock; the "
+            "seat's hand or screen and its choices would come to you by DM. "
+            "Press **Take the seat** to play it, or **Decline**."
+        )
+        try:
+            await self.bot.delivery.send(
+                game,
+                content=clip(content),
+                view=seat_offer_view(game.id, seat, new.id, old.id),
+                allowed_mentions=pinging([new.id]),
+            )
+        except discord.HTTPException as exc:
+            log.warning(
+                "game %d: could not post a seat offer (%s %s)", game.id, exc.status, exc.code
+            )
+            await reply(itx, "I could not post the offer in the game's thread; nothing changed.")
+            return
+        await reply(
+            itx,
+            f"Asked {safe_name(new.display_name)} to take over {was}'s seat in game "
+            f"#{game.id}; nothing changes unless they accept.",
+        )
+
+    async def answer_seat_offer(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        seat: int,
+        *,
+        new_user_id: int,
+        old_user_id: int,
+        take: bool,
+    ) -> None:
+        """**Take the seat** or **Decline** under a seat offer: only the
+        member asked may answer; taking it hands the seat over (checked again
+        by the service), sends the seat's private view to the new player
+        only, and tells the old player by DM."""
+        if itx.user.id != new_user_id:
+            await self.refuse(
+                itx,
+                GameError(
+                    "This offer is not for you: only the member it names can take the seat "
+                    "or decline it."
+                ),
+            )
+            return
+        who = safe_name(itx.user.display_name)
+        if not take:
+            await edit_reply(
+                itx,
+                f"{who} declined to take over a seat in game #{game_id}; nothing changed.",
+                view=None,
+            )
+            return
+        try:
+            result, old = await self.service.replace_seat(
+                game_id,
+                seat,
+                old_user_id,
+                player_of(itx),
+                tournament=await self._in_tournament(game_id),
+            )
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        game = result.game
+        title = f"{game.engine.title} #{game.id}"
+        was = safe_name(old.display_name)
+        await edit_reply(itx, f"{who} took over **{was}**'s seat in {title}.", view=None)
+        await reply(
+            itx,
+            f"You play **{was}**'s old seat in {title} now, from where the game is and on the "
+            "same clock. The seat's hand or screen, and its choices when they are private, "
+            "come to you by DM; /game hand shows them here too.",
+        )
+        await self.tell(
+            old_user_id,
+            f"A moderator handed your seat in {title} to {who}. The seat is no longer yours: "
+            "you get no more of its views or turns, and the game's result will not count for "
+            "your rating.",
+        )
+        await self.bot.delivery.hand_over(game.id, seat)
 
 
 def get_title(engine_name: str) -> str:

@@ -17,8 +17,12 @@ apart from the engine's:
     player loses; with more, the seat passes to the automatic player and
     ranks last).
 ``reminder``
-    how long a player may leave a decision before a reminder (default
-    ``12h``); then again every 24 hours.  ``off`` sends none.
+    ``auto`` (default): reminders follow the clock, one at half the time
+    left and one shortly before the deadline (that one only when it comes
+    a day or more after the first), and once a day without a clock; or how
+    long a player may leave a decision before a reminder (``12h``), then
+    again every 24 hours, with a last one shortly before the deadline.
+    ``off`` sends none.
 """
 
 from __future__ import annotations
@@ -39,8 +43,14 @@ MAX_DURATION: Final = 60 * DAY
 """No clock, reminder or vacation is longer than this."""
 REPEAT_REMINDER: Final = DAY
 """After the first reminder, one every this long while still waiting."""
+FINAL_WARNING_MAX: Final = 6 * HOUR
+FINAL_WARNING_MIN: Final = 15 * MINUTE
+"""The last reminder of a wait comes ``ClockRule.warning`` before the
+deadline: an eighth of the clock, within these bounds."""
+
 MAX_TIMEOUTS_IN_A_ROW: Final = 3
-"""Under ``substitute``, this many timeouts in a row become ``forfeit``."""
+"""Under ``substitute`` and ``skip``, this many timeouts in a row become
+``forfeit``: a player who vanished does not hold a game up for ever."""
 VACATION_DAYS_MAX: Final = 14
 VACATION_WINDOW_DAYS: Final = 60
 """At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
@@ -103,6 +113,20 @@ class ClockRule:
     increment: float = 0.0
     per_move: bool = False
 
+    def after_move(self, left: float) -> float:
+        """Time left once a move is made with ``left`` on the clock: full
+        again (per move), or plus the increment but never more than the
+        bank started with (Board Game Arena's rule: a bank does not grow
+        past its starting time)."""
+        if self.per_move:
+            return self.initial
+        return min(self.initial, left + self.increment)
+
+    @property
+    def warning(self) -> float:
+        """How long before a deadline the last reminder comes."""
+        return min(FINAL_WARNING_MAX, max(FINAL_WARNING_MIN, self.initial / 8))
+
     @classmethod
     def parse(cls, text: str) -> ClockRule | None:
         """``none`` -> None; ``1d`` -> per move; ``3d+12h`` -> a bank."""
@@ -131,6 +155,10 @@ class ClockRule:
         )
 
 
+ReminderOption = float | None | Literal["auto"]
+"""``auto``: follow the clock; seconds: the first reminder after that long;
+None: no reminders."""
+
 TimeoutPolicy = Literal["substitute", "skip", "forfeit"]
 TIMEOUT_POLICIES: Final[tuple[TimeoutPolicy, ...]] = ("substitute", "skip", "forfeit")
 
@@ -139,8 +167,9 @@ TIMEOUT_POLICIES: Final[tuple[TimeoutPolicy, ...]] = ("substitute", "skip", "for
 class TableOptions:
     clock: ClockRule | None = None
     timeout: TimeoutPolicy = "substitute"
-    reminder: float | None = 12 * HOUR
-    """Seconds before the first reminder; None: no reminders."""
+    reminder: ReminderOption = "auto"
+    """``auto`` (follow the clock), seconds before the first reminder, or
+    None: no reminders."""
     rated: bool = True
     """The result counts for the players' ratings (issue 11)."""
 
@@ -148,7 +177,7 @@ class TableOptions:
         return {
             "clock": self.clock.format() if self.clock else "none",
             "timeout": self.timeout,
-            "reminder": format_duration(self.reminder) if self.reminder else "off",
+            "reminder": format_reminder(self.reminder),
             "rated": "yes" if self.rated else "no",
         }
 
@@ -178,7 +207,7 @@ class TableOptions:
             timeout = word
         if "reminder" in given:
             word = str(given["reminder"]).strip().lower()
-            reminder = None if word in ("off", "none", "no") else parse_duration(word, "A reminder")
+            reminder = parse_reminder(word)
         rated = base.rated
         if "rated" in given:
             word = str(given["rated"]).strip().lower()
@@ -189,12 +218,33 @@ class TableOptions:
 
     def describe(self) -> str:
         clock = f"clock {self.clock.describe()}" if self.clock else "no clock"
-        reminder = (
-            f"reminders after {format_duration(self.reminder)}" if self.reminder else "no reminders"
-        )
+        if self.reminder == "auto":
+            reminder = "reminders follow the clock"
+        elif self.reminder is None:
+            reminder = "no reminders"
+        else:
+            reminder = f"reminders after {format_duration(self.reminder)}"
         return f"{clock}; on timeout: {self.timeout}; {reminder}" + (
             "" if self.rated else "; not rated"
         )
+
+
+def parse_reminder(text: str) -> ReminderOption:
+    """``auto``, ``off`` or a duration (``12h``)."""
+    word = str(text).strip().lower()
+    if word in ("auto", "default"):
+        return "auto"
+    if word in ("off", "none", "no"):
+        return None
+    return parse_duration(word, "A reminder")
+
+
+def format_reminder(option: ReminderOption) -> str:
+    if option == "auto":
+        return "auto"
+    if option is None:
+        return "off"
+    return format_duration(option)
 
 
 def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -235,7 +285,7 @@ def clock_changes(
             left = max(0.0, left - (now - since))
             since = None
         if s.seat == moved:
-            left = rule.initial if rule.per_move else left + rule.increment
+            left = rule.after_move(left)
         if since is None and s.seat in should_run:
             since = now
         if left != s.clock_left:
@@ -248,6 +298,7 @@ def clock_changes(
 
 
 def time_left(seat: SeatRecord, rule: ClockRule | None, now: float) -> float | None:
+    """Time left on a seat's public clock (None: no clock)."""
     if rule is None:
         return None
     left = rule.initial if seat.clock_left is None else seat.clock_left
@@ -256,35 +307,79 @@ def time_left(seat: SeatRecord, rule: ClockRule | None, now: float) -> float | N
     return max(0.0, left)
 
 
+def clock_deadline(seat: SeatRecord, rule: ClockRule | None) -> float | None:
+    """When a running public clock runs out (None: no clock, or stopped)."""
+    if rule is None or seat.clock_since is None:
+        return None
+    left = rule.initial if seat.clock_left is None else seat.clock_left
+    return seat.clock_since + left
+
+
+def private_allowance(seat: SeatRecord, rule: ClockRule) -> float:
+    """How long a seat has for a private decision (one the channel is not
+    told about): its clock's time, which is not charged, since a public
+    clock that ran would tell everyone who was asked."""
+    if rule.per_move or seat.clock_left is None:
+        return rule.initial
+    return max(seat.clock_left, FINAL_WARNING_MIN)
+
+
+def first_reminder(
+    option: ReminderOption, rule: ClockRule | None, *, now: float, deadline: float | None
+) -> float | None:
+    """When the first reminder of a wait that starts ``now`` is due."""
+    if option is None:
+        return None
+    if deadline is None or rule is None:
+        return now + (REPEAT_REMINDER if option == "auto" else option)
+    final = deadline - rule.warning
+    if option == "auto":
+        # Half the time left: time enough to act on it.
+        return now + (deadline - now) / 2
+    if now + option < final:
+        return now + option
+    # Asked for later than the deadline allows: warn before it instead.
+    return final if final > now else None
+
+
+def next_reminder(
+    option: ReminderOption, rule: ClockRule | None, *, after: float, deadline: float | None
+) -> float | None:
+    """When the reminder after one due at ``after`` is due (None: no more).
+
+    Without a deadline, one a day.  With one, the last reminder comes
+    ``rule.warning`` before it; ``auto`` sends it only when it falls a day
+    or more after the first (never more than one a day unless asked), and
+    an asked-for delay repeats daily until then.
+    """
+    if option is None:
+        return None
+    if deadline is None or rule is None:
+        return after + REPEAT_REMINDER
+    final = deadline - rule.warning
+    if after >= final - MINUTE:
+        return None  # that was the last warning
+    if option == "auto":
+        return final if final - after >= REPEAT_REMINDER else None
+    return min(after + REPEAT_REMINDER, final)
+
+
 def plan_timers(
     game_id: int,
     version: int,
-    seats: Iterable[SeatRecord],
     *,
-    options: TableOptions,
-    awaited_humans: Iterable[int],
-    away_until: Mapping[int, float],
-    remind_at: float | None,
-    remind_count: int,
+    deadlines: Mapping[int, float],
+    reminders: Mapping[int, tuple[float, int]],
 ) -> list[Timer]:
-    """The timers a game needs now: one reminder for the game while humans
-    (not away) are awaited, and per awaited seat a clock timer: when its time
-    runs out, or, for a seat in ``away_until`` (awaited, its player away),
-    when the vacation ends and the clock must start again."""
-    timers: list[Timer] = []
-    awaited = set(awaited_humans)
-    if options.reminder is not None and remind_at is not None and awaited:
-        timers.append(Timer(remind_at, game_id, "remind", -1, version, remind_count))
-    if options.clock is not None:
-        for s in seats:
-            if s.seat not in awaited and s.seat not in away_until:
-                continue
-            if s.seat in away_until:
-                timers.append(Timer(away_until[s.seat], game_id, "clock", s.seat, version))
-            elif s.clock_since is not None:
-                left = options.clock.initial if s.clock_left is None else s.clock_left
-                timers.append(Timer(s.clock_since + left, game_id, "clock", s.seat, version))
-    return timers
+    """A game's timers: per seat that owes a decision, a ``clock`` timer at
+    its deadline (its clock running out, or its vacation ending) and a
+    ``remind`` timer (due, reminders already sent this wait)."""
+    timers = [Timer(due, game_id, "clock", seat, version) for seat, due in deadlines.items()]
+    timers += [
+        Timer(due, game_id, "remind", seat, version, count)
+        for seat, (due, count) in reminders.items()
+    ]
+    return sorted(timers)
 
 
 def vacation_allowance(taken: Iterable[tuple[float, float]], now: float, days: int) -> str | None:

@@ -849,3 +849,72 @@ class GameStore:
                 "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) ORDER BY g.id"
             )
         return [int(r["id"]) for r in rows]
+
+    # ---- handing a seat to another person (``/game replace``)
+
+    async def replace_seat_user(
+        self,
+        game_id: int,
+        seat: int,
+        *,
+        old_user_id: int,
+        new_user_id: int,
+        display_name: str,
+        expected_version: int,
+        now: float,
+    ) -> list[SeatRecord]:
+        """Hand *seat* of an active game from *old_user_id* to *new_user_id*,
+        in one transaction, and return every seat.
+
+        The seat's player and display name change; it is played by a person
+        again (``controller`` ``human``, ``left_order`` NULL, ``timeouts`` 0,
+        even if the automatic player had taken it); its clock columns stay as
+        they are.  Its outbox row (``seat:<n>``) is dropped in the same
+        transaction, so delivery sends the new player the whole private view.
+
+        Raises :class:`GameNotFound`, :class:`WrongStatus` (the game is not
+        active), :class:`StaleVersion` (it moved on since *expected_version*),
+        :class:`NotSeated` (*old_user_id* no longer holds *seat*) or
+        :class:`SeatTaken` (*new_user_id* already has a seat in the game).
+        """
+        async with self.db.transaction() as conn:
+            row = await _fetch_one(
+                conn, "SELECT status, version FROM games WHERE id = ?", (game_id,)
+            )
+            if row is None:
+                raise GameNotFound(game_id)
+            status = cast(GameStatus, row["status"])
+            if status != "active":
+                raise WrongStatus(game_id, status, "have a seat handed over")
+            if int(row["version"]) != expected_version:
+                raise StaleVersion(game_id, expected_version, int(row["version"]))
+            taken = await _fetch_one(
+                conn,
+                "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
+                (game_id, new_user_id),
+            )
+            if taken is not None:
+                raise SeatTaken(game_id, new_user_id, int(taken["seat"]))
+            cursor = await conn.execute(
+                "UPDATE seats SET user_id = ?, display_name = ?, controller = 'human', "
+                "left_order = NULL, timeouts = 0 WHERE game_id = ? AND seat = ? AND user_id = ?",
+                (new_user_id, display_name, game_id, seat, old_user_id),
+            )
+            if cursor.rowcount != 1:
+                raise NotSeated(game_id, old_user_id)
+            await conn.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND target = ?", (game_id, f"seat:{seat}")
+            )
+            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            rows = await conn.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        return [_seat(r) for r in rows]
+
+    async def reset_outbox(self, game_id: int, target: str) -> None:
+        """Forget what was delivered to *target* (``seat:<n>``): the next
+        catch-up delivers it afresh, as to a new player.  No error if absent."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND target = ?", (game_id, target)
+            )

@@ -37,7 +37,8 @@ class Timer:
     due: float
     game_id: int
     kind: TimerKind
-    #: The seat whose clock runs out (``clock``), or -1 (``remind``: the game).
+    #: The seat whose clock runs out (``clock``) or who is reminded
+    #: (``remind``); -1 only in reminders stored before they were per seat.
     seat: int
     #: The game version the timer was set for; older is void.
     version: int
@@ -126,6 +127,25 @@ class TimerStore:
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "UPDATE timers SET due = ?, count = count + 1 WHERE game_id = ? AND kind = ? "
+                "AND seat = ? AND due = ? AND version = ? AND count = ?",
+                (
+                    due,
+                    timer.game_id,
+                    timer.kind,
+                    timer.seat,
+                    timer.due,
+                    timer.version,
+                    timer.count,
+                ),
+            )
+            return cursor.rowcount == 1
+
+    async def postpone(self, timer: Timer, due: float) -> bool:
+        """Move an unchanged ``timer`` to ``due`` without counting a firing
+        (a reminder waiting for the player's quiet hours to end)."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE timers SET due = ? WHERE game_id = ? AND kind = ? "
                 "AND seat = ? AND due = ? AND version = ? AND count = ?",
                 (
                     due,

@@ -8,6 +8,11 @@ are guarded, so a restart mid-round loses nothing and does nothing twice:
 - :meth:`TournamentStore.link_game` ties a table to its game only while the
   table has none;
 - :meth:`TournamentStore.record_result` records a table's result once.
+
+A round may have a deadline (migration 0008): :class:`RoundDeadlines` gives
+the pending deadlines to a :class:`bot.scheduler.Scheduler` of their own, and
+:meth:`RoundDeadlines.claim` clears one only if it is still the deadline
+read, so it is acted on once.
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from storage.database import Database, StorageError
+from storage.timekeeping import Timer, TimerStore
 
 __all__ = [
+    "RoundDeadlines",
     "TournamentFormat",
     "TournamentPlayer",
     "TournamentRecord",
@@ -33,7 +40,8 @@ TournamentStatus = Literal["open", "running", "finished", "cancelled"]
 
 _COLUMNS = (
     "id, guild_id, channel_id, engine, format, rounds, table_size, options, status, round, "
-    "creator_id, created_at, updated_at, name, message_channel_id, message_id, announced"
+    "creator_id, created_at, updated_at, name, message_channel_id, message_id, announced, "
+    "round_time, round_started, round_deadline, auto_drop"
 )
 
 
@@ -58,6 +66,13 @@ class TournamentRecord:
     """The announcement (with its Join and Leave buttons), once posted."""
     announced: str = ""
     """The last thing announced: ``round:N`` or ``final`` (migration 0006)."""
+    round_time: float | None = None
+    """Seconds a round may last before its running games are settled (0008)."""
+    round_started: float | None = None
+    round_deadline: float | None = None
+    """When the current round is settled, until someone claims it."""
+    auto_drop: bool = True
+    """Two games lost on time in a row drop a player."""
 
     @property
     def title(self) -> str:
@@ -119,11 +134,19 @@ def _record(row: Any) -> TournamentRecord:
         message_channel_id=_maybe_int(row["message_channel_id"]),
         message_id=_maybe_int(row["message_id"]),
         announced=str(row["announced"]),
+        round_time=_maybe_float(row["round_time"]),
+        round_started=_maybe_float(row["round_started"]),
+        round_deadline=_maybe_float(row["round_deadline"]),
+        auto_drop=bool(row["auto_drop"]),
     )
 
 
 def _maybe_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _maybe_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _table(row: Any) -> TournamentTable:
@@ -155,13 +178,16 @@ class TournamentStore:
         creator_id: int,
         now: float,
         name: str = "",
+        round_time: float | None = None,
+        auto_drop: bool = True,
     ) -> TournamentRecord:
         async with self.db.transaction() as conn:
             rows = list(
                 await conn.execute_fetchall(
                     "INSERT INTO tournaments (guild_id, channel_id, engine, format, rounds, "
-                    "table_size, options, creator_id, created_at, updated_at, name) "
-                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    "table_size, options, creator_id, created_at, updated_at, name, "
+                    "round_time, auto_drop) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -174,6 +200,8 @@ class TournamentStore:
                         now,
                         now,
                         name,
+                        round_time,
+                        int(auto_drop),
                     ),
                 )
             )
@@ -212,9 +240,11 @@ class TournamentStore:
         async with self.db.transaction() as conn:
             rows = list(
                 await conn.execute_fetchall(
-                    "UPDATE tournaments SET status = ?, updated_at = ? WHERE id = ? "
-                    f"AND status IN ({marks}) RETURNING {_COLUMNS}",
-                    (status, now, tournament_id, *only_from),
+                    "UPDATE tournaments SET status = ?, updated_at = ?, "
+                    # Only a running tournament has a round to settle.
+                    "round_deadline = CASE WHEN ? = 'running' THEN round_deadline END "
+                    f"WHERE id = ? AND status IN ({marks}) RETURNING {_COLUMNS}",
+                    (status, now, status, tournament_id, *only_from),
                 )
             )
         return _record(rows[0]) if rows else None
@@ -255,6 +285,41 @@ class TournamentStore:
             )
         return [_record(r) for r in rows]
 
+    async def set_settings(
+        self, tournament_id: int, *, round_time: float | None, auto_drop: bool
+    ) -> TournamentRecord | None:
+        """Change the round time and auto-drop of an open or running
+        tournament (None if it is over).  A running round's deadline moves
+        with the round time: its start plus the new time (which may be due
+        at once), or none."""
+        async with self.db.transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "UPDATE tournaments SET round_time = ?, auto_drop = ?, "
+                    "round_deadline = CASE WHEN status = 'running' AND round >= 1 "
+                    "THEN round_started + ? END "
+                    "WHERE id = ? AND status IN ('open', 'running') "
+                    f"RETURNING {_COLUMNS}",
+                    (round_time, int(auto_drop), round_time, tournament_id),
+                )
+            )
+        return _record(rows[0]) if rows else None
+
+    async def restore_deadlines(self) -> int:
+        """At start-up: a running round with a round time, unfinished tables
+        and no deadline was claimed by a run that stopped before settling it
+        (a crash): give it back its deadline (overdue, so it fires again).
+        Returns how many were restored."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET round_deadline = round_started + round_time "
+                "WHERE status = 'running' AND round_time IS NOT NULL "
+                "AND round_started IS NOT NULL AND round_deadline IS NULL AND EXISTS ("
+                "SELECT 1 FROM tournament_tables AS t WHERE t.tournament_id = tournaments.id "
+                "AND t.round = tournaments.round AND t.places IS NULL)"
+            )
+            return cursor.rowcount
+
     # ---- players
 
     async def join(
@@ -278,7 +343,9 @@ class TournamentStore:
         async with self.db.transaction() as conn:
             status = await self._status(conn, tournament_id)
             if status != "open":
-                raise TournamentClosed("That tournament has started: a moderator can drop you.")
+                raise TournamentClosed(
+                    "That tournament has started: drop out with /tournament drop."
+                )
             cursor = await conn.execute(
                 "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
                 (tournament_id, user_id),
@@ -322,9 +389,10 @@ class TournamentStore:
         not the next round (already paired, e.g. before a restart)."""
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? "
+                "UPDATE tournaments SET round = ?, status = 'running', updated_at = ?, "
+                "round_started = ?, round_deadline = ? + round_time "
                 "WHERE id = ? AND round = ? AND status IN ('open', 'running')",
-                (round, now, tournament_id, round - 1),
+                (round, now, now, now, tournament_id, round - 1),
             )
             if cursor.rowcount != 1:
                 return False
@@ -407,3 +475,71 @@ class TournamentStore:
         if not rows:
             raise StorageError(f"There is no tournament #{tournament_id}.")
         return str(rows[0]["status"])
+
+
+class RoundDeadlines(TimerStore):
+    """The tournaments' round deadlines, for a :class:`bot.scheduler.Scheduler`
+    of their own (the ``timers`` table belongs to games).
+
+    A deadline reaches the scheduler as a :class:`~storage.timekeeping.Timer`
+    whose ``game_id`` is the tournament, ``version`` the round and ``due``
+    the deadline.  Only the methods the scheduler and its handler call are
+    meaningful here: ``due``, ``earliest``, ``reschedule`` and ``claim``."""
+
+    _SELECT = (
+        "SELECT id, round, round_deadline FROM tournaments WHERE round_deadline IS NOT NULL "
+        "AND status = 'running'"
+    )
+
+    @staticmethod
+    def _deadline(row: Any) -> Timer:
+        return Timer(
+            due=float(row["round_deadline"]),
+            game_id=int(row["id"]),
+            kind="clock",
+            seat=-1,
+            version=int(row["round"]),
+        )
+
+    async def earliest(self) -> Timer | None:
+        async with self.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    f"{self._SELECT} ORDER BY round_deadline, id LIMIT 1"
+                )
+            )
+        return self._deadline(rows[0]) if rows else None
+
+    async def due(self, now: float, limit: int = 500) -> list[Timer]:
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"{self._SELECT} AND round_deadline <= ? ORDER BY round_deadline, id LIMIT ?",
+                (now, limit),
+            )
+        return [self._deadline(r) for r in rows]
+
+    async def claim(self, timer: Timer) -> bool:
+        """Clear the deadline if it is still the one read (same tournament,
+        round and time); True if this call cleared it, and so settles it."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET round_deadline = NULL WHERE id = ? AND round = ? "
+                "AND round_deadline = ? AND status = 'running'",
+                (timer.game_id, timer.version, timer.due),
+            )
+            return cursor.rowcount == 1
+
+    async def reschedule(self, timer: Timer, due: float) -> bool:
+        """Try a deadline again at ``due`` (its handler failed, or the
+        scheduler's watchdog stopped it): unchanged, or claimed by that
+        handler while its round still has tables without a result.  Settling
+        again is safe: games already over are left as they are."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET round_deadline = ? WHERE id = ? AND round = ? "
+                "AND status = 'running' AND (round_deadline = ? OR (round_deadline IS NULL "
+                "AND EXISTS (SELECT 1 FROM tournament_tables AS t WHERE t.tournament_id = "
+                "tournaments.id AND t.round = tournaments.round AND t.places IS NULL)))",
+                (due, timer.game_id, timer.version, timer.due),
+            )
+            return cursor.rowcount == 1

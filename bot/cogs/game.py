@@ -260,6 +260,25 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         await self.bot.table.kick(itx, user, game)
 
+    @app_commands.command(
+        name="replace", description="Moderators: hand a player's seat to another member"
+    )
+    @app_commands.describe(
+        game="Game number",
+        seat="The player whose seat changes hands (also one the automatic player took)",
+        with_="The member who takes the seat; they accept with a button",
+    )
+    @app_commands.rename(with_="with")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def replace(
+        self,
+        itx: discord.Interaction[Any],
+        game: int,
+        seat: discord.User,
+        with_: discord.User,
+    ) -> None:
+        await self.bot.table.offer_seat(itx, game, seat, with_)
+
     @app_commands.command(name="pause", description="Moderators: stop a game's clocks")
     @app_commands.describe(game=GAME_NUMBER)
     async def pause(self, itx: discord.Interaction[Any], game: int | None = None) -> None:

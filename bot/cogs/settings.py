@@ -1,13 +1,18 @@
-"""``/chaupal settings``: a server's defaults for Chaupal, for its moderators.
+"""``/chaupal settings``: a server's defaults for Chaupal, for its moderators;
+``/chaupal me``: each player's own notifications, for everyone.
 
 Everyone with Manage Server, or the Chaupal moderator role the server
-configured, may read and change them.  Values are checked with the same
-parsers as lobby options (:mod:`bot.timekeeping`) and stored with
-:class:`storage.timekeeping.SettingsStore`; every reply is ephemeral.
+configured, may read and change the server's settings.  Values are checked
+with the same parsers as lobby options (:mod:`bot.timekeeping`) and stored
+with :class:`storage.timekeeping.SettingsStore`.  A player's own settings
+(:class:`bot.notifications.Notifications`) are kept per user across servers
+(:class:`storage.players.PlayerSettingsStore`), so ``/chaupal me`` works in
+DMs too.  Every reply is ephemeral.
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from typing import TYPE_CHECKING, Any, Literal
@@ -17,6 +22,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engines.core import GameError
+from bot.notifications import (
+    Notifications,
+    format_quiet,
+    parse_timezone,
+    timezone_names,
+    tzinfo_of,
+)
 from bot.outgoing import reply
 from bot.server_settings import (
     ServerSettings,
@@ -73,9 +85,110 @@ def describe(settings: ServerSettings, defaults: TableOptions) -> str:
     return "\n".join(lines)
 
 
-@app_commands.guild_only()
+TURN_CHOICES = [
+    app_commands.Choice(name="channel ping", value="ping"),
+    app_commands.Choice(name="DM", value="dm"),
+    app_commands.Choice(name="both", value="both"),
+]
+
+COMMON_ZONES = (
+    "UTC",
+    "Asia/Kolkata",
+    "Asia/Karachi",
+    "Asia/Dhaka",
+    "Asia/Kathmandu",
+    "Asia/Dubai",
+    "Asia/Singapore",
+    "Asia/Tokyo",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Moscow",
+    "Africa/Lagos",
+    "Africa/Nairobi",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
+"""What the time zone list offers before anything is typed."""
+
+MAX_CHOICES = 25
+"""Discord shows at most this many autocomplete choices."""
+
+
+def timezone_choices(typed: str) -> list[str]:
+    """Time zone names matching what a player typed, best first, at most
+    :data:`MAX_CHOICES`: names starting with it, then cities starting with
+    it, then names containing it; an offset (``+05:30``) as written."""
+    word = "_".join(str(typed).lower().split())
+    if not word:
+        return [z for z in COMMON_ZONES if z in timezone_names() or z == "UTC"][:MAX_CHOICES]
+    names = timezone_names()
+    starts = [n for n in names if n.lower().startswith(word)]
+    cities = [
+        n
+        for n in names
+        if "/" in n and n.rsplit("/", 1)[1].lower().startswith(word) and n not in starts
+    ]
+    seen = set(starts) | set(cities)
+    inside = [n for n in names if word in n.lower() and n not in seen]
+    found = starts + cities + inside
+    if not found and word[:1] in "+-ug":
+        try:
+            found = [parse_timezone(typed)]
+        except GameError:
+            found = []
+    return found[:MAX_CHOICES]
+
+
+def describe_me(mine: Notifications, now: float) -> str:
+    """``/chaupal me``: a player's own settings, and what they mean now."""
+    base = Notifications()
+
+    def mark(value: object, default: object) -> str:
+        return " (default)" if value == default else ""
+
+    turn = {
+        "ping": "a ping in the game's thread or channel",
+        "dm": "a DM with a link to the board",
+        "both": "a ping in the game's channel and a DM",
+    }[mine.turn]
+    if mine.reminders == "game":
+        reminders = "as each game says (its `reminder` option)"
+    elif mine.reminders is None:
+        reminders = "off: no reminders"
+    else:
+        reminders = f"{format_duration(mine.reminders)} after a decision waits, then daily"
+    local = datetime.datetime.fromtimestamp(now, tzinfo_of(mine.timezone))
+    if mine.quiet is None:
+        quiet = "none"
+    else:
+        quiet = f"{format_quiet(mine.quiet)} your time: nobody pings you and no reminder comes"
+        if mine.quiet_at(now):
+            ends = datetime.datetime.fromtimestamp(mine.quiet_ends(now), local.tzinfo)
+            quiet += f" (quiet now, until {ends:%H:%M})"
+    lines = [
+        "**Your Chaupal notifications** (the same in every server and game)",
+        f"- `turn`: {turn}{mark(mine.turn, base.turn)}",
+        f"- `reminders`: {reminders}{mark(mine.reminders, base.reminders)}",
+        f"- `quiet`: {quiet}{mark(mine.quiet, base.quiet)}",
+        f"- `timezone`: {mine.timezone}{mark(mine.timezone, base.timezone)}; "
+        f"your time now: {local:%H:%M}",
+        "While you are away (`/game away`) nobody pings or reminds you.",
+        "Change them with `/chaupal me` and its options.",
+    ]
+    return "\n".join(lines)
+
+
+# Not guild_only: ``/chaupal me`` works in DMs too; the server settings
+# refuse there by themselves (``_allowed``).
 class ChaupalCog(
-    commands.GroupCog, group_name="chaupal", group_description="Chaupal itself on this server"
+    commands.GroupCog,
+    group_name="chaupal",
+    group_description="Chaupal's settings: this server's, and your own",
 ):
     settings_group = app_commands.Group(
         name="settings", description="This server's settings (Manage Server or moderator role)"
@@ -147,7 +260,7 @@ class ChaupalCog(
 
     @settings_group.command(name="clock", description="The clock new games get")
     @app_commands.describe(
-        value="none (default), a time per move like 1d or 12h, or a bank like 3d+12h"
+        value="3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none"
     )
     async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:
@@ -184,7 +297,9 @@ class ChaupalCog(
         await self._save(itx, "timeout", policy, f"Saved: {TIMEOUT_WORDS[policy]}")
 
     @settings_group.command(name="reminder", description="When players who must act are reminded")
-    @app_commands.describe(value="A delay like 12h (default) or 1d, or off")
+    @app_commands.describe(
+        value="auto (default: they follow the clock), a delay like 12h or 1d, or off"
+    )
     async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:
             return
@@ -195,6 +310,15 @@ class ChaupalCog(
             return
         if delay is None:
             await self._save(itx, "reminder", "off", "Saved: new games send no reminders.")
+            return
+        if delay == "auto":
+            await self._save(
+                itx,
+                "reminder",
+                "auto",
+                "Saved: in new games, reminders follow the clock (at half the time left, and "
+                "shortly before the deadline when that is a day later; daily without a clock).",
+            )
             return
         word = format_duration(delay)
         await self._save(
@@ -249,6 +373,69 @@ class ChaupalCog(
             f"Saved: members with <@&{role.id}> can start, pause, resume and end games, "
             "kick players and change these settings.",
         )
+
+    # -- each player's own ------------------------------------------------------
+
+    @app_commands.command(
+        name="me", description="Your own notifications, the same in every server: see or change"
+    )
+    @app_commands.describe(
+        turn="How you are told it is your turn",
+        reminders="game (as each game says), off, or a delay like 6h (then one a day)",
+        quiet="Quiet hours in your time zone, like 23:00-07:00, or off",
+        timezone="Your time zone, like Asia/Kolkata or +05:30",
+    )
+    @app_commands.choices(turn=TURN_CHOICES)
+    async def me(
+        self,
+        itx: discord.Interaction[Any],
+        turn: app_commands.Choice[str] | None = None,
+        reminders: str | None = None,
+        quiet: str | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        service = self.bot.service
+        given = {
+            key: value
+            for key, value in (
+                ("turn", turn.value if turn is not None else None),
+                ("reminders", reminders),
+                ("quiet", quiet),
+                ("timezone", timezone),
+            )
+            if value is not None
+        }
+        try:
+            current = (await service.notifications([itx.user.id]))[itx.user.id]
+            if not given:
+                await reply(itx, describe_me(current, service.now()))
+                return
+            try:
+                changed = Notifications.parse(given, current)
+            except GameError as exc:
+                await reply(itx, f"{exc} Nothing was changed.")
+                return
+            stored = changed.to_json()
+            await service.player_settings.update(
+                itx.user.id, {key: stored[key] for key in given}, time.time()
+            )
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        log.info("user %d: notifications %s changed", itx.user.id, ", ".join(sorted(given)))
+        said = f"Saved. {changed.describe()}"
+        if changed.quiet is not None and changed.timezone == "UTC" and "timezone" not in given:
+            said += (
+                "\nYour quiet hours are in UTC: set `timezone` to yours "
+                "(like Asia/Kolkata) if you are elsewhere."
+            )
+        await reply(itx, said)
+
+    @me.autocomplete("timezone")
+    async def _timezones(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in timezone_choices(current)]
 
 
 async def setup(bot: ChaupalBot) -> None:

@@ -47,6 +47,8 @@ class TournamentCog(
         table_size="Players per table, for pods (3 to 5)",
         options="Options every game gets, e.g. clock=1d timeout=substitute",
         name="A name for the tournament, e.g. Diwali Cup",
+        round_time="How long a round may last, e.g. 7d; then running games are settled",
+        auto_drop="Drop a player who loses two games in a row on time (default: on)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     @app_commands.guild_only()
@@ -59,6 +61,8 @@ class TournamentCog(
         table_size: app_commands.Range[int, 3, 5] | None = None,
         options: str | None = None,
         name: app_commands.Range[str, 0, 32] = "",
+        round_time: app_commands.Range[str, 1, 20] | None = None,
+        auto_drop: bool = True,
     ) -> None:
         try:
             parsed = parse_options(options)
@@ -73,6 +77,8 @@ class TournamentCog(
             table_size=table_size,
             options=parsed,
             name=name,
+            round_time=round_time,
+            auto_drop=auto_drop,
         )
 
     @app_commands.command(name="join", description="Enter an open tournament")
@@ -115,16 +121,39 @@ class TournamentCog(
     ) -> None:
         await self.bot.desk.pairings(itx, tournament, round)
 
-    @app_commands.command(name="drop", description="Take a player out of a running tournament")
+    @app_commands.command(name="drop", description="Leave a running tournament, or drop a player")
     @app_commands.describe(
-        user="Who drops out (yourself, or anyone for moderators)", tournament=TOURNAMENT
+        user="Who drops out (left out: yourself; anyone else: moderators only)",
+        tournament=TOURNAMENT,
     )
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     @app_commands.guild_only()
     async def drop(
-        self, itx: discord.Interaction[Any], user: discord.User, tournament: int | None = None
+        self,
+        itx: discord.Interaction[Any],
+        user: discord.User | None = None,
+        tournament: int | None = None,
     ) -> None:
         await self.bot.desk.drop(itx, tournament, user)
+
+    @app_commands.command(
+        name="settings", description="A tournament's settings; moderators change them"
+    )
+    @app_commands.describe(
+        round_time="Moderators: how long a round may last (e.g. 7d), or off",
+        auto_drop="Moderators: drop a player who loses two games in a row on time",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.autocomplete(tournament=tournaments_autocomplete)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        itx: discord.Interaction[Any],
+        round_time: app_commands.Range[str, 1, 20] | None = None,
+        auto_drop: bool | None = None,
+        tournament: int | None = None,
+    ) -> None:
+        await self.bot.desk.settings(itx, tournament, round_time=round_time, auto_drop=auto_drop)
 
     @app_commands.command(name="adjudicate", description="Decide an unfinished game (moderators)")
     @app_commands.describe(

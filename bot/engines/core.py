@@ -234,6 +234,34 @@ class NamesSeats(Protocol):
     def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]: ...
 
 
+@runtime_checkable
+class DecidesPrivately(Protocol):
+    """A game whose players may owe a decision the channel must not be told
+    about (Mahabharata's announce-or-pass, asked only of players holding a
+    complete Pati).  Such seats are in ``to_move`` but not in ``waiting_on``;
+    they still run a clock and get reminders, privately."""
+
+    def deciding_privately(self, state: Any) -> frozenset[Seat]: ...
+
+
+def owed_decisions(
+    engine: Engine[Any, Any, Any], state: Any
+) -> tuple[frozenset[Seat], frozenset[Seat]]:
+    """The seats that owe the game a decision now: ``(public, private)``.
+
+    Public ones are ``waiting_on`` (the channel may name them); private
+    ones are asked without the channel knowing (``DecidesPrivately``).  A
+    seat that already committed in a simultaneous phase owes nothing.
+    """
+    public = engine.waiting_on(state) - _CHANCE_ONLY
+    if isinstance(engine, DecidesPrivately):
+        return public, engine.deciding_privately(state) - public - _CHANCE_ONLY
+    return public, frozenset()
+
+
+_CHANCE_ONLY: Final = frozenset({CHANCE})
+
+
 def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
     """A seat whose action the game is waiting for, for automatic players
     (the demo, benchmarks, tests).

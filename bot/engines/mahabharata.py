@@ -631,6 +631,11 @@ class MahabharataEngine:
             return frozenset()
         return self.to_move(state) - {CHANCE}
 
+    def deciding_privately(self, state: MahabharataState) -> frozenset[Seat]:
+        # R14: the players asked to announce or pass owe a decision (with a
+        # clock and reminders), but the channel may not learn who they are.
+        return state.pending if state.phase == ANNOUNCE else frozenset()
+
     def _current_picker(self, state: MahabharataState) -> Seat:
         assert state.elephant is not None
         return _snake(state.num_players, state.elephant)[state.picks]

@@ -1094,7 +1094,7 @@ class SangramEngine:
             else:
                 hands = _set(hands, to, _insert_desc(hands[to], card))
                 if phase == SETUP:
-                    line = f"{seat_tag(to)} was dealt a card."
+                    line = ""  # said once, with the last card of the deal
                 else:
                     line = f"{seat_tag(to)} drew a card (Grow)."
                     recent = (*recent, line)[-RECENT_EVENTS:]
@@ -1108,7 +1108,7 @@ class SangramEngine:
                     *state[7:26],
                     state.draws[1:],
                     state.grow_reveals,
-                    (line,),
+                    (line,) if line else (),
                     recent,
                     *state[30:],
                 )
@@ -1179,7 +1179,9 @@ class SangramEngine:
         else:
             w.hands[to] = _insert_desc(w.hands[to], card)
             if w.phase == SETUP:
-                w.say(f"{seat_tag(to)} was dealt a card.", event=False)
+                # One line for the whole opening deal, not one per card.
+                if not w.draws:
+                    w.say(f"Each player was dealt {START_HAND} cards.", event=False)
             else:
                 w.say(f"{seat_tag(to)} drew a card (Grow).")
 

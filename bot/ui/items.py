@@ -323,3 +323,107 @@ def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View
         return None
     _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
     return menu_view(game, seat, game.version, (), options)
+
+
+# -- handing a seat to another person (``/game replace``) ---------------------------
+
+
+class SeatOfferButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:replace:(?P<game>\d+):(?P<seat>\d+):(?P<new>\d+):(?P<old>\d+)"
+    r":(?P<verb>take|decline)",
+):
+    """**Take the seat** or **Decline** under a moderator's offer of a seat.
+    The custom_id carries only ids (the game, the seat, the member asked and
+    the player who held the seat), so the offer survives a restart and the
+    service checks it again when it is answered."""
+
+    LABELS: ClassVar[dict[str, str]] = {"take": "Take the seat", "decline": "Decline"}
+
+    def __init__(self, game_id: int, seat: Seat, new_user_id: int, old_user_id: int, verb: str):
+        self.game_id, self.seat, self.verb = game_id, seat, verb
+        self.new_user_id, self.old_user_id = new_user_id, old_user_id
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[verb],
+                style=discord.ButtonStyle.success
+                if verb == "take"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:replace:{game_id}:{seat}:{new_user_id}:{old_user_id}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SeatOfferButton:
+        return cls(
+            int(match["game"]),
+            int(match["seat"]),
+            int(match["new"]),
+            int(match["old"]),
+            match["verb"],
+        )
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.answer_seat_offer(
+            itx,
+            self.game_id,
+            self.seat,
+            new_user_id=self.new_user_id,
+            old_user_id=self.old_user_id,
+            take=self.verb == "take",
+        )
+
+
+def seat_offer_view(
+    game_id: int, seat: Seat, new_user_id: int, old_user_id: int
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("take", "decline"):
+        view.add_item(SeatOfferButton(game_id, seat, new_user_id, old_user_id, verb))
+    return view
+
+
+DYNAMIC_ITEMS += (SeatOfferButton,)
+
+
+# -- choosing a tournament to join (``/tournament join`` with several open) ---------
+
+
+class TournamentJoinSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:tournaments:join",
+):
+    """A menu of the open tournaments, for ``/tournament join`` when several
+    are open and none was named.  A DynamicItem, so a pick still joins after
+    a restart (the menu stays on the player's screen).  The custom_id holds
+    nothing, and each option's value is a tournament's public number; the
+    desk checks the pick again (server, still open) when it joins."""
+
+    def __init__(self, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="chaupal:tournaments:join",
+                placeholder="Choose a tournament to join…",
+                options=list(options) or [discord.SelectOption(label="…", value="0")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentJoinSelect:
+        return cls()
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        try:
+            tournament_id = int(self.item.values[0])
+        except (IndexError, ValueError):
+            tournament_id = 0  # refused by the desk: there is no tournament #0
+        await _bot(itx).desk.join(itx, tournament_id)
+
+
+DYNAMIC_ITEMS += (TournamentJoinSelect,)

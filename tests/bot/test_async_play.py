@@ -121,7 +121,7 @@ async def test_a_correspondence_clock_times_out_into_an_automatic_move(table: Ta
     (seat,) = awaited(game)
     assert game.seats[seat].clock_since == table.clock.now
     timers = await table.service.timers.of_game(game.id)
-    assert {(t.kind, t.seat) for t in timers} == {("clock", seat), ("remind", -1)}
+    assert {(t.kind, t.seat) for t in timers} == {("clock", seat), ("remind", seat)}
     assert await table.advance(12 * HOUR) == 1  # the reminder, not the clock
     assert [t.kind for t in table.reminded] == ["remind"]
     assert await table.advance(12 * HOUR - 60) == 0
@@ -275,7 +275,7 @@ async def test_a_vacation_stops_the_clock_until_it_ends(table: Table) -> None:
 
 
 async def test_reminders_are_set_for_the_wait_and_reset_by_a_move(table: Table) -> None:
-    game = await table.start("kauda_baji", 2, pieces="1")
+    game = await table.start("kauda_baji", 2, pieces="1", clock="none", reminder="12h")
     (remind,) = await table.service.timers.of_game(game.id)
     assert remind.kind == "remind" and remind.due == table.clock.now + 12 * HOUR
     table.clock.now += HOUR

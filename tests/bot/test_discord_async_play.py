@@ -95,7 +95,7 @@ async def open_game(
 async def test_reminders_by_dm_with_a_link_then_every_day(
     games: list[Game], tmp_path: Path
 ) -> None:
-    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1")
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1 clock=none reminder=12h")
     (late,) = await game.awaited()
     other = next(u for u in game.users if u is not late)
     assert await game.advance(12 * HOUR - 60) == 0

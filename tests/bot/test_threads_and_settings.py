@@ -22,7 +22,7 @@ import discord
 import pytest
 
 from bot.server_settings import ServerSettings, is_moderator, table_defaults
-from bot.timekeeping import HOUR, ClockRule, TableOptions
+from bot.timekeeping import DAY, HOUR, ClockRule, TableOptions
 from tests.bot.driver import (
     PNG_MAGIC,
     boards,
@@ -266,12 +266,15 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
     out = await fake.slash(mod, "chaupal settings show")
     shown = texts(out)
     assert all(s.ephemeral for s in out)
-    for line in ("`threads`: on (default)", "`clock`: none (default)",
-                 "`timeout`: substitute (default)", "`reminder`: 12h (default)",
+    for line in ("`threads`: on (default)", "`clock`: 3d (default)",
+                 "`timeout`: substitute (default)", "`reminder`: auto (default)",
                  "`announcements`: none", "`moderator_role`: none"):  # fmt: skip
         assert line in shown, shown
-    assert "no clock; on timeout: substitute; reminders after 12h" in shown
-    assert await table_defaults(bot.server_settings, fake.guild_id) == TableOptions()
+    # Issue 16: a correspondence clock by default, reminders that follow it.
+    assert "clock 3d per move; on timeout: substitute; reminders follow the clock" in shown
+    assert await table_defaults(bot.server_settings, fake.guild_id) == TableOptions(
+        clock=ClockRule(3 * DAY, per_move=True)
+    )
 
     # Players without Manage Server (or the moderator role) are refused.
     for command, options in (
@@ -354,7 +357,9 @@ async def test_broken_stored_settings_read_as_their_defaults() -> None:
             "moderator_role": True,
         }
     ) == ServerSettings(reminder="2h")
-    assert ServerSettings.from_json({}).table() == TableOptions()
+    assert ServerSettings.from_json({}).table() == TableOptions(
+        clock=ClockRule(3 * DAY, per_move=True), reminder="auto"
+    )
 
 
 async def test_the_moderator_role(bot_at: Opener) -> None:
