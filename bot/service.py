@@ -29,6 +29,7 @@ from bot.engines.core import (
     Step,
     apply_step,
     owed_decisions,
+    progress_seat,
     resolve_chance,
     resolve_options,
     seat_tag,
@@ -57,8 +58,11 @@ from storage.games import (
     GameStatus,
     GameStore,
     NewEntry,
+    NotSeated,
     SeatRecord,
+    SeatTaken,
     StaleVersion,
+    WrongStatus,
 )
 from storage.players import PlayerSettingsStore
 from storage.ratings import RatingStore, StaleRating
@@ -691,10 +695,8 @@ class GameService:
         forfeiting them in public, would tell everyone who was asked (who
         holds a complete Pati in Mahabharata), so, as when their clock runs
         out, the automatic player decides for them quietly."""
-        if game.state is None or game.is_over:
-            return frozenset()
-        seats = game.engine.waiting_on(game.state) - {CHANCE}
-        return frozenset(s for s in seats if 0 <= s < len(game.seats) and not game.is_auto(s))
+        public, _private = self.owing(game)
+        return public
 
     async def settle_at_deadline(self, game_id: int, *, forfeit: bool) -> MoveResult | None:
         """A tournament round's deadline passed with this game still running.
@@ -710,8 +712,6 @@ class GameService:
         every seat (``substitute`` and ``skip`` do only that), so the game
         reaches a real result, rated as usual.  None if it was already over.
         """
-        from bot.engines.core import progress_seat
-
         async with self.lock(game_id):
             game = await self._load(game_id)
             if game.is_over or game.record.status != "active" or game.state is None:
@@ -884,8 +884,6 @@ class GameService:
         have changed hands since).  Returns the change and the seat as it was
         (its old player's name).  Ratings count whoever holds a seat when the
         game ends."""
-        from storage.games import NotSeated, SeatTaken, WrongStatus
-
         async with self.lock(game_id):
             game = await self._load(game_id)
             if game.record.status == "active" and not game.is_over and (
@@ -1391,6 +1389,13 @@ class GameService:
                 deadline = clocks[0] if clocks else None
             (how,) = (await self.reminder_options(game, [seat])).values()
             after = next_reminder(how, rule, after=timer.due, deadline=deadline)
+            # Reminders missed while the bot was down are sent as one.
+            while after is not None and after <= now:
+                after = next_reminder(how, rule, after=after, deadline=deadline)
+            if deadline is not None and deadline <= now:
+                # The clock has run out: its timer tells the player, not this.
+                await self.timers.claim(timer)
+                return None
             if after is None:
                 moved_on = await self.timers.claim(timer)
             else:

@@ -345,9 +345,9 @@ async def test_every_overdue_deadline_fires_once_after_a_restart(
     if kind == "reminder":
         assert len(reminders(game, late)) == 1 and not told
     elif kind == "reminder+substitute":
-        # Overdue together: the reminder (at half the hour) and the timeout,
-        # each once, in the order they fell due.
-        assert len(reminders(game, late)) == 1 and len(told) == 1
+        # Overdue together: the reminder (at half the hour) is not sent once
+        # the clock has run out; the timeout's DM says what happened, once.
+        assert reminders(game, late) == [] and len(told) == 1
         assert actions.count("@timeout") == 1
     elif kind == "forfeit":
         assert len(told) == 1 and actions.count(FORFEIT_EVENT) == 1
@@ -435,3 +435,17 @@ async def test_a_reminder_due_in_quiet_hours_waits_until_they_end(
     assert len(reminders(game, late)) == 1
     await game.advance(HOUR)
     assert len(reminders(game, late)) == 1
+
+
+async def test_reminders_missed_while_down_are_one_and_none_after_the_deadline(
+    games: list[Game], tmp_path: Path
+) -> None:
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1 clock=12h reminder=6h")
+    (late,) = await game.awaited()
+    game.clock.now += 13 * HOUR  # the reminders at 6h and 10h30 and the deadline: all missed
+    await game.restart()
+    assert reminders(game, late) == []  # no "0m left" reminder after the clock ran out
+    assert len(time_ran_out(game, late)) == 1
+    # The next wait of the same player is reminded as usual.
+    await game.advance(0)
+    assert reminders(game, late) == []
