@@ -374,19 +374,28 @@ class Notifications:
 
     # -- words
 
-    def describe(self) -> str:
-        """One line for players."""
-        turn = {
-            "ping": "a ping in the game's channel",
-            "dm": "a DM",
+    def turn_words(self) -> str:
+        """How the player is told it is their turn, in words."""
+        return {
+            "ping": "a ping in the game's thread or channel",
+            "dm": "a DM with a link to the board",
             "both": "a ping in the game's channel and a DM",
         }[self.turn]
+
+    def reminder_words(self) -> str:
+        """How the player is reminded, in words."""
         if self.reminders == "game":
-            reminders = "as each game says"
-        elif self.reminders is None:
-            reminders = "none"
-        else:
-            reminders = f"after {format_duration(self.reminders)}, then daily"
+            return "as each game says (its `reminder` option)"
+        if self.reminders is None:
+            return "off: no reminders"
+        return (
+            f"{format_duration(self.reminders)} after a decision waits, then daily, "
+            "and once shortly before the deadline"
+        )
+
+    def describe(self) -> str:
+        """One line for players."""
+        turn, reminders = self.turn_words(), self.reminder_words()
         quiet = "none" if self.quiet is None else format_quiet(self.quiet)
         return (
             f"Your turn: {turn} · reminders: {reminders} · quiet hours: {quiet} · "

@@ -18,9 +18,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from storage.database import StorageError
-from storage.timekeeping import Timer, TimerStore
+from storage.timekeeping import Timer
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,22 @@ seconds (a lock never released, a request that never answers) is cancelled,
 logged and tried again later, so one stuck job never stalls the others."""
 
 
+class Deadlines(Protocol):
+    """Where a scheduler reads its deadlines: the games' timers
+    (:class:`storage.timekeeping.TimerStore`) or the tournaments' round
+    deadlines (:class:`storage.tournaments.RoundDeadlines`)."""
+
+    async def due(self, now: float, limit: int = ...) -> list[Timer]: ...
+
+    async def earliest(self) -> Timer | None: ...
+
+    async def reschedule(self, timer: Timer, due: float) -> bool: ...
+
+
 class Scheduler:
     def __init__(
         self,
-        timers: TimerStore,
+        timers: Deadlines,
         fire: Callable[[Timer], Awaitable[None]],
         clock: Callable[[], float],
         *,

@@ -8,15 +8,14 @@ caller post anything, so nothing a player did is lost on restart.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
-from bot.choices import MenuOption, StaleChoice, follow, locate, split_words, trail
+from bot.choices import StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
 from bot.engines.core import (
     CHANCE,
@@ -33,6 +32,18 @@ from bot.engines.core import (
     resolve_chance,
     resolve_options,
     seat_tag,
+)
+from bot.live import (
+    GameBroken,
+    GameLock,
+    LiveGame,
+    MoveResult,
+    PathResult,
+    Player,
+    Reminder,
+    ServiceError,
+    StaleBoard,
+    TimeoutKind,
 )
 from bot.notifications import Notifications
 from bot.outgoing import safe_name
@@ -70,10 +81,6 @@ from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
 
 log = logging.getLogger(__name__)
 
-RECENT_STATES = 16
-"""Recent states kept per live game for reading older menus; older ones are
-rebuilt from storage when a menu that old is used."""
-
 TABLE_EVENT = "@"
 """Log entries whose action starts with this are the table's, not the
 engine's (a seat passing to the automatic player, a timeout, a pause): they
@@ -84,161 +91,6 @@ FORFEIT_EVENT = "@forfeit"
 """The log entry (actor: the seat) written when a seat is forfeited because
 its time ran out; a tournament reads it to drop players who keep losing on
 time."""
-
-
-class GameLock:
-    """A game's lock, re-entrant within one task.
-
-    Everything that changes a game holds its lock, and loading a game that
-    is not cached takes it too; a task that already holds it (the keeper
-    reading a game it locked, after a restart emptied the cache) must not
-    wait for itself for ever.
-    """
-
-    def __init__(self) -> None:
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
-        self._depth = 0
-
-    async def __aenter__(self) -> GameLock:
-        task = asyncio.current_task()
-        if task is not None and self._owner is task:
-            self._depth += 1
-            return self
-        await self._lock.acquire()
-        self._owner, self._depth = task, 1
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            self._owner = None
-            self._lock.release()
-
-    def locked(self) -> bool:
-        return self._lock.locked()
-
-
-class ServiceError(GameError):
-    """A request the service refuses; the message is shown to the player."""
-
-
-class StaleBoard(ServiceError):
-    """A button from an older board was clicked."""
-
-
-class GameBroken(ServiceError):
-    """A stored game can no longer be rebuilt (corrupt log or snapshot)."""
-
-
-@dataclass(frozen=True)
-class Player:
-    user_id: int
-    display_name: str
-
-
-@dataclass
-class LiveGame:
-    """A game as the service holds it: its record, seats, engine and state."""
-
-    record: GameRecord
-    seats: list[SeatRecord]
-    engine: Engine[Any, Any, Any]
-    state: Any | None
-    """``None`` while the game is a lobby."""
-    outcome: Outcome | None = None
-    recent: dict[int, Any] = field(default_factory=dict)
-    """States at recent versions, so a menu drawn a few moves ago can be
-    read again (see :meth:`GameService.play_path`)."""
-
-    def remember(self, version: int, state: Any) -> None:
-        self.recent[version] = state
-        while len(self.recent) > RECENT_STATES:
-            del self.recent[min(self.recent)]
-
-    @property
-    def id(self) -> int:
-        return self.record.id
-
-    @property
-    def version(self) -> int:
-        return self.record.version
-
-    @property
-    def names(self) -> list[str]:
-        return [s.display_name for s in self.seats]
-
-    def seat_of(self, user_id: int) -> Seat | None:
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
-
-    def user_of(self, seat: Seat) -> int:
-        return self.seats[seat].user_id
-
-    def is_auto(self, seat: Seat) -> bool:
-        """The seat passed to the automatic player."""
-        return 0 <= seat < len(self.seats) and self.seats[seat].controller == "auto"
-
-    @property
-    def table(self) -> TableOptions:
-        """The game's clock, timeout policy and reminders."""
-        return TableOptions.from_json(self.record.table_options)
-
-    @property
-    def paused(self) -> bool:
-        return self.record.paused_at is not None
-
-    @property
-    def is_over(self) -> bool:
-        return self.record.status in ("finished", "abandoned")
-
-
-TimeoutKind = Literal["substitute", "skip", "lost", "seat", "private"]
-"""What a timeout did: the automatic player moved for the seat, the seat
-passed, lost the game (two players), passed to the automatic player for
-good (more players), or a private decision was made for it quietly."""
-
-
-@dataclass(frozen=True)
-class MoveResult:
-    """What one request changed, for delivery."""
-
-    game: LiveGame
-    before: Any | None
-    steps: tuple[Step, ...]
-    actor: Seat | None
-    version: int = -1
-    """The game's version right after this request (``game`` is live and
-    may have moved on by the time delivery runs)."""
-    timeout: TimeoutKind | None = None
-    """Set when the move is a seat's time running out: what happened."""
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """A reminder to send now: who, in which game, and what to say."""
-
-    game: LiveGame
-    seat: Seat
-    left: float | None
-    """Time left before the seat's deadline (None: no clock)."""
-    last_one: bool
-    """Everyone else in a simultaneous phase has chosen."""
-    count: int
-    """Reminders already sent for this wait (for the message nonce)."""
-
-
-@dataclass(frozen=True)
-class PathResult:
-    """Where a menu path led: a move, or the next menu to show."""
-
-    result: MoveResult | None
-    options: list[MenuOption]
-    path: tuple[int, ...]
-    """The path to draw the next menu at (rebased to ``version``)."""
-    version: int
 
 
 def menu_words_of(
@@ -460,6 +312,13 @@ class GameService:
                 version=record.version,
             )
 
+    def _require_unfinished(self, game: LiveGame) -> None:
+        """A game a moderator may still end: started and not over."""
+        if game.is_over:
+            raise ServiceError(f"Game #{game.id} is already over.")
+        if game.record.status == "lobby":
+            raise ServiceError(f"Game #{game.id} has not started.")
+
     def _require_lobby(self, game: LiveGame) -> None:
         if game.record.status != "lobby":
             raise ServiceError(f"Game #{game.id} has already started.")
@@ -680,10 +539,7 @@ class GameService:
         moderator adjudicated it, or ended the tournament)."""
         async with self.lock(game_id):
             game = await self._load(game_id)
-            if game.is_over:
-                raise ServiceError(f"Game #{game_id} is already over.")
-            if game.record.status == "lobby":
-                raise ServiceError(f"Game #{game_id} has not started.")
+            self._require_unfinished(game)
             return await self._end_by_moderator(game)
 
     # -- tournaments: a round's deadline, a moderator's verdict (issue 16) -------------
@@ -771,10 +627,7 @@ class GameService:
         the game is rated (once: the rating store refuses a second time)."""
         async with self.lock(game_id):
             game = await self._load(game_id)
-            if game.is_over:
-                raise ServiceError(f"Game #{game_id} is already over.")
-            if game.record.status == "lobby":
-                raise ServiceError(f"Game #{game_id} has not started.")
+            self._require_unfinished(game)
             if len(places) != len(game.seats):
                 raise ServiceError(f"Game #{game_id} has {len(game.seats)} seats.")
             outcome = Outcome(
@@ -1543,11 +1396,16 @@ def ranked_with_departures(outcome: Outcome | None, seats: Iterable[SeatRecord])
 
 __all__ = [
     "CHANCE",
+    "FORFEIT_EVENT",
     "GameBroken",
+    "GameLock",
     "GameService",
     "LiveGame",
     "MoveResult",
+    "PathResult",
     "Player",
+    "Reminder",
     "ServiceError",
     "StaleBoard",
+    "TimeoutKind",
 ]

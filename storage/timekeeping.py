@@ -15,14 +15,15 @@ version), and :meth:`TimerStore.reschedule` moves a reminder on the same way.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from storage.database import Database
+from storage.settings import SettingsStore
 
 __all__ = ["SettingsStore", "Timer", "TimerKind", "TimerStore", "Vacation"]
+
 
 TimerKind = Literal["remind", "clock"]
 
@@ -124,31 +125,21 @@ class TimerStore:
     async def reschedule(self, timer: Timer, due: float) -> bool:
         """Move an unchanged ``timer`` to ``due``, counting one more firing;
         True if this call moved it."""
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "UPDATE timers SET due = ?, count = count + 1 WHERE game_id = ? AND kind = ? "
-                "AND seat = ? AND due = ? AND version = ? AND count = ?",
-                (
-                    due,
-                    timer.game_id,
-                    timer.kind,
-                    timer.seat,
-                    timer.due,
-                    timer.version,
-                    timer.count,
-                ),
-            )
-            return cursor.rowcount == 1
+        return await self._move(timer, due, fired=1)
 
     async def postpone(self, timer: Timer, due: float) -> bool:
         """Move an unchanged ``timer`` to ``due`` without counting a firing
         (a reminder waiting for the player's quiet hours to end)."""
+        return await self._move(timer, due, fired=0)
+
+    async def _move(self, timer: Timer, due: float, *, fired: int) -> bool:
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE timers SET due = ? WHERE game_id = ? AND kind = ? "
+                "UPDATE timers SET due = ?, count = count + ? WHERE game_id = ? AND kind = ? "
                 "AND seat = ? AND due = ? AND version = ? AND count = ?",
                 (
                     due,
+                    fired,
                     timer.game_id,
                     timer.kind,
                     timer.seat,
@@ -206,46 +197,3 @@ class TimerStore:
                 (*user_ids, since),
             )
         return [Vacation(int(r["user_id"]), float(r["starts"]), float(r["ends"])) for r in rows]
-
-
-class SettingsStore:
-    """Each server's settings (``/chaupal settings``), as a JSON object;
-    a missing key means the default."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    async def get(self, guild_id: int) -> dict[str, Any]:
-        async with self.db.read() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-                )
-            )
-        if not rows:
-            return {}
-        value = json.loads(rows[0]["settings"])
-        return value if isinstance(value, dict) else {}
-
-    async def set(self, guild_id: int, key: str, value: Any, now: float) -> dict[str, Any]:
-        """Set one setting (None: back to its default); returns them all."""
-        async with self.db.transaction() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
-                )
-            )
-            current = json.loads(rows[0]["settings"]) if rows else {}
-            if not isinstance(current, dict):
-                current = {}
-            if value is None:
-                current.pop(key, None)
-            else:
-                current[key] = value
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
-                "updated_at = excluded.updated_at",
-                (guild_id, json.dumps(current, sort_keys=True), now),
-            )
-        return current

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from storage.database import Database, StorageError
-from storage.timekeeping import Timer, TimerStore
+from storage.timekeeping import Timer
 
 __all__ = [
     "RoundDeadlines",
@@ -477,14 +477,17 @@ class TournamentStore:
         return str(rows[0]["status"])
 
 
-class RoundDeadlines(TimerStore):
+class RoundDeadlines:
     """The tournaments' round deadlines, for a :class:`bot.scheduler.Scheduler`
     of their own (the ``timers`` table belongs to games).
 
     A deadline reaches the scheduler as a :class:`~storage.timekeeping.Timer`
     whose ``game_id`` is the tournament, ``version`` the round and ``due``
-    the deadline.  Only the methods the scheduler and its handler call are
-    meaningful here: ``due``, ``earliest``, ``reschedule`` and ``claim``."""
+    the deadline: ``due``, ``earliest`` and ``reschedule`` for the
+    scheduler, ``claim`` for its handler."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     _SELECT = (
         "SELECT id, round, round_deadline FROM tournaments WHERE round_deadline IS NOT NULL "

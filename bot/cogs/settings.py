@@ -151,17 +151,7 @@ def describe_me(mine: Notifications, now: float) -> str:
     def mark(value: object, default: object) -> str:
         return " (default)" if value == default else ""
 
-    turn = {
-        "ping": "a ping in the game's thread or channel",
-        "dm": "a DM with a link to the board",
-        "both": "a ping in the game's channel and a DM",
-    }[mine.turn]
-    if mine.reminders == "game":
-        reminders = "as each game says (its `reminder` option)"
-    elif mine.reminders is None:
-        reminders = "off: no reminders"
-    else:
-        reminders = f"{format_duration(mine.reminders)} after a decision waits, then daily"
+    turn, reminders = mine.turn_words(), mine.reminder_words()
     local = datetime.datetime.fromtimestamp(now, tzinfo_of(mine.timezone))
     if mine.quiet is None:
         quiet = "none"

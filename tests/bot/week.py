@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bot.client import ChaupalBot
+from bot.timekeeping import format_left
 from storage.database import Database
 from storage.timekeeping import Timer, TimerStore
 from tests.bot.driver import bot_of, make_bot
@@ -137,18 +138,6 @@ def reminder_schedule(
     while out[-1] < final - MINUTE:
         out.append(min(out[-1] + DAY, final))
     return out
-
-
-def format_left(seconds: float) -> str:
-    """Time left as the reminder says it: ``2d 3h``, ``5h 10m``, ``12m``."""
-    whole = max(0, int(seconds // MINUTE))
-    days, rest = divmod(whole, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
-    if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m"
 
 
 # -- what the test plays with ------------------------------------------------------------

@@ -1,0 +1,188 @@
+"""What the game service hands out: a live game as it holds it, what one
+request changed, a reminder to send, and the refusals it raises; and the
+per-game lock every change takes.  Value types only: the writing is
+:class:`bot.service.GameService`'s."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.choices import MenuOption
+from bot.engines.core import Engine, GameError, Outcome, Seat, Step
+from bot.timekeeping import TableOptions
+from storage.games import GameRecord, SeatRecord
+
+__all__ = [
+    "RECENT_STATES",
+    "GameBroken",
+    "GameLock",
+    "LiveGame",
+    "MoveResult",
+    "PathResult",
+    "Player",
+    "Reminder",
+    "ServiceError",
+    "StaleBoard",
+    "TimeoutKind",
+]
+
+RECENT_STATES = 16
+"""Recent states kept per live game for reading older menus; older ones are
+rebuilt from storage when a menu that old is used."""
+
+
+class GameLock:
+    """A game's lock, re-entrant within one task.
+
+    Everything that changes a game holds its lock, and loading a game that
+    is not cached takes it too; a task that already holds it (the keeper
+    reading a game it locked, after a restart emptied the cache) must not
+    wait for itself for ever.
+    """
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    async def __aenter__(self) -> GameLock:
+        task = asyncio.current_task()
+        if task is not None and self._owner is task:
+            self._depth += 1
+            return self
+        await self._lock.acquire()
+        self._owner, self._depth = task, 1
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+
+class ServiceError(GameError):
+    """A request the service refuses; the message is shown to the player."""
+
+
+class StaleBoard(ServiceError):
+    """A button from an older board was clicked."""
+
+
+class GameBroken(ServiceError):
+    """A stored game can no longer be rebuilt (corrupt log or snapshot)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    display_name: str
+
+
+@dataclass
+class LiveGame:
+    """A game as the service holds it: its record, seats, engine and state."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    engine: Engine[Any, Any, Any]
+    state: Any | None
+    """``None`` while the game is a lobby."""
+    outcome: Outcome | None = None
+    recent: dict[int, Any] = field(default_factory=dict)
+    """States at recent versions, so a menu drawn a few moves ago can be
+    read again (see :meth:`GameService.play_path`)."""
+
+    def remember(self, version: int, state: Any) -> None:
+        self.recent[version] = state
+        while len(self.recent) > RECENT_STATES:
+            del self.recent[min(self.recent)]
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+    @property
+    def names(self) -> list[str]:
+        return [s.display_name for s in self.seats]
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    def user_of(self, seat: Seat) -> int:
+        return self.seats[seat].user_id
+
+    def is_auto(self, seat: Seat) -> bool:
+        """The seat passed to the automatic player."""
+        return 0 <= seat < len(self.seats) and self.seats[seat].controller == "auto"
+
+    @property
+    def table(self) -> TableOptions:
+        """The game's clock, timeout policy and reminders."""
+        return TableOptions.from_json(self.record.table_options)
+
+    @property
+    def paused(self) -> bool:
+        return self.record.paused_at is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.record.status in ("finished", "abandoned")
+
+
+TimeoutKind = Literal["substitute", "skip", "lost", "seat", "private"]
+"""What a timeout did: the automatic player moved for the seat, the seat
+passed, lost the game (two players), passed to the automatic player for
+good (more players), or a private decision was made for it quietly."""
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """What one request changed, for delivery."""
+
+    game: LiveGame
+    before: Any | None
+    steps: tuple[Step, ...]
+    actor: Seat | None
+    version: int = -1
+    """The game's version right after this request (``game`` is live and
+    may have moved on by the time delivery runs)."""
+    timeout: TimeoutKind | None = None
+    """Set when the move is a seat's time running out: what happened."""
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to send now: who, in which game, and what to say."""
+
+    game: LiveGame
+    seat: Seat
+    left: float | None
+    """Time left before the seat's deadline (None: no clock)."""
+    last_one: bool
+    """Everyone else in a simultaneous phase has chosen."""
+    count: int
+    """Reminders already sent for this wait (for the message nonce)."""
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """Where a menu path led: a move, or the next menu to show."""
+
+    result: MoveResult | None
+    options: list[MenuOption]
+    path: tuple[int, ...]
+    """The path to draw the next menu at (rebased to ``version``)."""
+    version: int
