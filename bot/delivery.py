@@ -526,6 +526,12 @@ class Delivery:
                         turn = rows.get(f"{TURN}{seat}")
                         if _owed(turn):
                             delivered &= await self._turn(game, seat, turn, audience)
+            except asyncio.CancelledError:
+                # Cut off (the scheduler's watchdog stopped the timeout that
+                # asked for it): what was not recorded as delivered goes out
+                # on the retry, as after a failure.
+                self._schedule_retry(game_id)
+                raise
             except Exception:
                 # A render that timed out, storage that is full: what was not
                 # recorded as delivered goes out on the retry.

@@ -449,3 +449,59 @@ async def test_reminders_missed_while_down_are_one_and_none_after_the_deadline(
     # The next wait of the same player is reminded as usual.
     await game.advance(0)
     assert reminders(game, late) == []
+
+
+async def test_a_delivery_cut_off_by_the_watchdog_is_retried(
+    games: list[Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1")
+    delivery = bot_of(game.fake).delivery
+    started = asyncio.Event()
+
+    async def hangs(*args: object, **kwargs: object) -> bool:
+        started.set()
+        await asyncio.Event().wait()
+        return True
+
+    monkeypatch.setattr(delivery, "_board", hangs)
+    job = asyncio.ensure_future(delivery.catch_up(game.id))
+    await asyncio.wait_for(started.wait(), timeout=5)
+    job.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await job
+    assert game.id in delivery._retries  # what was not delivered goes out later
+
+
+async def test_a_reminder_stored_before_reminders_were_per_seat_is_replaced(
+    games: list[Game], tmp_path: Path
+) -> None:
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1 clock=none reminder=1h")
+    (late,) = await game.awaited()
+    timers = bot_of(game.fake).service.timers
+    version = (await game.live()).version
+    # As an older Chaupal stored it: one reminder for the whole game.
+    await timers.replace(game.id, [Timer(game.clock.now, game.id, "remind", -1, version)])
+    await game.advance(0)
+    assert reminders(game, late) == []
+    seat = (await game.live()).seat_of(late.id)
+    assert {(t.kind, t.seat) for t in await timers.of_game(game.id)} == {("remind", seat)}
+    await game.advance(HOUR)
+    assert len(reminders(game, late)) == 1
+
+
+async def test_a_private_decision_overdue_across_a_restart_times_out_once(
+    games: list[Game], tmp_path: Path
+) -> None:
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1")
+    users = game.users
+    game.id = await announce_game(game, users, {"clock": "1h", "reminder": "off"})
+    await game.restart()
+    _, private = bot_of(game.fake).service.owing(await game.live())
+    deciders = [users[s] for s in sorted(private)]
+    game.clock.now += 2 * HOUR  # the private deadline passes while the bot is down
+    await game.restart()
+    await game.restart()
+    for user in deciders:
+        assert len(time_ran_out(game, user)) == 1
+    _, private = bot_of(game.fake).service.owing(await game.live())
+    assert not private & {users.index(u) for u in deciders}
