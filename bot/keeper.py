@@ -138,7 +138,9 @@ class Keeper:
             + f". {board_link(game, board)}"
         )
         sent = await self._dm(game, seat, text, nonce=f"r{game.id}.{seat}.{reminder.count}")
-        if not sent:
+        # A private decision is never reminded in the channel: the mention
+        # would tell everyone who was asked.
+        if not sent and not reminder.private:
             await self._mention(game, seat, text)
 
     async def _dm(self, game: LiveGame, seat: Seat, text: str, nonce: str | None = None) -> bool:

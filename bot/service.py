@@ -1263,6 +1263,7 @@ class GameService:
                 left=None if deadline is None else max(0.0, deadline - now),
                 last_one=several and seat in public and len(public) == 1,
                 count=timer.count,
+                private=seat not in public,
             )
 
     async def _quiet_until(self, game: LiveGame, seat: Seat, now: float) -> float:

@@ -505,3 +505,19 @@ async def test_a_private_decision_overdue_across_a_restart_times_out_once(
         assert len(time_ran_out(game, user)) == 1
     _, private = bot_of(game.fake).service.owing(await game.live())
     assert not private & {users.index(u) for u in deciders}
+
+
+async def test_a_private_decision_is_never_reminded_in_the_channel(
+    games: list[Game], tmp_path: Path
+) -> None:
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1")
+    users = game.users
+    game.id = await announce_game(game, users, {"clock": "4h", "reminder": "1h"})
+    for user in users:
+        game.fake.block_dms(user)
+    await game.restart()
+    posts = len(game.fake.channel_posts())
+    await game.advance(HOUR + MINUTE)
+    for post in game.fake.channel_posts()[posts:]:
+        assert "Reminder" not in (post.content or "")
+        assert not any(user.mention in (post.content or "") for user in users)
