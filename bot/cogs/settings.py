@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import logging
-import time
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -214,7 +213,7 @@ class ChaupalCog(
     async def _save(self, itx: discord.Interaction[Any], key: str, value: Any, said: str) -> None:
         assert itx.guild_id is not None
         try:
-            await self.bot.server_settings.set(itx.guild_id, key, value, time.time())
+            await self.bot.server_settings.set(itx.guild_id, key, value, self.bot.clock())
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
@@ -407,7 +406,7 @@ class ChaupalCog(
                 return
             stored = changed.to_json()
             await service.player_settings.update(
-                itx.user.id, {key: stored[key] for key in given}, time.time()
+                itx.user.id, {key: stored[key] for key in given}, self.bot.clock()
             )
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
