@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run demo test pytest lint bench clean
+.PHONY: setup fonts run demo test pytest lint bench clean
 
 # Depends on pyproject.toml: a change to the pinned versions reinstalls.
 $(STAMP): pyproject.toml
@@ -15,10 +15,40 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Players' names are drawn in their own scripts (Devanagari, Bengali, Tamil,
+# Arabic, Cyrillic...) with the Noto Sans families of Debian's fonts-noto-core
+# (SIL Open Font License), which renderers/common.py finds by path; installed
+# here when missing, never downloaded at run time.
+FONT_DIR     := /usr/share/fonts/truetype/noto
+FONT_SCRIPTS := Sans SansDevanagari SansBengali SansGurmukhi SansGujarati SansTamil \
+                SansTelugu SansKannada SansMalayalam SansArabic SansHebrew
+FONT_FILES   := $(foreach s,$(FONT_SCRIPTS),$(FONT_DIR)/Noto$(s)-Regular.ttf)
+FONTS_NEEDED := Chaupal draws players' names with the Noto fonts: install Debian's \
+                fonts-noto-core as root (apt-get install fonts-noto-core) and run make again.
 
+fonts:
+	@for f in $(FONT_FILES); do [ -f "$$f" ] || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+			echo "$(FONTS_NEEDED)" >&2; exit 1; \
+		fi; \
+		echo "Installing fonts-noto-core (names in every script)..."; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends fonts-noto-core >/dev/null; } || \
+			{ echo "$(FONTS_NEEDED)" >&2; exit 1; }; \
+		for f in $(FONT_FILES); do \
+			[ -f "$$f" ] || { echo "$(FONTS_NEEDED) ($$f is missing.)" >&2; exit 1; }; \
+		done; \
+	fi
+
+setup: $(STAMP) fonts
+
+# `python -m bot` keeps its exit status (2: a setting, 3: the database) for
+# service managers; here Chaupal's own sentence says what is wrong, so make
+# ends quietly after it instead of adding its "Error 2".  Other failures
+# (1: Discord unreachable or a crash) still fail the target.
 run: setup
-	$(BIN)/python -m bot
+	@$(BIN)/python -m bot || { status=$$?; [ $$status -eq 2 ] || [ $$status -eq 3 ] || exit $$status; }
 
 demo: setup
 	$(BIN)/python -m bot demo

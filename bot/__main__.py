@@ -32,13 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="connect to Discord and serve games (the default)")
-    demo = sub.add_parser("demo", help="play seeded games offline and write every image")
-    demo.add_argument("--out", type=Path, default=Path("demo-output"), help="output folder")
-    demo.add_argument("--seed", type=int, default=1)
-    demo.add_argument("--games", nargs="*", help="engine names (default: all)")
-    demo.add_argument(
-        "--players", type=int, default=None, help="seats per game (default: 3, within its range)"
+    from bot.demo import add_arguments as add_demo_arguments
+
+    demo = sub.add_parser(
+        "demo", help="play seeded games offline: a gallery (or --all: every image)"
     )
+    add_demo_arguments(demo)
     backup = sub.add_parser(
         "backup",
         help="copy the database (CHAUPAL_DATABASE) to FILE; safe while the bot runs",
@@ -47,11 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "demo":
-        from bot.demo import run_demo
+        from bot.demo import run as run_demo_command
 
-        out = run_demo(args.out, seed=args.seed, games=args.games, players=args.players)
-        print(f"Demo images written to {out.resolve()}")
-        return 0
+        return run_demo_command(args)
 
     if args.command == "backup":
         return _backup(args.file)

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from bot.engines.core import Engine, Seat, owed_decisions
 
 MENU_LIMIT = 25
 
@@ -93,7 +96,8 @@ def follow(
             return picked.text, [], depth
         depth += 1
         candidates = [
-            c for c in candidates
+            c
+            for c in candidates
             if len(words(c)) > depth and " ".join(tuple(words(c))[:depth]) == picked.text
         ]
     return None, menu_options(candidates, depth, words), depth
@@ -150,3 +154,30 @@ def parse_path(text: str) -> tuple[int, ...]:
         return tuple(int(part) for part in text.split("."))
     except ValueError:
         raise StaleChoice("That button is damaged; use the newest board.") from None
+
+
+# -- the words above a menu -----------------------------------------------------------------
+
+NEXT_CHOICE = "Your next choice:"
+CHANGE_CHOICE = "Until everyone has chosen, you may still change yours:"
+
+
+def menu_prompt(picked: Sequence[str]) -> str:
+    """The words above a menu: ``Choose:`` at the top level, then what the
+    player has picked so far (the options' labels, in order), so a deeper
+    menu says what it is a menu of (``Die 4 (Raja) › Jayadratha, space 2:
+    which token?``) instead of a bare "narrowed"."""
+    if not picked:
+        return "Choose:"
+    return f"{' › '.join(picked)}: choose one:"
+
+
+def follow_up_prompt(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> str:
+    """The words above the menu a reply brings when the player may act again.
+
+    A decision still owed (a second pick, the next step of a set-up) is
+    their next choice.  A seat that has already chosen in a simultaneous
+    phase owes nothing: its menu is an offer to change (swap) its choice.
+    """
+    public, private = owed_decisions(engine, state)
+    return NEXT_CHOICE if seat in public or seat in private else CHANGE_CHOICE

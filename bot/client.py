@@ -112,6 +112,7 @@ class ChaupalBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self.load_extension("bot.cogs.help")  # /help (issue 17)
         live = await self.store.live_games()
         log.info(
             "database %s (schema %d): %d live games; engines: %s; cogs: %s",

@@ -31,7 +31,7 @@ from bot.director import (
 )
 from bot.engines import get_engine
 from bot.engines.core import GameError
-from bot.outgoing import NO_PINGS, clip, plain_name, reply, safe_name
+from bot.outgoing import NO_PINGS, clip, discord_time, plain_name, reply, safe_name
 from bot.server_settings import server_settings
 from bot.service import LiveGame, ServiceError
 from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options
@@ -94,6 +94,16 @@ def describe_round_time(record: TournamentRecord) -> str:
     )
 
 
+def round_deadline(record: TournamentRecord) -> str | None:
+    """When the round being played is settled, in each reader's own time
+    zone (``<t:…:R> (<t:…:f>)``); None without a deadline."""
+    if record.round_deadline is None or record.status != "running":
+        return None
+    return (
+        f"{discord_time(record.round_deadline)} ({discord_time(record.round_deadline, 'f')})"
+    )
+
+
 def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
     """What ``/tournament settings`` shows."""
     shown = {k: v for k, v in sorted(record.options.items()) if k != "rated"}
@@ -107,8 +117,8 @@ def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
         f"(on timeout: {policy}; every game is rated).",
         f"Round time: {describe_round_time(record)}.",
     ]
-    if record.round_deadline is not None and record.status == "running":
-        lines.append(f"Round {record.round} is settled <t:{int(record.round_deadline)}:R>.")
+    if (deadline := round_deadline(record)) is not None:
+        lines.append(f"Round {record.round} is settled {deadline}.")
     lines.append(
         "Auto-drop: "
         + (
@@ -356,8 +366,9 @@ class TournamentDesk:
                 await self._send(
                     record.channel_id,
                     record.guild_id,
-                    f"⏰ **{safe_name(record.title)}**: round {record.round}'s time is up. "
-                    f"{games} settled by the timeout policy.",
+                    f"⏰ **{safe_name(record.title)}**: round {record.round}'s time is up "
+                    f"({discord_time(deadline.due, 'f')}). {games} settled by the timeout "
+                    "policy.",
                 )
             except discord.HTTPException as exc:
                 log.warning("tournament %d: deadline not announced (%s)", record.id, exc.status)
@@ -436,9 +447,11 @@ class TournamentDesk:
             name = safe_name(winner.display_name) if winner else "?"
             return f"This tournament is over after {record.round} rounds. Winner: **{name}** 🏆"
         total = planned_rounds(record, len(await self.store.players(record.id)))
+        deadline = round_deadline(record)
         return (
-            f"Round {record.round} of {total} is being played: `/tournament pairings` shows "
-            "the games, `/tournament standings` the table."
+            f"Round {record.round} of {total} is being played"
+            + (f" (settled {deadline})" if deadline else "")
+            + ": `/tournament pairings` shows the games, `/tournament standings` the table."
         )
 
     async def _post_round(self, record: TournamentRecord) -> None:
@@ -446,6 +459,11 @@ class TournamentDesk:
         players = {p.user_id: p for p in await self.store.players(record.id)}
         total = planned_rounds(record, len(players))
         lines = [f"🏆 **{safe_name(record.title)}**: round {record.round} of {total} has begun."]
+        if (deadline := round_deadline(record)) is not None:
+            lines.append(
+                f"Deadline: {deadline}; games still running then are settled by the timeout "
+                "policy."
+            )
         lines += await self._table_lines(record, tables, players)
         lines.append("Each game is played in its own thread; Chaupal records every result.")
         await self._send(record.channel_id, record.guild_id, "\n".join(lines))
@@ -780,6 +798,8 @@ class TournamentDesk:
             tables = await self.store.tables(record.id, number)
             players = {p.user_id: p for p in await self.store.players(record.id)}
             lines = [f"🏆 **{safe_name(record.title)}** — round {number}"]
+            if number == record.round and (deadline := round_deadline(record)) is not None:
+                lines[0] += f", settled {deadline}"
             lines += await self._table_lines(record, tables, players)
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engines.core import Seat
-from bot.outgoing import NO_PINGS, clip, mention, pinging
+from bot.outgoing import NO_PINGS, clip, discord_time, mention, pinging
 from bot.service import LiveGame, MoveResult
-from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left, time_left
+from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, clock_deadline, format_left, time_left
 from storage.database import StorageError
 from storage.timekeeping import Timer
 
@@ -46,9 +46,14 @@ def board_link(game: LiveGame, message: tuple[int, int] | None) -> str:
 
 
 def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
-    """Each player's time left and who is away, for the text above the board
-    ("" when there is nothing to say): ``Clocks: Asha 2d 3h ⏳ · Bhima 1d
-    (away, back in 3d)``."""
+    """Each player's clock and who is away, for the text above the board
+    ("" when there is nothing to say): ``Clocks: Asha ⏳ runs out <t:…:R> ·
+    Bhima 1d (away, back <t:…:R>)``.
+
+    A running clock shows its deadline as a Discord timestamp, which each
+    reader sees as a live countdown in their own time zone: a duration would
+    be stale as soon as the board is posted.  A stopped clock keeps its time
+    left, which does not change until it runs again."""
     if game.state is None or game.is_over:
         return ""
     away = away or {}
@@ -58,25 +63,31 @@ def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = N
         if s.controller == "auto":
             continue
         back = away.get(s.seat)
-        note = f" (away, back in {format_left(back - now)})" if back is not None else ""
+        note = f" (away, back {discord_time(back)})" if back is not None else ""
         left = time_left(s, rule, now)
         if left is None:
             if note:
                 parts.append(f"{{p{s.seat}}}{note}")
             continue
-        running = s.clock_since is not None and not game.paused
-        parts.append(f"{{p{s.seat}}} {format_left(left)}{' ⏳' if running else ''}{note}")
+        deadline = clock_deadline(s, rule)
+        if deadline is not None and not game.paused:
+            parts.append(f"{{p{s.seat}}} ⏳ runs out {discord_time(deadline)}{note}")
+        else:
+            parts.append(f"{{p{s.seat}}} {format_left(left)}{note}")
     if not parts:
         return ""
     label = "Clocks: " if rule is not None else "Away: "
     return ("Paused. " if game.paused else "") + label + " · ".join(parts)
 
 
-def timeout_news(result: MoveResult, seat: Seat) -> str:
+def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str:
     """What the player whose time ran out is told by DM: what happened to
-    them, and what it means for their place."""
+    them, and what it means for their place; ``at``: when their time ran out
+    (the DM may come later, when the bot was down then)."""
     game = result.game
     where = f"{game.engine.title} #{game.id}"
+    if at is not None:
+        where += f" ({discord_time(at, 'f')})"
     streak = game.seats[seat].timeouts if 0 <= seat < len(game.seats) else 0
     warning = (
         f" After {MAX_TIMEOUTS_IN_A_ROW} timeouts in a row your seat is forfeited; "
@@ -118,7 +129,7 @@ class Keeper:
             return
         game = result.game
         if 0 <= timer.seat < len(game.seats) and result.timeout is not None:
-            await self._dm(game, timer.seat, timeout_news(result, timer.seat))
+            await self._dm(game, timer.seat, timeout_news(result, timer.seat, timer.due))
         await self.bot.delivery.catch_up(game.id)
 
     async def _remind(self, timer: Timer) -> None:
@@ -127,12 +138,16 @@ class Keeper:
             return
         game, seat = reminder.game, reminder.seat
         board = await self.bot.store.get_message(game.id, "board")
+        # The time left is for a glance (a notification shows the text as
+        # it is); the timestamps show the deadline in the reader's own zone.
+        deadline = reminder.deadline
         text = (
             f"Reminder: {game.engine.title} #{game.id} is waiting for your move"
             + (" — everyone else has chosen and waits for you" if reminder.last_one else "")
             + (
-                f"; {format_left(reminder.left)} left on your clock"
-                if reminder.left is not None
+                f"; {format_left(reminder.left)} left on your clock, which runs out "
+                f"{discord_time(deadline)} ({discord_time(deadline, 'f')})"
+                if reminder.left is not None and deadline is not None
                 else ""
             )
             + f". {board_link(game, board)}"

@@ -175,6 +175,8 @@ class Reminder:
     """Everyone else in a simultaneous phase has chosen."""
     count: int
     """Reminders already sent for this wait (for the message nonce)."""
+    deadline: float | None = None
+    """When the seat's time runs out (None: no clock)."""
     private: bool = False
     """The decision is one the channel must not know about: the reminder
     goes by DM or not at all, never as a mention in the channel."""

@@ -13,10 +13,11 @@ Every reply, post, edit and DM is built here, so that
 from __future__ import annotations
 
 import enum
+import math
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -128,3 +129,16 @@ async def edit_reply(itx: discord.Interaction[Any], content: str, **kwargs: Any)
     """Edit the message a component belongs to, as the interaction's response."""
     kwargs.setdefault("allowed_mentions", NO_PINGS)
     await itx.response.edit_message(content=clip(content), **kwargs)
+
+
+TimeStyle = Literal["t", "T", "d", "D", "f", "F", "R"]
+"""Discord's timestamp styles: ``R`` a live relative time ("in 5 hours",
+"2 days ago"), ``f`` the full date and time; the others are shorter forms."""
+
+
+def discord_time(unix: float, style: TimeStyle = "R") -> str:
+    """A moment in message content as a Discord timestamp, which each reader's
+    client shows in their own time zone and language (``R`` counts live).
+    Whole seconds, rounded down: a deadline is never shown later than it is.
+    Only for content Discord renders (messages, not files or image text)."""
+    return f"<t:{math.floor(unix)}:{style}>"

@@ -46,7 +46,7 @@ from bot.live import (
     TimeoutKind,
 )
 from bot.notifications import Notifications
-from bot.outgoing import safe_name
+from bot.outgoing import discord_time, safe_name
 from bot.players import player_for
 from bot.server_settings import table_defaults
 from bot.timekeeping import (
@@ -917,9 +917,10 @@ class GameService:
             f"is away for {days} day{'s' * (days != 1)}: their clock is stopped meanwhile.",
         )
         return (
-            f"You are away for {days} day{'s' * (days != 1)}: your clocks are stopped in "
-            f"{count} game{'s' * (count != 1)} and nobody will remind you. "
-            "/game back ends it early."
+            f"You are away for {days} day{'s' * (days != 1)}, until "
+            f"{discord_time(now + days * DAY, 'f')} ({discord_time(now + days * DAY)}): "
+            f"your clocks are stopped in {count} game{'s' * (count != 1)} and nobody will "
+            "remind you. /game back ends it early."
         )
 
     async def back(self, user_id: int) -> str:
@@ -1261,6 +1262,7 @@ class GameService:
                 game=game,
                 seat=seat,
                 left=None if deadline is None else max(0.0, deadline - now),
+                deadline=deadline,
                 last_one=several and seat in public and len(public) == 1,
                 count=timer.count,
                 private=seat not in public,

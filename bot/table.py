@@ -11,17 +11,21 @@ from __future__ import annotations
 import datetime
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot.choices import follow_up_prompt
 from bot.delivery import jump_url
 from bot.engines import get_engine
-from bot.engines.core import GameError, NamesSeats
+from bot.engines.core import Engine, GameError, NamesSeats, Option
 from bot.outgoing import (
     NO_PINGS,
     Style,
     clip,
+    discord_time,
     edit_reply,
     fill_seats,
     names_of,
@@ -32,8 +36,9 @@ from bot.outgoing import (
 from bot.server_settings import has_moderator_permissions
 from bot.server_settings import is_moderator as moderator_here
 from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
+from bot.timekeeping import TABLE_OPTIONS, clock_deadline
 from storage.database import StorageError
-from storage.games import ALL_STATUSES, GameRecord, LogEntry
+from storage.games import ALL_STATUSES, GameRecord, LogEntry, MovesMade
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -86,13 +91,16 @@ def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
     lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
     if heading:
         lines.insert(0, heading)
-    if options:
+    if game.record.status == "lobby":
+        # A lobby explains its options: players decide to join on them.
+        lines += option_help_lines(engine, game.record.options)
+    elif options:
         lines.append(f"Options: {options}")
     lines.append(f"Time: {game.table.describe()}.")
     if game.record.status == "lobby":
         lines.append(
             f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
-            "**Start** when everyone is in."
+            "**Start** when everyone is in. **Rules** shows how to play."
         )
     elif status:
         lines.append(status)
@@ -101,6 +109,99 @@ def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
     else:
         lines.append("This lobby is closed.")
     return clip("\n".join(lines))
+
+
+# -- what options mean, and the rules (the lobby, ``/help``, ``/game rules``) ----
+
+TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
+    "clock": (
+        "time for each move (`1d`, `12h`) or a bank plus time per move (`3d+12h`); none: no clock",
+        ("none", "12h", "1d", "2d", "3d", "7d", "1d+12h", "3d+12h", "7d+1d"),
+    ),
+    "timeout": (
+        "when a clock runs out: the automatic player makes that move (substitute), "
+        "the seat passes where it can (skip), or the player loses (forfeit)",
+        ("substitute", "skip", "forfeit"),
+    ),
+    "reminder": (
+        "auto: reminders follow the clock; a time (`12h`): the first reminder after that "
+        "long; off: none",
+        ("auto", "off", "6h", "12h", "1d", "2d"),
+    ),
+    "rated": ("whether the result counts for the players' ratings", ("yes", "no")),
+}
+"""The service's own lobby options (``bot.timekeeping.TABLE_OPTIONS``), in
+players' words, with values to suggest."""
+
+OPTION_VALUES_LISTED: Final = 12
+"""A whole-number option with at most this many values suggests them all;
+a wider one suggests its default and its bounds."""
+
+
+def option_range(option: Option) -> str:
+    """The values an engine option takes, in players' words."""
+    if isinstance(option.default, bool):
+        return "yes or no"
+    if option.choices:
+        words = [show_option(c) for c in option.choices]
+        return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+    if option.low is not None and option.high is not None:
+        return f"{option.low}-{option.high}"
+    if option.low is not None:
+        return f"{option.low} or more"
+    if option.high is not None:
+        return f"up to {option.high}"
+    return "a whole number" if isinstance(option.default, int) else "a word"
+
+
+def option_values(option: Option) -> tuple[str, ...]:
+    """Values worth suggesting for an engine option, its default first."""
+    values: list[object] = [option.default]
+    if isinstance(option.default, bool):
+        values += [True, False]
+    elif option.choices:
+        values += list(option.choices)
+    elif option.low is not None and option.high is not None:
+        if option.high - option.low < OPTION_VALUES_LISTED:
+            values += list(range(option.low, option.high + 1))
+        else:
+            values += [option.low, option.high]
+    shown = [show_option(v) for v in values]
+    return tuple(dict.fromkeys(shown))
+
+
+def option_help_lines(engine: Engine[Any, Any, Any], values: Mapping[str, Any]) -> list[str]:
+    """The lobby's lines on options: each of the game's options with its
+    value, the values it takes and what it does; then the table's options."""
+    if engine.options:
+        lines = ["**Options** (chosen with `/game new` `options:`):"]
+        for name, option in sorted(engine.options.items()):
+            value = show_option(values.get(name, option.default))
+            lines.append(f"- `{name}={value}` ({option_range(option)}): {option.help}")
+    else:
+        lines = [f"**Options**: {engine.title} has no game options."]
+    table = " · ".join(f"`{name}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS)
+    lines.append(f"Table options: {table}.")
+    return lines
+
+
+def rules_summary(engine_name: str) -> str:
+    """A game's one-message summary (``bot/engines/data/<game>.rules.md``)."""
+    try:
+        return (resources.files("bot.engines") / "data" / f"{engine_name}.rules.md").read_text(
+            encoding="utf-8"
+        )
+    except FileNotFoundError:
+        return "No summary yet."
+
+
+def complete_rules(engine_name: str) -> str:
+    """A game's complete rules, with its glossary: the package's copy of
+    ``docs/rules/<game>.md`` (``bot/engines/data/rules/``; a test keeps the
+    copy identical), so an installed bot has them without the repository."""
+    return (resources.files("bot.engines") / "data" / "rules" / f"{engine_name}.md").read_text(
+        encoding="utf-8"
+    )
 
 
 class Table:
@@ -174,14 +275,14 @@ class Table:
     async def _refresh_lobby(
         self, itx: discord.Interaction[Any], game: LiveGame, *, note: str = "", closed: bool = False
     ) -> None:
-        from bot.ui.items import lobby_view
+        from bot.ui.items import lobby_rules_view
 
         content = (
             lobby_text(game)
             if not closed
             else f"Game #{game.id}: the lobby was closed (everyone left)."
         )
-        view = None if closed or game.record.status != "lobby" else lobby_view(game)
+        view = None if closed or game.record.status != "lobby" else lobby_rules_view(game)
         stored = await self.bot.store.get_message(game.id, "lobby")
         is_lobby_click = (
             itx.type is discord.InteractionType.component
@@ -222,8 +323,9 @@ class Table:
         # Still this player's turn: the next menu comes with the reply.
         seat = result.actor
         follow_up = private_view(self.bot, result.game, seat) if seat is not None else None
-        if follow_up is not None:
-            await reply(itx, done + "\nYour next choice:", view=follow_up)
+        if follow_up is not None and seat is not None:
+            prompt = follow_up_prompt(result.game.engine, result.game.state, seat)
+            await reply(itx, f"{done}\n{prompt}", view=follow_up)
         else:
             await reply(itx, done)
         await self.bot.delivery.publish(result)
@@ -238,7 +340,7 @@ class Table:
         in_menu: bool,
     ) -> None:
         """Follow a button or select path: play the action, or show the next menu."""
-        from bot.ui.items import menu_view, private_view
+        from bot.ui.items import menu_heading, menu_view, private_view
 
         try:
             # Menus (and the board's "Choose…", which only opens one) stay
@@ -264,7 +366,7 @@ class Table:
             game = await self.service.get(game_id)
             seat = self.service.seat_for(game, itx.user.id)
             view = menu_view(game, seat, step.version, step.path, step.options)
-            prompt = "Choose:" if not step.path else "Choose (narrowed):"
+            prompt = menu_heading(self.bot, game, seat, step.path)
             if in_menu:
                 await edit_reply(itx, prompt, view=view)
             else:
@@ -275,8 +377,8 @@ class Table:
         # offer the next menu at once instead of sending them back to the board.
         actor = result.actor
         follow_up = private_view(self.bot, result.game, actor) if actor is not None else None
-        if follow_up is not None:
-            done += "\nYour next choice:"
+        if follow_up is not None and actor is not None:
+            done += "\n" + follow_up_prompt(result.game.engine, result.game.state, actor)
         if in_menu:
             await edit_reply(itx, done, view=follow_up)
         elif follow_up is not None:
@@ -422,9 +524,13 @@ class Table:
         data = text.encode("utf-8")
         if len(data) > LOG_LIMIT:
             data = "… (the start is cut)\n".encode() + data[-LOG_LIMIT:]
+        # The file's times are UTC (a text file cannot show the reader's
+        # own); the message shows when the game was opened in theirs.
         await reply(
             itx,
-            f"The public log of {game.engine.title} #{game.id}.",
+            f"The public log of {game.engine.title} #{game.id}, opened "
+            f"{discord_time(record.created_at, 'f')} ({discord_time(record.created_at)}). "
+            "Times in the file are UTC.",
             file=discord.File(io.BytesIO(data), filename=f"chaupal-{game.id}-log.txt"),
         )
 
@@ -471,7 +577,9 @@ class Table:
         paused = " (paused)" if game.paused else ""
         waiting = game.engine.waiting_on(state)
         if seat is not None and seat in waiting:
-            return 0, f"▶ **{title} — your turn**{paused}{link}"
+            deadline = None if game.paused else clock_deadline(game.seats[seat], game.table.clock)
+            runs_out = "" if deadline is None else f", your clock runs out {discord_time(deadline)}"
+            return 0, f"▶ **{title} — your turn**{runs_out}{paused}{link}"
         if waiting:
             return 1, f"{title} — waiting for {names_of(game, waiting)}{paused}{link}"
         return 1, f"{title} — waiting{paused}{link}"
@@ -646,11 +754,73 @@ class Table:
         await self.bot.delivery.hand_over(game.id, seat)
 
 
+    # -- learning a game, and opening a lobby (``/help``, ``/game rules``, ``/game new``) --
+
+    async def rules(self, itx: discord.Interaction[Any], engine_name: str, *, full: bool) -> None:
+        """A game's summary with a **Complete rules** button, or (``full``)
+        its complete rules as a Markdown file: one message a player can read
+        in Discord's preview, download or search, instead of a dozen pages."""
+        from bot.ui.items import rules_view
+
+        try:
+            engine = get_engine(engine_name)
+        except GameError as exc:
+            await self.refuse(itx, exc)
+            return
+        if not full:
+            await reply(itx, rules_summary(engine.name), view=rules_view(engine.name))
+            return
+        try:
+            text = complete_rules(engine.name)
+        except FileNotFoundError:
+            await self.refuse(itx, GameError(f"The complete rules of {engine.title} are missing."))
+            return
+        await reply(
+            itx,
+            f"The complete rules of **{engine.title}**, as Chaupal plays them; the glossary "
+            "of the board's words is at the end.",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{engine.name}-rules.md"),
+        )
+
+    async def open_lobby(
+        self, itx: discord.Interaction[Any], engine_name: str, options: Mapping[str, str]
+    ) -> None:
+        """A new lobby in this channel (``/game new``, or a **Play** button
+        of ``/help``), posted publicly with Join, Leave, Start and Rules."""
+        from bot.ui.items import lobby_rules_view
+
+        if itx.guild_id is None:
+            await self.refuse(itx, GameError("Start games in a server channel, not in DMs."))
+            return
+        try:
+            live = await self.service.new_game(
+                engine_name,
+                creator=player_of(itx),
+                guild_id=itx.guild_id,
+                channel_id=itx.channel_id or 0,
+                options=dict(options),
+            )
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        await reply(itx, lobby_text(live), ephemeral=False, view=lobby_rules_view(live))
+        message = await itx.original_response()
+        await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
+
+
 def get_title(engine_name: str) -> str:
     try:
         return get_engine(engine_name).title
     except GameError:
         return engine_name
+
+
+def moves_word(made: MovesMade | None) -> str:
+    """``, 8 moves, the last <t:…:R>`` for a running game in a list."""
+    if made is None:
+        return ", no move yet"
+    count = f"{made.count} move{'s' * (made.count != 1)}"
+    return f", {count}, the last {discord_time(made.last_at)}"
 
 
 def _utc(timestamp: float) -> str:
@@ -661,13 +831,15 @@ def _utc(timestamp: float) -> str:
 def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
     """The public log of a game as plain text: one line per narration (the
     public account of an action; never the action's own text, which may be
-    secret), with its time in UTC, and the result once the game is over."""
+    secret), with its time in UTC (said in the header: Discord's timestamps
+    do not render in a file), and the result once the game is over."""
     record = game.record
     players = ", ".join(f"{s.seat + 1}. {plain_name(s.display_name)}" for s in game.seats)
     lines = [
         f"{game.engine.title} #{game.id} — the public log",
         f"Players: {players}",
-        f"Opened: {_utc(record.created_at)}",
+        f"Opened: {_utc(record.created_at)}. Every time in this log is UTC "
+        "(Coordinated Universal Time), as YYYY-MM-DD HH:MM.",
         "",
     ]
     for entry in entries:

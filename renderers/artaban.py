@@ -10,6 +10,13 @@ Each die is drawn in its owner's colour with its top value in pips.  A dark
 tab on the die's front edge (the way its owner advances) shows the front
 face, which decides its next forward tip; the Leader has a gold ring and a
 crown tab on its back edge.
+
+Boards that fit the chat (issue 17): the board and the private view after
+the reveal are landscape, the board and its key on the left and a column on
+the right with the result, the players, the last move and the quiet-moves
+meter, so Discord shows them in the chat without a tap.  Who is to move, the
+narration and the clocks are in the message above the image.  The set-up
+image is a short landscape strip already.
 """
 
 from __future__ import annotations
@@ -32,12 +39,16 @@ from renderers.common import (
     blend,
     board_coordinates,
     board_title,
+    column_heading,
     crown,
     display_name,
+    fill_names,
+    fit_text,
     legend,
     min_text_size,
     pips,
     private_band,
+    private_title,
     seat_panel,
     shape_marker,
     text_width,
@@ -45,15 +56,29 @@ from renderers.common import (
     wrap_text,
 )
 
-BOARD_WIDTH: Final = 1000
+SEAT_ORDER: Final = ("Moves first", "Moves second")
+WIDTH: Final = 1320
+"""The board, and the private view after the reveal (landscape)."""
+BOARD_WIDTH: Final = WIDTH
 PRIVATE_WIDTH: Final = 1000
+"""The private set-up image (a short strip: eight dice and the next step)."""
 MARGIN: Final = 24
-SQUARE: Final = 108
-COORD: Final = 34
+GAP: Final = 16
+SECTION_GAP: Final = 22
+TITLE_H: Final = 108
+SQUARE: Final = 92
+COORD: Final = 36
 BOARD_PX: Final = 8 * SQUARE
-BOARD_LEFT: Final = (BOARD_WIDTH - BOARD_PX) // 2
-DIE: Final = 70
-"""A die on a square; with its tabs (which stick out 18 px) it stays inside it."""
+BOARD_LEFT: Final = MARGIN + COORD
+"""The left edge of the squares."""
+BOARD_BLOCK: Final = BOARD_PX + 2 * COORD
+"""The board with its coordinates, top to bottom."""
+COLUMN_X0: Final = BOARD_LEFT + BOARD_PX + COORD + MARGIN
+COLUMN_X1: Final = WIDTH - MARGIN
+DIE: Final = 58
+"""A die on a square; with its tabs (which stick out :data:`TAB_OUT`) it
+stays inside it."""
+TAB_OUT: Final = 16
 FILES: Final = "abcdefgh"
 START_RANK: Final = (2, 7)
 HOME_RANK: Final = (8, 1)
@@ -62,9 +87,16 @@ LIGHT_SQUARE: Final[RGB] = (62, 66, 81)
 DARK_SQUARE: Final[RGB] = (47, 50, 62)
 GOLD: Final[RGB] = (255, 214, 102)
 
-SMALL: Final = min_text_size(max(BOARD_WIDTH, PRIVATE_WIDTH))
-"""Labels, notes and the die tabs: the smallest text readable on a phone."""
-BODY: Final = SMALL + 1
+SMALL: Final = min_text_size(WIDTH)
+"""Labels, notes and the die tabs on the board: the smallest text readable on a phone."""
+BODY: Final = SMALL + 2
+BIG: Final = SMALL + 5
+LINE: Final = SMALL + 12
+STATUS_W: Final = WIDTH - 2 * MARGIN - 52 - 220
+"""Room for the title's status line, beside the seat's mark and the move pill."""
+SETUP_SMALL: Final = min_text_size(PRIVATE_WIDTH)
+"""The same on the narrower set-up image."""
+SETUP_BODY: Final = SETUP_SMALL + 1
 
 
 # ----------------------------------------------------------------- text
@@ -79,38 +111,41 @@ def _status(view: ArtabanView, names: Sequence[str]) -> str:
     if view.phase == "over":
         final = view.final
         if final is not None and final.ranking and len(final.ranking[0]) == 1:
-            return f"Game over · {display_name(names, final.ranking[0][0])} wins"
+            room = STATUS_W - text_width("Game over ·  wins", BIG, True)
+            name = fit_text(display_name(names, final.ranking[0][0]), BIG, room, bold=True)
+            return f"Game over · {name} wins"
         return "Game over · a draw"
     if view.to_play is not None:
-        return f"{display_name(names, view.to_play)} to move"
+        # A long name is cut so that "to move" still shows.
+        room = STATUS_W - text_width(" to move", BIG, True)
+        return f"{fit_text(display_name(names, view.to_play), BIG, room, bold=True)} to move"
     return "Artaban"
 
 
-def _last_move_text(view: ArtabanView, names: Sequence[str]) -> str:
+def move_text(view: ArtabanView) -> str:
+    """The last move in words, without who made it (the line above says)."""
     move = view.last_move
     if move is None:
         return ""
-    who = display_name(names, move.seat)
     if move.kind == "tip":
         way = "forward" if move.forward else "sideways"
-        return f"{who} tipped {move.frm} {way} to {move.to}"
+        return f"Tipped {move.frm} {way} to {move.to}"
     if move.kind == "turn":
-        return f"{who} turned the die on {move.frm}"
+        return f"Turned the die on {move.frm}"
     if move.kind == "capture":
-        return f"{who} captured on {move.to} from {move.frm}"
+        return f"Captured on {move.to} from {move.frm}"
     if move.kind == "sacrifice":
-        return f"{who} sacrificed {move.frm} against {move.to}"
-    return f"{who}: {move.frm} to {move.to}"
+        return f"Sacrificed {move.frm} against {move.to}"
+    return f"{move.frm} to {move.to}"
 
 
 # ----------------------------------------------------------------- pieces
 
 
-def _tab(
-    c: Canvas, cx: float, edge: float, up: bool, fill: RGB, width: int = 36, height: int = 28
-) -> Box:
-    """A small rounded tab centred on a die's edge, sticking out by 2/3."""
-    out = height * 2 // 3
+def _tab(c: Canvas, cx: float, edge: float, up: bool, fill: RGB, width: int, height: int) -> Box:
+    """A small rounded tab centred on a die's edge, sticking out by
+    :data:`TAB_OUT` (so it stays on the die's square)."""
+    out = min(TAB_OUT, height * 2 // 3)
     if up:
         box = (
             round(cx - width / 2),
@@ -143,7 +178,8 @@ def draw_die(
 ) -> None:
     """One die seen from above: ``top`` in pips (``None``: a hidden "?"), the
     ``front`` value on a tab towards its owner's front, a gold ring and crown
-    tab for the Leader."""
+    tab for the Leader.  The tab holds its digit at the canvas's minimum
+    text size, so it is as tall as that needs."""
     t = c.theme
     cx, cy = centre
     half = size / 2
@@ -156,17 +192,28 @@ def draw_die(
         c.draw.rounded_rectangle(ring, radius=size // 5 + 6, outline=GOLD, width=5)
     c.draw.rounded_rectangle(box, radius=size // 6, fill=fill, outline=t.background, width=2)
     if top is None:
-        c.text((cx, cy), "?", size=int(size * 0.55), fill=ink, anchor="mm", bold=True)
+        c.text(
+            (cx, cy), "?", size=max(c.min_text, int(size * 0.55)), fill=ink, anchor="mm", bold=True
+        )
     else:
         inset = round(size * 0.04)
         pips(c, (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset), top, ink)
     if front is not None:
+        digit = c.min_text
         edge = box[1] if front_up else box[3]
-        tab = _tab(c, cx, edge, front_up, blend(colour, t.background, 0.72))
+        tab = _tab(
+            c,
+            cx,
+            edge,
+            front_up,
+            blend(colour, t.background, 0.72),
+            width=max(36, text_width(str(front), digit, True) + 16),
+            height=max(28, digit - 5),
+        )
         c.text(
             ((tab[0] + tab[2]) / 2, (tab[1] + tab[3]) / 2),
             str(front),
-            size=SMALL,
+            size=digit,
             fill=t.ink,
             anchor="mm",
             bold=True,
@@ -177,95 +224,63 @@ def draw_die(
         crown(c.draw, (tab[0] + 9, tab[1] + 5, tab[2] - 9, tab[3] - 4), t.on_colour)
 
 
-# ----------------------------------------------------------------- sections
+# ----------------------------------------------------------------- headers
 
 
-def _title(c: Canvas, view: ArtabanView, names: Sequence[str], subtitle: str) -> int:
-    height = 108
-    title_band(c, height)
+def _subtitle(view: ArtabanView, what: str) -> str:
+    variant = " · diagonal captures" if view.diagonal_captures else ""
+    return f"Artaban · {what}{variant}"
+
+
+def _title(c: Canvas, view: ArtabanView, names: Sequence[str]) -> int:
+    title_band(c, TITLE_H)
+    x = MARGIN
+    if view.phase == "play" and view.to_play is not None:
+        c.seat_mark((MARGIN + 20, 72), 20, view.to_play)
+        x += 52
     board_title(
         c,
-        kicker=subtitle.upper(),
+        kicker=_subtitle(view, "board").upper(),
         status=_status(view, names),
-        y=54,
-        size=36,
+        y=52,
+        size=BIG,
         margin=MARGIN,
-        counter=f"Ply {view.ply}" if view.phase == "play" else None,
+        x=x,
+        # A ply is one player's move: "Move" is the word a newcomer knows.
+        counter=f"Move {view.ply}" if view.phase == "play" else None,
     )
-    return height + 16
+    return TITLE_H + GAP
 
 
-def _badges(view: ArtabanView, p: PlayerView, t: Theme) -> list[tuple[str, RGB, RGB]]:
-    """(label, fill, ink) of the seat's badges."""
-    badges: list[tuple[str, RGB]] = []
-    if view.phase == "play" and p.seat == view.to_play:
-        badges.append(("TO MOVE", t.highlight))
-    if view.draw_offer == p.seat:
-        badges.append(("OFFERS A DRAW", t.ink))
-    final = view.final
-    if final is not None and final.ranking:
-        top = final.ranking[0]
-        if len(top) > 1:
-            badges.append(("DRAW", t.ink))
-        elif p.seat in top:
-            badges.append(("WINNER", t.good))
-    return [(label, fill, t.on_colour) for label, fill in badges]
-
-
-def _player_panel(
-    c: Canvas, view: ArtabanView, p: PlayerView, names: Sequence[str], box: Box
-) -> None:
-    t = c.theme
-    x0, y0, x1, _ = box
-    colour = t.player_colour(p.seat)
-    acting = p.seat == view.to_play or p.seat in view.waiting_on
-    seat_panel(c, box, colour, acting=acting)
-    cy = y0 + 30
-    right = badge_row(c, x1 - 14, cy, _badges(view, p, t))
-    shape_marker(c.draw, (x0 + 38, cy), 11, t.seat_shape(p.seat), colour)
-    c.text(
-        (x0 + 58, cy),
-        display_name(names, p.seat),
-        size=28,
-        fill=t.ink,
-        anchor="lm",
-        bold=True,
-        max_width=right - x0 - 66,
+def _private_header(c: Canvas, view: ArtabanView, names: Sequence[str], seat: int) -> int:
+    private_band(
+        c,
+        colour=c.theme.player_colour(seat),
+        kicker=_subtitle(view, f"your view from rank {START_RANK[seat]}").upper(),
+        margin=MARGIN,
+        height=TITLE_H,
     )
-    c.text(
-        (x0 + 28, y0 + 58),
-        f"Player {p.seat + 1} · rank {START_RANK[p.seat]} to rank {HOME_RANK[p.seat]}",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lt",
+    c.seat_mark((MARGIN + 22, TITLE_H * 2 // 3), 18, seat)
+    if view.phase == "over":
+        where = "Game over"
+    elif view.phase == "play":
+        where = f"Move {view.ply}"
+    else:
+        where = "Set-up"
+    prompt = "YOUR MOVE" if view.phase == "play" and view.to_play == seat else None
+    private_title(
+        c,
+        name=display_name(names, seat),
+        where=where,
+        prompt=prompt,
+        margin=MARGIN,
+        band=TITLE_H,
+        mark=18,
     )
-    if view.phase == "setup":
-        bx = x0 + 28
-        box = c.text((bx, y0 + 118), "Set-up", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-        label = "COMMITTED" if p.committed else "ARRANGING"
-        fill = t.good if p.committed else t.grid
-        ink = t.on_colour if p.committed else t.ink
-        c.pill((box[2] + 14, y0 + 118), label, size=SMALL, fill=fill, ink=ink, height=38)
-        return
-    cols = (("Score", str(p.score)), ("Home", str(p.home)), ("On board", str(p.on_board)))
-    cw = (x1 - x0 - 40) / 3
-    for k, (label, value) in enumerate(cols):
-        sx = x0 + 28 + k * cw
-        c.text((sx, y0 + 96), label, size=SMALL, fill=t.muted, anchor="lt", bold=True)
-        c.text((sx, y0 + 126), value, size=38 if k == 0 else 32, fill=t.ink, anchor="lt", bold=True)
+    return TITLE_H + GAP
 
 
-PLAYER_PANEL_H: Final = 176
-
-
-def _players(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
-    gap = 14
-    w = (c.width - 2 * MARGIN - gap) // 2
-    h = PLAYER_PANEL_H
-    for i, p in enumerate(view.players[:2]):
-        x = MARGIN + i * (w + gap)
-        _player_panel(c, view, p, names, (x, y, x + w, y + h))
-    return y + h + 18
+# ----------------------------------------------------------------- the board
 
 
 def _square_xy(file: int, rank: int, flip: bool) -> tuple[int, int]:
@@ -274,9 +289,16 @@ def _square_xy(file: int, rank: int, flip: bool) -> tuple[int, int]:
     return col, row
 
 
+def square_centre(name: str, top: int, *, flip: bool = False) -> tuple[float, float]:
+    """The centre on the image of square ``name`` ("c4") of a board whose
+    coordinates start at ``top`` (the y :func:`render_board` draws it at)."""
+    col, row = _square_xy(FILES.index(name[0]), int(name[1:]), flip)
+    return BOARD_LEFT + col * SQUARE + SQUARE / 2, top + COORD + row * SQUARE + SQUARE / 2
+
+
 def _board(c: Canvas, view: ArtabanView, y: int, *, flip: bool) -> int:
     t = c.theme
-    left = (c.width - BOARD_PX) // 2
+    left = BOARD_LEFT
     top = y + COORD
     files = FILES[::-1] if flip else FILES
     ranks = [str(i + 1 if flip else 8 - i) for i in range(8)]
@@ -325,7 +347,7 @@ def _board(c: Canvas, view: ArtabanView, y: int, *, flip: bool) -> int:
                 )
     for die in view.dice:
         _board_die(c, die, left, top, flip)
-    return top + BOARD_PX + COORD + 12
+    return y + BOARD_BLOCK + GAP
 
 
 def _board_die(c: Canvas, die: DieView, left: int, top: int, flip: bool) -> None:
@@ -343,141 +365,294 @@ def _board_die(c: Canvas, die: DieView, left: int, top: int, flip: bool) -> None
     )
 
 
-def _info(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
-    """Last move, draw offer, the no-progress count and the variant."""
+SETUP_NOTE: Final = "Both set-ups are revealed together once both players have committed."
+
+
+def _legend(c: Canvas, view: ArtabanView, x0: int, x1: int, y: int) -> int:
+    """The key under the board (during the set-up, what happens next)."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    lines: list[tuple[str, str]] = []
-    if view.last_move is not None:
-        lines.append(("Last move", _last_move_text(view, names)))
-    if view.draw_offer is not None:
-        lines.append(("Draw offer", f"{display_name(names, view.draw_offer)} offers a draw"))
-    if view.diagonal_captures:
-        lines.append(("Variant", "diagonal captures and sacrifices"))
-    h = 78 + 42 * len(lines)
-    c.panel((x0, y, x1, y + h))
-    ly = y + 32
-    for label, text in lines:
-        c.text((x0 + 20, ly), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
-        c.text((x0 + 176, ly), text, size=BODY, fill=t.ink, anchor="lm", max_width=x1 - x0 - 196)
-        ly += 42
-    # The 40-ply rule (R9) as a bar.
-    label = f"{view.quiet_plies} of {view.quiet_limit} quiet plies"
-    c.text((x0 + 20, ly), "No progress", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    c.text((x0 + 176, ly), label, size=BODY, fill=t.ink, anchor="lm")
-    bar_left = x0 + 176 + text_width(label, BODY) + 20
-    bar_right = x1 - 24
-    if bar_right - bar_left > 60:
-        c.panel((bar_left, ly - 9, bar_right, ly + 9), fill=t.slot, radius=9)
-        share = min(1.0, view.quiet_plies / max(1, view.quiet_limit))
-        if share > 0:
-            fill = t.bad if share >= 0.75 else t.highlight
-            c.panel(
-                (
-                    bar_left,
-                    ly - 9,
-                    bar_left + max(18, round(share * (bar_right - bar_left))),
-                    ly + 9,
-                ),
-                fill=fill,
-                radius=9,
-            )
-    return y + h + 16
+    if view.phase == "setup":
+        for line in wrap_text(SETUP_NOTE, SMALL, x1 - x0):
+            c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+            y += LINE
+        return y + SECTION_GAP
+
+    def front(c: Canvas, x: int, cy: int) -> None:
+        draw_die(c, (x + 24, cy + 8), 44, owner=0, top=3, front=2, leader=False, front_up=True)
+
+    def leader(c: Canvas, x: int, cy: int) -> None:
+        draw_die(c, (x + 24, cy - 4), 44, owner=1, top=5, front=None, leader=True, front_up=True)
+
+    def last(c: Canvas, x: int, cy: int) -> None:
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=t.highlight, width=4)
+
+    items = (
+        LegendItem("front face (tip forward: 7 minus it comes up)", front, 48),
+        LegendItem("Leader", leader, 48),
+        LegendItem("last move", last, 36),
+    )
+    return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 36) + SECTION_GAP
 
 
-def _final(c: Canvas, view: ArtabanView, names: Sequence[str], y: int) -> int:
+# ----------------------------------------------------------------- the column
+
+
+def _badges(view: ArtabanView, p: PlayerView, t: Theme) -> list[tuple[str, RGB, RGB]]:
+    """(label, fill, ink) of the seat's badges: only the result, so a long
+    name keeps its room (the seat to move is ringed, and named in the title
+    and in the message above the image)."""
+    badges: list[tuple[str, RGB, RGB]] = []
+    final = view.final
+    if final is not None and final.ranking:
+        top = final.ranking[0]
+        if len(top) > 1:
+            badges.append(("DRAW", t.ink, t.on_colour))
+        elif p.seat in top:
+            badges.append(("WINNER", t.good, t.on_colour))
+    return badges
+
+
+PANEL_H: Final = 190
+SETUP_PANEL_H: Final = 162
+
+
+def _panel_height(view: ArtabanView) -> int:
+    return SETUP_PANEL_H if view.phase == "setup" else PANEL_H
+
+
+def _player_panel(
+    c: Canvas, view: ArtabanView, p: PlayerView, names: Sequence[str], box: Box
+) -> None:
+    """A player in four lines: name and badge; which way they go; then their
+    score, dice home and dice on the board (or, in the set-up, whether they
+    have committed)."""
+    t = c.theme
+    x0, y0, x1, _ = box
+    inner = x0 + 36
+    colour = t.player_colour(p.seat)
+    acting = p.seat == view.to_play or p.seat in view.waiting_on
+    seat_panel(c, box, colour, acting=acting)
+    cy = y0 + 32
+    right = badge_row(c, x1 - 12, cy, _badges(view, p, t), gap=10)
+    shape_marker(c.draw, (inner + 10, cy), 13, t.seat_shape(p.seat), colour)
+    c.text(
+        (inner + 34, cy),
+        display_name(names, p.seat),
+        size=BODY,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=right - inner - 42,
+    )
+    c.text(
+        (inner, y0 + 74),
+        # "Player 1" beside a name reads as a second name: say what it means.
+        f"{SEAT_ORDER[p.seat]} · rank {START_RANK[p.seat]} to {HOME_RANK[p.seat]}",
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=x1 - inner - 12,
+    )
+    if view.phase == "setup":
+        label = "COMMITTED" if p.committed else "ARRANGING"
+        fill = t.good if p.committed else t.grid
+        ink = t.on_colour if p.committed else t.ink
+        c.pill((inner, y0 + 120), label, size=SMALL, fill=fill, ink=ink, height=SMALL + 12)
+        return
+    cols = (("score", str(p.score)), ("home", str(p.home)), ("on board", str(p.on_board)))
+    widths = [max(text_width(label, SMALL), text_width(value, BIG, True)) for label, value in cols]
+    spare = max(0, (x1 - 16 - inner) - sum(widths)) // (len(cols) - 1)
+    x = inner
+    for (label, value), w in zip(cols, widths, strict=True):
+        c.text((x, y0 + 112), label, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((x, y0 + 154), value, size=BIG, fill=t.ink, anchor="lm", bold=True)
+        x += w + spare
+
+
+def _players(c: Canvas, view: ArtabanView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    h = _panel_height(view)
+    for p in view.players[:2]:
+        _player_panel(c, view, p, names, (x0, y, x1, y + h))
+        y += h + 10
+    return y - 10 + SECTION_GAP
+
+
+def _reason_lines(view: ArtabanView, names: Sequence[str], width: int) -> list[str]:
+    final = view.final
+    if final is None:
+        return []
+    # The reason names the players with {pN} tags (the rules' White and
+    # Black are not the colours of the seats drawn here).
+    return wrap_text(fill_names(final.reason, names), SMALL, width)
+
+
+def _final(c: Canvas, view: ArtabanView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """The result: who won (a crown) or the draw, the score, and why."""
     t = c.theme
     final = view.final
     if final is None:
         return y
-    x0, x1 = MARGIN, c.width - MARGIN
-    reason = wrap_text(final.reason, SMALL, x1 - x0 - 40)
-    h = 78 + 32 * len(reason) + 12
+    pad = 20
+    reason = _reason_lines(view, names, x1 - x0 - 2 * pad)
+    h = 2 * pad + (BIG + 14) + LINE * (1 + len(reason))
     c.panel((x0, y, x1, y + h), outline=t.highlight, width=3)
     top = final.ranking[0] if final.ranking else ()
     if len(top) == 1:
         headline = f"{display_name(names, top[0])} wins!"
     else:
         headline = "Agreed draw" if final.agreed else "Draw"
-    scores = " - ".join(str(s) for s in final.scores)
+    cy = y + pad + (BIG + 14) // 2
     box = c.text(
-        (x0 + 20, y + 38),
+        (x0 + pad, cy),
         headline,
-        size=38,
+        size=BIG,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=x1 - x0 - 260,
+        max_width=x1 - x0 - 2 * pad - (60 if len(top) == 1 else 0),
     )
     if len(top) == 1:
-        crown(c.draw, (box[2] + 14, y + 20, box[2] + 58, y + 52), GOLD)
-    c.text((x1 - 20, y + 38), f"Score {scores}", size=30, fill=t.ink, anchor="rm", bold=True)
-    ly = y + 84
+        crown(c.draw, (box[2] + 12, cy - 16, box[2] + 56, cy + 14), GOLD)
+    ly = y + pad + BIG + 14 + LINE // 2
+    scores = " - ".join(str(s) for s in final.scores)
+    c.text((x0 + pad, ly), f"Score {scores}", size=BODY, fill=t.ink, anchor="lm", bold=True)
     for line in reason:
-        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm")
-        ly += 32
-    return y + h + 16
+        ly += LINE
+        c.text((x0 + pad, ly), line, size=SMALL, fill=t.muted, anchor="lm")
+    return y + h + SECTION_GAP
 
 
-def _legend(c: Canvas, view: ArtabanView, y: int) -> int:
+def _last_move_lines(view: ArtabanView, width: int) -> list[str]:
+    return wrap_text(move_text(view), SMALL, width) if view.last_move is not None else []
+
+
+def _last_move_height(view: ArtabanView, width: int) -> int:
+    if view.last_move is None:
+        return 0
+    return SMALL + 14 + LINE * (1 + len(_last_move_lines(view, width))) + SECTION_GAP
+
+
+def _last_move(c: Canvas, view: ArtabanView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """Who moved last, and the move in words."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    if view.phase == "setup":
-        note = "Both set-ups are revealed together once both players have committed."
-        for line in wrap_text(note, SMALL, x1 - x0):
-            c.text((x0, y + 8), line, size=SMALL, fill=t.muted, anchor="lt")
-            y += 32
-        return y + 24
-
-    def front(c: Canvas, x: int, cy: int) -> None:
-        draw_die(c, (x + 22, cy + 6), 40, owner=0, top=3, front=2, leader=False, front_up=True)
-
-    def leader(c: Canvas, x: int, cy: int) -> None:
-        draw_die(c, (x + 22, cy), 40, owner=1, top=5, front=None, leader=True, front_up=True)
-
-    def last(c: Canvas, x: int, cy: int) -> None:
-        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=t.highlight, width=4)
-
-    items = (
-        LegendItem("front face (tip forward: 7 minus it comes up)", front, 46),
-        LegendItem("Leader", leader, 46),
-        LegendItem("last move", last, 36),
+    move = view.last_move
+    if move is None:
+        return y
+    y = column_heading(c, x0, y, "Last move", right=x1)
+    cy = y + LINE // 2
+    c.seat_mark((x0 + 14, cy), 14, move.seat)
+    c.text(
+        (x0 + 38, cy),
+        display_name(names, move.seat),
+        size=SMALL,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=x1 - x0 - 38,
     )
-    return legend(c, items, x0=x0, x1=x1, y=y + 8, size=SMALL, row_height=60) + 8
+    y += LINE
+    for line in _last_move_lines(view, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm")
+        y += LINE
+    return y + SECTION_GAP
 
 
-def _board_height(view: ArtabanView) -> int:
-    h = 124 + PLAYER_PANEL_H + 18 + BOARD_PX + 2 * COORD + 12 + 78 + 3 * 42 + 16 + 150
-    if view.final is not None:
-        h += 78 + 32 * 6 + 28
-    return h
+QUIET_HINT: Final = "Moves with no forward tip, capture or sacrifice; the game ends at {limit}."
+
+
+def _draw_offer(
+    c: Canvas, view: ArtabanView, names: Sequence[str], x0: int, x1: int, y: int
+) -> int:
+    t = c.theme
+    seat = view.draw_offer
+    if seat is None:
+        return y
+    y = column_heading(c, x0, y, "Draw offered by", right=x1)
+    cy = y + LINE // 2
+    c.seat_mark((x0 + 14, cy), 14, seat)
+    c.text(
+        (x0 + 38, cy),
+        display_name(names, seat),
+        size=SMALL,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=x1 - x0 - 38,
+    )
+    return y + LINE + SECTION_GAP
+
+
+def _quiet(c: Canvas, view: ArtabanView, x0: int, x1: int, y: int) -> int:
+    """The no-progress count (R9) as a bar, and what it means."""
+    t = c.theme
+    y = column_heading(c, x0, y, "No progress", right=x1)
+    c.text(
+        (x0, y + LINE // 2),
+        f"{view.quiet_plies} of {view.quiet_limit} quiet moves",
+        size=BODY,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+    )
+    y += LINE + 4
+    c.panel((x0, y, x1, y + 18), fill=t.slot, radius=9)
+    share = min(1.0, view.quiet_plies / max(1, view.quiet_limit))
+    if share > 0:
+        fill = t.bad if share >= 0.75 else t.highlight
+        c.panel((x0, y, x0 + max(18, round(share * (x1 - x0))), y + 18), fill=fill, radius=9)
+    y += 18 + 8
+    for line in wrap_text(QUIET_HINT.format(limit=view.quiet_limit), SMALL, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        y += LINE
+    return y + SECTION_GAP
+
+
+def _height(view: ArtabanView, names: Sequence[str]) -> int:
+    """Room enough for the taller of the two stacks (cropped after drawing)."""
+    width = COLUMN_X1 - COLUMN_X0
+    left = BOARD_BLOCK + GAP + 2 * (SMALL + 36) + 2 * SECTION_GAP
+    column = 2 * (PANEL_H + 10) + 6 * (SMALL + 14 + SECTION_GAP) + 12 * LINE
+    column += LINE * (len(_reason_lines(view, names, width)) + 4)
+    column += _last_move_height(view, COLUMN_X0 - 2 * MARGIN)
+    return TITLE_H + GAP + max(left, column) + 2 * MARGIN
+
+
+def _draw(c: Canvas, view: ArtabanView, names: Sequence[str], y: int, *, flip: bool) -> int:
+    """The board and its key on the left; the result, the players, a draw
+    offer and the quiet-moves meter on the right; and the last move under
+    whichever of the two ends higher (so the image stays as short as it can)."""
+    left = _board(c, view, y, flip=flip)
+    left_x1 = COLUMN_X0 - MARGIN
+    left = _legend(c, view, MARGIN, left_x1, left)
+    x0, x1 = COLUMN_X0, COLUMN_X1
+    column = _final(c, view, names, x0, x1, y)
+    column = _players(c, view, names, x0, x1, column)
+    column = _draw_offer(c, view, names, x0, x1, column)
+    if view.phase == "play":
+        column = _quiet(c, view, x0, x1, column)
+    in_column = column + _last_move_height(view, x1 - x0)
+    under_key = left + _last_move_height(view, left_x1 - MARGIN)
+    if max(left, in_column) <= max(column, under_key):
+        column = _last_move(c, view, names, x0, x1, column)
+    else:
+        left = _last_move(c, view, names, MARGIN, left_x1, left)
+    return max(left, column) - SECTION_GAP + MARGIN
 
 
 def render_board(
     view: ArtabanView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
 ) -> Image.Image:
     """The public board, from Player 1's side; never shows ``view.me``."""
-    c = Canvas(BOARD_WIDTH, _board_height(view), theme)
-    y = _title(c, view, names, _subtitle(view, "board"))
-    y = _players(c, view, names, y)
-    if view.final is not None:
-        y = _final(c, view, names, y)
-    y = _board(c, view, y, flip=False)
-    if view.phase != "setup":
-        y = _info(c, view, names, y)
-    y = _legend(c, view, y)
-    return c.crop(y + 8)
+    c = Canvas(WIDTH, _height(view, names), theme)
+    y = _title(c, view, names)
+    y = _draw(c, view, names, y, flip=False)
+    return c.crop(y)
 
 
-def _subtitle(view: ArtabanView, what: str) -> str:
-    variant = " · diagonal captures" if view.diagonal_captures else ""
-    return f"Artaban · {what}{variant}"
+# ----------------------------------------------------------------- private set-up
 
 
-# ----------------------------------------------------------------- private
-
-
-def _private_header(c: Canvas, me_seat: int, names: Sequence[str], what: str, right: str) -> int:
+def _setup_header(c: Canvas, me_seat: int, names: Sequence[str], what: str, right: str) -> int:
     t = c.theme
     colour = t.player_colour(me_seat)
     h = private_band(c, colour=colour, kicker=what.upper(), margin=MARGIN)
@@ -564,13 +739,13 @@ def _progress(c: Canvas, me: SetupView, y: int) -> int:
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     headline, hint = _next_step(me)
-    hint_lines = wrap_text(hint, SMALL, x1 - x0 - 40)
+    hint_lines = wrap_text(hint, SETUP_SMALL, x1 - x0 - 40)
     h = 150 + 32 * len(hint_lines)
     c.panel((x0, y, x1, y + h))
     total_label = f"Total {me.total} of 28"
     c.text((x0 + 20, y + 36), total_label, size=34, fill=t.ink, anchor="lm", bold=True)
     leader = f"Leader: file {me.leader}" if me.leader is not None else "Leader: not chosen"
-    c.text((x1 - 20, y + 36), leader, size=BODY, fill=t.ink, anchor="rm", bold=True)
+    c.text((x1 - 20, y + 36), leader, size=SETUP_BODY, fill=t.ink, anchor="rm", bold=True)
     bar = (x0 + 20, y + 66, x1 - 20, y + 84)
     c.panel(bar, fill=t.slot, radius=9)
     share = min(1.0, me.total / 28)
@@ -585,7 +760,7 @@ def _progress(c: Canvas, me: SetupView, y: int) -> int:
     c.text((x0 + 20, y + 114), headline, size=28, fill=colour, anchor="lm", bold=True)
     ly = y + 148
     for line in hint_lines:
-        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((x0 + 20, ly), line, size=SETUP_SMALL, fill=t.muted, anchor="lm")
         ly += 32
     return y + h + 18
 
@@ -599,8 +774,8 @@ def _setup_notes(c: Canvas, me: SetupView, y: int) -> int:
         "Nobody else sees this until both players have committed.",
     ]
     for note in notes:
-        for line in wrap_text(note, SMALL, c.width - 2 * MARGIN):
-            c.text((MARGIN, y), line, size=SMALL, fill=t.muted, anchor="lt")
+        for line in wrap_text(note, SETUP_SMALL, c.width - 2 * MARGIN):
+            c.text((MARGIN, y), line, size=SETUP_SMALL, fill=t.muted, anchor="lt")
             y += 32
     return y + 10
 
@@ -614,7 +789,7 @@ def render_private(
     if me is not None:
         c = Canvas(PRIVATE_WIDTH, 1000, theme)
         right = "Committed" if me.committed else "Setting up"
-        y = _private_header(c, me.seat, names, "Artaban · your set-up (only you see this)", right)
+        y = _setup_header(c, me.seat, names, "Artaban · your set-up (only you see this)", right)
         y = _setup_row(c, me, y)
         y = _progress(c, me, y)
         y = _setup_notes(c, me, y)
@@ -622,22 +797,10 @@ def render_private(
     seat = view.viewer
     if seat is None:
         return render_board(view, names=names, theme=theme)
-    c = Canvas(BOARD_WIDTH, _board_height(view) + 20, theme)
-    y = _private_header(
-        c,
-        seat,
-        names,
-        f"Artaban · your view from rank {START_RANK[seat]}",
-        _status(view, names),
-    )
-    y = _players(c, view, names, y)
-    if view.final is not None:
-        y = _final(c, view, names, y)
-    y = _board(c, view, y, flip=seat == 1)
-    if view.phase != "setup":
-        y = _info(c, view, names, y)
-    y = _legend(c, view, y)
-    return c.crop(y + 8)
+    c = Canvas(WIDTH, _height(view, names), theme)
+    y = _private_header(c, view, names, seat)
+    y = _draw(c, view, names, y, flip=seat == 1)
+    return c.crop(y)
 
 
 class ArtabanRenderer(ViewRenderer, name="artaban", board=render_board, private=render_private):
@@ -645,10 +808,17 @@ class ArtabanRenderer(ViewRenderer, name="artaban", board=render_board, private=
 
 
 __all__ = [
+    "BOARD_LEFT",
+    "BOARD_PX",
     "BOARD_WIDTH",
+    "COLUMN_X0",
     "PRIVATE_WIDTH",
+    "SQUARE",
+    "WIDTH",
     "ArtabanRenderer",
     "draw_die",
+    "move_text",
     "render_board",
     "render_private",
+    "square_centre",
 ]

@@ -34,6 +34,7 @@ from renderers.common import (
     board_coordinates,
     board_title,
     capture_badge,
+    column_heading,
     crown,
     display_name,
     edge_labels,
@@ -42,7 +43,7 @@ from renderers.common import (
     min_text_size,
     pips,
     private_band,
-    private_heading,
+    private_title,
     seat_panel,
     side_bar,
     text_width,
@@ -51,19 +52,34 @@ from renderers.common import (
     wrap_text,
 )
 
-WIDTH: Final = 1000
+WIDTH: Final = 1320
+"""Landscape, so the image fits the box Discord shows it in (height at most
+1.25 times the width; issue 17)."""
 MARGIN: Final = 24
-SQUARE: Final = 104
+GAP: Final = 16
+SECTION_GAP: Final = 22
+TITLE_H: Final = 108
+SQUARE: Final = 92
 BOARD_PX: Final = 8 * SQUARE
-COORD: Final = 36
+COORD: Final = 42
 """The coordinate gutter on each edge (letters or numbers)."""
 EDGE: Final = 8
 """The army-coloured bar between the gutter and the squares."""
+BOARD_BLOCK: Final = BOARD_PX + 2 * (COORD + EDGE)
+"""The board with its gutters, square."""
+BOARD_LEFT: Final = MARGIN + COORD + EDGE
+"""The left edge of the squares."""
+COLUMN_X0: Final = MARGIN + BOARD_BLOCK + MARGIN
+"""The column of dice, armies and moves, right of the board."""
+COLUMN_X1: Final = WIDTH - MARGIN
 FILES: Final = "abcdefgh"
 
 SMALL: Final = min_text_size(WIDTH)
 """Labels, coordinates, badges: the smallest text readable on a phone."""
 BODY: Final = SMALL + 2
+BIG: Final = SMALL + 5
+BADGE: Final = SMALL * 2 // 3
+"""The radius of an army's letter disc (its letter is :data:`SMALL`)."""
 
 LIGHT_SQUARE: Final[RGB] = (64, 68, 84)
 DARK_SQUARE: Final[RGB] = (48, 51, 64)
@@ -258,7 +274,7 @@ def draw_piece(c: Canvas, centre: tuple[float, float], size: int, army: str, kin
     _letter_badge(c, (cx + size * 0.31, cy + size * 0.31), army)
 
 
-def _letter_badge(c: Canvas, centre: tuple[float, float], army: str, radius: int = 17) -> None:
+def _letter_badge(c: Canvas, centre: tuple[float, float], army: str, radius: int = BADGE) -> None:
     t = c.theme
     cx, cy = centre
     c.draw.ellipse(
@@ -277,7 +293,7 @@ def _letter_badge(c: Canvas, centre: tuple[float, float], army: str, radius: int
     )
 
 
-def army_mark(c: Canvas, centre: tuple[float, float], army: str, radius: int = 18) -> None:
+def army_mark(c: Canvas, centre: tuple[float, float], army: str, radius: int = BADGE) -> None:
     """The army's letter on a disc in its colour (panels, headings, legend)."""
     t = c.theme
     cx, cy = centre
@@ -379,21 +395,25 @@ def _shown_moves(view: ChaturajiView) -> tuple[tuple[MoveView, ...], str]:
 
 
 # ----------------------------------------------------------------- sections
+#
+# The image is landscape, to fit the box Discord shows an attachment in
+# without a tap (issue 17): the title band across the top, the board and its
+# legend on the left, and a column on the right with the dice, the armies
+# and the last turn.  Text is held to the minimum of this wider image.
 
 
 def _title(c: Canvas, view: ChaturajiView, names: Sequence[str]) -> int:
-    height = 108
-    title_band(c, height)
+    title_band(c, TITLE_H)
     board_title(
         c,
         kicker="MARTIAN CHATURAJI · BOARD",
         status=_status(view, names),
-        y=54,
-        size=34,
+        y=52,
+        size=BIG,
         margin=MARGIN,
         counter=f"Turn {view.turns}" if view.turns else None,
     )
-    return height + 16
+    return TITLE_H + GAP
 
 
 def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: int) -> int:
@@ -401,13 +421,14 @@ def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: 
     mine = view.me or (view.seats[seat] if 0 <= seat < len(view.seats) else ())
     first = mine[0] if mine else "blue"
     side = " + ".join(army_title(a) for a in mine) or "?"
-    h = private_band(
+    private_band(
         c,
         colour=army_colour(t, first),
         kicker=f"CHATURAJI · YOUR SIDE: {side.upper()}",
         margin=MARGIN,
+        height=TITLE_H,
     )
-    army_mark(c, (MARGIN + 22, 70), first)
+    army_mark(c, (MARGIN + 22, TITLE_H * 2 // 3), first)
     prompt = None
     if view.to_play == seat and view.phase != "over":
         prompt = {
@@ -421,14 +442,20 @@ def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: 
         where = f"Turn {view.turns}"
     else:
         where = "Starting"
-    private_heading(
-        c, name=display_name(names, seat), where=where, prompt=prompt, margin=MARGIN, small=SMALL
+    private_title(
+        c,
+        name=display_name(names, seat),
+        where=where,
+        prompt=prompt,
+        margin=MARGIN,
+        band=TITLE_H,
+        mark=BADGE,
     )
-    return h + 16
+    return TITLE_H + GAP
 
 
-DIE: Final = 64
-DIE_CARD_H: Final = 118
+DIE: Final = 60
+DIE_CARD_H: Final = 124
 
 
 def _die_face(c: Canvas, box: Box, face: int, edge: RGB, *, faded: bool) -> None:
@@ -454,8 +481,8 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
         outline=colour if not done else t.grid,
         radius=12,
     )
-    dy = y + 12
-    box = (x + 14, dy, x + 14 + DIE, dy + DIE)
+    dy = y + 10
+    box = (x + 12, dy, x + 12 + DIE, dy + DIE)
     _die_face(c, box, die.rolled, colour, faded=done)
     # the kind it moves: arrow, then the glyph in the army's colour
     ax = box[2] + 10
@@ -464,7 +491,7 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
         c.cross((ax + 8, cy - 18, ax + 44, cy + 18), t.bad, width=6)
     else:
         c.draw.polygon([(ax, cy - 10), (ax + 14, cy), (ax, cy + 10)], fill=t.muted)
-        gsize = 58
+        gsize = 56
         gx = ax + 22
         fill = colour if not die.used else t.dim(colour, 0.55)
         glyph(
@@ -475,7 +502,7 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
             t.slot,
         )
         if die.used:
-            c.check((gx + 20, cy - 4, gx + 60, cy + 30), t.good, width=6)
+            c.check((gx + 18, cy - 4, gx + 58, cy + 30), t.good, width=6)
     if die.void:
         label, ink = "void", t.bad
     elif die.used:
@@ -485,68 +512,55 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
     else:
         label, ink = KIND_TITLES.get(die.kind or "", "?"), t.ink
     c.text(
-        (x + 14, y + DIE_CARD_H - 22),
+        (x + 12, y + DIE_CARD_H - 26),
         label,
         size=SMALL,
         fill=ink,
         anchor="lm",
         bold=True,
-        max_width=w - 24,
+        max_width=w - 20,
     )
 
 
-def _turn_strip(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int) -> int:
-    """Whose turn, which armies they command, and the dice."""
+def _dice(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> int:
+    """The dice of the turn (two to a row), and the armies they move."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
     if view.phase == "start" or (view.phase == "choose" and not view.dice):
-        return _start_strip(c, view, names, y)
-    if view.phase == "over" or view.turn is None:
+        return _start_rolls(c, view, x0, x1, y)
+    if view.phase == "over" or view.turn is None or not view.dice:
         return y
-    h = 64 + (DIE_CARD_H + 14 if view.dice else 0)
-    c.panel((x0, y, x1, y + h))
-    cy = y + 32
-    x = x0 + 20
     armies = view.commanding or (view.turn,)
-    for a in armies:
-        army_mark(c, (x + 18, cy), a)
-        x += 44
-    who = _commander_name(view, view.turn, names)
-    text = " + ".join(army_title(a) for a in armies)
+    heading = "Dice · " + " + ".join(army_title(a) for a in armies)
+    y = column_heading(c, x0, y, heading, right=x1)
     if view.controlled:
-        text += f" (via the {army_title(view.controlled)} throne)"
-    box = c.text((x + 4, cy), who, size=BODY, fill=t.ink, anchor="lm", bold=True, max_width=300)
-    c.text(
-        (box[2] + 14, cy), text, size=SMALL, fill=t.muted, anchor="lm", max_width=x1 - box[2] - 34
-    )
-    if view.dice:
-        n = len(view.dice)
-        gap = 12
-        w = min(230, (x1 - x0 - 40 - gap * (n - 1)) // n)
-        for i, die in enumerate(view.dice):
-            _die_card(c, die, x0 + 20 + i * (w + gap), y + 60, w)
-    return y + h + 16
+        via = f"{army_title(view.turn)} moves via the {army_title(view.controlled)} throne"
+        for line in wrap_text(via, SMALL, x1 - x0):
+            c.text((x0, y + SMALL // 2), line, size=SMALL, fill=t.highlight, anchor="lm")
+            y += SMALL + 8
+        y += 6
+    gap = 12
+    w = (x1 - x0 - gap) // 2
+    for i, die in enumerate(view.dice):
+        row, col = divmod(i, 2)
+        _die_card(c, die, x0 + col * (w + gap), y + row * (DIE_CARD_H + gap), w)
+    rows = (len(view.dice) + 1) // 2
+    return y + rows * (DIE_CARD_H + gap) + SECTION_GAP - gap
 
 
-def _start_strip(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int) -> int:
-    """R14: the starting rolls so far (Blue, Red, Green, Yellow)."""
+def _start_rolls(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> int:
+    """R14: the starting rolls so far (Blue, Red, Green, Yellow), two to a row."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    h = 150
-    c.panel((x0, y, x1, y + h))
-    c.text(
-        (x0 + 20, y + 30),
-        "Who starts: one die per army, higher pair total",
-        size=SMALL,
-        fill=t.muted,
-        anchor="lm",
-        max_width=x1 - x0 - 40,
-    )
-    slot = (x1 - x0 - 40) // 4
+    y = column_heading(c, x0, y, "Who starts", right=x1)
+    for line in wrap_text("One die per army; the higher pair total starts.", SMALL, x1 - x0):
+        c.text((x0, y + SMALL // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        y += SMALL + 10
+    y += 6
+    slot = (x1 - x0) // 2
     for i, army in enumerate(ARMY_ORDER):
-        x = x0 + 20 + i * slot
-        army_mark(c, (x + 18, y + 96), army)
-        box = (x + 46, y + 64, x + 46 + DIE, y + 64 + DIE)
+        row, col = divmod(i, 2)
+        x, top = x0 + col * slot, y + row * (DIE + 16)
+        army_mark(c, (x + 22, top + DIE // 2), army, radius=BADGE)
+        box = (x + 54, top, x + 54 + DIE, top + DIE)
         if i < len(view.start_rolls):
             _die_face(c, box, view.start_rolls[i], army_colour(t, army), faded=False)
         else:
@@ -559,13 +573,12 @@ def _start_strip(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int) -
                 anchor="mm",
                 bold=True,
             )
-    del names
-    return y + h + 16
+    return y + 2 * (DIE + 16) + SECTION_GAP - 16
 
 
 def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
     t = c.theme
-    left = (c.width - BOARD_PX) // 2
+    left = BOARD_LEFT
     top = y + COORD + EDGE
     # squares, with thrones and the last moves
     moves, _ = _shown_moves(view)
@@ -650,22 +663,36 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
         col, row = _display(*sq, turns)
         x1, y0 = left + (col + 1) * SQUARE, top + row * SQUARE
         capture_badge(c, (x1 - 34, y0 + 4, x1 - 4, y0 + 34), inset=9, ring=2)
-    return top + BOARD_PX + EDGE + COORD + 14
+    return top + BOARD_PX + EDGE + COORD + GAP
 
 
-PANEL_H: Final = 176
+PANEL_H: Final = 140
 
 
 def _army_panel(
     c: Canvas, view: ChaturajiView, a: ArmyView, names: Sequence[str], box: Box
 ) -> None:
+    """An army in three lines: its name and commander; its monarch (where,
+    or captured) and its status badge; the pieces it has lost."""
     t = c.theme
     x0, y0, x1, _ = box
     colour = army_colour(t, a.army)
     acting = view.phase not in ("over", "start") and a.army in view.commanding
     seat_panel(c, box, colour, acting=acting)
+    inner = x0 + 36
     cy = y0 + 30
-    army_mark(c, (x0 + 44, cy), a.army)
+    army_mark(c, (inner + 10, cy), a.army, radius=BADGE)
+    nb = c.text((inner + 40, cy), army_title(a.army), size=BODY, fill=t.ink, anchor="lm", bold=True)
+    c.text(
+        (nb[2] + 12, cy),
+        display_name(names, a.commander),
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=x1 - 16 - nb[2] - 12,
+    )
+    # monarch state, and the badge
+    my = y0 + 72
     badges: list[tuple[str, RGB, RGB]] = []
     if view.turn == a.army and view.phase != "over":
         badges.append(("TO MOVE", t.highlight, t.on_colour))
@@ -673,120 +700,136 @@ def _army_panel(
         badges.append((f"BY {a.controlled_by.upper()}", t.highlight, t.on_colour))
     elif view.final is not None and view.final.winners and a.army in view.final.winners.split("-"):
         badges.append(("WON", t.good, t.on_colour))
-    right = badge_row(c, x1 - 14, cy, badges)
-    nb = c.text((x0 + 72, cy), army_title(a.army), size=BODY, fill=t.ink, anchor="lm", bold=True)
-    c.text(
-        (nb[2] + 12, cy),
-        display_name(names, a.commander),
-        size=SMALL,
-        fill=t.muted,
-        anchor="lm",
-        max_width=right - nb[2] - 16,
-    )
-    # monarch state
-    my = y0 + 76
+    right = badge_row(c, x1 - 12, my, badges)
     if a.monarch is None:
-        crown(c.draw, (x0 + 30, my - 15, x0 + 66, my + 13), t.bad)
-        c.cross((x0 + 30, my - 16, x0 + 66, my + 16), t.bad, width=4)
-        c.text((x0 + 78, my), "Monarch captured", size=SMALL, fill=t.bad, anchor="lm", bold=True)
+        crown(c.draw, (inner, my - 15, inner + 36, my + 13), t.bad)
+        c.cross((inner, my - 16, inner + 36, my + 16), t.bad, width=4)
+        where, ink = "captured", t.bad
     else:
-        crown(c.draw, (x0 + 30, my - 15, x0 + 66, my + 13), colour)
-        where = f"Monarch on {a.monarch}"
-        if a.monarch == a.throne:
-            where += " (throne)"
-        c.text((x0 + 78, my), where, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - x0 - 92)
+        crown(c.draw, (inner, my - 15, inner + 36, my + 13), colour)
+        where, ink = f"on {a.monarch}" + (" (throne)" if a.monarch == a.throne else ""), t.ink
+    c.text(
+        (inner + 48, my),
+        where,
+        size=SMALL,
+        fill=ink,
+        anchor="lm",
+        bold=a.monarch is None,
+        max_width=right - inner - 56,
+    )
     # lost pieces
-    ly = y0 + 132
+    ly = y0 + 112
     lost = [k for k in a.lost if k != "monarch"]
-    c.text((x0 + 30, ly), "Lost", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    gx = x0 + 30 + text_width("Lost", SMALL, True) + 14
+    c.text((inner, ly), "Lost", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    gx = inner + text_width("Lost", SMALL, True) + 14
     if not lost:
         c.text((gx, ly), "nothing", size=SMALL, fill=t.muted, anchor="lm")
-    for k in lost:
-        if gx + 40 > x1 - 10:
+    for i, k in enumerate(lost):
+        if gx + 2 * 38 > x1 - 10 and i < len(lost) - 1:
+            c.text((gx + 4, ly), f"+{len(lost) - i}", size=SMALL, fill=t.muted, anchor="lm")
             break
-        c.draw.rounded_rectangle((gx, ly - 21, gx + 40, ly + 21), radius=8, fill=t.slot)
-        glyph(c.draw, k, (gx + 5, ly - 16, gx + 35, ly + 16), t.dim(colour, 0.25), t.slot)
-        gx += 46
+        c.draw.rounded_rectangle((gx, ly - 18, gx + 34, ly + 18), radius=8, fill=t.slot)
+        glyph(c.draw, k, (gx + 4, ly - 14, gx + 30, ly + 14), t.dim(colour, 0.25), t.slot)
+        gx += 38
 
 
-def _armies(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int) -> int:
+def _armies(c: Canvas, view: ChaturajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """The two teams (R3), each under its heading, an army to a panel."""
     t = c.theme
-    gap = 14
-    x0, x1 = MARGIN, c.width - MARGIN
-    w = (x1 - x0 - gap) // 2
     for pair in (("blue", "green"), ("red", "yellow")):
         label = f"{army_title(pair[0])} + {army_title(pair[1])}"
-        box = c.text((x0, y + 18), label.upper(), size=SMALL, fill=t.muted, anchor="lm", bold=True)
         final = view.final
-        if final is not None and final.winners == "-".join(pair):
-            c.pill(
-                (box[2] + 14, y + 18),
+        won = final is not None and final.winners == "-".join(pair)
+        right = x1
+        if won:
+            box = c.pill(
+                (x1, y + SMALL // 2 + 2),
                 "WINNERS",
                 size=SMALL,
                 fill=t.good,
                 ink=t.on_colour,
-                height=34,
+                anchor="r",
+                height=SMALL + 8,
             )
-        y += 40
-        for i, army in enumerate(pair):
+            right = box[0] - 12
+        y = column_heading(c, x0, y, label, right=right)
+        for army in pair:
             a = _army(view, army)
             if a is None:
                 continue
-            x = x0 + i * (w + gap)
-            _army_panel(c, view, a, names, (x, y, x + w, y + PANEL_H))
-        y += PANEL_H + 12
-    return y + 6
+            _army_panel(c, view, a, names, (x0, y, x1, y + PANEL_H))
+            y += PANEL_H + 10
+        y += SECTION_GAP - 10
+    return y
 
 
-def _info(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int) -> int:
-    t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    label_w = 200
-    lines: list[tuple[str, str, RGB | None]] = []
+Row = tuple[str, RGB | None, bool]
+"""A line of the info section: its text, the colour of its army dot (if
+any), and whether it is a move's (indented past the dot) or a note's."""
+
+
+def _info_rows(
+    view: ChaturajiView, names: Sequence[str], width: int, theme: Theme
+) -> tuple[str, list[Row], list[str]]:
+    """What the info section says, wrapped to ``width``: its heading, its
+    lines and the result's reason."""
     moves, what = _shown_moves(view)
+    rows: list[Row] = []
     for m in moves:
-        lines.append((what, _move_text(m), army_colour(t, m.army)))
-        what = ""
+        for k, part in enumerate(wrap_text(_move_text(m), SMALL, width - DOT)):
+            rows.append((part, army_colour(theme, m.army) if k == 0 else None, True))
+    notes: list[str] = []
     if view.skipped:
-        lines.append(
-            (
-                "Skipped",
-                ", ".join(army_title(a) for a in view.skipped) + " (monarch captured)",
-                None,
-            )
+        notes.append(
+            "Skipped: " + ", ".join(army_title(a) for a in view.skipped) + " (monarch captured)"
         )
-    if view.quiet_limit:
-        lines.append(
-            ("Quiet turns", f"{view.quiet_turns} of {view.quiet_limit} (draw at the limit)", None)
+    if view.quiet_round_limit and view.final is None:
+        # The lobby option counts rounds (quiet_rounds=25), so the board does too.
+        notes.append(
+            f"Quiet rounds: {view.quiet_rounds} of {view.quiet_round_limit} "
+            f"(a draw at {view.quiet_round_limit})"
         )
+    for note in notes:
+        rows += [(part, None, False) for part in wrap_text(note, SMALL, width)]
     final = view.final
-    reason: list[str] = []
-    if final is not None:
-        reason = wrap_text(fill_names(final.reason, names), SMALL, x1 - x0 - 40)
-    if not lines and not reason:
-        return y
-    h = 24 + 42 * len(lines) + 34 * len(reason) + 10
-    c.panel((x0, y, x1, y + h))
-    ly = y + 32
-    for line in reason:
-        c.text((x0 + 20, ly), line, size=SMALL, fill=t.ink, anchor="lm", bold=True)
-        ly += 34
-    for label, text, colour in lines:
-        if label:
-            c.text((x0 + 20, ly), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
-        tx = x0 + label_w
-        if colour is not None:
-            c.draw.ellipse((tx, ly - 8, tx + 16, ly + 8), fill=colour)
-            tx += 26
-        c.text((tx, ly), text, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - tx - 20)
-        ly += 42
-    return y + h + 16
+    reason = wrap_text(fill_names(final.reason, names), SMALL, width) if final is not None else []
+    return what or "The game", rows, reason
 
 
-def _legend(c: Canvas, y: int) -> int:
+LINE: Final = SMALL + 12
+DOT: Final = 28
+
+
+def _info_height(view: ChaturajiView, names: Sequence[str], width: int) -> int:
+    _, rows, reason = _info_rows(view, names, width, DEFAULT_THEME)
+    if not rows and not reason:
+        return 0
+    return SMALL + 14 + LINE * (len(rows) + len(reason)) + SECTION_GAP
+
+
+def _info(c: Canvas, view: ChaturajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """The result's reason, the moves of this (or the last) turn, the armies
+    skipped and the quiet turns counted towards a draw."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
+    what, rows, reason = _info_rows(view, names, x1 - x0, t)
+    if not rows and not reason:
+        return y
+    y = column_heading(c, x0, y, what, right=x1)
+    for line in reason:
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm", bold=True)
+        y += LINE
+    for text, colour, indent in rows:
+        cy = y + LINE // 2
+        if colour is not None:
+            c.draw.ellipse((x0, cy - 8, x0 + 16, cy + 8), fill=colour)
+        x = x0 + DOT if indent else x0
+        c.text((x, cy), text, size=SMALL, fill=t.ink if indent else t.muted, anchor="lm")
+        y += LINE
+    return y + SECTION_GAP
+
+
+def _legend(c: Canvas, x0: int, x1: int, y: int) -> int:
+    t = c.theme
 
     def kind_icon(kind: str) -> Callable[[Canvas, int, int], None]:
         def icon(c: Canvas, x: int, cy: int) -> None:
@@ -819,24 +862,35 @@ def _legend(c: Canvas, y: int) -> int:
         LegendItem("captured", taken, 30),
         LegendItem("throne", throne, 36),
     ]
-    return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=52) + 12
+    return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26)
 
 
 def _height(view: ChaturajiView) -> int:
-    h = 140 + 64 + DIE_CARD_H + 30 + 150
-    h += BOARD_PX + 2 * (COORD + EDGE) + 14
-    h += 2 * (40 + PANEL_H + 12) + 6
-    h += 24 + 42 * (len(view.turn_moves or view.last_moves) + 2) + 34 * 5 + 30
-    h += 180
-    return h
+    """Room enough for the taller of the two stacks (cropped after drawing)."""
+    left = BOARD_BLOCK + GAP + 4 * (SMALL + 20)
+    column = 4 * (SMALL + 14) + 2 * (DIE_CARD_H + 12) + 3 * SMALL + 2 * (DIE + 16)
+    column += 2 * (SMALL + 14 + 2 * (PANEL_H + 10) + SECTION_GAP)
+    column += (SMALL + 14) + LINE * (3 * len(view.turn_moves or view.last_moves) + 12)
+    return TITLE_H + GAP + max(left, column) + 2 * GAP
 
 
 def _draw(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int, turns: int) -> int:
-    y = _turn_strip(c, view, names, y)
-    y = _board(c, view, y, turns)
-    y = _armies(c, view, names, y)
-    y = _info(c, view, names, y)
-    return _legend(c, y)
+    """The board and its legend on the left, the dice and the armies on the
+    right, and the moves under whichever of the two ends higher (so the
+    image stays as short as it can)."""
+    board_bottom = _board(c, view, y, turns)
+    left_x1 = COLUMN_X0 - MARGIN
+    left = _legend(c, MARGIN, left_x1, board_bottom) + SECTION_GAP
+    x0, x1 = COLUMN_X0, COLUMN_X1
+    column = _dice(c, view, x0, x1, y)
+    column = _armies(c, view, names, x0, x1, column)
+    in_column = column + _info_height(view, names, x1 - x0)
+    under_legend = left + _info_height(view, names, left_x1 - MARGIN)
+    if max(left, in_column) <= max(column, under_legend):
+        column = _info(c, view, names, x0, x1, column)
+    else:
+        left = _info(c, view, names, MARGIN, left_x1, left)
+    return max(left, column) - SECTION_GAP + MARGIN
 
 
 def render_board(
@@ -870,6 +924,9 @@ class ChaturajiRenderer(ViewRenderer, name="chaturaji", board=render_board, priv
 
 
 __all__ = [
+    "BOARD_LEFT",
+    "BOARD_PX",
+    "SQUARE",
     "WIDTH",
     "ChaturajiRenderer",
     "army_colour",

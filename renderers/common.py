@@ -1,11 +1,17 @@
 """Shared drawing kit for the game renderers: theme, fonts, primitives, PNG.
 
-Nothing here knows about Discord, storage or any game's rules.  Fonts come
-only from Pillow's built-in scalable font (``ImageFont.load_default(size=N)``),
-so no font file has to exist on the machine.  That font covers printable ASCII
-and a few typographic marks, so every string shown to players goes through
-:func:`safe_text` first and symbols (checks, crowns, elephants) are drawn as
-shapes, never as characters.
+Nothing here knows about Discord, storage or any game's rules.  The game's
+own typography is Pillow's built-in scalable font (``ImageFont.load_default(
+size=N)``), which covers printable ASCII and a few typographic marks; symbols
+(checks, crowns, elephants) are drawn as shapes, never as characters.  Text it
+cannot draw (players' names in their own scripts: हरि प्रसाद, Łukasz, Иван,
+محمد) falls back, word by word and then grapheme by grapheme, to the Noto Sans
+families Debian's ``fonts-noto-core`` installs (the Makefile's ``fonts``
+step), and to Noto Sans CJK where it is installed (:func:`_runs`); those runs
+are shaped by raqm (HarfBuzz and FriBiDi: conjuncts, matras, joined Arabic,
+right-to-left order).  A cluster no installed font has (an emoji, with no
+emoji font) is left out, so nothing is drawn as a missing-glyph box; user text
+goes through :func:`safe_text` first.
 
 Text is drawn from cached masks (:func:`_line_mask`): board renders repeat
 the same short strings (numbers, names, labels) over and over, and pasting a
@@ -13,7 +19,8 @@ cached mask is several times cheaper than laying the text out again.  A line
 not seen before is put together, pixel for pixel as Pillow would draw it,
 from cached words and those from cached glyphs (:func:`_word_ink`), so only
 glyphs never drawn before go through Pillow's rasterizer (:func:`_text_mask`);
-widths add up cached per-character advances (:func:`_advances`).
+widths add up cached per-character advances (:func:`_advances`).  Lines
+with fallback runs are drawn run by run (:func:`_mixed_mask`), also cached.
 
 Every piece of text goes through :meth:`Canvas.text` (directly or through
 :meth:`Canvas.pill`, :func:`die_face`, :func:`token_chip`, :func:`legend`),
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -33,9 +41,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import BytesIO
+from pathlib import Path
 from typing import Any, Final, Literal
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -238,28 +247,392 @@ def has_glyph(ch: str) -> bool:
     return (f.getbbox(ch), bytes(f.getmask(ch))) != _notdef_signature()
 
 
+# --------------------------------------------------------------------------- fallback fonts
+
+NOTO_DIR: Final = Path("/usr/share/fonts/truetype/noto")
+"""Where Debian's ``fonts-noto-core`` puts the Noto Sans families (the
+Makefile's ``fonts`` step installs it when they are missing)."""
+CJK_FONTS: Final = (
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    Path("/usr/share/fonts/truetype/noto/NotoSansCJK-Regular.ttc"),
+)
+"""Noto Sans CJK (``fonts-noto-cjk``), used where it is installed: it is too
+large (over 100 MB) to install for the few names that need it."""
+FALLBACK_SCRIPTS: Final = (
+    "", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu",
+    "Kannada", "Malayalam", "Sinhala", "Arabic", "Hebrew", "Thai",
+)  # fmt: skip
+"""The families tried first, in this order (``""`` is Noto Sans itself:
+Latin with every diacritic, Vietnamese, Cyrillic, Greek); every other Noto Sans
+family installed comes after them, then CJK."""
+_REDUNDANT: Final = re.compile(r"Noto(Sans|Serif)(Mono|Display)|UI-|Unjoined|Looped")
+"""Installed variants whose characters an earlier family has already."""
+
+
+@dataclass(frozen=True)
+class _Face:
+    """A fallback font file (``index``: the face in a collection)."""
+
+    path: str
+    index: int = 0
+    bold: str | None = None
+    """The bold weight's file, when installed (else bold is a stroke)."""
+
+
+@lru_cache(maxsize=1)
+def _chain() -> tuple[_Face, ...]:
+    """The installed fallback faces, in the order they are tried; missing
+    files are skipped (text in their scripts is then left out)."""
+    faces: list[_Face] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        if path in seen or not path.is_file():
+            return
+        seen.add(path)
+        bold = path.with_name(path.name.replace("-Regular", "-Bold"))
+        faces.append(_Face(str(path), 0, str(bold) if bold.is_file() else None))
+
+    for script in FALLBACK_SCRIPTS:
+        add(NOTO_DIR / f"NotoSans{script}-Regular.ttf")
+    for path in sorted(NOTO_DIR.glob("NotoSans*-Regular.ttf")):
+        if not _REDUNDANT.search(path.name):
+            add(path)
+    for path in CJK_FONTS:
+        add(path)
+    return tuple(faces)
+
+
+def _cmap(path: str, index: int) -> frozenset[int]:
+    """The code points ``path``'s face maps to a glyph, read from its
+    ``cmap`` table (formats 12 and 4; empty for a file it cannot read).
+    Pillow has no "is this glyph there" call, and drawing each character to
+    compare it with the missing-glyph box would cost far more."""
+    try:
+        with open(path, "rb") as fh:
+            # Only the table directory and the cmap table are read: a CJK
+            # collection is tens of megabytes.
+            head = fh.read(12 + 4 * (index + 1))
+            at = struct.unpack_from(">I", head, 12 + 4 * index)[0] if head[:4] == b"ttcf" else 0
+            fh.seek(at)
+            tables = struct.unpack_from(">H", fh.read(12), 4)[0]
+            directory = fh.read(16 * tables)
+            start, length = next(
+                (offset, size)
+                for tag, _, offset, size in struct.iter_unpack(">4sIII", directory)
+                if tag == b"cmap"
+            )
+            fh.seek(start)
+            data = fh.read(length)
+        cmap = 0
+        subtables: dict[tuple[int, int, int], int] = {}
+        for i in range(struct.unpack_from(">H", data, cmap + 2)[0]):
+            platform, encoding, offset = struct.unpack_from(">HHI", data, cmap + 4 + 8 * i)
+            format_ = struct.unpack_from(">H", data, cmap + offset)[0]
+            subtables[(platform, encoding, format_)] = cmap + offset
+        points: set[int] = set()
+        full = subtables.get((3, 10, 12)) or subtables.get((0, 4, 12))
+        if full is not None:
+            for i in range(struct.unpack_from(">I", data, full + 12)[0]):
+                start, end, glyph = struct.unpack_from(">III", data, full + 16 + 12 * i)
+                points.update(range(start if glyph else start + 1, end + 1))
+            return frozenset(points)
+        bmp = subtables.get((3, 1, 4)) or subtables.get((0, 3, 4))
+        if bmp is None:
+            return frozenset()
+        n = struct.unpack_from(">H", data, bmp + 6)[0] // 2
+        ends = struct.unpack_from(f">{n}H", data, bmp + 14)
+        starts = struct.unpack_from(f">{n}H", data, bmp + 16 + 2 * n)
+        deltas = struct.unpack_from(f">{n}h", data, bmp + 16 + 4 * n)
+        ranges = bmp + 16 + 6 * n
+        offsets = struct.unpack_from(f">{n}H", data, ranges)
+        for i in range(n):
+            for c in range(starts[i], min(ends[i], 0xFFFE) + 1):
+                if offsets[i] == 0:
+                    glyph = (c + deltas[i]) & 0xFFFF
+                else:
+                    at_glyph = ranges + 2 * i + offsets[i] + 2 * (c - starts[i])
+                    glyph = struct.unpack_from(">H", data, at_glyph)[0]
+                    glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+                if glyph:
+                    points.add(c)
+        return frozenset(points)
+    except (OSError, struct.error, StopIteration):
+        return frozenset()
+
+
+@lru_cache(maxsize=512)
+def _coverage(face: _Face) -> frozenset[int]:
+    return _cmap(face.path, face.index)
+
+
+ZWJ: Final = "\u200d"
+ZWNJ: Final = "\u200c"
+
+
+def _ignorable(ch: str) -> bool:
+    """Shaping controls a font need not have (the shaper hides them):
+    joiners, variation selectors, the combining grapheme joiner."""
+    cp = ord(ch)
+    return (
+        ch in (ZWJ, ZWNJ, "\u034f")
+        or 0xFE00 <= cp <= 0xFE0F
+        or 0xE0100 <= cp <= 0xE01EF
+    )
+
+
+def _covers(face: _Face, cluster: str) -> bool:
+    points = _coverage(face)
+    return all(ord(ch) in points or _ignorable(ch) for ch in cluster)
+
+
+@lru_cache(maxsize=4096)
+def _first_face(cluster: str) -> _Face | None:
+    """The first fallback face with every character of ``cluster``; ``None``
+    when none has (the cluster is left out) or it starts with a control."""
+    if not cluster[0].isprintable() or cluster[0].isspace():
+        return None
+    for face in _chain():
+        if _covers(face, cluster):
+            return face
+    return None
+
+
+def _extends(cluster: str, ch: str) -> bool:
+    """Whether ``ch`` belongs to the grapheme cluster ``cluster`` ends (a
+    practical reading of Unicode's extended grapheme clusters, UAX #29):
+    combining marks, joiners, emoji modifiers and tags extend it; a letter
+    after a virama (a conjunct: क्ष, ন্দ) or after a zero width joiner (an
+    emoji sequence, a half form) stays with it; regional indicators pair."""
+    prev = cluster[-1]
+    if unicodedata.category(prev) == "Cc" or unicodedata.category(ch) == "Cc":
+        return False
+    cp = ord(ch)
+    if unicodedata.category(ch) in ("Mn", "Mc", "Me") or ch in (ZWJ, ZWNJ):
+        return True
+    if 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
+        return True
+    if prev == ZWJ:
+        return True
+    if unicodedata.combining(prev) == 9 and unicodedata.category(ch).startswith("L"):
+        return True
+    if 0x1F1E6 <= cp <= 0x1F1FF and 0x1F1E6 <= ord(prev) <= 0x1F1FF:
+        return sum(0x1F1E6 <= ord(c) <= 0x1F1FF for c in cluster) % 2 == 1
+    return False
+
+
+def graphemes(text: str) -> list[str]:
+    """``text`` split into grapheme clusters: what a reader sees as one
+    character (a letter with its accents, a conjunct with its matras, an
+    emoji sequence).  Text is cut only between them."""
+    if text.isascii():
+        return list(text)
+    clusters: list[str] = []
+    for ch in text:
+        if clusters and _extends(clusters[-1], ch):
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
+    return clusters
+
+
+def _plain(text: str) -> bool:
+    """Whether the built-in font draws all of ``text`` (the common case,
+    drawn by the cached word-and-glyph path)."""
+    return text.isascii() or all(ch == " " or has_glyph(ch) for ch in text)
+
+
+_Run = tuple[_Face | None, str]
+"""Text in one font: a fallback face, or ``None`` for the built-in font."""
+
+
+@lru_cache(maxsize=4096)
+def _runs(text: str) -> tuple[_Run, ...]:
+    """``text`` as runs of one font each, in logical order.
+
+    A word the built-in font draws whole stays in it (the game's own
+    typography); any other word is set in fallback faces cluster by cluster,
+    each cluster staying in the face of the one before when that face has it
+    (digits and punctuation inside a Devanagari word are not split off, so
+    the shaper sees the whole word).  Spaces are the built-in font's, each
+    run of them a run of its own (so a right-to-left word never holds the
+    space that separates it from the next; :func:`_visual` joins runs again
+    where the order allows).  Clusters no installed face has are left out."""
+    runs: list[list[Any]] = []
+    for token in re.split(r"( +)", text):
+        if not token:
+            continue
+        if token[0] == " ":
+            runs.append([None, token])
+            continue
+        pieces: list[_Run] = []
+        if _plain(token):
+            pieces.append((None, token))
+        else:
+            current: _Face | None = None
+            for cluster in graphemes(token):
+                face = current if current is not None and _covers(current, cluster) else None
+                face = face or _first_face(cluster)
+                if face is not None:
+                    current = face
+                    pieces.append((face, cluster))
+        for face, piece in pieces:
+            if runs and runs[-1][0] == face and runs[-1][1][0] != " ":
+                runs[-1][1] += piece
+            else:
+                runs.append([face, piece])
+    return tuple((face, piece) for face, piece in runs)
+
+
+def _direction(text: str) -> int:
+    """1 for right-to-left, 0 for left-to-right, -1 for neither: the
+    direction of the first strongly directional character (Unicode's P2);
+    a number reads left to right too (as Unicode's rule I2 sets it)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return 1
+        if kind in ("L", "EN", "AN"):
+            return 0
+    return -1
+
+
+_MIRRORED: Final = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
+"""Brackets as a right-to-left line shows them (Unicode's rule L4)."""
+
+
+def _visual(runs: Sequence[_Run]) -> list[_Run]:
+    """Runs in the order they are drawn, left to right: the shaper orders
+    the text inside a run; across runs (an English sentence holding an
+    Arabic name) Unicode's bidi levels are resolved run by run, a run with
+    no strong direction taking its neighbours' when they agree.  The line
+    reads left to right unless it has no left-to-right letter at all (the
+    images' own words are English; a name alone keeps its own direction)."""
+    dirs = [_direction(piece) for _, piece in runs]
+    if all(d != 1 for d in dirs):
+        joined: list[_Run] = []
+        for face, piece in runs:
+            if joined and joined[-1][0] == face:
+                joined[-1] = (face, joined[-1][1] + piece)
+            else:
+                joined.append((face, piece))
+        return joined
+    base = 0 if any(unicodedata.bidirectional(ch) == "L" for _, p in runs for ch in p) else 1
+    resolved: list[int] = []
+    for i, d in enumerate(dirs):
+        if d < 0:
+            before = next((e for e in reversed(dirs[:i]) if e >= 0), base)
+            after = next((e for e in dirs[i + 1 :] if e >= 0), base)
+            d = before if before == after else base
+        resolved.append(d)
+    # Unicode's levels: left-to-right text is level 0 on a left-to-right line
+    # and 2 on a right-to-left one; right-to-left text is level 1.
+    levels = resolved if base == 0 else [1 if d else 2 for d in resolved]
+    # Punctuation on its own inside right-to-left text: the shaper does not
+    # see it, so it is reversed and its brackets mirrored here.
+    order = [
+        (face, piece[::-1].translate(_MIRRORED)) if d < 0 and level % 2 else (face, piece)
+        for (face, piece), d, level in zip(runs, dirs, levels, strict=True)
+    ]
+    for level in range(max(levels), 0, -1):
+        i = 0
+        while i < len(order):
+            if levels[i] >= level:
+                j = i
+                while j < len(order) and levels[j] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                levels[i:j] = levels[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return order
+
+
+@lru_cache(maxsize=256)
+def _face_font(face: _Face, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    """A fallback face at ``size``, laid out by raqm (shaping and bidi)."""
+    path = face.bold if bold and face.bold else face.path
+    engine = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+    return ImageFont.truetype(path, size, index=face.index, layout_engine=engine)
+
+
+def _face_stroke(face: _Face | None, size: int, bold: bool) -> float:
+    """The stroke bold text gets: none where a bold file is drawn."""
+    return 0.0 if face is not None and face.bold else _stroke(size, bold)
+
+
+def _run_length(face: _Face | None, text: str, size: int, bold: bool) -> float:
+    if face is None:
+        return _length(text, size)
+    return _face_font(face, size, bold).getlength(text)
+
+
+_STACKED_MARKS: Final = 2
+"""At most this many generic diacritics (the Combining Diacritical Marks
+blocks) on one letter once composed: a real name has one or two (Yoruba
+``ọ̀``), "Zalgo" text dozens, which would spill over the lines around it."""
+
+
+def _generic_mark(ch: str) -> bool:
+    cp = ord(ch)
+    return (
+        0x0300 <= cp <= 0x036F
+        or 0x1AB0 <= cp <= 0x1AFF
+        or 0x1DC0 <= cp <= 0x1DFF
+        or 0x20D0 <= cp <= 0x20FF
+        or 0xFE20 <= cp <= 0xFE2F
+    )
+
+
+def _unstacked(cluster: str) -> str:
+    """``cluster`` with generic diacritics past :data:`_STACKED_MARKS` left out."""
+    if len(cluster) <= 1 + _STACKED_MARKS:
+        return cluster
+    kept: list[str] = []
+    marks = 0
+    for ch in cluster:
+        if _generic_mark(ch):
+            marks += 1
+            if marks > _STACKED_MARKS:
+                continue
+        kept.append(ch)
+    return "".join(kept)
+
+
+def _drawable(cluster: str) -> str:
+    """``cluster`` as it can be drawn: itself when a font has it, else its
+    letters without accents where the built-in font has those (a machine
+    without the fallback fonts still shows ``Elodie`` for ``Élodie``), else
+    nothing."""
+    if not cluster[0].isprintable():
+        return ""
+    if _plain(cluster) or _first_face(cluster) is not None:
+        return cluster
+    base = unicodedata.normalize("NFKD", cluster)
+    return "".join(ch for ch in base if not unicodedata.combining(ch) and has_glyph(ch))
+
+
 @lru_cache(maxsize=1024)
 def safe_text(text: str) -> str:
-    """``text`` reduced to characters the built-in font can draw.
+    """``text`` reduced to what the installed fonts can draw.
 
-    Accents are stripped (``Ásha`` becomes ``Asha``), other unknown characters
-    dropped and runs of spaces collapsed.  The result may be empty.
+    Composed (NFC), other spaces made plain spaces, controls and formatting
+    characters (bidi overrides, zero width spaces) dropped but the joiners
+    shaping needs kept, diacritics stacked past :data:`_STACKED_MARKS` and
+    clusters no font has left out (an emoji with no emoji font installed);
+    runs of spaces collapsed.  The result may be empty.
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    kept = []
-    for ch in decomposed:
-        if unicodedata.combining(ch):
-            continue
-        if ch.isspace():
-            kept.append(" ")
-        elif has_glyph(ch):
-            kept.append(ch)
+    kept: list[str] = []
+    for cluster in graphemes(unicodedata.normalize("NFC", text)):
+        kept.append(" " if cluster.isspace() else _drawable(_unstacked(cluster)))
     return " ".join("".join(kept).split())
 
 
 def display_name(names: Sequence[str], seat: int, fallback: str = "Player") -> str:
     """``names[seat]`` made drawable, or ``"Player N"`` when it is missing or
-    nothing of it survives :func:`safe_text`."""
+    nothing of it can be drawn (only controls, or only emoji with no emoji
+    font)."""
     name = safe_text(names[seat]) if 0 <= seat < len(names) else ""
     return name if name.strip() else f"{fallback} {seat + 1}"
 
@@ -311,8 +684,12 @@ def _length(text: str, size: int) -> float:
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """The advance width of ``text`` in pixels."""
-    return math.ceil(_length(text, size) + 2 * _stroke(size, bold))
+    """The advance width of ``text`` in pixels, as :meth:`Canvas.text` draws it."""
+    if _plain(text):
+        length = _length(text, size)
+    else:
+        length = sum(_run_length(face, piece, size, bold) for face, piece in _runs(text))
+    return math.ceil(length + 2 * _stroke(size, bold))
 
 
 @lru_cache(maxsize=64)
@@ -326,19 +703,31 @@ def cap_height(size: int) -> int:
     return -math.floor(font(size).getbbox("H", anchor="ls")[1])
 
 
+def _cluster_ends(text: str) -> list[int]:
+    """Where each grapheme cluster of ``text`` ends: the only places it is cut."""
+    ends: list[int] = []
+    at = 0
+    for cluster in graphemes(text):
+        at += len(cluster)
+        ends.append(at)
+    return ends
+
+
 def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
-    """``text`` cut with an ellipsis so it fits ``max_width`` pixels."""
+    """``text`` cut with an ellipsis so it fits ``max_width`` pixels, as
+    drawn (shaped runs included), between grapheme clusters only."""
     if text_width(text, size, bold) <= max_width:
         return text
     ellipsis = "\u2026"
-    lo, hi = 0, len(text)
+    ends = _cluster_ends(text)
+    lo, hi = 0, len(ends)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if text_width(text[:mid].rstrip() + ellipsis, size, bold) <= max_width:
+        if text_width(text[: ends[mid - 1]].rstrip() + ellipsis, size, bold) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + ellipsis if lo else ""
+    return text[: ends[lo - 1]].rstrip() + ellipsis if lo else ""
 
 
 def wrap_text(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
@@ -359,11 +748,14 @@ def wrap_text(text: str, size: int, max_width: int, bold: bool = False) -> list[
 
 
 @lru_cache(maxsize=2048)
-def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+def _text_mask(
+    text: str, size: int, bold: bool, face: _Face | None = None
+) -> tuple[Image.Image, int, int]:
     """A greyscale mask of ``text`` and the offset of its top-left corner from
-    the pen origin (left end of the baseline).  Cached: never mutate it."""
-    f = font(size)
-    sw = _stroke(size, bold)
+    the pen origin (left end of the baseline), in the built-in font or a
+    fallback ``face`` (shaped).  Cached: never mutate it."""
+    f = font(size) if face is None else _face_font(face, size, bold)
+    sw = _face_stroke(face, size, bold)
     left, top, right, bottom = f.getbbox(text, anchor="ls", stroke_width=sw)
     x0, y0 = math.floor(left), math.floor(top)
     x1, y1 = math.ceil(right), math.ceil(bottom)
@@ -544,6 +936,41 @@ def _line_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]
     return _paint(box, placed), box[0], box[1]
 
 
+@lru_cache(maxsize=2048)
+def _mixed_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """:func:`_text_mask` for a line with fallback runs (:func:`_runs`):
+    each run drawn on its own (built-in runs by :func:`_line_mask`) and laid
+    left to right in visual order at the pen positions :func:`text_width`
+    adds up, where ink of neighbouring runs meets keeping the darker.
+    Cached: never mutate it."""
+    placed: list[tuple[int, int, Image.Image]] = []
+    pen = 0.0
+    for face, piece in _visual(_runs(text)):
+        mask, dx, dy = (
+            _line_mask(piece, size, bold) if face is None else _text_mask(piece, size, bold, face)
+        )
+        ink = mask.getbbox()
+        if ink is not None:
+            placed.append((round(pen) + dx + ink[0], dy + ink[1], mask.crop(ink)))
+        pen += _run_length(face, piece, size, bold)
+    if not placed:
+        return Image.new("L", (1, 1), 0), 0, 0
+    x0 = min(x for x, _, _ in placed)
+    y0 = min(y for _, y, _ in placed)
+    x1 = max(x + m.width for x, _, m in placed)
+    y1 = max(y + m.height for _, y, m in placed)
+    line = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for x, y, m in placed:
+        box = (x - x0, y - y0, x - x0 + m.width, y - y0 + m.height)
+        line.paste(ImageChops.lighter(line.crop(box), m), box)
+    return line, x0, y0
+
+
+def _mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """The mask :meth:`Canvas.text` pastes (see :func:`_text_mask`)."""
+    return _line_mask(text, size, bold) if _plain(text) else _mixed_mask(text, size, bold)
+
+
 HAnchor = Literal["l", "m", "r"]
 VAnchor = Literal["a", "t", "m", "s", "d"]
 
@@ -632,7 +1059,7 @@ class Canvas:
             base = y - descent
         else:
             base = y
-        mask, dx, dy = _line_mask(text, size, bold)
+        mask, dx, dy = _mask(text, size, bold)
         left, top = round(ox) + dx, round(base) + dy
         if isinstance(fill, tuple):
             # Image.paste(fill, (left, top), mask) without its argument checks.
@@ -1298,6 +1725,7 @@ __all__ = [
     "elephant",
     "fit_text",
     "font",
+    "graphemes",
     "has_glyph",
     "legend",
     "luminance",
@@ -1675,3 +2103,69 @@ def side_bar(
         "left": (left - 2 - thickness, top, left - 2, bottom),
     }
     c.draw.rectangle(bars[side], fill=colour)
+
+
+# --------------------------------------------------------------------------- wide boards
+#
+# Boards that fit the chat (issue 17): a landscape image, the board on the left
+# and a column of panels on its right.  Text there is held to the minimum of a
+# wider image, so the headings scale with :attr:`Canvas.min_text`.
+
+
+def private_title(
+    c: Canvas,
+    *,
+    name: str,
+    where: str,
+    prompt: str | None,
+    margin: int,
+    band: int = 108,
+    mark: int = 18,
+) -> None:
+    """:func:`private_heading` for an image of any width: the seat's name
+    (after its mark, ``mark`` pixels in radius, centred at ``(margin + 22,
+    band * 2 // 3)``) on the left, where the game
+    stands on the right and, when the seat must act, the highlighted
+    ``prompt`` before it, every size at least the image's minimum."""
+    t = c.theme
+    small = c.min_text
+    right = c.width - margin
+    cy = band * 2 // 3
+    box = c.text((right, cy), where, size=small + 2, fill=t.ink, anchor="rm", bold=True)
+    left_edge = box[0]
+    if prompt is not None:
+        pbox = c.pill(
+            (left_edge - 16, cy),
+            prompt,
+            size=small,
+            fill=t.highlight,
+            ink=t.on_colour,
+            anchor="r",
+            height=small + 12,
+        )
+        left_edge = pbox[0]
+    x = margin + 22 + mark + 12
+    c.text(
+        (x, cy),
+        name,
+        size=small + 6,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=left_edge - x - 24,
+    )
+
+
+def column_heading(c: Canvas, x: int, y: int, text: str, *, right: int) -> int:
+    """A section's label in a side column, in small muted capitals cut to end
+    at ``right``; returns the y where the section's content starts."""
+    c.text(
+        (x, y),
+        text.upper(),
+        size=c.min_text,
+        fill=c.theme.muted,
+        anchor="lt",
+        bold=True,
+        max_width=right - x,
+    )
+    return y + c.min_text + 14

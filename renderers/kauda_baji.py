@@ -55,6 +55,7 @@ from renderers.common import (
     board_coordinates,
     board_title,
     capture_badge,
+    column_heading,
     display_name,
     edge_labels,
     fit_text,
@@ -62,7 +63,7 @@ from renderers.common import (
     min_text_size,
     ordinal,
     private_band,
-    private_heading,
+    private_title,
     seat_panel,
     shape_marker,
     side_bar,
@@ -72,23 +73,33 @@ from renderers.common import (
     wrap_text,
 )
 
-WIDTH: Final = 960
+WIDTH: Final = 1400
+"""Landscape, so the image fits the box Discord shows it in (height at most
+1.25 times the width; issue 17)."""
 MARGIN: Final = 24
-SQUARE: Final = 116
+GAP: Final = 16
+SECTION_GAP: Final = 22
+SQUARE: Final = 104
 BOARD_PX: Final = 7 * SQUARE
-COORD: Final = 34
+COORD: Final = 42
 """The coordinate gutter on each edge (letters or numbers)."""
 EDGE: Final = 8
 """The seat-coloured bar between the gutter and the squares."""
-BOARD_LEFT: Final = (WIDTH - BOARD_PX) // 2
+BOARD_LEFT: Final = MARGIN + COORD + EDGE + 2
+"""The left edge of the squares."""
 BOARD_BLOCK: Final = 2 * (COORD + EDGE + 2) + BOARD_PX
-"""The height of the board with its gutters."""
+"""The board with its gutters, square."""
+LAYER_W: Final = MARGIN + BOARD_BLOCK
+"""The width of the cached board layer (the board is on the image's left)."""
+COLUMN_X0: Final = LAYER_W + MARGIN
+"""The column of throws, players and the last move, right of the board."""
+COLUMN_X1: Final = WIDTH - MARGIN
 FILES: Final = "abcdefg"
 
 SMALL: Final = min_text_size(WIDTH)
 """Labels, coordinates, token numbers: the smallest text readable on a phone."""
 BODY: Final = SMALL + 2
-BIG: Final = 34
+BIG: Final = SMALL + 5
 
 SEATS: Final = ("bottom", "right", "top", "left")
 SEAT_TITLES: Final = {"bottom": "Bottom", "right": "Right", "top": "Top", "left": "Left"}
@@ -389,7 +400,7 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     with its direction, safe crosses, start squares, the centre, the seat
     bars, the seats' arrows and the coordinates."""
     t = theme
-    c = Canvas(WIDTH, BOARD_BLOCK, theme)
+    c = Canvas(LAYER_W, BOARD_BLOCK, theme, display_width=WIDTH)
     top = COORD + EDGE + 2
     start_of = {sq: player for player, _, sq, _, _ in seating}
     safe_set = set(safe)
@@ -595,7 +606,7 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
             box = _square_box(square, turns, top)
             if box is not None:
                 _kill_badge(c, box, mids)
-    return y + BOARD_BLOCK + 10
+    return y + BOARD_BLOCK + GAP
 
 
 # ----------------------------------------------------------------- text
@@ -633,6 +644,11 @@ def move_text(m: MoveView) -> str:
 
 
 # ----------------------------------------------------------------- sections
+#
+# The image is landscape, to fit the box Discord shows an attachment in
+# without a tap (issue 17): the title band across the top, the board with its
+# key on the left, and a column on the right with the throws, the players and
+# the last move.  Text is held to the minimum of this wider image.
 
 
 TITLE_H: Final = 108
@@ -642,18 +658,18 @@ def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
     title_band(c, TITLE_H)
     x = MARGIN
     if view.phase in ("throw", "move") and view.turn >= 0:
-        c.seat_mark((MARGIN + 18, 71), 17, view.turn)
-        x += 48
+        c.seat_mark((MARGIN + 20, 72), 20, view.turn)
+        x += 52
     board_title(
         c,
         kicker="KAUDA BAJI · BOARD",
         status=_status(view, names, c.width - MARGIN - x),
-        y=54,
+        y=52,
         size=BIG,
         margin=MARGIN,
         x=x,
     )
-    return TITLE_H + 16
+    return TITLE_H + GAP
 
 
 def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: int) -> int:
@@ -666,7 +682,7 @@ def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: 
         margin=MARGIN,
         height=TITLE_H,
     )
-    c.seat_mark((MARGIN + 22, 70), 17, seat)
+    c.seat_mark((MARGIN + 22, TITLE_H * 2 // 3), 20, seat)
     prompt = None
     if view.phase == "move" and view.turn == seat:
         prompt = "YOUR MOVE"
@@ -679,18 +695,18 @@ def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: 
     else:
         where = f"{display_name(names, view.turn)}'s turn"
         other = _player(view, view.turn)
-        if text_width(where, 28, True) > 300 and other is not None:
+        if text_width(where, SMALL + 2, True) > 420 and other is not None:
             where = f"{seat_title(other.seat)}'s turn"
-    private_heading(
-        c, name=display_name(names, seat), where=where, prompt=prompt, margin=MARGIN, small=SMALL
+    private_title(
+        c,
+        name=display_name(names, seat),
+        where=where,
+        prompt=prompt,
+        margin=MARGIN,
+        band=TITLE_H,
+        mark=20,
     )
-    return TITLE_H + 16
-
-
-def _tiles_height(count: int) -> int:
-    per_row = max(1, (WIDTH - 2 * MARGIN - 40 + 12) // (THROW_W + 12))
-    rows = max(1, math.ceil(count / per_row))
-    return rows * (THROW_H + 12)
+    return TITLE_H + GAP
 
 
 def _tiles(c: Canvas, values: Sequence[int | None], x0: int, x1: int, y: int) -> int:
@@ -704,119 +720,104 @@ def _tiles(c: Canvas, values: Sequence[int | None], x0: int, x1: int, y: int) ->
     return y + THROW_H
 
 
-def _bank_strip(c: Canvas, view: KaudaBajiView, y: int) -> int:
-    """R6, R16: whose turn, the bank of unspent throws, the run and the bonus."""
+def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
+    """R6, R16: the bank of unspent throws, the run and the bonus."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
     throwing = view.phase == "throw"
     values: list[int | None] = list(view.bank)
     if throwing:
         values.append(None)
+    label = "Throwing: bank so far" if throwing else "Bank: throws to spend"
+    if throwing and not view.bank:
+        label = "Throwing the shells"
+    if not values:
+        label = "The bank is empty"
+    y = column_heading(c, x0, y, label, right=x1)
+    if values:
+        y = _tiles(c, values, x0, x1, y) + 14
     notes: list[tuple[str, RGB]] = []
     if view.run:
         notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", t.highlight))
     if view.bonus_throws:
         throws = "throw" if view.bonus_throws == 1 else "throws"
         notes.append((f"Kill bonus: {view.bonus_throws} {throws} to come", t.good))
-    h = 64 + (_tiles_height(len(values)) + 6 if values else 0) + 40 * len(notes)
-    c.panel((x0, y, x1, y + h))
-    cy = y + 34
-    label = "Throwing: the bank so far" if throwing else "The bank: throws to spend"
-    if throwing and not view.bank:
-        label = "Throwing the shells"
-    if not values:
-        label = "The bank is empty"
-    c.text((x0 + 20, cy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    ty = y + 64
-    if values:
-        ty = _tiles(c, values, x0 + 20, x1 - 20, ty) + 18
     for text, ink in notes:
-        c.draw.ellipse((x0 + 20, ty - 8 + 4, x0 + 36, ty + 8 + 4), fill=ink)
-        c.text((x0 + 48, ty + 4), text, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - x0 - 70)
-        ty += 40
-    return y + h + 16
+        for k, line in enumerate(wrap_text(text, SMALL, x1 - x0 - DOT)):
+            cy = y + LINE // 2
+            if k == 0:
+                c.draw.ellipse((x0, cy - 8, x0 + 16, cy + 8), fill=ink)
+            c.text((x0 + DOT, cy), line, size=SMALL, fill=t.ink, anchor="lm")
+            y += LINE
+    return y + SECTION_GAP
 
 
-def _first_strip(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
-    """R7: the throws so far for who starts."""
+def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """R7: the throws so far for who starts, one thrower to a row."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    lines = wrap_text(
-        "Who starts: everyone throws, the highest starts (12 beats 6); ties throw again.",
-        SMALL,
-        x1 - x0 - 40,
-    )
+    y = column_heading(c, x0, y, "Who starts", right=x1)
+    hint = "Everyone throws, the highest starts (12 beats 6); ties throw again."
+    for line in wrap_text(hint, SMALL, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        y += LINE
+    y += 8
     throws = view.first_throws
-    h = 24 + 34 * len(lines) + (THROW_H + 60 if throws else 44) + 10
-    c.panel((x0, y, x1, y + h))
-    ly = y + 30
-    for line in lines:
-        c.text((x0 + 20, ly), line, size=SMALL, fill=t.muted, anchor="lm", bold=True)
-        ly += 34
     if not throws:
-        c.text((x0 + 20, ly + 8), "No throws yet this round", size=SMALL, fill=t.ink, anchor="lm")
-        return y + h + 16
-    slot = THROW_W + 70
-    x = x0 + 20
+        c.text((x0, y + LINE // 2), "No throws yet this round", size=SMALL, fill=t.ink, anchor="lm")
+        return y + LINE + SECTION_GAP
     for player, value in throws:
-        if x + slot > x1:
-            break
-        c.seat_mark((x + 18, ly + 10 + THROW_H // 2), 17, player)
-        throw_tile(c, x + 44, ly + 10, value, edge=player_colour(t, player))
+        c.seat_mark((x0 + 20, y + THROW_H // 2), 18, player)
+        throw_tile(c, x0 + 46, y, value, edge=player_colour(t, player))
         c.text(
-            (x + 44 + THROW_W // 2, ly + THROW_H + 32),
+            (x0 + 46 + THROW_W + 16, y + THROW_H // 2),
             display_name(names, player),
             size=SMALL,
             fill=t.ink,
-            anchor="mm",
-            max_width=slot - 12,
+            anchor="lm",
+            max_width=x1 - x0 - 46 - THROW_W - 16,
         )
-        x += slot + 8
-    return y + h + 16
+        y += THROW_H + 12
+    return y - 12 + SECTION_GAP
 
 
-def _places_strip(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+def _places(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R18: the final places."""
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
-    rows = max(1, len(view.places))
-    h = 64 + 44 * rows
-    c.panel((x0, y, x1, y + h))
-    c.text((x0 + 20, y + 34), "Final places", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    ly = y + 80
+    y = column_heading(c, x0, y, "Final places", right=x1)
     for k, player in enumerate(view.places):
+        cy = y + 24
         fill = t.good if k == 0 else t.grid
         ink = t.on_colour if k == 0 else t.ink
-        box = c.pill(
-            (x0 + 20, ly), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=36, pad=14
-        )
-        c.seat_mark((box[2] + 30, ly), 15, player)
+        box = c.pill((x0, cy), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
+        c.seat_mark((box[2] + 30, cy), 17, player)
         c.text(
-            (box[2] + 56, ly),
+            (box[2] + 58, cy),
             display_name(names, player),
             size=BODY,
             fill=t.ink,
             anchor="lm",
             bold=True,
-            max_width=x1 - box[2] - 80,
+            max_width=x1 - box[2] - 58,
         )
-        ly += 44
-    return y + h + 16
+        y += 54
+    return y + SECTION_GAP
 
 
-PANEL_H: Final = 156
+PANEL_H: Final = 176
 
 
 def _player_panel(
     c: Canvas, view: KaudaBajiView, p: PlayerView, names: Sequence[str], box: Box, pieces: int
 ) -> None:
+    """A player in four lines: name and badge; seat and start square; arrow 1
+    open or shut (R15); pieces at the start, on the way and home (R4, R17)."""
     t = c.theme
     x0, y0, x1, _ = box
+    inner = x0 + 36
     colour = player_colour(t, p.player)
     acting = view.phase in ("throw", "move") and view.turn == p.player
     seat_panel(c, box, colour, acting=acting)
-    cy = y0 + 32
-    c.seat_mark((x0 + 46, cy), 16, p.player)
+    cy = y0 + 30
+    c.seat_mark((inner + 10, cy), 17, p.player)
     badge: tuple[str, RGB] | None = None
     if p.place:
         badge = (f"{ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
@@ -825,93 +826,95 @@ def _player_panel(
     elif view.viewer == p.player:
         badge = ("YOU", t.grid)
     badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
-    right = badge_row(c, x1 - 14, cy, badges, gap=10)
+    right = badge_row(c, x1 - 12, cy, badges, gap=10)
     c.text(
-        (x0 + 74, cy),
+        (inner + 38, cy),
         display_name(names, p.player),
         size=BODY,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=right - x0 - 74,
+        max_width=right - inner - 46,
     )
-    # seat and arrow 1 (R15)
-    sy = y0 + 78
+    sy = y0 + 72
     c.text(
-        (x0 + 36, sy),
+        (inner, sy),
         f"{seat_title(p.seat)} · starts {p.start}",
         size=SMALL,
         fill=t.muted,
         anchor="lm",
-        max_width=x1 - x0 - 230,
+        max_width=x1 - inner - 12,
     )
-    if p.has_killed:
-        label, ink = "arrow 1 open", t.good
-    else:
-        label, ink = "arrow 1 shut", t.bad
-    lw = text_width(label, SMALL, True)
-    ax = x1 - 20 - lw - 44
+    ay = y0 + 110
     shut = not p.has_killed
     c.draw.polygon(
-        _arrow_polygon((ax, sy), (ax + 34, sy), 4, 11, 13),
+        _arrow_polygon((inner, ay), (inner + 34, ay), 4, 11, 13),
         fill=blend(colour, t.panel, 0.5) if shut else colour,
     )
     if shut:
-        c.draw.line([(ax + 12, sy - 11), (ax + 12, sy + 11)], fill=t.bad, width=5)
-    c.text((x1 - 20, sy), label, size=SMALL, fill=ink, anchor="rm", bold=True)
-    # pieces (R4, R17)
-    py = y0 + 124
+        c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=t.bad, width=5)
+    label, ink = ("arrow 1 shut", t.bad) if shut else ("arrow 1 open", t.good)
+    c.text((inner + 48, ay), label, size=SMALL, fill=ink, anchor="lm", bold=True)
+    py = y0 + 148
     on_way = p.on_board - p.at_start
-    x = x0 + 36
+    x = inner
     for what, n in (("start", p.at_start), ("on way", on_way), ("home", p.finished)):
         box_w = c.text((x, py), what, size=SMALL, fill=t.muted, anchor="lm")
         text = f"{n}/{pieces}" if what == "home" else str(n)
         nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=t.ink, anchor="lm", bold=True)
-        x = nb[2] + 22
+        x = nb[2] + 20
 
 
-def _players(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
-    gap = 14
-    x0, x1 = MARGIN, c.width - MARGIN
-    w = (x1 - x0 - gap) // 2
+def _players(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     pieces = max((p.on_board + p.finished for p in view.players), default=0)
-    for i, p in enumerate(view.players):
-        row, col = divmod(i, 2)
-        x = x0 + col * (w + gap)
-        top = y + row * (PANEL_H + 12)
-        _player_panel(c, view, p, names, (x, top, x + w, top + PANEL_H), pieces)
-    rows = math.ceil(len(view.players) / 2)
-    return y + rows * (PANEL_H + 12) + 4
+    for p in view.players:
+        _player_panel(c, view, p, names, (x0, y, x1, y + PANEL_H), pieces)
+        y += PANEL_H + 10
+    return y - 10 + SECTION_GAP
 
 
-def _last_move(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int) -> int:
+LINE: Final = SMALL + 12
+DOT: Final = 28
+
+
+def _last_move_lines(view: KaudaBajiView, names: Sequence[str], width: int) -> list[str]:
+    m = view.last_move
+    if m is None:
+        return []
+    return wrap_text(move_text(m), SMALL, width)
+
+
+def _last_move_height(view: KaudaBajiView, names: Sequence[str], width: int) -> int:
+    if view.last_move is None:
+        return 0
+    return SMALL + 14 + LINE * (1 + len(_last_move_lines(view, names, width))) + SECTION_GAP
+
+
+def _last_move(
+    c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int
+) -> int:
+    """Who moved last, and the move in words."""
     t = c.theme
     m = view.last_move
     if m is None:
         return y
-    x0, x1 = MARGIN, c.width - MARGIN
-    h = 96
-    c.panel((x0, y, x1, y + h))
-    c.text((x0 + 20, y + 28), "Last move", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    c.seat_mark((x0 + 34, y + 68), 14, m.player)
-    nb = c.text(
-        (x0 + 58, y + 68),
+    y = column_heading(c, x0, y, "Last move", right=x1)
+    cy = y + LINE // 2
+    c.seat_mark((x0 + 14, cy), 14, m.player)
+    c.text(
+        (x0 + 38, cy),
         display_name(names, m.player),
         size=SMALL,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=260,
+        max_width=x1 - x0 - 38,
     )
-    c.text(
-        (nb[2] + 14, y + 68),
-        move_text(m),
-        size=SMALL,
-        fill=t.ink,
-        anchor="lm",
-        max_width=x1 - nb[2] - 34,
-    )
-    return y + h + 16
+    y += LINE
+    for line in _last_move_lines(view, names, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm")
+        y += LINE
+    return y + SECTION_GAP
 
 
 ROUTE_TEXT: Final = (
@@ -921,15 +924,14 @@ ROUTE_TEXT: Final = (
 )
 
 
-def _legend(c: Canvas, view: KaudaBajiView, y: int) -> int:
+def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     t = c.theme
-    x0, x1 = MARGIN, c.width - MARGIN
 
     def single(c: Canvas, x: int, cy: int) -> None:
-        draw_token(c, (x + 22, cy), 18, 0, 1)
+        draw_token(c, (x + 22, cy), 20, 0, 1)
 
     def twin(c: Canvas, x: int, cy: int) -> None:
-        draw_token(c, (x + 20, cy - 2), 18, 1, 2)
+        draw_token(c, (x + 20, cy - 2), 20, 1, 2)
 
     def safe(c: Canvas, x: int, cy: int) -> None:
         c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER)
@@ -965,8 +967,8 @@ def _legend(c: Canvas, view: KaudaBajiView, y: int) -> int:
         capture_badge(c, (x, cy - 16, x + 32, cy + 16), inset=10)
 
     items = [
-        LegendItem("single", single, 44),
-        LegendItem("twin (pieces in the tuple)", twin, 44),
+        LegendItem("single", single, 46),
+        LegendItem("twin (pieces in the tuple)", twin, 46),
         LegendItem("safe", safe, 36),
         LegendItem("start", start, 36),
         LegendItem("arrow: turn in", arrow, 40),
@@ -974,38 +976,43 @@ def _legend(c: Canvas, view: KaudaBajiView, y: int) -> int:
     if any(not p.has_killed for p in view.players):
         items.append(LegendItem("shut until a kill", shut, 40))
     items += [LegendItem("last move", last, 36), LegendItem("killed", killed, 32)]
-    lines = wrap_text(ROUTE_TEXT, SMALL, x1 - x0 - 40)
-    h = 20 + 34 * len(lines) + 8
-    c.panel((x0, y, x1, y + h))
-    ly = y + 28
-    for line in lines:
-        c.text((x0 + 20, ly), line, size=SMALL, fill=t.ink, anchor="lm")
-        ly += 34
-    return legend(c, items, x0=x0, x1=x1, y=y + h + 8, size=SMALL, row_height=52) + 12
+    y = legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26) + 12
+    for line in wrap_text(ROUTE_TEXT, SMALL, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        y += LINE
+    return y
 
 
 def _height(view: KaudaBajiView) -> int:
-    h = TITLE_H + 16
-    h += 64 + _tiles_height(len(view.bank) + 1) + 6 + 80 + 16  # bank strip, at most
-    h += 24 + 34 * 3 + THROW_H + 70 + 16 + 44 * max(0, len(view.places))
-    h += BOARD_BLOCK + 10
-    h += 2 * (PANEL_H + 12) + 4
-    h += 96 + 16
-    h += 20 + 34 * 5 + 8 + 3 * 52 + 30
-    return h
+    """Room enough for the taller of the two stacks (cropped after drawing)."""
+    left = BOARD_BLOCK + 4 * (SMALL + 20) + 12 + 6 * LINE + 8 * LINE
+    column = (SMALL + 14 + SECTION_GAP) * 3 + 4 * LINE
+    column += 4 * (THROW_H + 12) + 60 * len(view.places) + 3 * LINE
+    column += len(view.players) * (PANEL_H + 10) + 5 * LINE
+    return TITLE_H + GAP + max(left, column) + 2 * MARGIN
 
 
 def _draw(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int, turns: int) -> int:
+    """The board and its key on the left, the throws and the players on the
+    right, and the last move under whichever of the two ends higher (so the
+    image stays as short as it can)."""
+    left = _board(c, view, y, turns)
+    left = _legend(c, view, MARGIN, COLUMN_X0 - MARGIN, left) + SECTION_GAP
+    x0, x1 = COLUMN_X0, COLUMN_X1
     if view.phase == "first":
-        y = _first_strip(c, view, names, y)
+        column = _first(c, view, names, x0, x1, y)
     elif view.phase == "over":
-        y = _places_strip(c, view, names, y)
+        column = _places(c, view, names, x0, x1, y)
     else:
-        y = _bank_strip(c, view, y)
-    y = _board(c, view, y, turns)
-    y = _players(c, view, names, y)
-    y = _last_move(c, view, names, y)
-    return _legend(c, view, y)
+        column = _bank(c, view, x0, x1, y)
+    column = _players(c, view, names, x0, x1, column)
+    in_column = column + _last_move_height(view, names, x1 - x0)
+    under_key = left + _last_move_height(view, names, COLUMN_X0 - 2 * MARGIN)
+    if max(left, in_column) <= max(column, under_key):
+        column = _last_move(c, view, names, x0, x1, column)
+    else:
+        left = _last_move(c, view, names, MARGIN, COLUMN_X0 - MARGIN, left)
+    return max(left, column) - SECTION_GAP + MARGIN
 
 
 def render_board(
@@ -1043,6 +1050,7 @@ class KaudaBajiRenderer(
 __all__ = [
     "BOARD_LEFT",
     "BOARD_PX",
+    "COLUMN_X0",
     "SQUARE",
     "WIDTH",
     "KaudaBajiRenderer",

@@ -132,6 +132,8 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
         table_stripe(c, y)
     mid = y + ROW_H // 2
     rank_badge(c, _RANK_RIGHT, mid, row.rank)
+    # Names keep their own script (fallback fonts); only a name with nothing
+    # drawable at all (emoji with no emoji font, controls) reads "Player".
     name = safe_text(row.name) or "Player"
     c.text(
         (_NAME_LEFT, mid),

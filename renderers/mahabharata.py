@@ -32,16 +32,17 @@ from renderers.common import (
     ViewRenderer,
     blend,
     board_title,
+    column_heading,
     crown,
     die_face,
     display_name,
     elephant,
+    fit_text,
     legend,
     min_text_size,
     ordinal,
     private_band,
     private_heading,
-    result_headline,
     seat_panel,
     seat_pill,
     section_heading,
@@ -52,13 +53,26 @@ from renderers.common import (
     wrap_text,
 )
 
-BOARD_WIDTH: Final = 1100
+BOARD_WIDTH: Final = 1200
+"""Landscape enough that the board is at most 1.25 times as tall as it is
+wide (issue 17: Discord shows an attachment in a box of capped height)."""
 PRIVATE_WIDTH: Final = 1000
 MARGIN: Final = 24
+GAP: Final = 16
+SECTION_GAP: Final = 22
+TITLE_H: Final = 112
+CARD_W: Final = 560
+"""A leader card: room for Bhishma's seven spaces and a winner's name."""
+LEFT_X1: Final = MARGIN + CARD_W
+"""The right edge of the leader cards (one column down the left)."""
+COLUMN_X0: Final = LEFT_X1 + 32
+"""The column right of the leaders: draft order, dice and players, or the result."""
+COLUMN_X1: Final = BOARD_WIDTH - MARGIN
 SMALL: Final = min_text_size(BOARD_WIDTH)
 """The board's smallest text (labels, die names, influence, stack counts)."""
 P_SMALL: Final = min_text_size(PRIVATE_WIDTH)
 """The private screen's smallest text."""
+
 
 TOKEN_KINDS: Final = (
     "chariot",
@@ -167,7 +181,8 @@ def _status(view: MahabharataView, names: Sequence[str]) -> str:
             return f"{rnd} · {who} to pick"
         return f"{rnd} · draft"
     if view.phase == "announce":
-        return f"{rnd} · end of round: Pati announcements"
+        # Short enough to stay whole beside the elephant token.
+        return f"{rnd} · Pati announcements"
     if view.phase == "over":
         if view.final is not None and view.final.ranking:
             top = view.final.ranking[0]
@@ -180,14 +195,15 @@ def _status(view: MahabharataView, names: Sequence[str]) -> str:
 
 def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
     t = c.theme
-    height = 112
-    title_band(c, height)
+    title_band(c, TITLE_H)
     right = c.width - MARGIN
     if view.elephant is not None:
         colour = t.player_colour(view.elephant)
         elephant(c.draw, (right - 78, 26, right, 82), colour, t.panel)
         label_right = right - 92
-        c.text((label_right, 18), "Elephant", size=SMALL, fill=t.muted, anchor="rt", bold=True)
+        # Say what holding the elephant means: its holder picks first (R5, R7).
+        label = "Elephant token" if view.phase == "over" else "Elephant token: picks first"
+        c.text((label_right, 18), label, size=SMALL, fill=t.muted, anchor="rt", bold=True)
         name_box = c.text(
             (label_right, 58),
             display_name(names, view.elephant),
@@ -197,7 +213,7 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
             bold=True,
             max_width=220,
         )
-        right = min(name_box[0], label_right - text_width("Elephant", SMALL, True)) - 24
+        right = min(name_box[0], label_right - text_width(label, SMALL, True)) - 24
     players = f"{view.num_players} players"
     board_title(
         c,
@@ -208,50 +224,52 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
         margin=MARGIN,
         right=right,
     )
-    return height + 20
+    return TITLE_H + 20
 
 
-def _draft_strip(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+# The board is landscape (issue 17): the title band across the top, the
+# leader cards in one column on the left, and a column on the right with the
+# draft order, the dice and the players (or, at the end, the result).  The
+# key goes under whichever column ends higher.  Who is to pick, the clocks
+# and what just happened are in the message above the board; the board keeps
+# the position.
+
+
+def _draft_strip(c: Canvas, view: MahabharataView, x0: int, x1: int, y: int) -> int:
+    """The round's snake order as seat marks (names are in the players' rows):
+    picks made faded, the next one ringed and pointed at."""
     t = c.theme
     n = len(view.draft_order)
-    title = f"Draft order · round {view.round} · {min(view.picks_made, n)} of {n} picks done"
-    y = section_heading(c, MARGIN, y, title)
-    gap = 8
-    avail = c.width - 2 * MARGIN
-    pw = min(180, (avail - gap * (n - 1)) // n)
-    ph = 44
-    cy = y + ph // 2
+    done = min(view.picks_made, n)
+    y = column_heading(c, x0, y, f"Draft order · {done} of {n} picks done", right=x1)
+    gap = 10
+    size = max(36, min(52, (x1 - x0 - gap * (n - 1)) // max(1, n)))
     for i, seat in enumerate(view.draft_order):
-        x = MARGIN + i * (pw + gap)
-        done = i < view.picks_made
+        x = x0 + i * (size + gap)
+        made = i < view.picks_made
         current = i == view.picks_made and view.phase == "draft"
         colour = t.player_colour(seat)
-        fill = t.dim(colour, 0.72) if done else colour
-        ink = t.muted if done else t.on_colour
         c.panel(
-            (x, y, x + pw, y + ph),
-            fill=fill,
-            radius=ph // 2,
+            (x, y, x + size, y + size),
+            fill=t.dim(colour, 0.72) if made else colour,
+            radius=size // 4,
             outline=t.highlight if current else None,
             width=4,
         )
-        shape_marker(c.draw, (x + 17, cy), 8, t.seat_shape(seat), ink)
-        c.text(
-            (x + 30, cy),
-            display_name(names, seat),
-            size=SMALL,
-            fill=ink,
-            anchor="lm",
-            bold=True,
-            max_width=pw - 38,
+        shape_marker(
+            c.draw,
+            (x + size / 2, y + size / 2),
+            size * 0.22,
+            t.seat_shape(seat),
+            t.muted if made else t.on_colour,
         )
         if current:
-            mid = x + pw // 2
+            mid = x + size // 2
             c.draw.polygon(
-                [(mid - 10, y + ph + 14), (mid + 10, y + ph + 14), (mid, y + ph + 3)],
+                [(mid - 10, y + size + 14), (mid + 10, y + size + 14), (mid, y + size + 3)],
                 fill=t.highlight,
             )
-    return y + ph + 26
+    return y + size + 14 + SECTION_GAP
 
 
 CARD_H: Final = 184
@@ -330,7 +348,7 @@ def _leader_card(
     hy = y + 32
     vp_box = c.pill(
         (x + pad, hy),
-        f"{leader.vp} VP",
+        f"{leader.vp} pts",
         size=SMALL,
         fill=t.highlight,
         ink=t.on_colour,
@@ -386,30 +404,28 @@ def _leader_card(
 
 
 def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+    """The leader cards, one under another, down the left."""
     total = sum(leader.vp for leader in view.leaders)
     if view.phase == "setup":
-        title = f"Leaders drawn · {total} of 18 VP"
+        title = f"{total} of 18 victory points drawn"
     else:
-        title = f"Leaders · {total} VP in play"
-    y = section_heading(c, MARGIN, y, title)
+        title = f"Leaders · {total} victory points in play"
+    y = column_heading(c, MARGIN, y, title, right=LEFT_X1)
     if not view.leaders:
         c.text(
             (MARGIN, y + 10), "No leader drawn yet.", size=SMALL, fill=c.theme.muted, anchor="lt"
         )
-        return y + 60
-    gap = 16
-    w = (c.width - 2 * MARGIN - gap) // 2
+        return y + 60 + SECTION_GAP
     winners = view.final.leader_winners if view.final is not None else ()
     lp = view.last_pick
     for i, leader in enumerate(view.leaders):
-        col, row = i % 2, i // 2
         winner = winners[i] if i < len(winners) else None
         last_space = lp.space if lp is not None and lp.leader_index == i else None
         _leader_card(
             c,
-            MARGIN + col * (w + gap),
-            y + row * (CARD_H + gap),
-            w,
+            MARGIN,
+            y + i * (CARD_H + GAP),
+            CARD_W,
             leader,
             view,
             names,
@@ -417,8 +433,7 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
             view.final is not None,
             last_space,
         )
-    rows = (len(view.leaders) + 1) // 2
-    return y + rows * (CARD_H + gap) + 8
+    return y + len(view.leaders) * (CARD_H + GAP) - GAP + SECTION_GAP
 
 
 DIE: Final = 88
@@ -449,7 +464,14 @@ def _die(c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: boo
         die_face(c, box, fill=fill, ink=ink, label=cls, label_size=46)
 
 
-def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+DICE_PER_ROW: Final = 4
+DIE_ROW_H: Final = 12 + DIE + 98
+"""A row of dice: the ring's room, the die, its number and who took it."""
+
+
+def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+    """The eight dice in two rows of four: each die's number under it, then
+    who took it (a pill in their colour) or, in the pool, its face in words."""
     t = c.theme
     left = sum(1 for d in view.dice if d.taken_by is None)
     if all(d.face is None for d in view.dice):
@@ -458,21 +480,19 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
         title = f"Dice · {left} in the pool"
     else:
         title = "Dice"
-    y = section_heading(c, MARGIN, y, title)
+    y = column_heading(c, x0, y, title, right=x1)
     lp = view.last_pick
     if lp is not None:
-        y = _last_pick_line(c, view, lp, names, y)
-    n = max(1, len(view.dice))
-    slot = (c.width - 2 * MARGIN) // max(8, n)
-    tag_bottom = y + DIE + 122
-    tag_room = (MARGIN, c.width - MARGIN)
+        y = _last_pick_lines(c, view, lp, names, x0, x1, y)
+    slot = (x1 - x0) // DICE_PER_ROW
     for i, die in enumerate(view.dice):
-        cx = MARGIN + i * slot + slot // 2
+        row, col = divmod(i, DICE_PER_ROW)
+        cx = x0 + col * slot + slot // 2
+        top = y + row * DIE_ROW_H + 12
         taken = die.taken_by is not None
-        box = (cx - DIE // 2, y, cx + DIE // 2, y + DIE)
+        box = (cx - DIE // 2, top, cx + DIE // 2, top + DIE)
         # The die of the last pick, while it is still on the table this round.
-        last = lp is not None and lp.die == die.index and die.taken_by == lp.seat
-        if last:
+        if lp is not None and lp.die == die.index and die.taken_by == lp.seat:
             c.draw.rounded_rectangle(
                 (box[0] - 11, box[1] - 11, box[2] + 11, box[3] + 11),
                 radius=DIE // 6 + 11,
@@ -488,62 +508,41 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int
                 width=4,
             )
         c.text(
-            (cx, y + DIE + 10),
+            (cx, top + DIE + 14),
             f"d{die.index}",
-            size=30,
+            size=SMALL,
             fill=t.muted if taken else t.ink,
             anchor="mt",
             bold=True,
         )
-        c.text(
-            (cx, y + DIE + 46),
-            face_name(die.face),
-            size=SMALL,
-            fill=t.muted,
-            anchor="mt",
-            max_width=slot - 4,
-        )
+        line = top + DIE + 14 + SMALL + 28
         if die.taken_by is not None:
             _seat_pill(
                 c,
                 cx,
-                y + DIE + 98,
+                line,
                 die.taken_by,
                 display_name(names, die.taken_by),
                 max_width=slot - 6,
                 anchor="m",
             )
-        if last and lp is not None and lp.placed in _TAGS:
-            # Nothing else is drawn at the tag's height, so it may spill into
-            # the neighbouring slots rather than be cut.
-            tag = _tag(c, cx, y + DIE + 124, _TAGS[lp.placed], 2 * slot, tag_room)
-            tag_bottom = max(tag_bottom, tag)
-    return tag_bottom + 6 if tag_bottom > y + DIE + 122 else tag_bottom
-
-
-_TAGS: Final = {"screen": "TO SCREEN", "nothing": "PLACED NOTHING"}
-
-
-def _tag(c: Canvas, cx: int, top: int, text: str, max_width: int, room: tuple[int, int]) -> int:
-    """A white label under a die (one or two lines), kept within ``room``
-    (left and right limits); returns its bottom."""
-    t = c.theme
-    max_width = min(max_width, room[1] - room[0])
-    lines = wrap_text(text, SMALL, max_width - 16, bold=True) or [text]
-    step = SMALL + 8
-    h = 10 + step * len(lines)
-    w = min(max_width, max(text_width(line, SMALL, True) for line in lines) + 16)
-    cx = max(room[0] + w // 2, min(room[1] - w // 2, cx))
-    c.panel((cx - w // 2, top, cx + w // 2, top + h), fill=t.ink, radius=8)
-    for k, line in enumerate(lines):
-        ly = top + 5 + step // 2 + step * k
-        c.text((cx, ly), line, size=SMALL, fill=t.on_colour, anchor="mm", bold=True)
-    return top + h
+        elif die.face is not None:
+            c.text(
+                (cx, line),
+                face_name(die.face),
+                size=SMALL,
+                fill=t.muted,
+                anchor="mm",
+                max_width=slot - 4,
+            )
+    rows = -(-len(view.dice) // DICE_PER_ROW)
+    return y + rows * DIE_ROW_H + SECTION_GAP
 
 
 def _last_pick_text(view: MahabharataView, lp: LastPickView, names: Sequence[str]) -> str:
-    """One line on the last pick; a screen placement never names its token (R14)."""
-    who = display_name(names, lp.seat)
+    """One sentence on the last pick; a screen placement never names its token
+    (R14).  A long name is cut so the sentence keeps to a few lines."""
+    who = fit_text(display_name(names, lp.seat), SMALL, 240)
     took = f"{who} took d{lp.die} ({face_name(lp.face)})"
     if lp.placed == "screen":
         return f"{took} and put it behind their screen"
@@ -558,223 +557,259 @@ def _last_pick_text(view: MahabharataView, lp: LastPickView, names: Sequence[str
     return f"{took} and placed {what} on {where}"
 
 
-def _last_pick_line(
-    c: Canvas, view: MahabharataView, lp: LastPickView, names: Sequence[str], y: int
+def _wrap_after(text: str, first: int, rest: int) -> list[str]:
+    """``text`` in lines at most ``first`` pixels wide for the first line and
+    ``rest`` for the others, broken between words."""
+    lines: list[str] = []
+    for word in text.split():
+        room = first if len(lines) == 1 else rest
+        if lines and text_width(f"{lines[-1]} {word}", SMALL) <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _last_pick_lines(
+    c: Canvas,
+    view: MahabharataView,
+    lp: LastPickView,
+    names: Sequence[str],
+    x0: int,
+    x1: int,
+    y: int,
 ) -> int:
-    """``LAST PICK`` and what it was, above the dice; returns the next y."""
+    """``LAST PICK`` and what it was, above the dice (its die is ringed);
+    returns the next y.  It stays on the board after a round's last pick and
+    through the next roll, when no die shows it any more."""
     t = c.theme
+    step = SMALL + 10
     cy = y + 19
-    box = c.pill(
-        (MARGIN, cy), "LAST PICK", size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10
-    )
+    box = c.pill((x0, cy), "LAST PICK", size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10)
     shape_marker(c.draw, (box[2] + 20, cy), 10, t.seat_shape(lp.seat), t.player_colour(lp.seat))
-    c.text(
-        (box[2] + 38, cy),
-        _last_pick_text(view, lp, names),
-        size=SMALL,
-        fill=t.ink,
-        anchor="lm",
-        max_width=c.width - MARGIN - box[2] - 38,
-    )
-    return y + 56
+    tx = box[2] + 38
+    lines = _wrap_after(_last_pick_text(view, lp, names), x1 - tx, x1 - x0) or [""]
+    for k, line in enumerate(lines[:3]):
+        x = tx if k == 0 else x0
+        c.text((x, cy + k * step), line, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - x)
+    return y + 38 + step * (min(3, len(lines)) - 1) + 14
 
 
 BADGE_H: Final = 38
+PLAYER_H: Final = 100
+"""A player's row: the name line and the counts line."""
 
 
-def _player_badges(
-    view: MahabharataView, p: PlayerView, room: int, t: Theme
-) -> list[tuple[str, RGB, bool]]:
-    """(label, colour, check mark after it) of the seat's badges for a panel
-    ``room`` pixels wide inside."""
-    out: list[tuple[str, RGB, bool]] = []
+def _player_badges(view: MahabharataView, p: PlayerView, t: Theme) -> list[tuple[str, RGB]]:
+    """(label, colour) of the seat's badges."""
+    out: list[tuple[str, RGB]] = []
     if p.seat in view.waiting_on:
-        out.append(("TO PICK" if view.phase == "draft" else "TO ACT", t.highlight, False))
+        out.append(("TO PICK" if view.phase == "draft" else "TO ACT", t.highlight))
     if p.announced:
-        # Four panels leave no room for the words: "PATI" and a tick, as the
-        # result panel shows a completed Pati.
-        if text_width("ANNOUNCED PATI", SMALL, True) + 24 <= room:
-            out.append(("ANNOUNCED PATI", t.good, False))
-        else:
-            out.append(("PATI", t.good, True))
+        out.append(("ANNOUNCED PATI", t.good))
     return out
 
 
-def _badge_width(label: str, check: bool) -> int:
-    return text_width(label, SMALL, True) + 24 + (34 if check else 0)
+def _badges_width(badges: Sequence[tuple[str, RGB]]) -> int:
+    return sum(text_width(label, SMALL, True) + 20 + 8 for label, _ in badges)
 
 
-def _badge_rows(
-    badges: list[tuple[str, RGB, bool]], room: int
-) -> list[list[tuple[str, RGB, bool]]]:
-    """The badges in rows that fit ``room`` pixels."""
-    rows: list[list[tuple[str, RGB, bool]]] = []
-    used = room
-    for badge in badges:
-        w = _badge_width(badge[0], badge[2])
-        if not rows or used + 8 + w > room:
-            rows.append([])
-            used = -8
-        rows[-1].append(badge)
-        used += 8 + w
-    return rows
+def _badges_inline(badges: Sequence[tuple[str, RGB]], room: int) -> bool:
+    """Whether the badges fit on the name line and leave the name 200 px."""
+    return not badges or room - _badges_width(badges) >= 200
 
 
-def _players(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+def _player_height(view: MahabharataView, p: PlayerView, width: int) -> int:
+    badges = _player_badges(view, p, DEFAULT_THEME)
+    room = width - 70 - (56 if view.elephant == p.seat else 0)
+    return PLAYER_H + (0 if _badges_inline(badges, room) else BADGE_H + 10)
+
+
+def _players(
+    c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int
+) -> int:
+    """A row per player: mark, name, the elephant if theirs, whether the game
+    waits on them or they announced a Pati, and their counts (R14: counts only)."""
     t = c.theme
-    y = section_heading(c, MARGIN, y, "Players")
-    n = max(1, len(view.players))
-    gap = 12
-    pw = (c.width - 2 * MARGIN - gap * (n - 1)) // n
-    room = pw - 38
-    rows = [_badge_rows(_player_badges(view, p, room, t), room) for p in view.players]
-    badge_rows = max((len(r) for r in rows), default=0)
-    stats_bottom = 160
-    ph = stats_bottom + badge_rows * (BADGE_H + 8) + (8 if badge_rows else 0)
-    for i, p in enumerate(view.players):
-        x = MARGIN + i * (pw + gap)
+    y = column_heading(c, x0, y, "Players", right=x1)
+    for p in view.players:
         colour = t.player_colour(p.seat)
-        seat_panel(c, (x, y, x + pw, y + ph), colour, acting=p.seat in view.waiting_on)
+        ph = _player_height(view, p, x1 - x0)
+        seat_panel(c, (x0, y, x1, y + ph), colour, acting=p.seat in view.waiting_on)
         cy = y + 30
-        shape_marker(c.draw, (x + 34, cy), 11, t.seat_shape(p.seat), colour)
-        name_right = x + pw - 16
+        shape_marker(c.draw, (x0 + 40, cy), 11, t.seat_shape(p.seat), colour)
+        right = x1 - 16
         if view.elephant == p.seat:
-            elephant(c.draw, (name_right - 46, cy - 16, name_right, cy + 16), t.ink, t.panel)
-            name_right -= 56
+            elephant(c.draw, (right - 46, cy - 16, right, cy + 16), t.ink, t.panel)
+            right -= 56
+        badges = _player_badges(view, p, t)
+        inline = _badges_inline(badges, right - x0 - 60)
+        bx, by = (right, cy) if inline else (x1 - 16, y + PLAYER_H + BADGE_H // 2)
+        for label, fill in badges:
+            box = c.pill(
+                (bx, by), label, size=SMALL, fill=fill, ink=t.on_colour, anchor="r", height=BADGE_H
+            )
+            bx = box[0] - 8
+        if inline:
+            right = bx - 4
         c.text(
-            (x + 54, cy),
+            (x0 + 60, cy),
             display_name(names, p.seat),
             size=30,
             fill=t.ink,
             anchor="lm",
             bold=True,
-            max_width=name_right - x - 54,
+            max_width=right - x0 - 60,
         )
-        # One line per count (label left, number right): three columns of
-        # phone-sized labels do not fit a quarter of the board.
-        stats = (
+        # Label and number pairs on one line: muted words, bold numbers.
+        sx, sy = x0 + 40, y + 74
+        for label, value in (
             ("Screen", str(p.screen_count)),
             ("Supply", str(p.supply_count)),
             ("Dice", f"{p.dice_taken}/2"),
-        )
-        for k, (label, value) in enumerate(stats):
-            ry = y + 68 + 36 * k
-            c.text((x + 24, ry), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
-            c.text((x + pw - 16, ry), value, size=30, fill=t.ink, anchor="rm", bold=True)
-        for r, row in enumerate(rows[i]):
-            by = y + stats_bottom + BADGE_H // 2 + r * (BADGE_H + 8)
-            bx = x + 24
-            for label, fill, check in row:
-                box = c.pill(
-                    (bx, by), label, size=SMALL, fill=fill, ink=t.on_colour, height=BADGE_H
-                )
-                bx = box[2] + 8
-                if check:
-                    c.check((bx, by - 12, bx + 26, by + 12), fill, width=4)
-                    bx += 34
-    return y + ph + 20
+        ):
+            box = c.text((sx, sy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+            box = c.text((box[2] + 10, sy), value, size=SMALL, fill=t.ink, anchor="lm", bold=True)
+            sx = box[2] + 30
+        y += ph + 10
+    return y - 10 + SECTION_GAP
+
+
+CHIP_W: Final = 50
+CHIP_H: Final = 42
+CHIP_GAP: Final = 6
+GROUPED_W: Final = 92
+"""A chip for several tokens of one kind ("I3 x2"), used when a screen's
+chips one by one would take more than two rows."""
+
+
+def _screen_chips(screen: Sequence[str], width: int) -> tuple[list[tuple[str, int]], int, int]:
+    """A revealed screen as chips that fit ``width``: (label, count) each, the
+    chip width and how many chips a row holds.  One chip per token, or one
+    per kind with its count when that would take more than two rows."""
+    kinds = sorted(screen, key=_kind_order)
+    per_row = max(1, (width + CHIP_GAP) // (CHIP_W + CHIP_GAP))
+    if len(kinds) <= 2 * per_row:
+        return [(token_label(k), 1) for k in kinds], CHIP_W, per_row
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    per_row = max(1, (width + CHIP_GAP) // (GROUPED_W + CHIP_GAP))
+    return [(token_label(k), n) for k, n in counts.items()], GROUPED_W, per_row
 
 
 def final_row_height(tokens: int, per_row: int) -> int:
-    """A result row: the score block, or the rows of screen chips if taller."""
+    """A result row: the name line, the points line, the screen's label and
+    its rows of chips."""
     rows = max(1, -(-tokens // per_row))
-    return max(120, 50 + rows * 48 + 12)
+    return 136 + rows * (CHIP_H + CHIP_GAP) + 8
 
 
-def _final(c: Canvas, view: MahabharataView, final: FinalView, names: Sequence[str], y: int) -> int:
+def _result_headline(
+    c: Canvas, final: FinalView, names: Sequence[str], x0: int, x1: int, y: int
+) -> int:
+    """The winner (with a crown) or the draw, and why the game ended, fitted
+    to the column; returns the y under it."""
     t = c.theme
-    y = section_heading(c, MARGIN, y, "Result")
-    y = result_headline(
-        c,
-        y,
-        ranking=final.ranking,
-        names=names,
-        tie="Draw: ",
-        reason=final.reason,
-        margin=MARGIN,
+    top = final.ranking[0] if final.ranking else ()
+    if len(top) == 1:
+        headline = f"{display_name(names, top[0])} wins!"
+    elif top:
+        headline = "Draw: " + ", ".join(display_name(names, s) for s in top)
+    else:
+        headline = "Game over"
+    box = c.text(
+        (x0, y), headline, size=38, fill=t.ink, anchor="lt", bold=True, max_width=x1 - x0 - 60
     )
-    y += 12
+    if len(top) == 1:
+        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
+    y += 52
+    for line in wrap_text(final.reason, SMALL, x1 - x0):
+        c.text((x0, y), line, size=SMALL, fill=t.muted, anchor="lt")
+        y += SMALL + 8
+    return y + 12
+
+
+def _final(
+    c: Canvas,
+    view: MahabharataView,
+    final: FinalView,
+    names: Sequence[str],
+    x0: int,
+    x1: int,
+    y: int,
+) -> int:
+    """The result: the winner, then a row per player in ranking order with
+    their points, where they come from, and the screen they revealed."""
+    t = c.theme
+    y = column_heading(c, x0, y, "Result", right=x1)
+    y = _result_headline(c, final, names, x0, x1, y)
     led: dict[int, int] = {}
     for leader, winner in zip(view.leaders, final.leader_winners, strict=False):
         if winner is not None:
             led[winner] = led.get(winner, 0) + leader.vp
-    chips_x0 = MARGIN + 676
-    chip_w, chip_h, chip_gap = 50, 42, 6
-    per_row = max(1, (c.width - MARGIN - 16 - chips_x0 + chip_gap) // (chip_w + chip_gap))
+    inner = x0 + 40
     for place, group in enumerate(final.ranking, start=1):
         for seat in group:
             colour = t.player_colour(seat)
-            screen = sorted(
-                final.screens[seat] if seat < len(final.screens) else (), key=_kind_order
-            )
-            rh = final_row_height(len(screen), per_row)
-            x0, x1 = MARGIN, c.width - MARGIN
+            screen = final.screens[seat] if seat < len(final.screens) else ()
+            chips, chip_w, per_row = _screen_chips(screen, x1 - 16 - inner)
+            rh = final_row_height(len(chips), per_row)
             seat_panel(c, (x0, y, x1, y + rh), colour)
-            cy = y + 38
-            c.text((x0 + 30, cy), ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True)
-            shape_marker(c.draw, (x0 + 106, cy), 11, t.seat_shape(seat), colour)
+            cy = y + 30
+            score = final.scores[seat] if seat < len(final.scores) else 0
+            unit = c.text((x1 - 16, cy + 4), "points", size=SMALL, fill=t.muted, anchor="rm")
+            num = c.text((unit[0] - 8, cy), str(score), size=44, fill=t.ink, anchor="rm", bold=True)
+            place_box = c.text(
+                (inner, cy), ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True
+            )
+            mx = max(place_box[2] + 24, inner + 70)
+            shape_marker(c.draw, (mx, cy), 11, t.seat_shape(seat), colour)
             c.text(
-                (x0 + 126, cy),
+                (mx + 20, cy),
                 display_name(names, seat),
                 size=30,
                 fill=t.ink,
                 anchor="lm",
                 bold=True,
-                max_width=226,
+                max_width=num[0] - 16 - mx - 20,
             )
             pati = seat < len(final.pati) and final.pati[seat]
-            score = final.scores[seat] if seat < len(final.scores) else 0
-            parts = f"Leaders {led.get(seat, 0)} · Pati {7 if pati else 0}"
-            c.text((x0 + 126, cy + 40), parts, size=SMALL, fill=t.muted, anchor="lm")
-            c.text((x0 + 450, cy + 4), str(score), size=44, fill=t.ink, anchor="rm", bold=True)
-            c.text((x0 + 456, cy + 8), "VP", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+            # Where the points come from, in words: "NO PATI" alone left a
+            # newcomer guessing what was missing.
+            parts = f"Leaders {led.get(seat, 0)} · " + (
+                "complete Pati 7" if pati else "no complete Pati"
+            )
+            box = c.text((inner, y + 74), parts, size=SMALL, fill=t.muted, anchor="lm")
             if pati:
-                pbox = c.pill(
-                    (x0 + 506, cy + 4),
-                    "PATI",
-                    size=SMALL,
-                    fill=t.good,
-                    ink=t.on_colour,
-                    height=38,
-                    pad=10,
-                )
-                c.check((pbox[2] + 8, cy - 7, pbox[2] + 30, cy + 15), t.good, width=4)
-            else:
-                c.pill(
-                    (x0 + 506, cy + 4),
-                    "NO PATI",
-                    size=SMALL,
-                    fill=t.grid,
-                    ink=t.ink,
-                    height=38,
-                    pad=10,
-                )
+                c.check((box[2] + 12, y + 62, box[2] + 38, y + 86), t.good, width=4)
             c.text(
-                (chips_x0, y + 12),
+                (inner, y + 100),
                 f"Screen · {plural(len(screen), 'token')}",
                 size=SMALL,
                 fill=t.muted,
                 anchor="lt",
                 bold=True,
             )
-            if not screen:
-                c.text((chips_x0, y + 60), "empty", size=SMALL, fill=t.muted, anchor="lt")
-            for k, kind in enumerate(screen):
+            top = y + 136
+            if not chips:
+                c.text((inner, top + CHIP_H // 2), "empty", size=SMALL, fill=t.muted, anchor="lm")
+            for k, (label, count) in enumerate(chips):
                 r, col = divmod(k, per_row)
-                cx0 = chips_x0 + col * (chip_w + chip_gap)
-                cy0 = y + 50 + r * (chip_h + chip_gap)
+                cx0 = inner + col * (chip_w + CHIP_GAP)
+                cy0 = top + r * (CHIP_H + CHIP_GAP)
                 token_chip(
                     c,
-                    (cx0, cy0, cx0 + chip_w, cy0 + chip_h),
-                    token_label(kind),
+                    (cx0, cy0, cx0 + chip_w, cy0 + CHIP_H),
+                    label if count == 1 else f"{label} x{count}",
                     colour=colour,
                     size=SMALL,
                 )
             y += rh + 10
-    return y + 8
+    return y - 10 + SECTION_GAP
 
 
-def _legend(c: Canvas, y: int) -> int:
+def _legend(c: Canvas, x0: int, x1: int, y: int) -> int:
     t = c.theme
 
     def glyph(icon: str) -> LegendItem:
@@ -794,20 +829,21 @@ def _legend(c: Canvas, y: int) -> int:
         LegendItem("token with 3 icons", chip, 50),
         LegendItem("stacked", stacked, text_width("x2", SMALL, True) + 12),
     )
-    return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=50)
+    return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=50)
 
 
 def _board_height(view: MahabharataView) -> int:
-    h = 132 + 120 + 60 + 110
-    h += ((len(view.leaders) + 1) // 2) * (CARD_H + 16) + 60
-    h += DIE + 190 + 300
-    if view.last_pick is not None:
-        h += 56 + 60
+    """Room enough for the taller column and the key (cropped after drawing)."""
+    left = 60 + len(view.leaders) * (CARD_H + GAP)
     if view.final is not None:
-        h += 260
+        column = 60 + 52 + 8 * (SMALL + 8)
+        per_row = (COLUMN_X1 - COLUMN_X0 - 56 + CHIP_GAP) // (CHIP_W + CHIP_GAP)
         for screen in view.final.screens:
-            h += final_row_height(len(screen), 5) + 10
-    return h
+            column += final_row_height(min(len(screen), 2 * per_row), per_row) + 10
+    else:
+        column = 3 * 60 + 120 + 4 * (SMALL + 10) + 2 * DIE_ROW_H
+        column += sum(_player_height(view, p, COLUMN_X1 - COLUMN_X0) + 10 for p in view.players)
+    return TITLE_H + 20 + max(left, column) + 4 * 50 + 60
 
 
 def render_board(
@@ -816,16 +852,22 @@ def render_board(
     """The public board: never shows what is behind a screen (ignores ``view.me``)."""
     c = Canvas(BOARD_WIDTH, _board_height(view), theme)
     y = _title(c, view, names)
-    if view.final is None and view.draft_order:
-        y = _draft_strip(c, view, names, y)
-    y = _leaders(c, view, names, y)
+    left = _leaders(c, view, names, y)
+    x0, x1 = COLUMN_X0, COLUMN_X1
     if view.final is not None:
-        y = _final(c, view, view.final, names, y)
+        column = _final(c, view, view.final, names, x0, x1, y)
     else:
-        y = _dice(c, view, names, y)
-        y = _players(c, view, names, y)
-    y = _legend(c, y)
-    return c.crop(y + 14)
+        column = y
+        if view.draft_order:
+            column = _draft_strip(c, view, x0, x1, column)
+        column = _dice(c, view, names, x0, x1, column)
+        column = _players(c, view, names, x0, x1, column)
+    # The key under whichever column ends higher, so the image stays short.
+    if left <= column:
+        left = _legend(c, MARGIN, LEFT_X1, left - 8) + SECTION_GAP
+    else:
+        column = _legend(c, x0, x1, column - 8) + SECTION_GAP
+    return c.crop(max(left, column) - SECTION_GAP + MARGIN)
 
 
 # ----------------------------------------------------------------- private screen
@@ -869,7 +911,7 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
         c.text((x0 + 96, y + 32), "PATI COMPLETE", size=32, fill=t.good, anchor="lm", bold=True)
         c.text(
             (x0 + 96, y + 66),
-            "Worth 7 VP at the end. You may announce it after a round.",
+            "Worth 7 victory points at the end. You may announce it after a round.",
             size=P_SMALL,
             fill=t.ink,
             anchor="lm",

@@ -17,7 +17,7 @@ taller one copied out at the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Final, Literal
 
@@ -59,7 +59,6 @@ from renderers.common import (
     blend,
     board_title,
     card_back,
-    card_fan,
     crown,
     display_name,
     fill_names,
@@ -100,10 +99,6 @@ SUPPLY_TOTAL: Final = 40
 """R2: Britisher tokens in the game."""
 NO_TRAIN_AT: Final = 5
 """R11: a player with this many Britishers or more does not Train."""
-EVENTS_SHOWN: Final = 6
-EVENT_LINES: Final = 7
-"""At most this many lines of events on the board (at phone size most events
-take one line, so this still holds the last six)."""
 
 BRITISHER_RED: Final[RGB] = (196, 52, 44)
 """The Britisher token (white on it: 5.8:1)."""
@@ -147,6 +142,25 @@ def prompt_text(choice: ChoiceView) -> str:
 
 def _kind_title(kind: str) -> str:
     return kind.capitalize() if kind else "card"
+
+
+ELLIPSIS: Final = "\u2026"
+
+
+def card_title(name: str, size: int, width: int) -> str:
+    """A warrior's name (bold, ``size`` pixels) within ``width``: whole when
+    it fits (the layouts give every name room), else cut in the middle
+    keeping its last two letters, so names that begin alike stay apart
+    ("Maha…ja" and "Maha…ni", never both "Maha…")."""
+    text = safe_text(name)
+    if text_width(text, size, True) <= width:
+        return text
+    tail = text[-2:]
+    for keep in range(len(text) - 3, 1, -1):
+        cut = text[:keep].rstrip() + ELLIPSIS + tail
+        if text_width(cut, size, True) <= width:
+            return cut
+    return fit_text(text, size, width, bold=True)
 
 
 # ----------------------------------------------------------------- icons
@@ -215,12 +229,16 @@ def _stat(
 # ----------------------------------------------------------------- cards
 
 CARD_RADIUS: Final = 12
-HAND_CARD_H: Final = 240
+HAND_CARD_H: Final = 222
+HAND_BAND: Final = 64
+"""The coloured band of a hand card (name and motivation)."""
+HAND_CARD_BASE: Final = HAND_BAND + 26 + 30 + 8
+"""A hand card's height without its activity lines (band, values, rule, foot)."""
 """The tallest hand card (a three-line activity); a hand of shorter
 activities gets shorter cards (:func:`_hand_card_height`)."""
 HAND_PER_ROW: Final = 2
 """Two hand cards a row: at three, phone-sized activity text needs five lines."""
-FACE_CARD_H: Final = 150
+FACE_CARD_H: Final = 140
 MINI_CARD_H: Final = 94
 MINI_BAND: Final = 60
 
@@ -238,23 +256,24 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
     white = t.ink
     body = t.die
     c.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=CARD_RADIUS, fill=body)
-    c.draw.rounded_rectangle((0, 0, w - 1, 76), radius=CARD_RADIUS, fill=band)
-    c.draw.rectangle((0, 60, w - 1, 76), fill=band)
+    c.draw.rounded_rectangle((0, 0, w - 1, HAND_BAND), radius=CARD_RADIUS, fill=band)
+    c.draw.rectangle((0, HAND_BAND - 16, w - 1, HAND_BAND), fill=band)
     pad = 14
-    disc = 30
+    disc = 26
+    mid = HAND_BAND // 2
     cx = w - pad - disc
-    c.draw.ellipse((cx - disc, 38 - disc, cx + disc, 38 + disc), fill=body)
-    c.text((cx, 38), str(card.motivation), size=34, fill=t.on_colour, anchor="mm", bold=True)
+    c.draw.ellipse((cx - disc, mid - disc, cx + disc, mid + disc), fill=body)
+    c.text((cx, mid), str(card.motivation), size=30, fill=t.on_colour, anchor="mm", bold=True)
     c.text(
-        (pad, 38),
-        safe_text(card.name),
-        size=32,
+        (pad, mid),
+        card_title(card.name, 30, cx - disc - 2 * pad),
+        size=30,
         fill=white,
         anchor="lm",
         bold=True,
         max_width=cx - disc - 2 * pad,
     )
-    sy = 76 + 28
+    sy = HAND_BAND + 26
     labels = ("strength", "Britishers")
     wide = (
         2 * (0.46 * 28 * 1.7 + 6 + text_width("2", 28, True) + 6)
@@ -289,8 +308,8 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
         label=labels[1] if show else "",
         label_ink=(70, 72, 84),
     )
-    c.draw.line((pad, sy + 24, w - pad, sy + 24), fill=blend(body, t.on_colour, 0.2), width=1)
-    top = sy + 34
+    c.draw.line((pad, sy + 22, w - pad, sy + 22), fill=blend(body, t.on_colour, 0.2), width=1)
+    top = sy + 30
     room = h - top - 8
     size, step = c.min_text + 1, c.min_text + 6
     lines = wrap_text(safe_text(card.activity), size, w - 2 * pad)
@@ -307,22 +326,23 @@ def _draw_face_card(c: Canvas, card: CardView) -> None:
     w, h = c.width, c.height
     band = kind_colour(card.kind)
     body = t.die
-    band_h = 88
+    band_h = 84
     c.draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=CARD_RADIUS, fill=body)
     c.draw.rounded_rectangle((0, 0, w - 1, band_h), radius=CARD_RADIUS, fill=band)
     c.draw.rectangle((0, band_h - 14, w - 1, band_h), fill=band)
     pad = 12
-    c.text((pad, 10), str(card.motivation), size=40, fill=t.ink, anchor="lt", bold=True)
+    c.text((pad, 8), str(card.motivation), size=38, fill=t.ink, anchor="lt", bold=True)
     c.text(
-        (pad, 68),
-        safe_text(card.name),
+        (pad, 64),
+        card_title(card.name, c.min_text, w - 2 * pad),
         size=c.min_text,
         fill=t.ink,
         anchor="lm",
         bold=True,
         max_width=w - 2 * pad,
     )
-    sy = band_h + (h - band_h) // 2
+    # Above the middle of the strip: a status pill may sit on the card's foot.
+    sy = band_h + (h - band_h - STATUS_PILL_H // 2) // 2
     half = (w - 2 * pad) // 2
     _stat(
         c,
@@ -362,7 +382,7 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
     c.text((pad, 7), str(card.motivation), size=c.min_text, fill=t.ink, anchor="lt", bold=True)
     c.text(
         (pad, MINI_BAND - 7),
-        safe_text(card.name),
+        card_title(card.name, c.min_text, w - 2 * pad),
         size=c.min_text,
         fill=t.ink,
         anchor="ls",
@@ -482,14 +502,46 @@ def _back_colours(t: Theme, seat: int | None) -> tuple[RGB, RGB]:
 
 # ----------------------------------------------------------------- board: title & banner
 
+MAX_HEIGHT_RATIO: Final = 1.25
+"""Every image is at most this many times as tall as it is wide: Discord
+shows an attachment in a box of capped height, so a taller image is shrunk
+(and its text with it) until someone taps it."""
+BOARD_MAX_H: Final = int(BOARD_WIDTH * MAX_HEIGHT_RATIO)
+PRIVATE_MAX_H: Final = int(PRIVATE_WIDTH * MAX_HEIGHT_RATIO)
+GAP: Final = 14
+"""The space under a section."""
+HEADING_ADVANCE: Final = SMALL + 14
+"""How far :func:`~renderers.common.section_heading` moves down the board."""
+
+
+def goal_text(num_players: int) -> str:
+    """The title's kicker: the goal, and what army strength is made of (the
+    kingdoms' track is only the crown's part of it, 0-9)."""
+    players = plural(num_players, "player").upper()
+    return f"SANGRAM · {players} · GOAL: ARMY STRENGTH {GAME_END} (CROWN LEVEL + CARDS)"
+
+
+TRACK_LABEL: Final = f"KINGDOMS · CROWN LEVEL 0-{TRACK_TOP}"
+"""The strength track's heading: the crown's level, part of army strength."""
+CROWN_STUCK: Final = "crown stuck"
+"""Beside a Britisher count of :data:`NO_TRAIN_AT` or more: that crown does
+not move up at Train (R11)."""
+GROW_LABEL: Final = "GROW DRAWS"
+GROW_MARKS: Final = ((GROW_FIRST, "+2"), (GROW_SECOND, "+1"))
+"""R12: the Grow thresholds and the cards each draws, as the kingdoms'
+column shows them ("7: +2", green once drawn)."""
+
 
 def _phase_title(view: SangramView, names: Sequence[str]) -> str:
     rnd = f"Round {view.round}"
+    if view.round_limit > 0:
+        rnd += f" of {view.round_limit}"
     phase = view.phase
     if phase == PHASE_SETUP:
         return "Setting up: dealing the cards"
     if phase == PHASE_COMMIT:
-        return f"{rnd} · Activate: commit a card"
+        done = sum(1 for p in view.players if p.committed)
+        return f"{rnd} · Commit: {done} of {len(view.players)} cards face down"
     if phase == PHASE_ACTIVATE:
         return f"{rnd} · Activate: cards resolve"
     if phase == PHASE_RECRUIT:
@@ -509,20 +561,19 @@ def _phase_title(view: SangramView, names: Sequence[str]) -> str:
     return f"{rnd} · {safe_text(phase)}"
 
 
-def _title(c: Canvas, view: SangramView, names: Sequence[str]) -> int:
-    height = 112
-    title_band(c, height)
-    players = plural(view.num_players, "player")
-    limit = f" · AT MOST {view.round_limit} ROUNDS" if view.round_limit > 0 else ""
+TITLE_H: Final = 100
+
+
+def _title(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+    title_band(c, TITLE_H)
     board_title(
         c,
-        kicker=f"SANGRAM · {players.upper()} · FIRST TO ARMY STRENGTH {GAME_END}{limit}",
+        kicker=goal_text(view.num_players),
         status=_phase_title(view, names),
-        y=56,
-        size=36,
+        y=52,
+        size=34,
         margin=MARGIN,
     )
-    return height + 20
 
 
 def _origin_note(choice: ChoiceView) -> str:
@@ -541,19 +592,35 @@ def _origin_note(choice: ChoiceView) -> str:
     return f"{effect} activity (may decline)."
 
 
+def _banner_card(view: SangramView, choice: ChoiceView) -> CardView | None:
+    """The card deciding, when the battlefield does not show it already (a
+    card a Sarthi drew, or one a Yuvaraj copies)."""
+    if choice.origin == "draw" and view.drawn is not None:
+        return view.drawn
+    card = choice.card
+    if card is None:
+        return None
+    if _shows_battlefield(view) and any(r.card == card for r in view.revealed):
+        return None
+    return card
+
+
 def _choice_panel(
     view: SangramView, choice: ChoiceView
 ) -> tuple[CardView | None, tuple[int, ...], int]:
-    """The banner's deciding card (if any), recruit order and panel height."""
-    card = view.drawn if choice.origin == "draw" and view.drawn is not None else choice.card
+    """The banner's deciding card (if any), recruit order and panel height.
+
+    While recruiting the banner is the order alone: the message above names
+    who chooses, the order shows whose turn comes next."""
     order = view.recruit_order if choice.kind == "recruit" else ()
-    h = MINI_CARD_H + 20 if card is not None else 100
     if order:
-        h += RECRUIT_ROW_H
-    return card, order, h
+        return None, order, RECRUIT_BANNER_H
+    card = _banner_card(view, choice)
+    return card, (), MINI_CARD_H + 20 if card is not None else CHOICE_BANNER_H
 
 
-COMMIT_BANNER_H: Final = 66
+CHOICE_BANNER_H: Final = 96
+RECRUIT_BANNER_H: Final = 60
 PHASE_NOTES: Final[dict[str, str]] = {
     PHASE_SETUP: "The cards are being dealt.",
     PHASE_REFILL: "New volunteers are being drawn.",
@@ -564,88 +631,56 @@ PHASE_NOTES: Final[dict[str, str]] = {
 
 
 def _banner_advance(view: SangramView) -> int:
-    """How far :func:`_banner` moves down the board."""
+    """How far :func:`_banner` moves down the board (the commit phase has no
+    banner: the kingdoms say who has committed and who is choosing)."""
     if view.choice is not None:
-        return _choice_panel(view, view.choice)[2] + 20
-    if view.phase == PHASE_COMMIT:
-        return COMMIT_BANNER_H + 20
-    return 52 if view.phase in PHASE_NOTES else 0
+        return _choice_panel(view, view.choice)[2] + GAP
+    return 48 if view.phase in PHASE_NOTES else 0
 
 
-def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
     """Who the game is waiting for, and about what."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     choice = view.choice
-    if choice is not None:
-        card, order, h = _choice_panel(view, choice)
-        c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
-        right = x1 - 18
-        if card is not None:
-            mw = BANNER_CARD_W
-            draw_card(c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini")
-            right -= mw + 18
-        cy = y + 30
-        _, pr = _seat_pill(
-            c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300
-        )
-        c.text(
-            (pr + 14, cy),
-            prompt_text(choice),
-            size=30,
-            fill=t.ink,
-            anchor="lm",
-            bold=True,
-            max_width=right - pr - 14,
-        )
-        c.text(
-            (x0 + 20, y + 76),
-            _origin_note(choice),
-            size=SMALL,
-            fill=t.muted,
-            anchor="lm",
-            max_width=right - x0 - 20,
-        )
-        if order:
-            # Below the card, so the order has the banner's whole width.
-            oy = y + h - RECRUIT_ROW_H // 2 - 6
-            _recruit_progress(c, view, names, order, choice.seat, x0 + 18, oy, x1 - 18)
-        return y + h + 20
-    if view.phase == PHASE_COMMIT:
-        h = COMMIT_BANNER_H
-        c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
-        cy = y + h // 2
-        if not view.waiting_on:
-            c.text(
-                (x0 + 18, cy),
-                "Everybody has committed: revealing.",
-                size=SMALL,
-                fill=t.ink,
-                anchor="lm",
-                bold=True,
-            )
-            return y + h + 20
-        box = c.text((x0 + 18, cy), "Waiting for", size=SMALL, fill=t.ink, anchor="lm", bold=True)
-        x = box[2] + 14
-        for seat in view.waiting_on:
-            room = x1 - 14 - x
-            if room < 90:
-                c.text((x, cy), "...", size=SMALL, fill=t.ink, anchor="lm", bold=True)
-                break
-            _, right = _seat_pill(c, x, cy, seat, seat_label(names, seat), max_width=min(230, room))
-            x = right + 10
-        return y + h + 20
-    note = PHASE_NOTES.get(view.phase)
-    if note is None:
-        return y
-    c.text((x0, y + 8), note, size=SMALL, fill=t.muted, anchor="lt")
-    return y + 52
+    if choice is None:
+        note = PHASE_NOTES.get(view.phase)
+        if note is not None:
+            c.text((x0, y + 4), note, size=SMALL, fill=t.muted, anchor="lt")
+        return
+    card, order, h = _choice_panel(view, choice)
+    c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
+    if order:
+        _recruit_progress(c, view, names, order, choice.seat, x0 + 18, y + h // 2, x1 - 18)
+        return
+    right = x1 - 18
+    if card is not None:
+        mw = BANNER_CARD_W
+        draw_card(c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini")
+        right -= mw + 18
+    cy = y + 30
+    _, pr = _seat_pill(c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300)
+    c.text(
+        (pr + 14, cy),
+        prompt_text(choice),
+        size=30,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=right - pr - 14,
+    )
+    c.text(
+        (x0 + 20, y + 72),
+        _origin_note(choice),
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=right - x0 - 20,
+    )
 
 
 BANNER_CARD_W: Final = 150
 """The deciding card in the banner: wide enough for any warrior's name."""
-RECRUIT_ROW_H: Final = 54
-"""Extra banner height for the recruit order (R10)."""
 
 
 def _recruit_progress(
@@ -662,7 +697,7 @@ def _recruit_progress(
     cross: took none), choosing (outlined, with the word) or to come."""
     t = c.theme
     players = {p.seat: p for p in view.players}
-    box = c.text((x, cy), "ORDER", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    box = c.text((x, cy), "RECRUIT ORDER", size=SMALL, fill=t.muted, anchor="lm", bold=True)
     x = box[2] + 14
     word = "choosing"
     word_w = text_width(word, SMALL, True)
@@ -700,6 +735,12 @@ def _recruit_progress(
 # ----------------------------------------------------------------- board: battlefield
 
 
+def _shows_battlefield(view: SangramView) -> bool:
+    """Whether this round's revealed cards are on the board (from the reveal
+    to the end of the round)."""
+    return view.phase not in (PHASE_SETUP, PHASE_COMMIT) and view.revealed_round == view.round
+
+
 def _slot_geometry(c: Canvas, count: int) -> tuple[int, int]:
     """(slot width, gap) for ``count`` cards across the board (at most 5 seats)."""
     gap = 14
@@ -708,7 +749,16 @@ def _slot_geometry(c: Canvas, count: int) -> tuple[int, int]:
     return w, gap
 
 
-def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+STATUS_PILL_H: Final = 36
+
+
+def _reveal_advance(view: SangramView) -> int:
+    if not view.revealed:
+        return HEADING_ADVANCE + 48
+    return HEADING_ADVANCE + 44 + FACE_CARD_H + STATUS_PILL_H // 2 + GAP
+
+
+def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
     t = c.theme
     y = section_heading(
         c,
@@ -717,8 +767,8 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         f"Battlefield · round {view.revealed_round} · resolved highest motivation first",
     )
     if not view.revealed:
-        c.text((MARGIN, y + 6), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
-        return y + 56
+        c.text((MARGIN, y + 4), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
+        return
     sw, gap = _slot_geometry(c, len(view.revealed))
     # Left to right is the order of play (the heading says so): no numbers,
     # so the widest word fits a fifth of the board at phone size.
@@ -746,7 +796,7 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
             max_width=sw,
             dimmed=retreated,
         )
-        cy = y + 48
+        cy = y + 44
         resolving = reveal.status == STATUS_RESOLVING
         draw_card(
             c,
@@ -760,7 +810,8 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
         )
         if retreated:
             c.pill(
-                (x + sw // 2, cy + FACE_CARD_H - 31),
+                # Over the values, so the name stays readable.
+                (x + sw // 2, cy + FACE_CARD_H - 38),
                 "TO HAND",
                 size=SMALL,
                 fill=t.background,
@@ -776,70 +827,27 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> i
             label, fill, ink = labels.get(
                 reveal.status, (safe_text(reveal.status).upper(), t.grid, t.ink)
             )
+        # On the card's foot, so the status costs no row of its own.
         c.pill(
-            (x + sw // 2, cy + FACE_CARD_H + 28),
+            (x + sw // 2, cy + FACE_CARD_H),
             label,
             size=SMALL,
             fill=fill,
             ink=ink,
             anchor="m",
-            height=38,
-            outline=outline,
+            height=STATUS_PILL_H,
+            outline=outline or t.background,
         )
-    return y + 48 + FACE_CARD_H + 28 + 19 + 20
-
-
-COMMIT_CARD_H: Final = 112
-
-
-def _commit_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
-    """The commit phase: a face-down card for who committed, an empty place
-    for who is still choosing.  Never the card itself."""
-    t = c.theme
-    done = sum(1 for p in view.players if p.committed)
-    y = section_heading(
-        c, MARGIN, y, f"Battlefield · {done} of {len(view.players)} cards face down"
-    )
-    sw, gap = _slot_geometry(c, len(view.players))
-    ch = COMMIT_CARD_H
-    for i, p in enumerate(view.players):
-        x = MARGIN + i * (sw + gap)
-        _seat_pill(c, x, y + 20, p.seat, seat_label(names, p.seat), max_width=sw)
-        cy = y + 48
-        box = (x, cy, x + sw, cy + ch)
-        choosing = p.seat in view.waiting_on
-        if p.committed:
-            fill, pattern = _back_colours(t, p.seat)
-            card_back(c, box, fill=fill, pattern=pattern, radius=CARD_RADIUS)
-            label, pfill, ink = "COMMITTED", t.good, t.on_colour
-        else:
-            c.panel(
-                box, fill=t.slot, outline=t.highlight if choosing else t.grid, radius=CARD_RADIUS
-            )
-            text = "choosing" if choosing else "no card"
-            c.text(
-                (x + sw // 2, cy + ch // 2), text, size=SMALL, fill=t.muted, anchor="mm", bold=True
-            )
-            if choosing:
-                label, pfill, ink = "CHOOSING", t.highlight, t.on_colour
-            else:
-                label, pfill, ink = "SITS OUT", t.grid, t.ink
-        c.pill(
-            (x + sw // 2, cy + ch + 28),
-            label,
-            size=SMALL,
-            fill=pfill,
-            ink=ink,
-            anchor="m",
-            height=38,
-        )
-    return y + 48 + ch + 28 + 19 + 20
 
 
 # ----------------------------------------------------------------- board: volunteers & table
 
 
-def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
+def _volunteers_advance(view: SangramView) -> int:
+    return HEADING_ADVANCE + (MINI_CARD_H + GAP if view.volunteers else 48)
+
+
+def _volunteers(c: Canvas, view: SangramView, y: int) -> None:
     t = c.theme
     n = len(view.volunteers)
     title = f"Volunteers · {n} face up" if n else "Volunteers"
@@ -847,14 +855,13 @@ def _volunteers(c: Canvas, view: SangramView, y: int) -> int:
         title += " · each player recruits one"
     y = section_heading(c, MARGIN, y, title)
     if not n:
-        c.text((MARGIN, y + 6), "None face up.", size=SMALL, fill=t.muted, anchor="lt")
-        return y + 56
-    gap = 14
+        c.text((MARGIN, y + 4), "None face up.", size=SMALL, fill=t.muted, anchor="lt")
+        return
+    gap = 10
     avail = c.width - 2 * MARGIN
-    w = min(204, (avail - gap * (max(n, 6) - 1)) // max(n, 6))
+    w = min(DISCARD_W, (avail - gap * (max(n, 6) - 1)) // max(n, 6))
     for i, card in enumerate(view.volunteers):
-        draw_card(c, (MARGIN + i * (w + gap), y), card, width=w, height=FACE_CARD_H, style="face")
-    return y + FACE_CARD_H + 24
+        draw_card(c, (MARGIN + i * (w + gap), y), card, width=w, height=MINI_CARD_H, style="mini")
 
 
 MINI_W: Final = 150
@@ -863,59 +870,56 @@ MINI_W: Final = 150
 
 def _mini_width(room: int, count: int, gap: int) -> int:
     """The width of ``count`` small cards in a row ``room`` wide: as wide as
-    the room allows for them (a hand of four keeps whole names), up to
-    :data:`MINI_W`; sized as for four when fewer, so hands look alike."""
+    the room allows for them, up to :data:`MINI_W`; sized as for four when
+    fewer, so hands look alike."""
     n = max(4, count)
     return min(MINI_W, (room - gap * (n - 1)) // n)
 
 
 DISCARD_W: Final = 190
-"""The discard pile's newest cards get a row of their own, wide enough for
-any warrior's name at phone size."""
+"""The widest small card in a row (volunteers, discards)."""
+TABLE_LEFT: Final = 260
+"""The deck, supply and discard counts, left of the discard pile's cards."""
+TABLE_ADVANCE: Final = HEADING_ADVANCE + MINI_CARD_H + GAP
 
 
-def _table(c: Canvas, view: SangramView, y: int) -> int:
-    """Deck, Britisher supply and the discard pile's newest cards (the counts
-    name themselves, so no heading)."""
+def _table(c: Canvas, view: SangramView, y: int) -> None:
+    """Deck, Britisher supply and discard counts on the left, the discard
+    pile's newest cards (a Vaidik's choice, R8) on the right."""
     t = c.theme
-    cy = y + 22
+    y = section_heading(c, MARGIN, y, "Deck, supply and discard pile · newest first")
     x = MARGIN
+    rows = (y + 15, y + 47, y + 79)
+
+    def count(cy: int, label: str, value: int, after: str = "") -> None:
+        box = c.text((x + 40, cy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+        box = c.text((box[2] + 10, cy), str(value), size=30, fill=t.ink, anchor="lm", bold=True)
+        if after:
+            c.text((box[2] + 8, cy), after, size=SMALL, fill=t.muted, anchor="lm")
+
     fill, pattern = _back_colours(t, None)
-    card_back(c, (x, cy - 22, x + 32, cy + 22), fill=fill, pattern=pattern, radius=6)
-    x += 44
-    box = c.text((x, cy), "Deck", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    box = c.text(
-        (box[2] + 10, cy), str(view.deck_size), size=30, fill=t.ink, anchor="lm", bold=True
-    )
-    x = box[2] + 40
-    britisher_token(c.draw, (x + 18, cy), 18, t.background)
-    x += 46
-    box = c.text((x, cy), "Britisher supply", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    box = c.text((box[2] + 10, cy), str(view.supply), size=30, fill=t.ink, anchor="lm", bold=True)
-    box = c.text((box[2] + 8, cy), f"of {SUPPLY_TOTAL}", size=SMALL, fill=t.muted, anchor="lm")
-    x = box[2] + 40
-    box = c.text((x, cy), "Discard", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    box = c.text(
-        (box[2] + 10, cy), str(view.discard_size), size=30, fill=t.ink, anchor="lm", bold=True
-    )
+    card_back(c, (x + 6, rows[0] - 15, x + 28, rows[0] + 15), fill=fill, pattern=pattern, radius=5)
+    count(rows[0], "Deck", view.deck_size)
+    britisher_token(c.draw, (x + 17, rows[1]), 13, t.background)
+    count(rows[1], "Supply", view.supply, f"of {SUPPLY_TOTAL}")
+    for k in range(3):
+        top = rows[2] - 14 + 3 * k
+        c.draw.rectangle((x + 6, top, x + 28, top + 2), fill=t.muted)
+    count(rows[2], "Discard", view.discard_size)
+    left = MARGIN + TABLE_LEFT
     if not view.discard_top:
-        c.text((box[2] + 14, cy), "empty", size=SMALL, fill=t.muted, anchor="lm")
-        return y + 64
-    note = "· newest first"
-    if box[2] + 14 + text_width(note, SMALL) <= c.width - MARGIN:
-        c.text((box[2] + 14, cy), note, size=SMALL, fill=t.muted, anchor="lm")
-    y += 52
+        c.text((left, rows[1]), "The discard pile is empty.", size=SMALL, fill=t.muted, anchor="lm")
+        return
     gap = 10
-    mw = min(DISCARD_W, (c.width - 2 * MARGIN - gap * 4) // 5)
+    mw = min(DISCARD_W, (c.width - MARGIN - left - gap * 4) // 5)
     for i, card in enumerate(view.discard_top[:5]):
-        draw_card(c, (MARGIN + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
-    return y + MINI_CARD_H + 24
+        draw_card(c, (left + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
 
 
 # ----------------------------------------------------------------- board: players
 
-TRACK_CELL: Final = 44
-TRACK_H: Final = 48
+TRACK_CELL: Final = 40
+TRACK_H: Final = 44
 """Taller than wide: the crown and a phone-sized number share the crowned cell."""
 TRACK_GAP: Final = 4
 
@@ -938,9 +942,9 @@ def _track_image(seat: int, level: int, theme: Theme, display_width: int) -> Ima
         box = (x, 0, x + TRACK_CELL - 1, TRACK_H - 1)
         if k == level:
             c.panel(box, fill=colour, radius=8, outline=t.ink, width=2)
-            crown(c.draw, (x + 11, 3, x + TRACK_CELL - 11, 19), t.on_colour)
+            crown(c.draw, (x + 10, 3, x + TRACK_CELL - 10, 17), t.on_colour)
             c.text(
-                (x + half, 34), str(k), size=c.min_text, fill=t.on_colour, anchor="mm", bold=True
+                (x + half, 31), str(k), size=c.min_text, fill=t.on_colour, anchor="mm", bold=True
             )
         else:
             fill = t.dim(colour, 0.72) if k < level else t.slot
@@ -956,29 +960,25 @@ def _track(c: Canvas, x: int, cy: int, seat: int, level: int) -> int:
     return x + TRACK_WIDTH
 
 
-@lru_cache(maxsize=64)
-def _fan_image(seat: int, count: int, theme: Theme) -> Image.Image:
-    """``count`` small backs in the seat's colours on the panel colour (cached)."""
-    step, size = 13, (24, 32)
-    c = Canvas(size[0] + step * max(0, count - 1), size[1], theme)
-    c.draw.rectangle((0, 0, c.width, c.height), fill=theme.panel)
-    fill, pattern = _back_colours(theme, seat)
-    card_fan(c, (0, 0), count, fill=fill, pattern=pattern, card=size, step=step)
-    return c.image
-
-
 def _acting(view: SangramView, seat: int) -> bool:
-    """Whether the seat's row is highlighted: the one seat deciding during
-    Activate and Recruit (the commit phase shows its waiting in the banner and
-    on the battlefield)."""
-    return seat in view.waiting_on and view.phase in (PHASE_ACTIVATE, PHASE_RECRUIT)
+    """Whether the seat's row is highlighted: a seat the game waits for
+    (committing, deciding during Activate, recruiting)."""
+    return seat in view.waiting_on and view.phase in (PHASE_COMMIT, PHASE_ACTIVATE, PHASE_RECRUIT)
 
 
 def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
     """(label, colour, dark ink) of the seat's round badges, most important first."""
     out: list[tuple[str, RGB, bool]] = []
     active = view.phase in (PHASE_COMMIT, PHASE_ACTIVATE, PHASE_RECRUIT)
-    if _acting(view, p.seat):
+    if view.phase == PHASE_COMMIT:
+        # R4: who has committed (never which card) and who is still choosing.
+        if p.committed:
+            out.append(("CARD FACE DOWN", (96, 204, 120), True))
+        elif p.seat in view.waiting_on:
+            out.append(("CHOOSING", (255, 214, 102), True))
+        else:
+            out.append(("NO CARD TO COMMIT", (72, 77, 92), False))
+    elif _acting(view, p.seat):
         out.append(("TO ACT", (255, 214, 102), True))
     if active and p.retreated:
         out.append(("RETREATED", (240, 110, 90), True))
@@ -991,7 +991,15 @@ def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
     return out
 
 
-def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
+KINGDOM_ROW_H: Final = 86
+KINGDOM_GAP: Final = 6
+
+
+def _players_advance(view: SangramView) -> int:
+    return HEADING_ADVANCE + (KINGDOM_ROW_H + KINGDOM_GAP) * len(view.players) + 8
+
+
+def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
     t = c.theme
     y = _players_header(c, y)
     x0, x1 = MARGIN, c.width - MARGIN
@@ -999,31 +1007,31 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
     rh = KINGDOM_ROW_H
     for p in view.players:
         seat_panel(c, (x0, y, x1, y + rh), t.seat_colour(p.seat), acting=_acting(view, p.seat))
-        ly = y + 26
+        ly = y + 23
         seat_marker(c, (x0 + 40, ly), 11, p.seat)
         badges = [
             (label, fill, t.on_colour if dark else t.ink) for label, fill, dark in _badges(view, p)
         ]
-        right = badge_row(c, x1 - 14, ly, reversed(badges))
+        right = badge_row(c, x1 - 12, ly, reversed(badges))
         box = c.text(
             (x0 + 60, ly), f"P{p.seat + 1}", size=SMALL, fill=t.muted, anchor="lm", bold=True
         )
         c.text(
             (box[2] + 10, ly),
             display_name(names, p.seat),
-            size=30,
+            size=SMALL,
             fill=t.ink,
             anchor="lm",
             bold=True,
             max_width=right - box[2] - 24,
         )
-        cy = y + 72
+        cy = y + 61
         _track(c, track_x, cy, p.seat, max(0, min(TRACK_TOP, p.level)))
         heavy = p.britishers >= NO_TRAIN_AT
-        _stat(
+        end = _stat(
             c,
             brit_x,
-            cy - (11 if heavy else 0),
+            cy,
             "britishers",
             p.britishers,
             size=30,
@@ -1032,14 +1040,16 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             ring=t.panel,
         )
         if heavy:
-            c.text((brit_x, cy + 19), "no Train", size=SMALL, fill=t.bad, anchor="lm", bold=True)
-        hx = hand_x
-        if p.hand_size > 0:
-            fan = _fan_image(p.seat, min(p.hand_size, 6), t)
-            c.image.paste(fan, (hand_x, cy - fan.height // 2))
-            hx += fan.width + 10
+            c.text(
+                (end + 8, cy),
+                CROWN_STUCK,
+                size=SMALL,
+                fill=t.bad,
+                anchor="lm",
+                max_width=hand_x - end - 16,
+            )
         c.text(
-            (hx, cy),
+            (hand_x, cy),
             plural(p.hand_size, "card"),
             size=SMALL,
             fill=t.ink,
@@ -1047,32 +1057,28 @@ def _players(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
             bold=True,
         )
         gx = grow_x
-        for k, threshold in enumerate((GROW_FIRST, GROW_SECOND)):
+        for k, (threshold, draws) in enumerate(GROW_MARKS):
             reached = p.grown > k
             box = c.pill(
                 (gx, cy),
-                str(threshold),
+                f"{threshold}: {draws}",
                 size=SMALL,
                 fill=t.good if reached else t.slot,
                 ink=t.on_colour if reached else t.muted,
-                height=38,
-                pad=10,
+                height=36,
+                pad=9,
                 outline=None if reached else t.grid,
             )
             gx = box[2] + 8
-        y += rh + 8
-    return y + 14
-
-
-KINGDOM_ROW_H: Final = 104
+        y += rh + KINGDOM_GAP
 
 
 def _columns() -> tuple[int, int, int, int]:
     """x of the kingdom rows' columns: track, Britishers, hand, grow marks."""
     track_x = MARGIN + 30
-    brit_x = track_x + TRACK_WIDTH + 22
-    hand_x = brit_x + 180
-    grow_x = hand_x + 200
+    brit_x = track_x + TRACK_WIDTH + 18
+    hand_x = brit_x + 226
+    grow_x = hand_x + 116
     return track_x, brit_x, hand_x, grow_x
 
 
@@ -1080,105 +1086,94 @@ def _players_header(c: Canvas, y: int) -> int:
     """The section's heading and column labels in one line above the kingdom rows."""
     t = c.theme
     _, brit_x, hand_x, grow_x = _columns()
-    heading = "KINGDOMS · STRENGTH 0-9"
-    c.text((MARGIN, y), heading, size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    c.text((MARGIN, y), TRACK_LABEL, size=SMALL, fill=t.muted, anchor="lt", bold=True)
     c.text((brit_x, y), "BRITISHERS", size=SMALL, fill=t.muted, anchor="lt", bold=True)
     c.text((hand_x, y), "HAND", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text((grow_x, y), "GREW AT", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    return y + SMALL + 14
+    c.text((grow_x, y), GROW_LABEL, size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    return y + HEADING_ADVANCE
 
 
-# ----------------------------------------------------------------- board: grow, events, end
+# ----------------------------------------------------------------- board: grow, end
 
 
-def _grow(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> int:
-    """R12: the hands shown when a player first reached 7 (latest such round)."""
-    shown = view.grow_reveals
-    rnd = max(g.round for g in shown)
+GROW_ROW_H: Final = MINI_CARD_H + 12
+
+
+def _show_grow(view: SangramView) -> bool:
+    if not view.grow_reveals or view.phase == PHASE_OVER:
+        return False
+    return max(g.round for g in view.grow_reveals) >= view.round - 1
+
+
+def _grow_advance(shown: int, left_out: int) -> int:
+    """How far :func:`_grow` moves down the board showing ``shown`` hands
+    and a line for ``left_out`` more."""
+    return HEADING_ADVANCE + GROW_ROW_H * shown + (SMALL + 16 if left_out else 0) + 4
+
+
+def _grow(c: Canvas, view: SangramView, names: Sequence[str], y: int, shown: int) -> None:
+    """R12: the hands shown when a player first reached 7 (latest such round);
+    the first ``shown`` as cards, the rest named in a line (the message of
+    that round listed their cards)."""
+    t = c.theme
+    reveals = view.grow_reveals
+    rnd = max(g.round for g in reveals)
     y = section_heading(
         c, MARGIN, y, f"Grow · round {rnd} · hands shown on reaching army strength {GROW_FIRST}"
     )
-    for g in shown:
-        y = _grow_row(c, g, names, y)
-    return y + 6
+    for g in reveals[:shown]:
+        _grow_row(c, g, names, y)
+        y += GROW_ROW_H
+    rest = reveals[shown:]
+    if rest:
+        who = ", ".join(display_name(names, g.seat) for g in rest)
+        c.text(
+            (MARGIN, y + 4),
+            f"Also shown: {who} (their cards are in that round's messages).",
+            size=SMALL,
+            fill=t.muted,
+            anchor="lt",
+            max_width=c.width - 2 * MARGIN,
+        )
 
 
-def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> int:
+def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> None:
     t = c.theme
     x0 = MARGIN
-    left_w = 300
+    left_w = TABLE_LEFT
     _seat_pill(c, x0, y + 20, g.seat, seat_label(names, g.seat), max_width=left_w - 10)
     cards = sum(card.strength for card in g.cards)
-    box = c.text((x0, y + 66), str(g.total_strength), size=34, fill=t.ink, anchor="lm", bold=True)
+    box = c.text((x0, y + 58), str(g.total_strength), size=30, fill=t.ink, anchor="lm", bold=True)
+    c.text((box[2] + 8, y + 58), "army strength", size=SMALL, fill=t.muted, anchor="lm")
     c.text(
-        (box[2] + 8, y + 66),
-        f"= level {g.level} + cards {cards}",
+        (x0, y + 87),
+        f"crown {g.level} + cards {cards}",
         size=SMALL,
         fill=t.muted,
         anchor="lm",
+        max_width=left_w - 10,
     )
     gap = 6
     x = x0 + left_w
     room = c.width - MARGIN - x
-    # Sized as for a hand of six (the most a Grow can show), so a second
-    # Grow row lines up with the first.
-    mw = _mini_width(room, 6, gap)
+    # Sized as for a hand of six (the most a Grow can show) when it has six,
+    # else as for five, so the rows line up.
+    mw = _mini_width(room, max(5, len(g.cards)), gap)
     for i, card in enumerate(g.cards):
         draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
     if not g.cards:
         c.text((x, y + 38), "no cards", size=SMALL, fill=t.muted, anchor="lm")
-    return y + MINI_CARD_H + 14
 
 
-def _event_lines(
-    view: SangramView, names: Sequence[str], width: int
-) -> list[tuple[list[str], bool]]:
-    """The newest events, wrapped, oldest first, within :data:`EVENT_LINES`
-    lines (an event gets at most 3, cut with an ellipsis; the oldest go first)."""
-    picked: list[tuple[list[str], bool]] = []
-    budget = EVENT_LINES
-    recent = view.events[-EVENTS_SHOWN:]
-    for k, raw in enumerate(reversed(recent)):
-        wrapped = wrap_text(fill_names(raw, names), SMALL, width) or [""]
-        keep = min(3, budget)
-        if len(wrapped) > keep:
-            tail = " ".join(wrapped[keep - 1 :])
-            wrapped = [*wrapped[: keep - 1], fit_text(tail, SMALL, width)]
-        picked.append((wrapped, k == 0))
-        budget -= len(wrapped)
-        if budget <= 0:
-            break
-    picked.reverse()
-    return picked
+def _final_advance(final: FinalView) -> int:
+    reason = wrap_text(safe_text(final.reason), SMALL, BOARD_WIDTH - 2 * MARGIN)
+    rows = sum(len(group) for group in final.ranking)
+    return HEADING_ADVANCE + 50 + (SMALL + 8) * len(reason) + 10 + (FINAL_ROW_H + 8) * rows
 
 
-EVENT_STEP: Final = SMALL + 8
-
-
-EVENTS_WIDTH: Final = BOARD_WIDTH - 2 * MARGIN - 24
-"""The width the event lines are wrapped to (right of their dots)."""
-
-
-def _events(c: Canvas, events: list[tuple[list[str], bool]], y: int) -> int:
-    """The recent events (:func:`_event_lines`)."""
-    t = c.theme
-    if not events:
-        return y
-    y = section_heading(c, MARGIN, y, "Recent events · newest last")
-    for wrapped, newest in events:
-        c.draw.ellipse(
-            (MARGIN + 2, y + 10, MARGIN + 14, y + 22), fill=t.highlight if newest else t.grid
-        )
-        for line in wrapped:
-            c.text((MARGIN + 24, y), line, size=SMALL, fill=t.ink, anchor="lt", bold=newest)
-            y += EVENT_STEP
-        y += 3
-    return y + 14
-
-
-def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str], y: int) -> int:
+def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str], y: int) -> None:
     y = section_heading(
-        c, MARGIN, y, "Result · Total Army Strength, then fewer Britishers, then best card"
+        c, MARGIN, y, "Result · army strength, then fewer Britishers, then best card"
     )
     y = result_headline(
         c,
@@ -1193,9 +1188,12 @@ def _final(c: Canvas, view: SangramView, final: FinalView, names: Sequence[str],
     place = 1
     for group in final.ranking:
         for seat in group:
-            y = _final_row(c, view, final, names, seat, place, y)
+            _final_row(c, view, final, names, seat, place, y)
+            y += FINAL_ROW_H + 8
         place += len(group)
-    return y + 6
+
+
+FINAL_ROW_H: Final = 148
 
 
 def _final_row(
@@ -1206,50 +1204,59 @@ def _final_row(
     seat: int,
     place: int,
     y: int,
-) -> int:
+) -> None:
+    """A place: who, army strength (crown + cards) and Britishers on a line,
+    the whole hand below it, wide enough for every name."""
     t = c.theme
     colour = t.seat_colour(seat)
     x0, x1 = MARGIN, c.width - MARGIN
     rh = FINAL_ROW_H
     seat_panel(c, (x0, y, x1, y + rh), colour)
-    ly = y + 28
-    c.text((x0 + 30, ly), ordinal(place), size=28, fill=t.ink, anchor="lm", bold=True)
-    seat_marker(c, (x0 + 100, ly), 11, seat)
-    c.text(
-        (x0 + 118, ly),
+    ly = y + 26
+    box = c.text((x0 + 34, ly), ordinal(place), size=SMALL, fill=t.ink, anchor="lm", bold=True)
+    seat_marker(c, (max(x0 + 100, box[2] + 22), ly), 11, seat)
+    name = c.text(
+        (max(x0 + 118, box[2] + 40), ly),
         display_name(names, seat),
-        size=30,
+        size=SMALL,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=200,
+        max_width=260,
     )
     total = final.total_strength[seat] if seat < len(final.total_strength) else 0
     brit = final.britishers[seat] if seat < len(final.britishers) else 0
-    sy = y + 80
-    box = c.text((x0 + 30, sy), str(total), size=44, fill=t.ink, anchor="lm", bold=True)
     player = next((p for p in view.players if p.seat == seat), None)
-    c.text((box[2] + 8, sy - 13), "strength", size=SMALL, fill=t.muted, anchor="lm")
-    detail = f"lv {player.level} + {total - player.level}" if player is not None else ""
-    sub = c.text((box[2] + 8, sy + 15), detail, size=SMALL, fill=t.muted, anchor="lm")
+    box = c.text((name[2] + 28, ly), str(total), size=30, fill=t.ink, anchor="lm", bold=True)
+    detail = "army strength"
+    if player is not None:
+        detail += f" (crown {player.level} + cards {total - player.level})"
+    box = c.text(
+        (box[2] + 8, ly),
+        detail,
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=x1 - 170 - box[2],
+    )
     _stat(
         c,
-        max(sub[2], box[2] + 8 + text_width("strength", SMALL)) + 14,
-        sy,
+        box[2] + 24,
+        ly,
         "britishers",
         brit,
-        size=28,
+        size=30,
         ink=t.ink,
         icon_fill=t.ink,
         ring=t.panel,
     )
     hand = final.hands[seat] if seat < len(final.hands) else ()
     best = final.best_card[seat] if seat < len(final.best_card) else None
-    x = x0 + 330
-    gap = 6
+    x = x0 + 34
+    gap = 8
     room = x1 - 12 - x
-    mw = _mini_width(room, min(6, len(hand)), gap)
-    cy = y + (rh - MINI_CARD_H) // 2
+    mw = min(DISCARD_W, (room - gap * 5) // 6)
+    cy = y + 46
     for i, card in enumerate(hand[:6]):
         draw_card(
             c,
@@ -1261,11 +1268,7 @@ def _final_row(
             outline=t.highlight if best is not None and card == best else None,
         )
     if not hand:
-        c.text((x, y + rh // 2), "empty hand", size=SMALL, fill=t.muted, anchor="lm")
-    return y + rh + 10
-
-
-FINAL_ROW_H: Final = 112
+        c.text((x, cy + MINI_CARD_H // 2), "empty hand", size=SMALL, fill=t.muted, anchor="lm")
 
 
 def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
@@ -1295,25 +1298,6 @@ def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
     return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=44)
 
 
-def _show_grow(view: SangramView) -> bool:
-    if not view.grow_reveals or view.phase == PHASE_OVER:
-        return False
-    return max(g.round for g in view.grow_reveals) >= view.round - 1
-
-
-def _board_height(view: SangramView) -> int:
-    h = 132 + 140 + 300 + 220 + 190 + 100
-    h += 50 + (KINGDOM_ROW_H + 8) * len(view.players)
-    if view.recruit_order:
-        h += RECRUIT_ROW_H
-    if _show_grow(view):
-        h += 50 + (MINI_CARD_H + 14) * len(view.grow_reveals)
-    h += 50 + (EVENT_STEP + 3) * EVENT_LINES
-    if view.final is not None:
-        h += 260 + (FINAL_ROW_H + 10) * sum(len(g) for g in view.final.ranking)
-    return h
-
-
 @lru_cache(maxsize=8)
 def _legend_image(theme: Theme, final: bool, parity: int) -> Image.Image:
     """The board's key (:func:`_legend`) drawn once, the board's width across
@@ -1329,94 +1313,72 @@ def _legend_image(theme: Theme, final: bool, parity: int) -> Image.Image:
 
 
 LEGEND_ROW_H: Final = 44
-TITLE_ADVANCE: Final = 132
-"""How far :func:`_title` moves down the board."""
-HEADING_ADVANCE: Final = SMALL + 14
-"""How far :func:`~renderers.common.section_heading` moves down the board."""
+
+Section = tuple[int, Callable[[Canvas, int], None]]
+"""A part of the board: how far it moves down, and what draws it at a y."""
 
 
-def _board_bottom(view: SangramView, events: list[tuple[list[str], bool]], legend_h: int) -> int:
-    """Where :func:`render_board` cuts the board, worked out before drawing
-    it, so the board is drawn on an image of its final size (rather than on
-    a taller one copied out at the end).  Mirrors the sections' advances."""
-    y = TITLE_ADVANCE
+def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[Section]:
+    """The board's parts top to bottom, within ``room`` rows (the Grow
+    reveals, drawn last among them, show as many hands as fit)."""
+    sections: list[Section] = [(TITLE_H + 12, lambda c, y: _title(c, view, names, y))]
     final = view.final
     if final is not None:
-        reason = wrap_text(safe_text(final.reason), SMALL, BOARD_WIDTH - 2 * MARGIN)
-        rows = sum(len(group) for group in final.ranking)
-        y += HEADING_ADVANCE + 50 + (SMALL + 8) * len(reason) + 10
-        y += (FINAL_ROW_H + 10) * rows + 6
-    else:
-        y += _banner_advance(view)
-        if view.phase == PHASE_COMMIT:
-            y += HEADING_ADVANCE + 48 + COMMIT_CARD_H + 28 + 19 + 20
-        elif view.phase != PHASE_SETUP and view.revealed_round == view.round:
-            y += HEADING_ADVANCE
-            y += 48 + FACE_CARD_H + 28 + 19 + 20 if view.revealed else 56
-        y += HEADING_ADVANCE + (FACE_CARD_H + 24 if view.volunteers else 56)
-        y += SMALL + 14 + (KINGDOM_ROW_H + 8) * len(view.players) + 14
-        if _show_grow(view):
-            y += HEADING_ADVANCE + (MINI_CARD_H + 14) * len(view.grow_reveals) + 6
-        y += 52 + MINI_CARD_H + 24 if view.discard_top else 64
-    if events:
-        y += HEADING_ADVANCE + sum(EVENT_STEP * len(lines) + 3 for lines, _ in events) + 14
-    return y + legend_h + 14
+        sections.append((_final_advance(final), lambda c, y: _final(c, view, final, names, y)))
+        return sections
+    sections.append((_banner_advance(view), lambda c, y: _banner(c, view, names, y)))
+    if _shows_battlefield(view):
+        sections.append((_reveal_advance(view), lambda c, y: _reveal_row(c, view, names, y)))
+    sections.append((_volunteers_advance(view), lambda c, y: _volunteers(c, view, y)))
+    sections.append((_players_advance(view), lambda c, y: _players(c, view, names, y)))
+    sections.append((TABLE_ADVANCE, lambda c, y: _table(c, view, y)))
+    if _show_grow(view):
+        left = room - sum(advance for advance, _ in sections)
+        count = len(view.grow_reveals)
+        shown = count
+        while shown > 0 and _grow_advance(shown, count - shown) > left:
+            shown -= 1
+        if _grow_advance(shown, count - shown) <= left:
+            sections.append(
+                (
+                    _grow_advance(shown, count - shown),
+                    lambda c, y: _grow(c, view, names, y, shown),
+                )
+            )
+    return sections
 
 
 def render_board(
     view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
 ) -> Image.Image:
-    """The public table: never shows a hand or a face-down card (ignores ``view.me``)."""
-    events = _event_lines(view, names, EVENTS_WIDTH)
+    """The public table: never shows a hand or a face-down card (ignores
+    ``view.me``).  At most :data:`BOARD_MAX_H` high: what happened (the
+    events) is in the message above the board, not on it."""
     final = view.final is not None
-    legend_h = _legend_image(theme, final, 0).height
-    most = _board_height(view)
-    height = min(most, _board_bottom(view, events, legend_h))
-    image, end = _draw_board(view, names, theme, events, height)
-    if min(most, end) != height:  # pragma: no cover - _board_bottom out of step
-        image, _ = _draw_board(view, names, theme, events, min(most, end))
-    return image
-
-
-def _draw_board(
-    view: SangramView,
-    names: Sequence[str],
-    theme: Theme,
-    events: list[tuple[list[str], bool]],
-    height: int,
-) -> tuple[Image.Image, int]:
-    """The board drawn on an image ``height`` rows high (cut there when
-    taller), and the row the drawing ends at."""
+    legend_image = _legend_image(theme, final, 0)
+    room = BOARD_MAX_H - legend_image.height - GAP
+    sections = _board_sections(view, names, room)
+    y = sum(advance for advance, _ in sections)
+    height = y + legend_image.height + GAP
     c = Canvas(BOARD_WIDTH, height, theme)
-    y = _title(c, view, names)
-    if view.final is not None:
-        y = _final(c, view, view.final, names, y)
-    else:
-        y = _banner(c, view, names, y)
-        if view.phase == PHASE_COMMIT:
-            y = _commit_row(c, view, names, y)
-        elif view.phase != PHASE_SETUP and view.revealed_round == view.round:
-            y = _reveal_row(c, view, names, y)
-        y = _volunteers(c, view, y)
-        y = _players(c, view, names, y)
-        if _show_grow(view):
-            y = _grow(c, view, names, y)
-        y = _table(c, view, y)
-    y = _events(c, events, y)
-    legend_image = _legend_image(theme, view.final is not None, y % 2)
-    c.image.paste(legend_image, (0, y))
-    end = max(1, y + legend_image.height + 14)
-    return (c.image if end >= height else c.crop(end)), end
+    at = 0
+    for advance, draw in sections:
+        draw(c, at)
+        at += advance
+    c.image.paste(_legend_image(theme, final, y % 2), (0, y))
+    return c.image
 
 
 # ----------------------------------------------------------------- private: the hand
 
 
 PRIVATE_BAND_H: Final = 108
+P_GAP: Final = 16
+"""The space under a part of the private image."""
 
 
-def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[str]) -> int:
-    h = private_band(
+def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[str]) -> None:
+    private_band(
         c,
         colour=c.theme.seat_colour(me.seat),
         kicker="SANGRAM · YOUR HAND (ONLY YOU SEE THIS)",
@@ -1441,30 +1403,39 @@ def _private_header(c: Canvas, view: SangramView, me: HandView, names: Sequence[
         margin=MARGIN,
         small=P_SMALL,
     )
-    return h + 20
 
 
-def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
+def _private_ask(view: SangramView, me: HandView) -> tuple[str, str] | None:
+    """(what, note) of the decision this seat is asked for now, if any."""
+    choice = view.choice
+    if choice is not None and choice.seat == me.seat:
+        return prompt_text(choice), _origin_note(choice)
+    if view.phase == PHASE_COMMIT and me.seat in view.waiting_on:
+        if me.committed is not None:
+            return "Change your face-down card if you like", ""
+        return "Choose a card to commit face down", ""
+    return None
+
+
+def _private_choice_advance(view: SangramView, me: HandView) -> int:
+    ask = _private_ask(view, me)
+    if ask is None:
+        return 0
+    return (90 if ask[1] else 58) + P_GAP
+
+
+def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> None:
     """The decision this seat is asked for now, if any."""
     t = c.theme
-    choice = view.choice
+    ask = _private_ask(view, me)
+    if ask is None:
+        return
+    text, note = ask
     x0, x1 = MARGIN, c.width - MARGIN
-    note = ""
-    if choice is not None and choice.seat == me.seat:
-        text = prompt_text(choice)
-        note = _origin_note(choice)
-    elif view.phase == PHASE_COMMIT and me.seat in view.waiting_on:
-        text = (
-            "Change your face-down card if you like"
-            if me.committed is not None
-            else "Choose a card to commit face down"
-        )
-    else:
-        return y
-    h = 96 if note else 60
+    h = 90 if note else 58
     c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
     c.text(
-        (x0 + 18, y + 30),
+        (x0 + 18, y + 29),
         text,
         size=26,
         fill=t.ink,
@@ -1474,12 +1445,13 @@ def _private_choice(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
     )
     if note:
         c.text(
-            (x0 + 18, y + 66), note, size=P_SMALL, fill=t.muted, anchor="lm", max_width=x1 - x0 - 36
+            (x0 + 18, y + 63), note, size=P_SMALL, fill=t.muted, anchor="lm", max_width=x1 - x0 - 36
         )
-    return y + h + 20
 
 
 COMMITTED_NOTE: Final = "Your committed card is not in your hand: it does not count."
+STRENGTH_H: Final = 176
+"""The strength panel without the committed card's note."""
 
 
 def _committed_note_lines(me: HandView) -> list[str]:
@@ -1489,26 +1461,44 @@ def _committed_note_lines(me: HandView) -> list[str]:
     return wrap_text(COMMITTED_NOTE, P_SMALL, PRIVATE_WIDTH - 2 * MARGIN - 40)
 
 
-def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
-    """Total Army Strength (hand + level) against the thresholds 7, 13 and 18."""
+def _strength_advance(me: HandView) -> int:
+    return STRENGTH_H + (P_SMALL + 8) * len(_committed_note_lines(me)) + P_GAP
+
+
+def train_note(britishers: int) -> str:
+    """R11 in player words, beside a seat's Britisher count."""
+    if britishers >= NO_TRAIN_AT:
+        return f"{CROWN_STUCK}: {NO_TRAIN_AT} or more Britishers"
+    return f"crown +1 each round: {NO_TRAIN_AT - 1} or fewer Britishers"
+
+
+STRENGTH_MARKS: Final = (
+    (GROW_FIRST, "Grow: show your hand, draw 2 cards"),
+    (GROW_SECOND, "Grow: draw 1 more card"),
+    (GAME_END, "The game ends after that round"),
+)
+"""The private scale's thresholds (R12, R13) and what each does."""
+
+
+def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> None:
+    """Army strength (cards in hand + crown level) against the thresholds 7,
+    13 and 18."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     note_lines = _committed_note_lines(me)
-    h = 214 + (P_SMALL + 8) * len(note_lines)
+    h = STRENGTH_H + (P_SMALL + 8) * len(note_lines)
     c.panel((x0, y, x1, y + h))
     player = next((p for p in view.players if p.seat == me.seat), None)
     level = player.level if player is not None else me.total_strength - me.hand_strength
     grown = player.grown if player is not None else 0
     total = me.total_strength
-    c.text(
-        (x0 + 20, y + 16), "TOTAL ARMY STRENGTH", size=P_SMALL, fill=t.muted, anchor="lt", bold=True
-    )
-    box = c.text((x0 + 20, y + 88), str(total), size=72, fill=t.ink, anchor="lm", bold=True)
-    c.text((box[2] + 16, y + 72), f"hand {me.hand_strength}", size=26, fill=t.ink, anchor="lm")
-    c.text((box[2] + 16, y + 104), f"+ level {level}", size=26, fill=t.ink, anchor="lm")
+    c.text((x0 + 20, y + 14), "ARMY STRENGTH", size=P_SMALL, fill=t.muted, anchor="lt", bold=True)
+    box = c.text((x0 + 20, y + 72), str(total), size=64, fill=t.ink, anchor="lm", bold=True)
+    c.text((box[2] + 16, y + 58), f"cards {me.hand_strength}", size=26, fill=t.ink, anchor="lm")
+    c.text((box[2] + 16, y + 87), f"+ crown {level}", size=26, fill=t.ink, anchor="lm")
     if player is not None:
         heavy = player.britishers >= NO_TRAIN_AT
-        note_y = y + 164
+        note_y = y + 134
         right = _stat(
             c,
             x0 + 20,
@@ -1520,14 +1510,8 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
             icon_fill=t.ink,
             ring=t.panel,
         )
-        # Beside the Britisher token, so the word "Britishers" is implied.
-        msg = (
-            f"no Train ({NO_TRAIN_AT} or more)"
-            if heavy
-            else f"you Train ({NO_TRAIN_AT - 1} or fewer)"
-        )
         # Two short lines beside the count: one line would run into the scale.
-        lines = wrap_text(msg, P_SMALL, 352 - (right - x0))[:2]
+        lines = wrap_text(train_note(player.britishers), P_SMALL, 352 - (right - x0))[:2]
         for k, line in enumerate(lines):
             ly = note_y + (k - (len(lines) - 1) / 2) * (P_SMALL + 4)
             c.text(
@@ -1535,7 +1519,7 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
             )
     # The scale 0..18 with the three thresholds, then one line per threshold.
     bx0, bx1 = x0 + 380, x1 - 24
-    by = y + 34
+    by = y + 30
     span = GAME_END
 
     def px(v: int) -> float:
@@ -1547,16 +1531,12 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
         c.draw.rounded_rectangle(
             (bx0, by - 9, max(bx0 + 18, px(total)), by + 9), radius=9, fill=colour
         )
-    marks = (
-        (GROW_FIRST, "Grow: draw 2 cards (hand of 5)", grown >= 1),
-        (GROW_SECOND, "Grow: draw 1 card (hand of 6)", grown >= 2),
-        (GAME_END, "The game ends after the round", False),
-    )
-    for value, _, _ in marks:
+    for value, _ in STRENGTH_MARKS:
         mx = px(value)
         c.draw.line((mx, by - 14, mx, by + 14), fill=t.ink, width=3)
-    ly = by + 46
-    for value, what, done in marks:
+    ly = by + 40
+    for k, (value, what) in enumerate(STRENGTH_MARKS):
+        done = grown > k and value != GAME_END
         reached = done or total >= value
         c.text(
             (bx0, ly),
@@ -1588,36 +1568,72 @@ def _strength_panel(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
             anchor="lm",
             max_width=sbox[0] - bx0 - 50,
         )
-        ly += 40
-    ny = y + 214
+        ly += 36
+    ny = y + STRENGTH_H
     for line in note_lines:
-        c.text((x0 + 20, ny), line, size=P_SMALL, fill=t.muted, anchor="lt")
+        c.text((x0 + 20, ny - 6), line, size=P_SMALL, fill=t.muted, anchor="lt")
         ny += P_SMALL + 8
-    return y + h + 20
 
 
-def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
-    t = c.theme
+HAND_GAP: Final = 16
+HAND_ROW_GAP: Final = 20
+"""Between rows of hand cards (room for the committed card's pill)."""
+
+
+HAND_SHOWN: Final = 6
+"""At most this many hand cards (three rows): a hand of six and a committed
+card (a Vaidik's take after the reveal) name the committed card in the
+heading instead, so the image keeps its height."""
+
+
+def _committed_drawn(me: HandView) -> bool:
+    return me.committed is not None and len(me.hand) < HAND_SHOWN
+
+
+def _hand_cards(me: HandView) -> list[tuple[CardView, bool]]:
+    """The cards the hand shows: the committed one first (marked) when there
+    is room, then the hand."""
     cards: list[tuple[CardView, bool]] = []
-    if me.committed is not None:
+    if me.committed is not None and _committed_drawn(me):
         cards.append((me.committed, True))
     cards.extend((card, False) for card in me.hand)
+    return cards
+
+
+def _hand_advance(me: HandView) -> int:
+    cards = [card for card, _ in _hand_cards(me)]
+    if not cards:
+        return HAND_HEADING + 44
+    card_h = _hand_card_height(P_SMALL, cards, _hand_card_width())
+    rows = -(-len(cards) // HAND_PER_ROW)
+    return HAND_HEADING + 4 + rows * (card_h + HAND_ROW_GAP)
+
+
+HAND_HEADING: Final = P_SMALL + 14
+
+
+def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> None:
+    t = c.theme
+    cards = _hand_cards(me)
     title = f"Your hand · {plural(len(me.hand), 'card')}"
     if me.committed is not None:
-        title += " + 1 committed face down"
+        if _committed_drawn(me):
+            title += " + 1 committed"
+        else:
+            out = me.committed
+            title += f" + committed {safe_text(out.name)} {out.motivation}"
     y = section_heading(c, MARGIN, y, title)
     if not cards:
-        c.text((MARGIN, y + 6), "No cards in hand.", size=P_SMALL, fill=t.muted, anchor="lt")
-        return y + 50
+        c.text((MARGIN, y + 4), "No cards in hand.", size=P_SMALL, fill=t.muted, anchor="lt")
+        return
     per_row = HAND_PER_ROW
-    gap = HAND_GAP
-    y += 6
+    y += 4
     w = _hand_card_width()
     card_h = _hand_card_height(c.min_text, [card for card, _ in cards], w)
     for i, (card, committed) in enumerate(cards):
         row, col = divmod(i, per_row)
-        x = MARGIN + col * (w + gap)
-        top = y + row * (card_h + gap + 8)
+        x = MARGIN + col * (w + HAND_GAP)
+        top = y + row * (card_h + HAND_ROW_GAP)
         draw_card(
             c,
             (x, top),
@@ -1635,13 +1651,8 @@ def _hand(c: Canvas, view: SangramView, me: HandView, y: int) -> int:
                 fill=t.highlight,
                 ink=t.on_colour,
                 anchor="m",
-                height=36,
+                height=34,
             )
-    rows = -(-len(cards) // per_row)
-    return y + rows * (card_h + gap + 8) + 8
-
-
-HAND_GAP: Final = 16
 
 
 def _hand_card_width() -> int:
@@ -1655,60 +1666,31 @@ def _hand_card_height(min_text: int, cards: Sequence[CardView], width: int) -> i
     at least two lines, at most :data:`HAND_CARD_H`."""
     size, step = min_text + 1, min_text + 6
     lines = max((len(wrap_text(safe_text(k.activity), size, width - 28)) for k in cards), default=2)
-    return min(HAND_CARD_H, 146 + step * max(2, lines))
+    return min(HAND_CARD_H, HAND_CARD_BASE + step * max(2, lines))
 
 
 def render_private(
     view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
 ) -> Image.Image:
-    """The viewer's hand, the committed card and their Total Army Strength.
+    """The viewer's hand, the committed card and their army strength.
 
     ``view.me`` must be set (the engine's view for that seat)."""
     me = view.me
     if me is None:
         raise ValueError("render_private needs a seat's view (view.me is None).")
-    count = len(me.hand) + (me.committed is not None)
-    rows = -(-count // HAND_PER_ROW)
-    most = 700 + rows * (HAND_CARD_H + 30)
-    height = min(most, _private_bottom(view, me))
-    image, end = _draw_private(view, me, names, theme, height)
-    if min(most, end) != height:  # pragma: no cover - _private_bottom out of step
-        image, _ = _draw_private(view, me, names, theme, min(most, end))
-    return image
-
-
-def _private_bottom(view: SangramView, me: HandView) -> int:
-    """Where :func:`render_private` cuts the image, worked out before drawing
-    (see :func:`_board_bottom`).  Mirrors the sections' advances."""
-    y = PRIVATE_BAND_H + 20
-    choice = view.choice
-    if choice is not None and choice.seat == me.seat:
-        y += (96 if _origin_note(choice) else 60) + 20
-    elif view.phase == PHASE_COMMIT and me.seat in view.waiting_on:
-        y += 60 + 20
-    y += 214 + (P_SMALL + 8) * len(_committed_note_lines(me)) + 20
-    y += P_SMALL + 14
-    cards = ([me.committed] if me.committed is not None else []) + list(me.hand)
-    if not cards:
-        return y + 50
-    width = _hand_card_width()
-    card_h = _hand_card_height(P_SMALL, cards, width)
-    rows = -(-len(cards) // HAND_PER_ROW)
-    return y + 6 + rows * (card_h + HAND_GAP + 8) + 8
-
-
-def _draw_private(
-    view: SangramView, me: HandView, names: Sequence[str], theme: Theme, height: int
-) -> tuple[Image.Image, int]:
-    """The private image drawn on an image ``height`` rows high (cut there
-    when taller), and the row the drawing ends at."""
-    c = Canvas(PRIVATE_WIDTH, height, theme)
-    y = _private_header(c, view, me, names)
-    y = _private_choice(c, view, me, y)
-    y = _strength_panel(c, view, me, y)
-    y = _hand(c, view, me, y)
-    end = max(1, y)
-    return (c.image if end >= height else c.crop(end)), end
+    y = PRIVATE_BAND_H + P_GAP
+    ask_y = y
+    y += _private_choice_advance(view, me)
+    strength_y = y
+    y += _strength_advance(me)
+    hand_y = y
+    y += _hand_advance(me)
+    c = Canvas(PRIVATE_WIDTH, y, theme)
+    _private_header(c, view, me, names)
+    _private_choice(c, view, me, ask_y)
+    _strength_panel(c, view, me, strength_y)
+    _hand(c, view, me, hand_y)
+    return c.image
 
 
 class SangramRenderer(ViewRenderer, name="sangram", board=render_board, private=render_private):

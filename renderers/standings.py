@@ -149,7 +149,8 @@ def _format_tiebreak(value: float) -> str | None:
 
 
 def _drawable(text: str) -> str:
-    """User text made drawable, dashes kept as hyphens."""
+    """User text made drawable (in its own script: see
+    :func:`~renderers.common.safe_text`), dashes as the table's hyphens."""
     return safe_text(text.translate(_DASHES))
 
 
@@ -319,6 +320,8 @@ def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> 
     rank_badge(c, _RANK_RIGHT, mid, row.rank, dim=row.dropped)
 
     room = layout.name_right - _NAME_LEFT
+    # Only a name with nothing drawable at all (emoji with no emoji font,
+    # controls) reads "Player"; any script a font has is drawn.
     name = _drawable(row.name) or "Player"
     bold = row.rank <= 3 and not row.dropped
     if row.dropped:

@@ -918,3 +918,34 @@ class GameStore:
             await conn.execute(
                 "DELETE FROM outbox WHERE game_id = ? AND target = ?", (game_id, target)
             )
+
+    # ---- what players did (issue 17)
+
+    async def moves_made(self, game_ids: Collection[int]) -> dict[int, MovesMade]:
+        """Per game, the moves the players made and when the last was: log
+        entries of a seat (not chance, actor -1) that are not the table's own
+        events (``@left``, ``@timeout``...).  ``games.version`` counts every
+        entry, so "move 25" after eight moves.  One query, by primary key;
+        games without a move are absent."""
+        ids = sorted({int(g) for g in game_ids})
+        if not ids:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT game_id, COUNT(*) AS moves, MAX(created_at) AS last_at FROM actions "
+                f"WHERE game_id IN ({_placeholders(ids)}) AND actor >= 0 "
+                "AND substr(action, 1, 1) != '@' GROUP BY game_id",
+                ids,
+            )
+        return {
+            int(r["game_id"]): MovesMade(int(r["moves"]), float(r["last_at"])) for r in rows
+        }
+
+
+@dataclass(frozen=True)
+class MovesMade:
+    """The players' moves in one game (:meth:`GameStore.moves_made`)."""
+
+    count: int
+    #: When the last of them was made.
+    last_at: float

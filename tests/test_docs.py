@@ -95,7 +95,65 @@ def test_every_engine_has_a_short_rules_summary(name: str) -> None:
     assert summary.is_file(), f"{name} has no /game rules summary"
     text = summary.read_text(encoding="utf-8")
     assert len(text) < SUMMARY_LIMIT, f"{summary.name} has {len(text)} characters"
-    assert f"docs/rules/{name}.md" in text, f"{summary.name} does not point to the full rules"
+    # The player sees no repository: the summary points at the button that
+    # attaches the complete rules, and at their glossary.
+    assert "**Complete rules**" in text and "glossary" in text, summary.name
+    assert not re.search(r"\b(docs|bot|tests)/|\.md\b|repository", text), (
+        f"{summary.name} points at a path in the repository"
+    )
+
+
+PACKAGED_RULES = SUMMARIES / "rules"
+"""The copy of ``docs/rules`` the bot ships and reads at run time (package
+data: a non-editable install has no ``docs/``)."""
+
+
+@engines
+def test_the_packaged_complete_rules_are_the_rules_pages(name: str) -> None:
+    """``docs/rules/<game>.md`` is the source of truth; after editing it, run
+    ``cp docs/rules/*.md bot/engines/data/rules/``."""
+    packaged = PACKAGED_RULES / f"{name}.md"
+    assert packaged.is_file(), f"bot/engines/data/rules/{name}.md is missing"
+    assert packaged.read_bytes() == (RULES / f"{name}.md").read_bytes(), (
+        f"bot/engines/data/rules/{name}.md differs from docs/rules/{name}.md: "
+        "run `cp docs/rules/*.md bot/engines/data/rules/`"
+    )
+
+
+def test_nothing_else_is_packaged_as_rules() -> None:
+    assert sorted(p.stem for p in PACKAGED_RULES.glob("*.md")) == sorted(ENGINES)
+
+
+def test_the_package_data_includes_the_complete_rules() -> None:
+    """pyproject's package data ships ``bot/engines/data/rules/*.md``."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "data/rules/*.md" in config["tool"]["setuptools"]["package-data"]["bot.engines"]
+
+
+GLOSSARY_WORDS = {
+    "mahabharata": ("VP", "Pati", "Raja", "Elephant", "Screen", "Placed nothing"),
+    "chaturaji": ("Throne", "Quiet rounds", "Unkindness of ravens", "Re-entry", "Round"),
+    "artaban": ("Ply", "Quiet moves", "Home", "Leader", "Tip", "Turn"),
+    "kauda_baji": ("Bank", "Tuple", "Safe square", "Markut", "Kill bonus", "Forfeit"),
+}
+"""Words each board shows that a glossary must explain (Sangram's glossary
+is another change's)."""
+
+
+@pytest.mark.parametrize("name", sorted(GLOSSARY_WORDS))
+def test_a_rules_page_ends_with_its_glossary(name: str) -> None:
+    """The board's words explained, after the numbered rules (none renumbered)."""
+    text = (RULES / f"{name}.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, re.MULTILINE)
+    assert headings[-1] == "Glossary", headings
+    glossary = text.split("\n## Glossary\n", 1)[1]
+    assert len(re.findall(r"^- \*\*", glossary, re.MULTILINE)) >= 8
+    assert not _HEADING_RULE.search(glossary), "the glossary numbers no rules"
+    explained = re.findall(r"\*\*([^*]+)\*\*", glossary)
+    for word in GLOSSARY_WORDS[name]:
+        assert any(e.lower() == word.lower() for e in explained), f"{word} is not explained"
 
 
 _HEADING_RULE = re.compile(r"^#{1,6}\s+R(\d+)\b", re.MULTILINE)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from importlib import resources
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,9 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import GameError, excerpt
+from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats, reply
-from bot.table import lobby_text, player_of
+from bot.table import TABLE_OPTION_HELP, option_values
+from bot.timekeeping import TABLE_OPTIONS, TableOptions
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -39,13 +40,73 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-def rules_summary(engine_name: str) -> str:
+_LAST_OPTION = re.compile(r"[^,\s]*$")
+
+
+def option_completions(engine_name: str | None, typed: str) -> list[tuple[str, str]]:
+    """``/game new``'s ``options:`` suggestions as (shown, value): the text
+    typed so far with its last ``name=value`` completed from the chosen
+    game's options and the table's (``clock``, ``timeout``, ``reminder``,
+    ``rated``), matching what was typed as a prefix.  At most 25, each
+    within Discord's 100 characters (a value that would not fit is left
+    out: it could not be sent back whole)."""
+    # Options are separated by commas or spaces: the last one is being typed.
+    last = typed[len(_LAST_OPTION.sub("", typed)) :]
+    head = typed[: len(typed) - len(last)].rstrip(", \t")
+    prefix = f"{head}, " if head else ""
+    chosen = {part.partition("=")[0].strip().lower() for part in head.replace(",", " ").split()}
+    known: list[tuple[str, tuple[str, ...], str]] = []
     try:
-        return (resources.files("bot.engines") / "data" / f"{engine_name}.rules.md").read_text(
-            encoding="utf-8"
-        )
-    except FileNotFoundError:
-        return "No summary yet."
+        engine = get_engine(engine_name) if engine_name else None
+    except GameError:
+        engine = None
+    if engine is not None:
+        for name, option in sorted(engine.options.items()):
+            known.append((name, option_values(option), option.help))
+    for name in TABLE_OPTIONS:
+        help_text, values = TABLE_OPTION_HELP[name]
+        known.append((name, values, help_text.replace("`", "")))
+    wanted = last.lower()
+    completions: list[tuple[str, str]] = []
+    for name, values, help_text in known:
+        if name in chosen:
+            continue
+        for value in values:
+            pair = f"{name}={value}"
+            if not pair.startswith(wanted):
+                continue
+            full = prefix + pair
+            if len(full) > 100:
+                continue
+            completions.append((_shown(head, pair, help_text), full))
+        # A number typed that is not among the suggestions, but allowed.
+        typed_value = wanted.partition("=")[2]
+        if wanted.startswith(f"{name}=") and typed_value and typed_value not in values:
+            full = prefix + wanted
+            if len(full) <= 100 and _accepted(engine, name, typed_value):
+                completions.insert(0, (_shown(head, wanted, help_text), full))
+    return completions[:25]
+
+
+def _shown(head: str, pair: str, help_text: str) -> str:
+    """A suggestion as the list shows it: the option it adds (after "…"
+    when options were typed before it) and what the option does."""
+    return f"{'… ' if head else ''}{pair} — {help_text}"[:100]
+
+
+def _accepted(engine: Engine[Any, Any, Any] | None, name: str, value: str) -> bool:
+    """Whether the lobby would take ``name=value`` (the engine's own check,
+    or the table's)."""
+    try:
+        if name in TABLE_OPTIONS:
+            TableOptions.parse({name: value})
+        elif engine is not None:
+            resolve_options(engine, {name: value})
+        else:
+            return False
+    except GameError:
+        return False
+    return True
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
@@ -111,36 +172,36 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     # -- commands ----------------------------------------------------------
 
+    async def options_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """``name=value`` completions from the chosen game's options and the table's."""
+        engine_name = getattr(itx.namespace, "game", None)
+        return [
+            app_commands.Choice(name=shown, value=value)
+            for shown, value in option_completions(
+                engine_name if isinstance(engine_name, str) else None, current
+            )
+        ]
+
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
-    @app_commands.describe(game="Which game", options="Variant options, e.g. diagonal_captures=yes")
+    @app_commands.describe(
+        game="Which game", options="Options as name=value; start typing to see the game's"
+    )
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(options=options_autocomplete)
     async def new(
         self,
         itx: discord.Interaction[Any],
         game: app_commands.Choice[str],
         options: str | None = None,
     ) -> None:
-        from bot.ui.items import lobby_view
-
-        if itx.guild_id is None:
-            await self.bot.table.refuse(
-                itx, GameError("Start games in a server channel, not in DMs.")
-            )
-            return
         try:
-            live = await self.bot.service.new_game(
-                game.value,
-                creator=player_of(itx),
-                guild_id=itx.guild_id,
-                channel_id=itx.channel_id or 0,
-                options=parse_options(options),
-            )
-        except Exception as exc:
+            given = parse_options(options)
+        except GameError as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await reply(itx, lobby_text(live), ephemeral=False, view=lobby_view(live))
-        message = await itx.original_response()
-        await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
+        await self.bot.table.open_lobby(itx, game.value, given)
 
     @app_commands.command(name="join", description="Join the open lobby in this channel")
     @app_commands.describe(game="Game number (only needed when several lobbies are open here)")
@@ -225,17 +286,25 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
     async def list_(self, itx: discord.Interaction[Any]) -> None:
+        from bot.table import moves_word
+
         here = await self.bot.store.games_in_channel(itx.channel_id or 0)
         mine = await self.bot.store.games_of_user(itx.user.id)
+        # The players' moves, not the log's length (chance and table events).
+        made = await self.bot.store.moves_made(
+            [g.id for g in (*here, *mine) if g.status == "active"]
+        )
         lines = ["**In this channel**"]
         lines += [
             f"#{g.id} {get_engine(g.engine).title} — {g.status}"
-            + (f", move {g.version}" if g.status == "active" else "")
+            + (moves_word(made.get(g.id)) if g.status == "active" else "")
             for g in here
         ] or ["(none — start one with /game new)"]
         lines.append("**Yours**")
         lines += [
-            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>" for g in mine
+            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>"
+            + (moves_word(made.get(g.id)) if g.status == "active" else "")
+            for g in mine
         ] or ["(none)"]
         await reply(itx, "\n".join(lines))
 
@@ -302,11 +371,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def back(self, itx: discord.Interaction[Any]) -> None:
         await self.bot.table.away(itx, None)
 
-    @app_commands.command(name="rules", description="A short summary of a game's rules")
+    @app_commands.command(
+        name="rules", description="A game's rules: a summary, and the complete rules as a file"
+    )
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, itx: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
-        await reply(itx, rules_summary(game.value))
+        await self.bot.table.rules(itx, game.value, full=False)
 
 
 async def setup(bot: ChaupalBot) -> None:

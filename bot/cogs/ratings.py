@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.delivery import jump_url
 from bot.engines import ENGINES
-from bot.outgoing import reply, safe_name
+from bot.outgoing import MAX_CONTENT, discord_time, reply, safe_name
 from renderers.common import to_png
 from renderers.leaderboard import (
     MAX_ROWS,
@@ -263,18 +263,26 @@ class RatingsCog(commands.Cog):
             f"- **{title_of(r.engine)}**: {rating_line(r, place)}"
             for r, place in zip(records, places, strict=True)
         ]
+        # The newest results that fit in one message (each has a link and a time).
+        room = MAX_CONTENT - len("\n".join(lines)) - 40
+        while results and sum(len(r) + 1 for r in results) > room:
+            results.pop()
         lines.append(f"**Recent results** (last {len(results)}):")
         lines += results
         await reply(itx, "\n".join(lines), ephemeral=False, suppress_embeds=True)
 
     async def result_line(self, guild_id: int, entry: HistoryEntry) -> str:
-        """``- Kauda Baji #12: 1st of 3, won, ▲ +2.1 — <link>``."""
+        """``- Kauda Baji #12: 1st of 3, won, ▲ +2.1, <t:…:R> — <link>`` (when it
+        was rated, in the reader's own time zone)."""
         store = self.bot.store
         record = await store.get_game(entry.game_id)
         seats = len(await store.seats(entry.game_id)) if record is not None else 0
         place = ordinal_word(entry.place) + (f" of {seats}" if seats else "")
         won = ", won" if entry.won else ""
-        line = f"- {title_of(entry.engine)} #{entry.game_id}: {place}{won}, {arrow(entry.delta)}"
+        line = (
+            f"- {title_of(entry.engine)} #{entry.game_id}: {place}{won}, {arrow(entry.delta)}, "
+            f"{discord_time(entry.created_at)}"
+        )
         if record is None:
             return line
         board = await store.get_message(entry.game_id, "board")

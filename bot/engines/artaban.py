@@ -68,7 +68,7 @@ instead of the generated frozen ``__init__``, which nearly doubles playout speed
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
@@ -574,9 +574,6 @@ _EMPTY_BOARD: Final = (0,) * 64
 
 def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
-
-
-COLOURS: Final = ("White", "Black")
 
 
 # --------------------------------------------------------------------------
@@ -1085,9 +1082,7 @@ class ArtabanEngine:
 
     def outcome(self, state: ArtabanState) -> Outcome | None:
         # The reason names seats as {p0}/{p1}, filled in by the caller.
-        return self._outcome(state, seat_tag)
-
-    def _outcome(self, state: ArtabanState, who: Callable[[Seat], str]) -> Outcome | None:
+        who = seat_tag
         if state.phase != OVER:
             return None
         scores, home, on_board = self.tally(state.board)
@@ -1095,7 +1090,11 @@ class ArtabanEngine:
         if state.result == AGREED:
             return Outcome((both,), scores, "The players agreed to a draw.")
         if state.result == QUIET:
-            why = f"{QUIET_LIMIT} plies passed without a forward tip, a capture or a sacrifice."
+            # "Moves", not the rules' "plies": each player's move counts.
+            why = (
+                f"{QUIET_LIMIT} moves in a row passed without a forward tip, a capture "
+                "or a sacrifice."
+            )
         else:
             why = f"{who(state.to_play)}, to move, could not tip, capture or sacrifice."
         why += f" {who(0)} scores {scores[0]} and {who(1)} scores {scores[1]}"
@@ -1175,9 +1174,10 @@ class ArtabanEngine:
                 forward=kind == "tip" and _STEPS[mover][FORWARD][frm] == to,
             )
         final: FinalView | None = None
-        # The board draws the reason as it is, so it names the sides by
-        # colour rather than with {pN} tags.
-        outcome = self._outcome(state, COLOURS.__getitem__)
+        # Like the outcome's, the reason names seats with {pN} tags: the board
+        # draws it with the players' names (the colours White and Black are
+        # the rules' words, not the orange and blue seats a player sees).
+        outcome = self.outcome(state)
         if outcome is not None:
             final = FinalView(
                 ranking=tuple(tuple(sorted(g)) for g in outcome.ranking),

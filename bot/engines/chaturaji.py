@@ -118,6 +118,8 @@ SQUIRE: Final = 3
 KINDS: Final = ("monarch", "paladin", "raven", "squire")
 LETTERS: Final = "mprs"
 
+TURNS_PER_ROUND: Final = 4
+"""R1: a round is one turn of each of the four armies, whatever the players."""
 QUIET_ROUNDS_DEFAULT: Final = 25
 QUIET_ROUNDS_MAX: Final = 1000
 """R15: the largest ``quiet_rounds`` the lobby accepts (0 turns the rule off)."""
@@ -636,7 +638,7 @@ class ChaturajiEngine:
             )
         return ChaturajiState(
             num_players=num_players,
-            quiet_limit=4 * rounds,
+            quiet_limit=TURNS_PER_ROUND * rounds,
             phase=START,
             board=START_BOARD,
             monarchs=_monarchs(START_BOARD),
@@ -982,8 +984,8 @@ class ChaturajiEngine:
             return Outcome(
                 ranking=(frozenset(range(n)),),
                 scores=(0,) * n,
-                reason=f"Drawn: {state.quiet_limit // 4} quiet rounds passed without a "
-                "capture, a promotion or a squire move.",
+                reason=f"Drawn: {state.quiet_limit // TURNS_PER_ROUND} quiet rounds passed "
+                "without a capture, a promotion or a squire move.",
             )
         w = state.winner
         won = frozenset({seats[w], seats[w + 2]})
@@ -1086,6 +1088,8 @@ class ChaturajiEngine:
             skipped=tuple(ARMIES[a] for a in state.skipped),
             quiet_turns=state.quiet,
             quiet_limit=state.quiet_limit,
+            quiet_rounds=state.quiet // TURNS_PER_ROUND,
+            quiet_round_limit=state.quiet_limit // TURNS_PER_ROUND,
             turns=state.turns,
             final=final,
             viewer=seat if seat is not None and 0 <= seat < state.num_players else None,

@@ -128,6 +128,12 @@ class ChaturajiView:
     """Complete turns in a row without a capture, promotion or squire move."""
     quiet_limit: int
     """The game is drawn when :attr:`quiet_turns` reaches this (R15; 0: off)."""
+    quiet_rounds: int
+    """:attr:`quiet_turns` in complete rounds (four army turns): what a board
+    shows, in the words of the lobby option ``quiet_rounds``."""
+    quiet_round_limit: int
+    """The lobby's ``quiet_rounds``: the game is drawn once that many rounds
+    pass quietly (R15; 0: off)."""
     turns: int
     final: FinalView | None
     viewer: Seat | None

@@ -513,6 +513,7 @@ _PASS: Final = Pass()
 # ASCII digits only (``\d`` would take ``٣``); the numbers are read by
 # core.whole_number, which refuses absurd lengths.
 _DIE_RE: Final = re.compile(r"d([0-9]+)")
+_DIE_SPACE_RE: Final = re.compile(r"d([0-9]+) (\S+)\.([0-9]+)")
 _SPACE_RE: Final = re.compile(r"([a-z0-9]+)\.([0-9]+)")
 _HELP: Final = (
     "Try 'd3 screen', 'd3 drona.2', 'd3 drona.2 cav2' (Raja die), 'd3 none', 'announce' or 'pass'."
@@ -1265,6 +1266,16 @@ class MahabharataEngine:
         match = _DIE_RE.fullmatch(prefix)
         if match is not None:
             return self._die_label(state, int(match.group(1)))
+        # A Raja die's placements on one space, before the token is chosen
+        # (``d4 jayadratha.2``): the notation is not a player's words.
+        match = _DIE_SPACE_RE.fullmatch(prefix)
+        if match is not None:
+            die, leader, space = int(match.group(1)), match.group(2), int(match.group(3))
+            where = f"{self._leader_name(leader)}, space {space}"
+            spec = self._leader_spec(leader)
+            if spec is not None and 1 <= space <= len(spec.icons):
+                where += f" ({CLASS_WORD[spec.icons[space - 1]]})"
+            return f"{self._die_label(state, die)} on {where}"
         return prefix
 
     def label(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
@@ -1291,10 +1302,10 @@ class MahabharataEngine:
                 return "Do not announce"
             case DrawLeader(leader):
                 spec = self._leader_spec(leader)
-                vp = f" ({spec.vp} VP)" if spec is not None else ""
+                vp = f" ({spec.vp} victory points)" if spec is not None else ""
                 return f"Draw {self._leader_name(leader)}{vp}"
             case ChooseFirst(s):
-                return f"{seat_tag(s)} takes the elephant"
+                return f"{seat_tag(s)} takes the Elephant token"
             case Roll(die, face):
                 return f"Die {die} rolls {self._face_name(face)}"
         return self.describe(state, seat, action)
@@ -1310,25 +1321,31 @@ class MahabharataEngine:
         who = seat_tag(seat)
         text = ""
         match action:
-            case DrawLeader(leader):
-                spec = self._leader_spec(leader)
-                text = f"Drew {self._leader_name(leader)}" + (
-                    f" ({spec.vp} VP)." if spec is not None else "."
-                )
+            # The opening draws and every round's eight rolls are said in one
+            # line each, when they are complete: one line per card or die
+            # buried the board's news under them (the log keeps each step).
+            case DrawLeader():
                 if after.phase == FIRST:
-                    names = ", ".join(c.leaders[li].name for li in after.leaders)
-                    text += f" Leaders in play: {names} ({TARGET_VP} VP)."
+                    names = ", ".join(
+                        f"{c.leaders[li].name} ({c.leaders[li].vp})" for li in after.leaders
+                    )
+                    text = f"Leaders in play, {TARGET_VP} victory points in all: {names}."
                     aside = [c.leaders[li].name for li in after.drawn if li not in after.leaders]
                     if aside:
                         text += f" Set aside: {', '.join(aside)}."
                 elif not after.drawn:
-                    text += " No set of cards makes exactly 18 VP: the draw starts over."
+                    text = (
+                        f"No set of the leaders drawn makes exactly {TARGET_VP} victory "
+                        "points: the draw starts over."
+                    )
             case ChooseFirst(s):
-                text = f"{seat_tag(s)} takes the elephant and goes first."
-            case Roll(die, face):
-                text = f"Die {die} rolled {self._face_name(face)}."
-                if after.phase == DRAFT and after.elephant is not None:
-                    text += f" Round {after.round}: {seat_tag(after.elephant)} picks first."
+                text = f"{seat_tag(s)} takes the Elephant token and picks first."
+            case Roll():
+                if after.phase != ROLL:
+                    faces = ", ".join(self._face_name(f) for f in after.faces)
+                    text = f"The dice were rolled: {faces}."
+                    if after.phase == DRAFT and after.elephant is not None:
+                        text += f" Round {after.round}: {seat_tag(after.elephant)} picks first."
             case PlaceScreen(die):
                 # R14: never the token kind.
                 text = f"{who} took die {die} and placed a token behind their screen."

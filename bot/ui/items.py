@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
-from bot.choices import MenuOption, follow, format_path, parse_path
+from bot.choices import MenuOption, StaleChoice, follow, format_path, menu_prompt, parse_path, trail
 from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.outgoing import Style, fill_seats
 from bot.service import LiveGame, menu_words_of
@@ -210,9 +210,17 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 # -- building views --------------------------------------------------------
 
 
-def option_label(game: LiveGame, seat: Seat, option: MenuOption, *, counts: bool = True) -> str:
+def option_label(
+    game: LiveGame,
+    seat: Seat,
+    option: MenuOption,
+    *,
+    counts: bool = True,
+    style: Style = Style.PLAIN,
+) -> str:
     """An option's wording: an action's label, or a group's name and (in
-    private menus) how many actions it holds."""
+    private menus) how many actions it holds; names plain for a select's
+    label, escaped (``Style.CONTENT``) for a message's text."""
     engine, state = game.engine, game.state
     if option.leaf:
         label = engine.label(state, seat, engine.parse(state, seat, option.text))
@@ -224,7 +232,23 @@ def option_label(game: LiveGame, seat: Seat, option: MenuOption, *, counts: bool
         )
         if counts:
             label = f"{label} ({option.size} choices)"
-    return fill_seats(label, game, Style.PLAIN)[:100] or "…"
+    return fill_seats(label, game, style)[:100] or "…"
+
+
+def menu_heading(bot: ChaupalBot, game: LiveGame, seat: Seat, path: Sequence[int]) -> str:
+    """The words above the menu ``path`` leads to: what the player picked on
+    the way there, in the options' own labels (:func:`bot.choices.menu_prompt`)."""
+    if game.state is None or not path:
+        return menu_prompt(())
+    texts = bot.service.legal_texts(game, seat)
+    try:
+        picked = trail(texts, path, bot.service.menu_words(game, seat))
+    except StaleChoice:
+        return menu_prompt(())
+    # Message text, not a select label: names are escaped.
+    return menu_prompt(
+        [option_label(game, seat, option, counts=False, style=Style.CONTENT) for option in picked]
+    )
 
 
 def tournament_view(record: TournamentRecord) -> discord.ui.View:
@@ -427,3 +451,75 @@ class TournamentJoinSelect(
 
 
 DYNAMIC_ITEMS += (TournamentJoinSelect,)
+
+
+# -- learning a game and opening a lobby (``/help``, ``/game rules``, the lobby) ----
+
+
+class GameHelpButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:help:(?P<game>[a-z_]{1,40}):(?P<verb>rules|full|new)",
+):
+    """A game's **Rules** (its summary, with a button for the complete
+    rules), **Complete rules** (the whole rules page as a file) or **Play**
+    (a new lobby in the channel).  The custom_id holds only the game's name
+    and the verb, so the buttons of ``/help`` and of a lobby work after a
+    restart; the table checks the game again when one is pressed."""
+
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "rules": discord.ButtonStyle.secondary,
+        "full": discord.ButtonStyle.secondary,
+        "new": discord.ButtonStyle.success,
+    }
+
+    def __init__(self, engine_name: str, verb: str, *, label: str = "", row: int | None = None):
+        self.engine_name, self.verb = engine_name, verb
+        super().__init__(
+            discord.ui.Button(
+                label=(label or verb.capitalize())[:80],
+                style=self.STYLES[verb],
+                custom_id=f"chaupal:help:{engine_name}:{verb}",
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GameHelpButton:
+        return cls(match["game"], match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        table = _bot(itx).table
+        if self.verb == "new":
+            await table.open_lobby(itx, self.engine_name, {})
+        else:
+            await table.rules(itx, self.engine_name, full=self.verb == "full")
+
+
+def help_view() -> discord.ui.View:
+    """``/help``'s buttons: a row per game, its rules and a new lobby."""
+    from bot.engines import ENGINES
+
+    view = discord.ui.View(timeout=None)
+    for row, engine in enumerate(list(ENGINES.values())[:5]):
+        view.add_item(GameHelpButton(engine.name, "rules", label=f"{engine.title} rules", row=row))
+        view.add_item(GameHelpButton(engine.name, "new", label=f"Play {engine.title}", row=row))
+    return view
+
+
+def rules_view(engine_name: str) -> discord.ui.View:
+    """Under a game's summary: its complete rules."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameHelpButton(engine_name, "full", label="Complete rules"))
+    return view
+
+
+def lobby_rules_view(game: LiveGame) -> discord.ui.View:
+    """A lobby's buttons: Join, Leave and Start, and the game's Rules."""
+    view = lobby_view(game)
+    view.add_item(GameHelpButton(game.engine.name, "rules", label="Rules"))
+    return view
+
+
+DYNAMIC_ITEMS += (GameHelpButton,)

@@ -77,3 +77,29 @@ def test_paths_round_trip() -> None:
     assert parse_path("") == ()
     with pytest.raises(StaleChoice):
         parse_path("1.x")
+
+
+def test_a_deeper_menu_says_what_was_picked_not_narrowed() -> None:
+    from bot.choices import menu_prompt
+
+    assert menu_prompt(()) == "Choose:"
+    said = menu_prompt(["Die 4 (Raja)", "Die 4 (Raja) on Jayadratha, space 2 (cavalry)"])
+    assert said.startswith("Die 4 (Raja) › Die 4 (Raja) on Jayadratha") and "narrowed" not in said
+
+
+def test_the_menu_after_a_committed_card_is_an_offer_to_change_it() -> None:
+    """Sangram: a player who committed a card may swap it until everyone has
+    committed; their follow-up menu says so instead of "Your next choice"."""
+    import random
+
+    from bot.choices import CHANGE_CHOICE, NEXT_CHOICE, follow_up_prompt
+    from bot.engines import get_engine
+    from bot.engines.core import resolve_chance
+
+    engine = get_engine("sangram")
+    state, _ = resolve_chance(engine, engine.setup(2, {}), random.Random(1).random)
+    assert follow_up_prompt(engine, state, 0) == NEXT_CHOICE
+    after = engine.apply(state, 0, engine.legal_actions(state, 0)[0])
+    assert 0 in engine.to_move(after) and engine.legal_actions(after, 0)
+    assert follow_up_prompt(engine, after, 0) == CHANGE_CHOICE
+    assert follow_up_prompt(engine, after, 1) == NEXT_CHOICE

@@ -147,7 +147,10 @@ class Table(driver.Table):
                 assert option["label"] == label, (option, label)
                 return out
             reply = [s.content or "" for s in out if s.content]
-            assert reply and reply[-1].startswith(("Choose", "That choice")), out
+            # A deeper menu says what was picked on the way ("Spend 6: choose one:").
+            assert reply and (
+                reply[-1].startswith(("Choose", "That choice")) or reply[-1].endswith("choose one:")
+            ), out
         raise AssertionError(f"the menu never played {text}")
 
     def typed(self, text: str) -> str:

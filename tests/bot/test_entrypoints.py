@@ -128,8 +128,8 @@ def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert settings.token == "from-file" and settings.database_path == Path("x/y.db")
 
 
-def test_demo_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:
-    out = run_demo(tmp_path, seed=3, games=["mahabharata"], players=2)
+def test_demo_all_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:
+    out = run_demo(tmp_path, seed=3, games=["mahabharata"], players=2, full=True)
     folder = out / "mahabharata"
     boards = sorted(folder.glob("*-board.png"))
     privates = sorted(folder.glob("*-private-*.png"))

@@ -542,10 +542,11 @@ def test_R9_the_game_ends_when_only_turns_remain() -> None:
     assert E.to_move(after) == frozenset() and E.legal_actions(after, 0) == []
     outcome = E.outcome(after)
     assert outcome is not None and outcome.reason.startswith("{p0}, to move, could not tip")
-    # The board draws its reason as it is: the sides by colour, no tags.
+    # The board's reason names the players too (the renderer fills in their
+    # names), never the rules' White and Black, which are not the seats' colours.
     final = E.view(after, None).final
-    assert final is not None and final.reason.startswith("White, to move, could not tip")
-    assert "{" not in final.reason
+    assert final is not None and final.reason == outcome.reason
+    assert "White" not in final.reason and "Black" not in final.reason
     assert "Game over" in E.narrate(state, 1, E.parse(state, 1, "b3^"), after)
 
 
@@ -562,7 +563,7 @@ def test_R9_forty_quiet_plies_end_the_game() -> None:
         state = act(state, seat, "c2@<" if seat == 0 else "f7@>")
     assert state.phase == "over" and state.result == "quiet"
     outcome = E.outcome(state)
-    assert outcome is not None and outcome.is_draw and "40 plies" in outcome.reason
+    assert outcome is not None and outcome.is_draw and "40 moves in a row" in outcome.reason
     # A forward tip, a capture or a sacrifice starts the count again.
     nearly = position({"c2": W(3), "d2": W(4), "f7": B(3)}, quiet=QUIET_LIMIT - 1)
     assert act(nearly, 0, "c2^").quiet == 0

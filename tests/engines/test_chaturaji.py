@@ -523,6 +523,18 @@ def test_R15_quiet_rounds_draw_and_option() -> None:
     assert resolve_options(E, {"quiet_rounds": "7"})["quiet_rounds"] == 7
 
 
+def test_R15_the_view_counts_quiet_rounds_like_the_option() -> None:
+    """The lobby option is ``quiet_rounds``; a board counts in rounds too,
+    not in turns against four times the number the lobby chose."""
+    pieces = {"a1": "blue monarch", "h8": "red monarch", "a8": "green monarch"}
+    state = position(pieces, faces=(1, 4), quiet_rounds=25, quiet=9)
+    view = E.view(state, None)
+    assert (view.quiet_rounds, view.quiet_round_limit) == (2, 25)
+    assert (view.quiet_turns, view.quiet_limit) == (9, 100)
+    off = E.view(position(pieces, faces=(1, 4), quiet_rounds=0, quiet=9), None)
+    assert off.quiet_round_limit == 0
+
+
 def test_R15_squire_moves_reset_the_count() -> None:
     state = started((4, 4))
     state = E.from_json({**E.to_json(state), "quiet": 50})
@@ -581,7 +593,7 @@ def test_rules_summary_is_short_and_lists_the_notation() -> None:
     text = (Path(__file__).parents[2] / "bot/engines/data/chaturaji.rules.md").read_text(
         encoding="utf-8"
     )
-    assert len(text) < 1900 and "`docs/rules/chaturaji.md`" in text
+    assert len(text) < 1900 and "**Complete rules**" in text and "docs/rules" not in text
     state = started((1, 2))
     for move in ("f2-f3", "g1xe3", "h7-h8=p", "h8=r", "pass", "reenter blue", "place c1"):
         assert f"`{move}`" in text

@@ -268,8 +268,8 @@ def test_R4_subset_rule_ties_discard_the_most_recently_drawn() -> None:
     after = act(state, CHANCE, "leader virata")
     assert {C.leaders[i].key for i in after.leaders} == {"drona", "drupada", "kritavarma", "virata"}
     assert E.narrate(state, CHANCE, DrawLeader("virata"), after) == (
-        "Drew Virata (2 VP). Leaders in play: Virata, Drupada, Kritavarma, Drona (18 VP)."
-        " Set aside: Bhishma, Satyaki."
+        "Leaders in play, 18 victory points in all: Virata (2), Drupada (4), Kritavarma (6),"
+        " Drona (6). Set aside: Bhishma, Satyaki."
     )
 
 
@@ -388,6 +388,37 @@ def test_R6_all_eight_dice_rolled_even_with_two_players() -> None:
     # Two players: four dice are left unused, and the next round rolls all 8.
     assert state.phase == "roll"
     assert state.faces == (None,) * 8
+
+
+def test_the_opening_is_told_in_three_lines() -> None:
+    """The first board's text leads with what matters: the leaders in play,
+    who holds the elephant and the roll, one line each, not one line per
+    card drawn and per die rolled (the log still has every step)."""
+    from bot.engines.core import resolve_chance
+
+    state, steps = resolve_chance(E, E.setup(4, {}), random.Random(5).random)
+    said = [step.narration for step in steps if step.narration]
+    assert len(steps) > 10 and len(said) == 3, said
+    leaders, first, rolled = said
+    assert leaders.startswith("Leaders in play, 18 victory points in all: ")
+    assert re.fullmatch(r"\{p[0-3]\} takes the Elephant token and picks first\.", first)
+    faces = ", ".join(E._face_name(face) for face in state.faces)
+    assert rolled.startswith(f"The dice were rolled: {faces}. Round 1: {{p")
+    assert "Raja" in rolled or "Chariot" in rolled
+    assert "VP" not in " ".join(said)
+
+
+def test_a_raja_placement_menu_is_named_in_words() -> None:
+    """A Raja die's placements on one space form a menu group before the
+    token is chosen; its label says the die, the leader and the space."""
+    state = started(n=2)
+    for d in range(1, 9):
+        state = act(state, CHANCE, f"roll d{d} {FACES[d - 1]}")
+    raja = next(d for d, face in enumerate(state.faces, start=1) if face == "raja")
+    leader = C.leaders[state.leaders[0]]
+    label = E.choice_label(state, 0, f"d{raja} {leader.key}.1")
+    assert label.startswith(f"Die {raja} (Raja) on {leader.name}, space 1 (")
+    assert f"{leader.key}.1" not in label
 
 
 def test_R7_snake_order_two_players() -> None:

@@ -83,3 +83,41 @@ def check_every_view(
             image, records = render(lambda v=view: draw_private(v, names=names))
             check(image, records, f"state {k} private {seat}")
     return phases
+
+
+MAX_ASPECT = 1.25
+"""The tallest an image posted after a move may be, as a multiple of its
+width, so Discord shows it without a tap (issue 17)."""
+
+
+def check_fits_chat(
+    image: Image.Image, records: list[TextRecord], what: str, *, width: int, max_png: int
+) -> None:
+    """``width`` wide and at most :data:`MAX_ASPECT` times as tall, every text
+    readable on a phone at that width, and a small enough PNG."""
+    assert image.width == width, what
+    assert image.height <= MAX_ASPECT * image.width, f"{what}: {image.size}"
+    assert records, f"{what}: no text recorded"
+    need = min_text_size(image.width)
+    small = [r for r in records if r.display_width != image.width or r.size < need]
+    assert not small, f"{what}: {[(r.text, r.size) for r in small[:5]]}"
+    assert len(to_png(image)) < max_png, what
+
+
+def check_playout_fits_chat(
+    engine: Any,
+    states: Sequence[Any],
+    names: Sequence[str],
+    draw_board: Callable[..., Image.Image],
+    draw_private: Callable[..., Image.Image],
+) -> int:
+    """Every state's public board and every seat's private image are at most
+    :data:`MAX_ASPECT` times as tall as wide; returns how many were checked."""
+    checked = 0
+    for k, state in enumerate(states):
+        images = [draw_board(engine.view(state, None), names=names)]
+        images += [draw_private(engine.view(state, s), names=names) for s in range(len(names))]
+        for image in images:
+            assert image.height <= MAX_ASPECT * image.width, f"state {k}: {image.size}"
+            checked += 1
+    return checked

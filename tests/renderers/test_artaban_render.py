@@ -1,4 +1,5 @@
-"""Renderer tests for Artaban: views built by hand, no engine involved."""
+"""Renderer tests for Artaban: views built by hand, and seeded games for the
+checks every image of a whole game must pass."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from bot.engines import get_engine
 from bot.engines.artaban_views import (
     ArtabanView,
     DieView,
@@ -19,9 +21,26 @@ from bot.engines.artaban_views import (
     SetupView,
 )
 from renderers import RENDERERS, get_renderer
-from renderers.artaban import BOARD_WIDTH, PRIVATE_WIDTH, render_board, render_private
-from renderers.common import DEFAULT_THEME, to_png
-from tests.renderers.images import same
+from renderers.artaban import (
+    BOARD_WIDTH,
+    COLUMN_X0,
+    DIE,
+    LINE,
+    MARGIN,
+    PRIVATE_WIDTH,
+    render_board,
+    render_private,
+    square_centre,
+)
+from renderers.common import DEFAULT_THEME, TextRecord, to_png
+from tests.renderers.images import (
+    MAX_ASPECT,
+    check_fits_chat,
+    check_playout_fits_chat,
+    playout,
+    render,
+    same,
+)
 
 NAMES = ("Asha", "Bhima the Magnificent of Hastinapura")
 FILES = "abcdefgh"
@@ -103,8 +122,8 @@ def build_view(
             scores=(5, 5),
             reason="The players agreed to a draw."
             if agreed
-            else "Player 2, to move, could not tip, capture or sacrifice. Player 1 scores 5 "
-            "and Player 2 scores 5; with the scores tied, more dice on the last rank wins "
+            else "{p1}, to move, could not tip, capture or sacrifice. {p0} scores 5 "
+            "and {p1} scores 5; with the scores tied, more dice on the last rank wins "
             "(2 to 1).",
             agreed=agreed,
         )
@@ -145,7 +164,7 @@ PHASES = ("setup", "play", "over")
 def test_board_renders_every_phase(phase: str) -> None:
     image = render_board(build_view(phase, seed=len(phase)), names=NAMES)
     assert image.width == BOARD_WIDTH
-    assert 900 < image.height < 2000
+    assert 900 < image.height <= MAX_ASPECT * image.width
     colours = {c for _, c in image.getcolors(maxcolors=1 << 20) or []}
     for seat in (0, 1):
         assert DEFAULT_THEME.player_colour(seat) in colours
@@ -238,6 +257,24 @@ def test_rendering_does_not_mutate_the_view(phase: str) -> None:
     assert view == snapshot
 
 
+def test_the_result_names_the_players() -> None:
+    """The reason under the result says who could not move and who scored what
+    by name, not as the rules' White and Black or as tags."""
+    _, records = render(lambda: render_board(build_view("over", seed=2), names=NAMES))
+    drawn = " ".join(r.text for r in records)
+    assert "Asha scores 5" in drawn and "Bhima" in drawn and "{p" not in drawn
+    assert "White" not in drawn and "Black" not in drawn
+    assert "Moves first" in drawn and "Moves second" in drawn and "Player 1" not in drawn
+
+
+def test_the_board_counts_moves_not_plies() -> None:
+    _, records = render(lambda: render_board(build_view("play", seed=2), names=NAMES))
+    drawn = [r.text for r in records]
+    assert "Move 37" in drawn and "12 of 40 quiet moves" in drawn
+    assert not any("plies" in text.lower() for text in drawn)
+    assert not any(text.startswith("Ply") for text in drawn)
+
+
 def test_odd_names() -> None:
     view = build_view("over", seed=2)
     odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80)
@@ -251,3 +288,125 @@ def test_registry() -> None:
     view = build_view("setup", me_seat=0)
     assert same(renderer.board(view, names=NAMES), render_board(view, names=NAMES))
     assert same(renderer.private(view, names=NAMES), render_private(view, names=NAMES))
+
+
+# ----------------------------------------------------------------- fits the chat
+
+ENGINE = get_engine("artaban")
+LONG_NAMES = ("Ñandú " + "x" * 80, "Bhima the Magnificent of Hastinapura and Indraprastha")
+TITLE_Y = 52
+"""Where the status line of the board's title band starts."""
+
+
+def _check(image: Image.Image, records: list[TextRecord], what: str) -> None:
+    width = PRIVATE_WIDTH if image.width == PRIVATE_WIDTH else BOARD_WIDTH
+    check_fits_chat(image, records, what, width=width, max_png=200_000)
+
+
+@pytest.mark.parametrize(("seed", "diagonal"), [(401, False), (402, True)])
+def test_every_image_of_a_game_fits_the_chat(seed: int, diagonal: bool) -> None:
+    """Issue 17: Discord shows an attachment in a box of capped height, so
+    every board and each seat's private image along a seeded game (every
+    set-up step, then every eighth state of play, and the end) is at most
+    1.25 times as tall as it is wide."""
+    states = playout(ENGINE, 2, seed, {"diagonal_captures": diagonal})
+    setup = [s for s in states if ENGINE.view(s, None).phase == "setup"]
+    play = [s for s in states if ENGINE.view(s, None).phase != "setup"]
+    picked = [*setup, *play[::8], states[-1]]
+    assert any(ENGINE.view(s, 0).me is not None for s in picked)
+    assert ENGINE.view(picked[-1], None).phase == "over"
+    checked = check_playout_fits_chat(
+        ENGINE, picked, ["Asha", "Bhima"], render_board, render_private
+    )
+    assert checked == 3 * len(picked) >= 3 * 60
+
+
+def tallest_view() -> ArtabanView:
+    """A finished game with a standing draw offer, a sacrifice for the last
+    move and a long reason naming two long names: the column beside the
+    board at its longest."""
+    view = build_view("over", seed=2, draw_offer=1, diagonal=True)
+    sacrifice = LastMoveView(seat=1, kind="sacrifice", frm="c5", to="c4", forward=False)
+    return replace(view, last_move=sacrifice)
+
+
+def test_the_tallest_built_views_fit_the_chat() -> None:
+    view = tallest_view()
+    for seat in (None, 0, 1):
+        seen = replace(view, viewer=seat)
+        for draw in (render_board, render_private):
+            image, records = render(lambda d=draw, v=seen: d(v, names=LONG_NAMES))
+            _check(image, records, f"tallest {draw.__name__} {seat}")
+    full = (6, 6, 6, 5, 2, 1, 1, 1)
+    for committed in ((False, False), (True, True)):
+        setup = build_view("setup", me_seat=1, values=full, leader="h", committed=committed)
+        for draw in (render_board, render_private):
+            image, records = render(lambda d=draw, v=setup: d(v, names=LONG_NAMES))
+            _check(image, records, f"set-up {draw.__name__} {committed}")
+
+
+def _die_pixel(image: Image.Image, square: str, top: int, *, flip: bool) -> tuple[int, ...]:
+    """A pixel inside the die on ``square``, left of its pips."""
+    cx, cy = square_centre(square, top, flip=flip)
+    pixel = image.convert("RGB").getpixel((round(cx - DIE * 0.42), round(cy)))
+    assert isinstance(pixel, tuple)
+    return pixel
+
+
+def test_dice_stand_on_their_squares_on_the_left() -> None:
+    """The board is on the left of the landscape image, from Player 1's side
+    on the channel's board and turned for the second player's own view."""
+    view = build_view("play", seed=6)
+    colours = [DEFAULT_THEME.player_colour(s) for s in (0, 1)]
+    board = render_board(view, names=NAMES)
+    mine = render_private(replace(view, viewer=1), names=NAMES)
+    top = 108 + 16  # under the title band
+    for die in view.dice:
+        for image, flip in ((board, False), (mine, True)):
+            assert _die_pixel(image, die.square, top, flip=flip) == colours[die.owner], die
+            cx, _ = square_centre(die.square, top, flip=flip)
+            assert cx < COLUMN_X0 - MARGIN
+
+
+def _last_inked_row(image: Image.Image, x0: int, x1: int) -> int:
+    """The lowest row with anything but the background between ``x0`` and ``x1``."""
+    rgb = image.convert("RGB")
+    for y in range(image.height - 1, -1, -1):
+        if any(rgb.getpixel((x, y)) != DEFAULT_THEME.background for x in range(x0, x1, 2)):
+            return y
+    return -1
+
+
+def test_the_last_move_goes_where_the_image_stays_shortest() -> None:
+    """In the column while the board and its key are the taller stack; under
+    the key when the result makes the column the taller one."""
+    left = (MARGIN, COLUMN_X0 - MARGIN)
+    play = render_board(build_view("play", seed=6), names=NAMES)
+    key_bottom = _last_inked_row(play, *left)
+    assert _last_inked_row(play, COLUMN_X0, BOARD_WIDTH - MARGIN) < key_bottom
+    over = render_board(tallest_view(), names=LONG_NAMES)
+    assert _last_inked_row(over, *left) > key_bottom + 2 * LINE
+
+
+def test_a_long_name_still_says_to_move_or_wins() -> None:
+    """The status line cuts a long name, not what it says of the player."""
+    for phase, end in (("play", " to move"), ("over", " wins")):
+        view = build_view(phase, seed=6)
+        _, records = render(lambda v=view: render_board(v, names=LONG_NAMES))
+        status = [r.text for r in records if r.text.endswith(end)]
+        assert status and "Ñandú x" in status[0] and "\u2026" in status[0], phase
+
+
+def test_a_draw_offer_names_who_offered() -> None:
+    view = build_view("play", seed=6, draw_offer=1)
+    _, records = render(lambda: render_board(view, names=NAMES))
+    drawn = [r.text for r in records]
+    assert "DRAW OFFERED BY" in drawn and NAMES[1] in drawn
+    _, records = render(lambda: render_board(replace(view, draw_offer=None), names=NAMES))
+    assert "DRAW OFFERED BY" not in [r.text for r in records]
+
+
+def test_the_quiet_moves_meter_says_what_it_counts() -> None:
+    _, records = render(lambda: render_board(build_view("play", seed=6), names=NAMES))
+    drawn = " ".join(r.text for r in records)
+    assert "no forward tip" in drawn and "ends at 40" in drawn

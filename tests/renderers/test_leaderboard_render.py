@@ -106,7 +106,7 @@ def test_long_and_odd_names_fit_and_stay_readable() -> None:
     assert_readable(image, records)
     drawn = [r.text for r in records]
     # Only drawable characters reach the font; nothing is left blank.
-    assert "Elodie Nunez" in drawn
+    assert "Élodie Ñuñez" in drawn  # accents kept (fallback fonts)
     assert "**bold** <@123> @everyone" in drawn
     assert "line break tab" in drawn
     assert drawn.count("Player") >= 1 + 2  # the column head, the emoji name, the empty one

@@ -1,4 +1,5 @@
-"""Renderer tests for Mahabharata: views built by hand, no engine involved."""
+"""Renderer tests for Mahabharata: views built by hand, and seeded random
+playouts (2, 3 and 4 players) for the sizes of every image of a game."""
 
 from __future__ import annotations
 
@@ -7,12 +8,16 @@ import copy
 import io
 import itertools
 import random
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot.engines.mahabharata import MahabharataEngine
 from bot.engines.mahabharata_views import (
     DieView,
     FinalView,
@@ -24,7 +29,14 @@ from bot.engines.mahabharata_views import (
     SpaceView,
 )
 from renderers import RENDERERS, UnknownRenderer, get_renderer
-from renderers.common import DEFAULT_THEME, contrast, display_name, safe_text, to_png
+from renderers.common import (
+    DEFAULT_THEME,
+    TextRecord,
+    contrast,
+    display_name,
+    safe_text,
+    to_png,
+)
 from renderers.mahabharata import (
     BOARD_WIDTH,
     PRIVATE_WIDTH,
@@ -33,7 +45,15 @@ from renderers.mahabharata import (
     render_private,
     token_label,
 )
-from tests.renderers.images import same
+from tests.renderers import images
+from tests.renderers.images import (
+    MAX_ASPECT,
+    check_every_view,
+    check_fits_chat,
+    check_playout_fits_chat,
+    render,
+    same,
+)
 
 KINDS = ("chariot", "elephant", "cav1", "cav2", "cav3", "inf1", "inf2", "inf3", "inf4", "inf5")
 BY_CLASS = {
@@ -382,9 +402,37 @@ def test_registry() -> None:
         get_renderer("snakes")
 
 
+def _drawn(draw: Callable[[], Image.Image]) -> list[str]:
+    return [record.text for record in render(draw)[1]]
+
+
+def test_words_a_newcomer_understands() -> None:
+    """Victory points and the elephant are said in words, not "VP" and a bare
+    "Elephant" above a name; a result without a Pati says so in words."""
+    draft = _drawn(lambda: render_board(build_view(4, "draft"), names=NAMES))
+    assert "Elephant token: picks first" in draft
+    heading = [t.lower() for t in draft if t.lower().startswith("leaders · ")]
+    assert heading and heading[0].endswith("victory points in play")
+    over = build_view(4, "over", seed=3)
+    assert over.final is not None and not all(over.final.pati)
+    ended = _drawn(lambda: render_board(over, names=NAMES))
+    assert "Elephant token" in ended and "Elephant token: picks first" not in ended
+    assert any(text.endswith("no complete Pati") for text in ended)
+    assert any(text.endswith("complete Pati 7") for text in ended) == any(over.final.pati)
+    mine = build_view(3, "announce", me_seat=0)
+    assert mine.me is not None
+    pati = replace(mine, me=replace(mine.me, pati_complete=True, pati_missing=()))
+    private = _drawn(lambda: render_private(pati, names=NAMES))
+    assert any("7 victory points" in text for text in private)
+    for texts in (draft, ended, private):
+        assert not [t for t in texts if "VP" in t.split() or t == "NO PATI"], texts
+
+
 def test_names_are_made_drawable() -> None:
-    assert safe_text("Ásha  Dévi") == "Asha Devi"
-    assert display_name(["\u0905\u0930\u094d\u091c\u0941\u0928"], 0) == "Player 1"
+    assert safe_text("Ásha  Dévi") == "Ásha Dévi"
+    arjuna = "\u0905\u0930\u094d\u091c\u0941\u0928"
+    assert display_name([arjuna], 0) == arjuna  # in its own script (fallback fonts)
+    assert display_name(["\U0001f418\U0001f418"], 0) == "Player 1"
     assert display_name([], 2) == "Player 3"
     view = build_view(2, "over", seed=2)
     odd = ("\U0001f418\U0001f418", "Ñandú " + "x" * 80)
@@ -448,3 +496,105 @@ def test_renderers_import_no_discord_storage_or_bot_internals() -> None:
                 assert module == "bot.engines.core" or (
                     module.startswith("bot.engines.") and module.endswith("_views")
                 ), f"{path.name} imports {module}"
+
+
+# ----------------------------------------------------------------- fitting the chat
+
+ENGINE = MahabharataEngine()
+MAX_PNG = 150 * 1024
+# Seeds whose games are long (2 players) or reach the announce phase (3, 4).
+PLAYOUT_SEEDS = {2: 420, 3: 430, 4: 444}
+
+
+def playout(players: int) -> list[Any]:
+    """Every state of a seeded random game, chance included."""
+    return images.playout(ENGINE, players, PLAYOUT_SEEDS[players], {})
+
+
+def _check(image: Image.Image, records: list[TextRecord], what: str) -> None:
+    width = BOARD_WIDTH if what.endswith("board") else PRIVATE_WIDTH
+    check_fits_chat(image, records, what, width=width, max_png=MAX_PNG)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_image_of_a_game_fits_the_chat(players: int) -> None:
+    """Issue 17: Discord shows an attachment in a box of capped height, so
+    every board and every seat's private image of a whole seeded game (every
+    third state, chance included, and the last) is at most 1.25 times as tall
+    as it is wide."""
+    states = playout(players)
+    sample = [*states[::3], states[-1]]
+    checked = check_playout_fits_chat(
+        ENGINE, sample, list(NAMES[:players]), render_board, render_private
+    )
+    assert checked == len(sample) * (players + 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_playout_images_are_readable_and_fit(players: int) -> None:
+    """Start, middle, announcements and end: every text at least the phone
+    minimum of its image's width, and every image fits the chat."""
+    states = playout(players)
+    # Odd, so the sample takes states after chance steps and after picks alike.
+    stride = max(1, len(states) // 10) | 1
+    sample = [*states[::stride], states[-1]]
+    phases = check_every_view(
+        ENGINE, sample, list(NAMES[:players]), render_board, render_private, _check
+    )
+    assert {"draft", "over"} <= phases
+
+
+def _crowded_screen(n: int) -> tuple[str, ...]:
+    return tuple(sorted((KINDS[k % len(KINDS)] for k in range(n)), key=KINDS.index))
+
+
+def test_the_tallest_built_views_fit_the_chat() -> None:
+    """The most leaders in play (five), the longest names, four players each
+    with a long revealed screen, a last pick and every badge: the tallest
+    board and private image still fit the chat and stay readable."""
+    names = tuple(f"{name} of the Kuru and Pandava armies" for name in NAMES)
+    over = build_view(4, "over", leaders=FIVE_LEADERS, fill=1.0, seed=7)
+    assert over.final is not None
+    final = replace(over.final, screens=tuple(_crowded_screen(14 + 4 * s) for s in range(4)))
+    draft = build_view(4, "draft", leaders=FIVE_LEADERS, fill=1.0, seed=7)
+    announced = tuple(replace(p, announced=True) for p in draft.players)
+    views = [
+        replace(over, final=final, last_pick=last_pick(over, "leader", space=2)),
+        replace(draft, players=announced, last_pick=last_pick(draft, "nothing")),
+        replace(
+            build_view(4, "announce", leaders=FIVE_LEADERS, fill=1.0, seed=7),
+            waiting_on=(0, 1, 2, 3),
+            players=announced,
+        ),
+    ]
+    for k, view in enumerate(views):
+        image, records = render(partial(render_board, view, names=names))
+        _check(image, records, f"tallest {k} board")
+        assert image.height <= MAX_ASPECT * image.width
+    crowded = build_view(4, "draft", me_seat=1, screen=_crowded_screen(24))
+    assert crowded.me is not None
+    missing = tuple(f"{cls} icons summing to exactly 5" for cls in ("Cavalry", "Infantry"))
+    crowded = replace(crowded, me=replace(crowded.me, pati_missing=missing * 2))
+    image, records = render(lambda: render_private(crowded, names=names))
+    _check(image, records, "tallest private")
+
+
+def test_a_long_revealed_screen_is_counted_by_kind() -> None:
+    """A screen whose chips one by one would take more than two rows of the
+    result shows one chip per kind with its count; a short one shows every
+    token."""
+    view = build_view(2, "over", seed=4)
+    assert view.final is not None
+    long = _crowded_screen(30)
+
+    def board(short: tuple[str, ...]) -> MahabharataView:
+        assert view.final is not None
+        return replace(view, final=replace(view.final, screens=(long, short)))
+
+    texts = _drawn(lambda: render_board(board(("cav3", "cav3")), names=NAMES))
+    assert "I3 x3" in texts and "C x3" in texts
+    # The short screen: a chip per token.
+    without = _drawn(lambda: render_board(board(()), names=NAMES))
+    assert texts.count("H3") - without.count("H3") == 2
+    image = render_board(board(("cav3", "cav3")), names=NAMES)
+    assert image.height <= MAX_ASPECT * image.width

@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+import renderers.common
+import renderers.sangram
 from bot.engines.sangram_views import (
     OUTCOME_DECLINED,
     OUTCOME_USED,
@@ -48,20 +50,30 @@ from renderers.common import (
     contrast,
     mark,
     seat_marker,
+    text_width,
     to_png,
 )
 from renderers.sangram import (
     BOARD_WIDTH,
+    CROWN_STUCK,
+    GAME_END,
+    GROW_LABEL,
     KIND_COLOURS,
+    MAX_HEIGHT_RATIO,
     PRIVATE_WIDTH,
+    SMALL,
+    TRACK_LABEL,
     SangramRenderer,
+    card_title,
     fill_names,
+    goal_text,
     prompt_text,
     render_board,
     render_private,
     seat_label,
+    train_note,
 )
-from tests.renderers.images import same
+from tests.renderers.images import playout, render, same
 
 # R1: type -> (lowest motivation, strength, Britishers, activity).
 TYPES: dict[str, tuple[int, int, int, str]] = {
@@ -368,8 +380,11 @@ def test_board_shows_recruit_progress() -> None:
     assert view.choice is not None and len(view.recruit_order) >= 2
     order = view.recruit_order
     base = render_board(view, names=NAMES)
-    # Without the order (an older view) the banner is shorter.
-    assert render_board(replace(view, recruit_order=()), names=NAMES).height < base.height
+    # Without the order (an older view) the banner says the prompt instead;
+    # the order alone takes no more room.
+    older = render_board(replace(view, recruit_order=()), names=NAMES)
+    assert not same(older, base)
+    assert base.height <= older.height
     # The next seat's turn: the first two have recruited.
     players = tuple(replace(p, recruited=p.seat in order[:2]) for p in view.players)
     chooser = order[2] if len(order) > 2 else order[1]
@@ -603,3 +618,211 @@ def test_sangram_renderer_imports_only_views() -> None:
             assert root not in FORBIDDEN_ROOTS, module
             if root == "bot":
                 assert module in ("bot.engines.core", "bot.engines.sangram_views"), module
+
+
+# ----------------------------------------------------------------- fits the chat (issue 17)
+
+
+def _within_ratio(image: Image.Image, what: str) -> None:
+    assert image.height <= MAX_HEIGHT_RATIO * image.width, f"{what}: {image.size}"
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_every_image_of_a_seeded_game_fits_the_chat(num_players: int) -> None:
+    """Discord shrinks a tall attachment until it is tapped: every board and
+    every private image posted during a whole seeded game is at most 1.25
+    times as tall as it is wide, and still at its width (so the minimum text
+    size holds, tests/renderers/test_text_size.py)."""
+    engine = _engine()
+    options = {k: o.default for k, o in engine.options.items()}
+    options["round_limit"] = 25
+    states = playout(engine, num_players, 17 + num_players, options)
+    names = NAMES[:num_players]
+    last_phase = ""
+    for k, state in enumerate(states):
+        public = engine.view(state, None)
+        # Every phase change, the grow reveals, a sample of the rest, the end.
+        wanted = (
+            public.phase != last_phase
+            or bool(public.grow_reveals)
+            or k % 3 == 0
+            or k == len(states) - 1
+        )
+        last_phase = public.phase
+        if not wanted:
+            continue
+        board = render_board(public, names=names)
+        assert board.width == BOARD_WIDTH
+        _within_ratio(board, f"state {k} board")
+        for seat in range(num_players):
+            image = render_private(engine.view(state, seat), names=names)
+            assert image.width == PRIVATE_WIDTH
+            _within_ratio(image, f"state {k} private {seat}")
+    assert engine.view(states[-1], None).phase == PHASE_OVER
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+@pytest.mark.parametrize("phase", PHASES)
+def test_busy_views_fit_the_chat(num_players: int, phase: str) -> None:
+    five = SIX[:5]
+    view = build_view(num_players, phase, seed=num_players, me_seat=0, hand=five, committed=card(3))
+    _within_ratio(render_board(view, names=NAMES), "board")
+    _within_ratio(render_private(view, names=NAMES), "private")
+
+
+def test_every_grow_reveal_fits_or_is_named() -> None:
+    """Five hands of six shown at one Grow do not fit beside the table: those
+    that fit are drawn, the others are named in a line."""
+    view = build_view(5, PHASE_COMMIT, seed=4)
+    six = tuple(SIX)
+    reveals = tuple(
+        GrowRevealView(seat=s, round=view.round - 1, cards=six, level=3, total_strength=12)
+        for s in range(5)
+    )
+    crowded = replace(view, grow_reveals=reveals)
+    image, texts = _drawn(lambda: render_board(crowded, names=NAMES))
+    _within_ratio(image, "board")
+    also = [t for t in texts if t.startswith("Also shown:")]
+    assert len(also) == 1 and "Esha" in also[0]
+    one = replace(view, grow_reveals=reveals[:1])
+    _, texts = _drawn(lambda: render_board(one, names=NAMES))
+    assert not any(t.startswith("Also shown:") for t in texts)
+    assert "crown 3 + cards 9" in texts
+
+
+def test_events_are_left_to_the_message() -> None:
+    """What happened is in the message above the board (headline() in
+    bot/delivery.py), so the board does not spend its height repeating it."""
+    view = build_view(5, PHASE_ACTIVATE, seed=5)
+    assert view.events
+    assert same(
+        render_board(view, names=NAMES), render_board(replace(view, events=()), names=NAMES)
+    )
+
+
+# ----------------------------------------------------------------- words a newcomer understands
+
+
+def _drawn(draw: Any) -> tuple[Image.Image, list[str]]:
+    """The image and every text drawn for it (card faces and tracks included)."""
+    for module in (renderers.sangram, renderers.common):
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+    image, records = render(draw)
+    return image, [r.text for r in records]
+
+
+LEADERS = ("Maharaja", "Maharani")
+
+
+def test_leader_names_are_never_cut_alike() -> None:
+    """Maharaja and Maharani share their first five letters: a cut keeps
+    their ends, so no width draws them the same."""
+    narrowest = text_width("Ma\u2026ja", SMALL, True)
+    for width in range(narrowest, 200):
+        a, b = (card_title(name, SMALL, width) for name in LEADERS)
+        assert a != b, width
+        assert text_width(a, SMALL, True) <= width and text_width(b, SMALL, True) <= width
+    assert card_title("Maharaja", SMALL, 200) == "Maharaja"
+    assert card_title("Maharaja", SMALL, narrowest + 10).endswith("ja")
+
+
+def test_leader_names_are_drawn_whole_on_every_card() -> None:
+    """The layouts give every warrior's name room: a final board with full
+    hands of both leaders, and every card style, draw the names whole."""
+    hand = desc([card(m) for m in (50, 49, 30, 29, 44, 40)])
+    view = build_view(5, PHASE_OVER, seed=3)
+    assert view.final is not None
+    final = replace(view.final, hands=(hand,) * 5)
+    _, texts = _drawn(lambda: render_board(replace(view, final=final), names=NAMES))
+    assert {"Maharaja", "Maharani", "Shoorveer", "Senapati"} <= set(texts)
+    assert not any(t.startswith("Maha") and "\u2026" in t for t in texts)
+    grow = build_view(5, PHASE_COMMIT, seed=4)
+    shown = GrowRevealView(seat=0, round=grow.round - 1, cards=hand, level=1, total_strength=11)
+    _, texts = _drawn(lambda: render_board(replace(grow, grow_reveals=(shown,)), names=NAMES))
+    assert texts.count("Maharani") >= 2
+
+
+def test_goal_and_track_agree() -> None:
+    """The goal is an army strength of 18, and army strength is the crown's
+    level on the 0-9 track plus the cards in hand: the title says both, the
+    track says it is the crown's level, and neither calls the track strength."""
+    view = build_view(4, PHASE_COMMIT, seed=2)
+    _, texts = _drawn(lambda: render_board(view, names=NAMES))
+    goal = goal_text(4)
+    assert goal in texts
+    assert f"ARMY STRENGTH {GAME_END}" in goal and "CROWN LEVEL + CARDS" in goal
+    assert TRACK_LABEL in texts and TRACK_LABEL.endswith("CROWN LEVEL 0-9")
+    # The track's numbers: 0 to 9, each drawn on every kingdom's row.
+    for level in range(10):
+        assert texts.count(str(level)) >= 4
+    assert not any("STRENGTH 0-9" in t or "FIRST TO ARMY STRENGTH" in t for t in texts)
+    me = build_view(4, PHASE_COMMIT, seed=2, me_seat=1)
+    _, texts = _drawn(lambda: render_private(me, names=NAMES))
+    assert "ARMY STRENGTH" in texts
+    assert any(t.startswith("+ crown ") for t in texts)
+    assert any(t.startswith("cards ") for t in texts)
+
+
+def test_train_and_grow_are_said_in_player_words() -> None:
+    """R11-R12 on the board: a seat with 5 or more Britishers shows "crown
+    stuck" (not "no Train"), and the Grow column says what each threshold
+    draws (not "GREW AT 7 13")."""
+    view = build_view(5, PHASE_ACTIVATE, seed=5)
+    heavy = [p for p in view.players if p.britishers >= 5]
+    assert heavy
+    _, texts = _drawn(lambda: render_board(view, names=NAMES))
+    assert texts.count(CROWN_STUCK) == len(heavy)
+    assert GROW_LABEL in texts
+    assert texts.count("7: +2") == 5 and texts.count("13: +1") == 5
+    assert not any("no Train" in t or "GREW AT" in t for t in texts)
+    me = build_view(5, PHASE_ACTIVATE, seed=5, me_seat=heavy[0].seat)
+    _, texts = _drawn(lambda: render_private(me, names=NAMES))
+    assert not any("Train" in t for t in texts)
+    assert any(t.startswith(CROWN_STUCK) for t in texts)
+    assert train_note(4).startswith("crown +1 each round")
+
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules" / "sangram.md"
+
+
+def test_the_glossary_defines_the_boards_words() -> None:
+    """The game's own words the images use are in the rules' glossary, in
+    the images' spelling."""
+    text = RULES.read_text()
+    assert "\n## Glossary\n" in text
+    glossary = text.split("\n## Glossary\n", 1)[1].lower()
+    words = (
+        "army strength",
+        "crown level",
+        CROWN_STUCK,
+        "train",
+        "grow",
+        GROW_LABEL.lower(),
+        "britishers",
+        "motivation",
+        "volunteers",
+        "face down",
+        "retreated",
+        "used",
+        "declined",
+        "wasted",
+        *(kind for kind in KIND_COLOURS),
+    )
+    terms = glossary.split("**")[1::2]
+    missing = [w for w in words if not any(w in term for term in terms)]
+    assert not missing, missing
+
+
+def test_a_full_hand_and_a_committed_card_fit_the_chat() -> None:
+    """After the reveal a Vaidik can bring a hand to six while the committed
+    card is still the seat's: the heading names it rather than a fourth row."""
+    view = build_view(3, PHASE_ACTIVATE, seed=2, me_seat=1, hand=SIX, committed=card(18))
+    image, texts = _drawn(lambda: render_private(view, names=NAMES))
+    _within_ratio(image, "private")
+    assert "YOUR HAND · 6 CARDS + COMMITTED YUVARAJ 18" in texts
+    five = replace(view, me=replace(view.me, hand=SIX[:5]) if view.me else None)
+    image, texts = _drawn(lambda: render_private(five, names=NAMES))
+    assert "COMMITTED" in texts and "YOUR HAND · 5 CARDS + 1 COMMITTED" in texts
