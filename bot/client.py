@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -17,7 +18,9 @@ from bot.delivery import Delivery
 from bot.desk import TournamentDesk
 from bot.director import TournamentDirector
 from bot.engines import ENGINES
+from bot.engines.core import excerpt
 from bot.keeper import Keeper
+from bot.outgoing import reply
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
@@ -40,6 +43,90 @@ EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings", "bot.cog
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+OPTION_KINDS: dict[discord.AppCommandOptionType, str] = {
+    discord.AppCommandOptionType.channel: "channel",
+    discord.AppCommandOptionType.user: "member",
+    discord.AppCommandOptionType.role: "role",
+    discord.AppCommandOptionType.mentionable: "member or role",
+    discord.AppCommandOptionType.attachment: "attachment",
+}
+"""Options whose value is a Discord object: named by kind, never quoted."""
+
+REFUSALS = (
+    app_commands.TransformerError,
+    app_commands.CheckFailure,
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+)
+"""Failures that are the input's or the caller's, not a bug (logged without
+a traceback)."""
+
+SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+def failure_sentence(error: app_commands.AppCommandError) -> str:
+    """What a player reads when a command fails before (or outside) its own
+    refusals: short, and never the exception's text, which may quote stored
+    state; what the player typed is quoted only through :func:`excerpt`."""
+    if isinstance(error, app_commands.TransformerError):
+        kind = OPTION_KINDS.get(error.type)
+        if kind is not None:
+            return f"That {kind} is not one I can use here: pick one from this server."
+        return (
+            f"{excerpt(error.value)} is not one of this command's choices: "
+            "pick one from the list Discord offers."
+        )
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server, not in direct messages."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+        return f"I need a permission I don't have here: {missing}."
+    if isinstance(
+        error,
+        app_commands.MissingPermissions | app_commands.MissingRole | app_commands.MissingAnyRole,
+    ):
+        return "You don't have the permission this command needs here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Not so fast: try again in {max(1, round(error.retry_after))} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use this command here."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return (
+            "Discord showed you an older form of this command; it is being updated. "
+            "Try again in a minute."
+        )
+    return SOMETHING_WENT_WRONG
+
+
+class ChaupalTree(app_commands.CommandTree["ChaupalBot"]):
+    """The bot's command tree: every failed command is answered.
+
+    discord.py calls :meth:`on_error` when a value cannot be converted (a
+    choice the command does not offer, a channel of another server), a check
+    fails, or a command raises.  Without an answer the player would see only
+    "This interaction failed"."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[ChaupalBot], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command
+        name = command.qualified_name if command is not None else "?"
+        user = interaction.user.id
+        if not isinstance(error, REFUSALS):
+            # A bug: its traceback is for the operator.
+            cause = getattr(error, "original", error)
+            log.error("/%s by %d failed: %s", name, user, type(cause).__name__, exc_info=cause)
+        else:
+            # A value or a check refused: the kind of failure, never the value.
+            log.info("/%s by %d refused: %s", name, user, type(error).__name__)
+        if interaction.type is discord.InteractionType.autocomplete:
+            return  # suggestions cannot carry a message
+        try:
+            await reply(interaction, failure_sentence(error))
+        except discord.HTTPException as exc:
+            log.warning("/%s: the failure could not be answered (%s)", name, exc.status)
 
 
 class ChaupalBot(commands.Bot):
@@ -72,6 +159,8 @@ class ChaupalBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
+            # Every failed slash command gets an answer (ChaupalTree.on_error).
+            tree_cls=ChaupalTree,
             # Nobody is pinged unless a message names them (bot/outgoing.py).
             allowed_mentions=discord.AllowedMentions.none(),
         )
@@ -113,6 +202,7 @@ class ChaupalBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.load_extension("bot.cogs.help")  # /help (issue 17)
+        await self.load_extension("bot.cogs.moderate")  # /moderate (issue 18)
         live = await self.store.live_games()
         log.info(
             "database %s (schema %d): %d live games; engines: %s; cogs: %s",

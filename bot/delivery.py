@@ -94,7 +94,10 @@ def next_up(game: LiveGame, *, already_said: str = "", named: Collection[Seat] =
     waiting = engine.waiting_on(game.state)
     if waiting:
         who = ", ".join(
-            f"**{safe_name(game.names[s])}**" if s in named else mention(game.user_of(s))
+            # An automatic seat is named, never mentioned: it is nobody to ping.
+            f"**{safe_name(game.names[s])}**"
+            if s in named or game.is_auto(s)
+            else mention(game.user_of(s))
             for s in sorted(waiting)
         )
         return f"{title}: {who} to play."
@@ -177,8 +180,8 @@ def asked_privately(game: LiveGame, seat: Seat, served: frozenset[Seat] | None =
     state = game.state
     if state is None or game.is_over:
         return False
-    if seat not in game.engine.to_move(state):
-        return False
+    if seat not in game.engine.to_move(state) or game.is_auto(seat):
+        return False  # an automatic seat decides by itself, when its timer fires
     if served is None:
         served = board_menu(game)[1]
     return seat not in served
@@ -379,7 +382,7 @@ class Delivery:
         if not settings.threads:
             why = (
                 f"{title} is played here in the channel: threads are turned off on this "
-                "server (`/chaupal settings threads`)."
+                "server (`/moderate settings threads`)."
             )
         else:
             try:
@@ -586,8 +589,8 @@ class Delivery:
             closed = (private is not None and private.notice) or (turn is not None and turn.notice)
             if mine.quiet_at(now):
                 quiet.add(seat)
-            if seat in away:
-                continue
+            if seat in away or s.controller == "auto":
+                continue  # the automatic player plays it: nobody to ping or DM
             if mine.turn in ("dm", "both") and not closed:
                 dm.add(seat)
             if (mine.turn in ("ping", "both") or closed) and seat not in quiet:
@@ -864,6 +867,13 @@ class Delivery:
         if game.is_over:
             return True  # the final board shows everything there is to show
         digest = seat_digest(game, seat, served)
+        if game.seats[seat].automatic_player:
+            # A lobby's automatic player is nobody to DM.
+            if row.digest != digest:
+                await self.bot.store.set_outbox(
+                    game.id, dataclasses.replace(row, version=game.version, digest=digest)
+                )
+            return True
         if row.digest == digest:
             return True
         old_me, _, old_asked = row.digest.partition(":")
@@ -967,7 +977,7 @@ class Delivery:
         return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
 
     async def hand_over(self, game_id: int, seat: Seat) -> bool:
-        """A seat changed hands (``/game replace``): forget what its old
+        """A seat changed hands (``/moderate game replace``): forget what its old
         player was sent, so that the new one gets the seat's whole private
         view (and its menu), then catch up.  The service already dropped the
         seat's outbox row with the change; doing it again under this game's

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,7 @@ from bot.director import (
     planned_rounds,
 )
 from bot.engines import get_engine
-from bot.engines.core import GameError
+from bot.engines.core import GameError, whole_number
 from bot.outgoing import NO_PINGS, clip, discord_time, plain_name, reply, safe_name
 from bot.server_settings import server_settings
 from bot.service import LiveGame, ServiceError
@@ -190,7 +191,7 @@ def announcement_text(
     if record.status == "open":
         lines.append(
             "Press **Join** to enter (or `/tournament join`). A moderator starts it with "
-            "`/tournament start`; every game is rated."
+            "`/moderate tournament start`; every game is rated."
         )
     elif status:
         lines.append(status)
@@ -346,7 +347,7 @@ class TournamentDesk:
                 record.guild_id,
                 f"⏰ {names} lost {TIME_LOSSES_TO_DROP} games in a row on time and {verb} "
                 f"dropped from **{safe_name(record.title)}**. (Moderators can turn auto-drop "
-                "off with `/tournament settings`.)",
+                "off with `/moderate tournament settings`.)",
             )
         except discord.HTTPException as exc:
             log.warning("tournament %d: auto-drop not announced (%s)", record.id, exc.status)
@@ -592,7 +593,8 @@ class TournamentDesk:
         if not here:
             raise ServiceError(
                 "No tournament is open or running here. A moderator opens one with "
-                "`/tournament new`; `/tournament standings tournament:<number>` shows an old one."
+                "`/moderate tournament new`; `/tournament standings tournament:<number>` "
+                "shows an old one."
             )
         if len(here) > 1:
             listed = ", ".join(f"#{r.id} ({get_engine(r.engine).title})" for r in here[:10])
@@ -963,6 +965,11 @@ def _round_done(tables: Sequence[TournamentTable]) -> int:
     return int(all(t.places is not None for t in tables))
 
 
+_PLACE = re.compile(r"[0-9]+")
+_PLACES = re.compile(r"[0-9]+(?:(?:\s*,\s*|\s+-\s+|-|\s+)[0-9]+)*")
+"""Places in seat order: ``2 1 3``, ``2,1``, ``2-1`` or ``2 - 1``."""
+
+
 def parse_places(text: str, table: TournamentTable, names: Mapping[int, str]) -> tuple[int, ...]:
     """A moderator's verdict for a table: ``draw``, a winner's name (at two
     seats), or one place per seat in seat order (``2 1 3``)."""
@@ -971,10 +978,16 @@ def parse_places(text: str, table: TournamentTable, names: Mapping[int, str]) ->
     order = ", ".join(f"{i + 1}. {safe_name(names.get(u, '?'))}" for i, u in enumerate(seats))
     if said.lower() in ("draw", "tie", "½-½", "1/2-1/2"):
         return (1,) * len(seats)
-    parts = said.replace(",", " ").replace("-", " ").split()
-    if all(p.isdigit() for p in parts) and len(parts) == len(seats):
-        places = tuple(int(p) for p in parts)
-        if all(1 <= p <= len(seats) for p in places):
+    if _PLACES.fullmatch(said):
+        # ASCII digits only (``²``, ``①`` and ``٣`` are not places), and a
+        # hyphen only between two places: ``-2 -1`` and ``1 -2`` are signs.
+        found = [whole_number(part) for part in _PLACE.findall(said)]
+        places = tuple(p for p in found if p is not None)
+        if (
+            len(places) == len(found) == len(seats)
+            and all(1 <= p <= len(seats) for p in places)
+            and min(places) == 1
+        ):
             return places
     if len(seats) == 2:
         wanted = said.lstrip("@").casefold()

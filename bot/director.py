@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engines import get_engine
-from bot.engines.core import GameError, resolve_options
+from bot.engines.core import GameError, excerpt, resolve_options
 from bot.outgoing import MAX_NAME as MAX_DISPLAY_NAME
 from bot.outgoing import plain_name
 from bot.service import (
@@ -61,6 +61,8 @@ FORMAT_TITLES: dict[str, str] = {
     "pods": "Pods",
 }
 MAX_ROUNDS = 50
+POD_SIZES = (3, 4, 5)
+"""The players at a pod's table."""
 MAX_NAME = MAX_DISPLAY_NAME
 """A tournament's own name is cut to this many characters, like a player's."""
 LOST_ON_TIME = FORFEIT_EVENT
@@ -68,6 +70,11 @@ LOST_ON_TIME = FORFEIT_EVENT
 its clock or at a round's deadline."""
 TIME_LOSSES_TO_DROP = 2
 """Games lost on time in a row that drop a player (unless auto-drop is off)."""
+
+
+def players_range(low: int, high: int) -> str:
+    """``2 players``, ``2 to 4 players``."""
+    return f"{low} players" if low == high else f"{low} to {high} players"
 
 
 def planned_rounds(record: TournamentRecord, entrants: int) -> int:
@@ -156,17 +163,24 @@ class TournamentDirector:
     ) -> TournamentRecord:
         engine = get_engine(engine_name)
         if format not in FORMATS:
-            raise ServiceError(f"A tournament is {', '.join(FORMATS)}, not {format!r}.")
+            raise ServiceError(f"A tournament is {', '.join(FORMATS)}, not {excerpt(format)}.")
         if format != "pods" and table_size not in (None, 2):
             raise ServiceError(
                 "`table_size` is for pods; the other formats play two players a game."
             )
         size = table_size or (2 if format != "pods" else min(4, engine.max_players))
         if format == "pods":
-            if not 3 <= size <= 5 or not engine.min_players <= size <= engine.max_players:
+            players = players_range(engine.min_players, engine.max_players)
+            fits = [n for n in POD_SIZES if engine.min_players <= n <= engine.max_players]
+            if not fits:
                 raise ServiceError(
-                    f"Pods of {size} do not fit {engine.title} "
-                    f"({engine.min_players}-{engine.max_players} players, pods of 3 to 5)."
+                    f"{engine.title} is for {players}; pods need games for "
+                    f"{POD_SIZES[0]} to {POD_SIZES[-1]}."
+                )
+            if size not in fits:
+                raise ServiceError(
+                    f"Pods of {size} do not fit {engine.title}, which is for {players}: "
+                    f"its pods are of {players_range(fits[0], fits[-1])}."
                 )
         elif engine.min_players > 2:
             raise ServiceError(f"{engine.title} needs pods: it is not a two-player game.")
@@ -496,7 +510,7 @@ class TournamentDirector:
                     )
                 except Exception:
                     # One broken game must not hold up the others: it waits
-                    # for a moderator's /tournament adjudicate.
+                    # for a moderator's /moderate tournament adjudicate.
                     log.exception(
                         "tournament %d: game %d not settled at the deadline",
                         record.id,

@@ -28,6 +28,7 @@ from bot.outgoing import NO_PINGS, clip, discord_time, mention, pinging
 from bot.service import LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, clock_deadline, format_left, time_left
 from storage.database import StorageError
+from storage.games import is_automatic_player
 from storage.timekeeping import Timer
 
 if TYPE_CHECKING:
@@ -160,6 +161,8 @@ class Keeper:
 
     async def _dm(self, game: LiveGame, seat: Seat, text: str, nonce: str | None = None) -> bool:
         user_id = game.user_of(seat)
+        if is_automatic_player(user_id):
+            return True  # an automatic player: nobody to tell, and no mention instead
         try:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             if nonce:
@@ -176,6 +179,8 @@ class Keeper:
 
     async def _mention(self, game: LiveGame, seat: Seat, text: str) -> None:
         user_id = game.user_of(seat)
+        if is_automatic_player(user_id):
+            return
         try:
             await self.bot.delivery.send(
                 game,

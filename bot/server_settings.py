@@ -136,7 +136,7 @@ def has_moderator_role(itx: discord.Interaction[Any], role_id: int | None) -> bo
 
 async def is_moderator(store: SettingsStore, itx: discord.Interaction[Any]) -> bool:
     """A Chaupal moderator here: Manage Server, Manage Messages, or the
-    server's configured moderator role (``/chaupal settings moderator_role``)."""
+    server's configured moderator role (``/moderate settings moderator_role``)."""
     if has_moderator_permissions(itx):
         return True
     if itx.guild_id is None:

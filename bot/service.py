@@ -73,7 +73,9 @@ from storage.games import (
     SeatRecord,
     SeatTaken,
     StaleVersion,
+    UnreadableRow,
     WrongStatus,
+    automatic_player_id,
 )
 from storage.players import PlayerSettingsStore
 from storage.ratings import RatingStore, StaleRating
@@ -91,6 +93,40 @@ FORFEIT_EVENT = "@forfeit"
 """The log entry (actor: the seat) written when a seat is forfeited because
 its time ran out; a tournament reads it to drop players who keep losing on
 time."""
+
+
+AUTO_DELAY = 4.0
+"""Seconds an automatic seat waits before it acts, so a board is not
+replaced faster than anyone can read it.  Constant, whatever the position
+and whatever it decides, so its timing tells nobody anything (a private
+decision included).  Kept in a ``clock`` timer of the seat, so it survives a
+restart and fires once."""
+AUTOMATIC_PLAYER = "🤖 Automatic player"
+"""How a lobby's automatic players are named: "🤖 Automatic player 1"."""
+
+
+def automatic_player_name(n: int) -> str:
+    return f"{AUTOMATIC_PLAYER} {n}"
+
+
+def check_automatic_players(engine: Engine[Any, Any, Any], bots: int) -> None:
+    """Refuse a number of automatic players the game cannot seat beside the
+    player opening the lobby, with a sentence."""
+    most = engine.max_players - 1
+    if bots < 0:
+        raise ServiceError(
+            f"`bots` is how many automatic players to seat: 0 to {most}, not {bots}."
+        )
+    if bots > most:
+        players = (
+            f"{engine.max_players} players"
+            if engine.min_players == engine.max_players
+            else f"{engine.min_players}-{engine.max_players} players"
+        )
+        raise ServiceError(
+            f"{engine.title} is for {players}: at most {most} automatic "
+            f"player{'s' * (most != 1)} beside you, not {bots}."
+        )
 
 
 def menu_words_of(
@@ -116,8 +152,13 @@ class GameService:
         draw: Callable[[], float],
         clock: Callable[[], float] = time.time,
         snapshot_every: int = 25,
+        auto_delay: float = AUTO_DELAY,
     ) -> None:
         self.store = store
+        self.auto_delay = auto_delay
+        """How long an automatic seat waits before it acts (see
+        ``AUTO_DELAY``); 0 plays automatic seats at once, inside the change
+        that made them due (the benchmarks and simulations)."""
         self.timers = TimerStore(store.db)
         self.settings = SettingsStore(store.db)
         self.player_settings = PlayerSettingsStore(store.db)
@@ -193,12 +234,13 @@ class GameService:
             )
         try:
             return await self._replay(game, up_to=None)
-        except (GameError, KeyError, TypeError, ValueError) as exc:
-            # The message names the game, never the failing action (it may be secret).
+        except (GameError, KeyError, TypeError, ValueError, UnreadableRow) as exc:
+            # The message names the game, never the failing action (it may be secret);
+            # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games.py).
             log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
             raise GameBroken(
                 f"Game #{record.id} could not be restored from the database. "
-                "A moderator can end it with /game resign."
+                "A moderator can end it with /moderate game end."
             ) from exc
 
     async def _replay(self, game: LiveGame, up_to: int | None) -> Any:
@@ -231,9 +273,22 @@ class GameService:
         guild_id: int | None,
         channel_id: int,
         options: Mapping[str, Any] | None = None,
+        automatic_players: int = 0,
     ) -> LiveGame:
+        """A new lobby, its creator seated, and ``automatic_players`` seats
+        for the automatic players (``/game new bots:N``)."""
         engine = get_engine(engine_name)
         engine_given, table_given = split_options(options or {})
+        bots = automatic_players
+        if bots:
+            check_automatic_players(engine, bots)
+            # Practice against the automatic players is not rated: their
+            # strength is no player's, and a solo game has nobody to rate.
+            if str(table_given.get("rated", "no")).strip().lower() in ("yes", "true", "on"):
+                raise ServiceError(
+                    "A game with automatic players is not rated; leave out rated=yes."
+                )
+            table_given = {**table_given, "rated": "no"}
         resolved = resolve_options(engine, engine_given)
         table = TableOptions.parse(table_given, defaults=await self.server_defaults(guild_id))
         record = await self.store.create_game(
@@ -248,6 +303,14 @@ class GameService:
             table_options=table.to_json(),
         )
         await self.store.add_seat(record.id, creator.user_id, creator.display_name, self._clock())
+        for n in range(1, bots + 1):
+            await self.store.add_seat(
+                record.id,
+                automatic_player_id(n),
+                automatic_player_name(n),
+                self._clock(),
+                controller="auto",
+            )
         return await self.get(record.id)
 
     async def join(self, game_id: int, player: Player) -> LiveGame:
@@ -275,7 +338,8 @@ class GameService:
                 raise ServiceError(f"You are not in game #{game_id}.")
             await self.store.remove_seat(game_id, user_id)
             game.seats = await self.store.seats(game_id)
-            if not game.seats:
+            if all(s.automatic_player for s in game.seats):
+                # Nobody is left to play with the automatic players.
                 game.record = await self.store.set_status(game_id, "abandoned", self._clock())
                 self._cache.pop(game_id, None)
                 return None
@@ -534,6 +598,29 @@ class GameService:
                 return await self._seat_leaves(game, seat, f"{seat_tag(seat)} resigned.")
             return await self._end_by_moderator(game)
 
+    async def end_broken(self, game_id: int) -> None:
+        """A moderator ends a game that can no longer be restored (a broken
+        log or snapshot): abandoned without a result, its timers cleared.
+        Nothing is replayed, so nothing broken is read."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record is None:
+                raise ServiceError(f"There is no game #{game_id}.")
+            if record.status in ("finished", "abandoned"):
+                raise ServiceError(f"Game #{game_id} is already over.")
+            n = len(await self.store.seats(game_id))
+            outcome = Outcome(
+                ranking=(frozenset(range(n)),),
+                scores=tuple(0 for _ in range(n)),
+                reason="A moderator ended the game: it could not be restored.",
+            )
+            await self.store.set_status(
+                game_id, "abandoned", self._clock(), outcome=outcome.to_json()
+            )
+            await self.timers.replace(game_id, [])
+            self._cache.pop(game_id, None)
+            self.timers_changed()
+
     async def end(self, game_id: int) -> MoveResult:
         """End a running game for everyone without a result (a tournament's
         moderator adjudicated it, or ended the tournament)."""
@@ -615,9 +702,7 @@ class GameService:
                 log.error("game %d: the automatic players did not finish it", game.id)
             # Clocks and timers, and at the end the rating and the game-over hooks.
             await self._after_change(game, moved=None)
-            return MoveResult(
-                game=game, before=before, steps=(), actor=None, version=game.version
-            )
+            return MoveResult(game=game, before=before, steps=(), actor=None, version=game.version)
 
     async def end_with_result(
         self, game_id: int, places: tuple[int, ...], reason: str
@@ -671,7 +756,7 @@ class GameService:
                 game, seat, f"A moderator removed {seat_tag(seat)} from the game."
             )
 
-    # -- handing a seat to another person (``/game replace``) -----------------------
+    # -- handing a seat to another person (``/moderate game replace``) -----------------------
 
     def _replacement_refusal(
         self,
@@ -739,8 +824,10 @@ class GameService:
         game ends."""
         async with self.lock(game_id):
             game = await self._load(game_id)
-            if game.record.status == "active" and not game.is_over and (
-                not 0 <= seat < len(game.seats) or game.seats[seat].user_id != old_user_id
+            if (
+                game.record.status == "active"
+                and not game.is_over
+                and (not 0 <= seat < len(game.seats) or game.seats[seat].user_id != old_user_id)
             ):
                 raise ServiceError(
                     "This offer is out of date: that seat has changed hands since it was made."
@@ -976,25 +1063,42 @@ class GameService:
     # -- after every change: automatic seats, clocks and timers ----------------
 
     async def _after_change(self, game: LiveGame, *, moved: Seat | None) -> None:
-        """Let automatic seats play, then set clocks and timers for whoever
-        the game waits on now (called under the game's lock)."""
+        """Set clocks and timers for whoever the game waits on now (called
+        under the game's lock).  A lobby's automatic player the game waits
+        on gets a ``clock`` timer due in ``auto_delay`` seconds (see
+        :meth:`clock_timer`); a seat that passed to the automatic player
+        mid-game (and any, with no delay) plays here and now."""
         if moved is not None or any(s.controller == "auto" for s in game.seats):
             await self._play_automatic(game)
         await self._keep_time(game, moved=moved)
 
-    async def _play_automatic(self, game: LiveGame) -> None:
+    def automatic_turn(self, game: LiveGame) -> list[Seat]:
+        """The automatic seats whose decision the game waits on now."""
+        if game.state is None or game.is_over or game.record.status != "active":
+            return []
         engine = game.engine
+        # Awaited automatic seats play; one that already committed in a
+        # simultaneous phase (still in to_move, may change its pick) does not.
+        movers = engine.to_move(game.state) - {CHANCE}
+        public, private = owed_decisions(engine, game.state)
+        awaited = public | private
+        seats = sorted(s for s in awaited if game.is_auto(s))
+        if not seats and movers and not awaited and all(game.is_auto(s) for s in movers):
+            seats = sorted(movers)
+        return seats
+
+    def waits_to_act(self, game: LiveGame, seat: Seat) -> bool:
+        """Whether an automatic seat waits ``auto_delay`` before it acts: a
+        lobby's automatic player does; a seat that passed to the automatic
+        player mid-game moves at once, as it always has (its moves go out
+        on the board of the move that made them due)."""
+        return self.auto_delay > 0 and game.seats[seat].automatic_player
+
+    async def _play_automatic(self, game: LiveGame) -> None:
+        """Automatic seats that do not wait play at once, until a person or
+        a waiting automatic player must act."""
         for _ in range(AUTO_MOVES_LIMIT):
-            if game.state is None or game.is_over or game.record.status != "active":
-                return
-            # Awaited automatic seats play; one that already committed in a
-            # simultaneous phase (still in to_move, may change its pick) does not.
-            movers = engine.to_move(game.state) - {CHANCE}
-            public, private = owed_decisions(engine, game.state)
-            awaited = public | private
-            seats = sorted(s for s in awaited if game.is_auto(s))
-            if not seats and movers and not awaited and all(game.is_auto(s) for s in movers):
-                seats = sorted(movers)
+            seats = [s for s in self.automatic_turn(game) if not self.waits_to_act(game, s)]
             if not seats:
                 return
             await self.auto_move(game, seats[0], by_human=False, settle=False)
@@ -1068,6 +1172,12 @@ class GameService:
         rule = options.clock
         public, private = self.owing(game)
         owing = public | private
+        # Automatic seats wait for their timer (none while paused).
+        automatic = (
+            []
+            if game.paused
+            else [s for s in self.automatic_turn(game) if self.waits_to_act(game, s)]
+        )
         away = await self.away_until(game) if owing else {}
         # A private decision's clock is not the seat's public clock: a clock
         # running on the board would tell everyone who was asked.
@@ -1075,7 +1185,7 @@ class GameService:
         changes = clock_changes(game.seats, rule=rule, running=running, moved=moved, now=now)
         if changes:
             game.seats = await self.store.update_seats(game.id, changes, now)
-        if not owing or game.paused:
+        if (not owing and not automatic) or game.paused:
             await self.timers.replace(game.id, [])
             self.timers_changed()
             if game.is_over and game.record.status == "finished":
@@ -1086,9 +1196,7 @@ class GameService:
         deadlines: dict[Seat, float] = {}
         reminders: dict[Seat, tuple[float, int]] = {}
         fresh_reminders = [
-            s
-            for s in owing - set(away)
-            if s == moved or ("remind", s) not in existing
+            s for s in owing - set(away) if s == moved or ("remind", s) not in existing
         ]
         how = await self.reminder_options(game, fresh_reminders)
         for seat in sorted(owing):
@@ -1116,6 +1224,16 @@ class GameService:
             due = first_reminder(how[seat], rule, now=now, deadline=deadline)
             if due is not None:
                 reminders[seat] = (due, 0)
+        for seat in automatic:
+            # The seat's moment to act began when it started to owe this
+            # decision: others moving meanwhile do not put it off (a timer
+            # due later is a person's clock from before the seat passed to
+            # the automatic player).
+            kept = existing.get(("clock", seat))
+            soonest = now + self.auto_delay
+            deadlines[seat] = (
+                kept.due if kept is not None and seat != moved and kept.due <= soonest else soonest
+            )
         timers = plan_timers(game.id, game.version, deadlines=deadlines, reminders=reminders)
         if timers != sorted(existing.values()):
             await self.timers.replace(game.id, timers)
@@ -1151,6 +1269,10 @@ class GameService:
         guild = game.record.guild_id
         if guild is None or game.outcome is None or not game.table.rated:
             return
+        if any(s.automatic_player for s in game.seats):
+            # Practice against automatic players (``/game new bots:N``) is
+            # never rated, whatever its options say.
+            return
         finished = FinishedGame.of(game.engine.name, [s.user_id for s in game.seats], game.outcome)
         for _ in range(3):
             try:
@@ -1180,6 +1302,14 @@ class GameService:
             except GameError:
                 return None
             seat = timer.seat
+            if (
+                not game.paused
+                and timer.version == game.version
+                and seat in self.automatic_turn(game)
+                and self.waits_to_act(game, seat)
+            ):
+                # An automatic seat's moment to act came (``auto_delay``).
+                return await self.auto_move(game, seat, by_human=False)
             public, private = self.owing(game)
             if (
                 game.paused
@@ -1304,8 +1434,7 @@ class GameService:
             game.id, {seat: {"timeouts": streak}}, self._clock()
         )
         count = (
-            f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat "
-            "is forfeited)"
+            f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat is forfeited)"
         )
         if policy == "skip" and "pass" in texts:
             await self._table_event(

@@ -35,10 +35,10 @@ from bot.outgoing import (
 )
 from bot.server_settings import has_moderator_permissions
 from bot.server_settings import is_moderator as moderator_here
-from bot.service import GameService, LiveGame, MoveResult, Player, StaleBoard
+from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
 from bot.timekeeping import TABLE_OPTIONS, clock_deadline
 from storage.database import StorageError
-from storage.games import ALL_STATUSES, GameRecord, LogEntry, MovesMade
+from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesMade
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -98,6 +98,12 @@ def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
         lines.append(f"Options: {options}")
     lines.append(f"Time: {game.table.describe()}.")
     if game.record.status == "lobby":
+        if any(s.automatic_player for s in game.seats):
+            # Said before the buttons: the owner may start alone at once.
+            lines.append(
+                "🤖 seats are played by the automatic player, each taking a few seconds "
+                "per move; the game is not rated."
+            )
         lines.append(
             f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
             "**Start** when everyone is in. **Rules** shows how to play."
@@ -214,7 +220,7 @@ class Table:
 
     async def is_moderator(self, itx: discord.Interaction[Any]) -> bool:
         """Manage Server, Manage Messages, or the server's Chaupal moderator
-        role (``/chaupal settings moderator_role``)."""
+        role (``/moderate settings moderator_role``)."""
         return await moderator_here(self.bot.server_settings, itx)
 
     async def find_game(
@@ -440,7 +446,7 @@ class Table:
     async def pause(
         self, itx: discord.Interaction[Any], game_id: int | None, *, resume: bool
     ) -> None:
-        """Stop a game's clocks (``/game pause``), or start them again."""
+        """Stop a game's clocks (``/moderate game pause``), or start them again."""
         try:
             await itx.response.defer(ephemeral=True)
             moderator = await self.is_moderator(itx)
@@ -456,7 +462,8 @@ class Table:
             await reply(itx, f"Game #{game.id} is running again.")
         else:
             await reply(
-                itx, f"Game #{game.id} is paused: its clocks stand still until /game resume."
+                itx,
+                f"Game #{game.id} is paused: its clocks stand still until /moderate game resume.",
             )
         await self.bot.delivery.catch_up(game.id)
 
@@ -600,7 +607,7 @@ class Table:
     async def kick(
         self, itx: discord.Interaction[Any], target: discord.abc.User, game_id: int | None
     ) -> None:
-        """``/game kick``: a moderator hands a player's seat to the automatic
+        """``/moderate game kick``: a moderator hands a player's seat to the automatic
         player (a two-player game ends), and the player is told by DM what
         happened and what it means for their place."""
         try:
@@ -642,7 +649,7 @@ class Table:
         old: discord.abc.User,
         new: discord.abc.User,
     ) -> None:
-        """``/game replace``: a moderator asks ``new`` (in the game's thread,
+        """``/moderate game replace``: a moderator asks ``new`` (in the game's thread,
         pinging only them) to take ``old``'s seat; nothing changes until they
         press **Take the seat**."""
         from bot.outgoing import mention, pinging
@@ -783,10 +790,16 @@ class Table:
         )
 
     async def open_lobby(
-        self, itx: discord.Interaction[Any], engine_name: str, options: Mapping[str, str]
+        self,
+        itx: discord.Interaction[Any],
+        engine_name: str,
+        options: Mapping[str, str],
+        *,
+        bots: int = 0,
     ) -> None:
         """A new lobby in this channel (``/game new``, or a **Play** button
-        of ``/help``), posted publicly with Join, Leave, Start and Rules."""
+        of ``/help``), posted publicly with Join, Leave, Start and Rules;
+        ``bots`` seats are the automatic players' (``/game new bots:N``)."""
         from bot.ui.items import lobby_rules_view
 
         if itx.guild_id is None:
@@ -799,6 +812,7 @@ class Table:
                 guild_id=itx.guild_id,
                 channel_id=itx.channel_id or 0,
                 options=dict(options),
+                automatic_players=bots,
             )
         except Exception as exc:
             await self.refuse(itx, exc)
@@ -806,6 +820,230 @@ class Table:
         await reply(itx, lobby_text(live), ephemeral=False, view=lobby_rules_view(live))
         message = await itx.original_response()
         await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
+
+    # -- safety nets and shortcuts (issue 18) ------------------------------
+
+    async def ask_resign(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
+        """``/game resign``: nothing happens yet; an ephemeral question with
+        **Resign** (good for :data:`~bot.ui.items.RESIGN_CONFIRM_SECONDS`) and
+        **Keep playing**.  A moderator ending a game they do not play in is
+        asked the same way."""
+        from bot.ui.items import RESIGN_CONFIRM_SECONDS, resign_view
+
+        try:
+            await itx.response.defer(ephemeral=True)
+            moderator = await self.is_moderator(itx)
+            live = await self.find_game(itx, game_id, "any" if moderator else "mine")
+            question = await self._resign_question(live, itx.user.id, moderator=moderator)
+        except GameBroken as exc:
+            # A game that cannot be restored has no position to confirm
+            # against: a moderator naming it ends it at once.
+            if not moderator or game_id is None:
+                await self.refuse(itx, exc)
+                return
+            try:
+                await self.service.end_broken(game_id)
+            except Exception as failure:
+                await self.refuse(itx, failure)
+                return
+            await reply(
+                itx, f"Game #{game_id} could not be restored; it is over, without a result."
+            )
+            return
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        until = int(self.bot.clock()) + RESIGN_CONFIRM_SECONDS
+        await reply(
+            itx,
+            f"{question} Press **Resign** to confirm (until {discord_time(until)}), "
+            "or **Keep playing**.",
+            view=resign_view(live.id, live.version, until),
+        )
+
+    async def _resign_question(self, live: LiveGame, user_id: int, *, moderator: bool) -> str:
+        """What confirming would do, or a GameError saying why it cannot be
+        done (the service checks again when it is confirmed)."""
+        title = f"{live.engine.title} #{live.id}"
+        if live.record.status == "lobby":
+            raise GameError(f"Game #{live.id} has not started; use /game leave.")
+        if live.is_over:
+            raise GameError(f"Game #{live.id} is already over.")
+        seat = live.seat_of(user_id)
+        if seat is None:
+            if not moderator:
+                raise GameError(f"You are not playing in game #{live.id}.")
+            if await self.bot.desk.heading(live):
+                # A tournament game has a result to decide, not just an end.
+                raise GameError(
+                    f"Game #{live.id} is a tournament game: decide it with "
+                    f"`/moderate tournament adjudicate game:{live.id} result:…` (draw, the "
+                    "winner, or places in seat order)."
+                )
+            return f"End {title} for everyone, without a result?"
+        if live.is_auto(seat):
+            raise GameError(f"You have already left game #{live.id}.")
+        if len(live.seats) <= 2:
+            return f"Resign {title}? The game ends, and you lose."
+        return (
+            f"Resign {title}? The automatic player takes your seat, ranked last, "
+            "and the others play on."
+        )
+
+    async def answer_resign(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        until: int,
+        *,
+        confirmed: bool,
+    ) -> None:
+        """**Resign** or **Keep playing** under a resignation's question.
+        Refused, changing nothing, once it expired; a moderator's end of
+        someone else's game is refused too once the game moved on (they
+        decided on the position they saw).  A player's own resignation
+        stands while they still hold the seat."""
+        if not confirmed:
+            await edit_reply(itx, f"You keep playing game #{game_id}; nothing changed.", view=None)
+            return
+        try:
+            if self.bot.clock() > until:
+                raise GameError(
+                    "This confirmation has expired, so nothing changed; use /game resign "
+                    "again if you still mean it."
+                )
+            moderator = await self.is_moderator(itx)
+            live = await self.service.get(game_id)
+            await self._resign_question(live, itx.user.id, moderator=moderator)
+            if live.seat_of(itx.user.id) is None and live.version != version:
+                raise GameError(
+                    f"Game #{game_id} has moved on since you asked, so nothing changed; "
+                    "look at its board and use /game resign again if you still mean it."
+                )
+            result = await self.service.resign(game_id, itx.user.id, moderator=moderator)
+        except Exception as exc:
+            if isinstance(exc, GameError | StorageError) and not itx.response.is_done():
+                await edit_reply(itx, str(exc), view=None)
+                return
+            await self.refuse(itx, exc)
+            return
+        if result.game.is_over:
+            await edit_reply(itx, f"Game #{game_id} is over.", view=None)
+        else:
+            await edit_reply(
+                itx,
+                f"You left game #{game_id}: the automatic player plays your seat, "
+                "ranked last, and the others play on.",
+                view=None,
+            )
+        await self.bot.delivery.publish(result)
+
+    async def rematch(self, itx: discord.Interaction[Any], game_id: int) -> None:
+        """**Rematch** on a finished game's board: a new lobby of the same
+        game with the same options (the game's and the table's) in the
+        game's channel, opened by the clicker; the other players are pinged
+        once and each presses **Join**.  Only the game's players may press
+        it; while the rematch's lobby is open, another press points to it."""
+        from bot.outgoing import mention, pinging
+        from bot.ui.items import lobby_rules_view
+
+        try:
+            await itx.response.defer(ephemeral=True)
+            old = await self.service.get(game_id)
+            if old.seat_of(itx.user.id) is None:
+                raise GameError(
+                    f"Only the players of game #{game_id} can ask for its rematch; "
+                    "open a game of your own with /game new."
+                )
+            if not old.is_over:
+                raise GameError(f"Game #{game_id} is not over yet.")
+            open_link = await self._open_rematch(old)
+            if open_link is not None:
+                await reply(itx, f"The rematch of game #{game_id} is open already: {open_link}")
+                return
+            live = await self.service.new_game(
+                old.engine.name,
+                creator=player_of(itx),
+                guild_id=old.record.guild_id,
+                channel_id=old.record.channel_id,
+                options={**old.record.options, **old.table.to_json()},
+            )
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        others = sorted({s.user_id for s in old.seats} - {itx.user.id})
+        invited = " ".join(mention(u) for u in others)
+        head = f"Rematch of game #{game_id}: {invited}, press **Join** to play again.\n"
+        try:
+            message = await self.bot.get_partial_messageable(old.record.channel_id).send(
+                content=clip(head + lobby_text(live)),
+                view=lobby_rules_view(live),
+                allowed_mentions=pinging(others),
+            )
+        except discord.HTTPException as exc:
+            log.warning("game %d: could not post a rematch (%s %s)", game_id, exc.status, exc.code)
+            await self.service.leave(live.id, itx.user.id)  # closes the empty lobby
+            await reply(itx, "I could not post the rematch's lobby; nothing changed.")
+            return
+        await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
+        await self.bot.store.set_message(game_id, "rematch", message.channel.id, message.id)
+        link = jump_url(old.record.guild_id, message.channel.id, message.id)
+        await reply(itx, f"Opened game #{live.id}, the rematch: {link}")
+
+    async def _open_rematch(self, old: LiveGame) -> str | None:
+        """A link to the rematch of ``old`` while its lobby is still open."""
+        stored = await self.bot.store.get_message(old.id, "rematch")
+        if stored is None:
+            return None
+        for record in await self.bot.store.games_in_channel(old.record.channel_id):
+            if record.status == "lobby" and await self.bot.store.get_message(
+                record.id, "lobby"
+            ) == stored:
+                return jump_url(old.record.guild_id, stored[0], stored[1])
+        return None
+
+    async def next_turn(self, itx: discord.Interaction[Any]) -> None:
+        """``/game next`` (and **My turn**): a link to the game where the
+        caller must act that has waited longest.  A wait starts when the
+        seat's clock started (``clock_since``) or, in a game without a clock,
+        at the game's last change (``updated_at``)."""
+        try:
+            await itx.response.defer(ephemeral=True)
+            waits: list[tuple[float, LiveGame]] = []
+            running: tuple[GameStatus, ...] = ("active",)
+            for record in await self.bot.store.games_of_user(itx.user.id, statuses=running):
+                try:
+                    game = await self.service.get(record.id)
+                except GameError:
+                    continue  # cannot be loaded: /game mine says so
+                seat = game.seat_of(itx.user.id)
+                public, private = self.service.owing(game)
+                if seat is None or seat not in public | private:
+                    continue
+                since = game.seats[seat].clock_since
+                waits.append((record.updated_at if since is None else since, game))
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if not waits:
+            await reply(itx, "Nobody is waiting for you.")
+            return
+        waits.sort(key=lambda wait: (wait[0], wait[1].id))
+        since, game = waits[0]
+        board = await self.bot.store.get_message(game.id, "board")
+        link = (
+            jump_url(game.record.guild_id, board[0], board[1])
+            if board is not None
+            else f"<#{self.bot.delivery.place_id(game)}>"
+        )
+        more = len(waits) - 1
+        tail = f" ({more} more waiting for you: /game mine)" if more else ""
+        await reply(
+            itx,
+            f"Your turn in {game.engine.title} #{game.id}, waiting since "
+            f"{discord_time(since)}: {link}{tail}",
+        )
 
 
 def get_title(engine_name: str) -> str:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, cast, get_args
 
@@ -28,6 +29,7 @@ import aiosqlite
 from storage.database import Database, StorageError
 
 __all__ = [
+    "MAX_AUTOMATIC_PLAYERS",
     "GameNotFound",
     "GameRecord",
     "GameStatus",
@@ -40,6 +42,8 @@ __all__ = [
     "SeatTaken",
     "StaleVersion",
     "WrongStatus",
+    "automatic_player_id",
+    "is_automatic_player",
 ]
 
 GameStatus = Literal["lobby", "active", "finished", "abandoned"]
@@ -97,6 +101,24 @@ class GameRecord:
 Controller = Literal["human", "auto"]
 
 
+MAX_AUTOMATIC_PLAYERS = 1000
+"""Automatic players asked for in a lobby sit as users -1, -2, ... of their
+game: Discord ids (snowflakes) are positive, so these can never be a person
+(``seats.user_id`` is NOT NULL and unique per game)."""
+
+
+def automatic_player_id(n: int) -> int:
+    """The user id of a game's ``n``-th automatic player (1, 2, ...)."""
+    if not 1 <= n <= MAX_AUTOMATIC_PLAYERS:
+        raise ValueError(f"no automatic player {n}")
+    return -n
+
+
+def is_automatic_player(user_id: int) -> bool:
+    """Whether a seat's user id is an automatic player's, not a person's."""
+    return user_id < 0
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     game_id: int
@@ -113,6 +135,12 @@ class SeatRecord:
     clock_left: float | None = None
     #: When the clock started running (None: stopped).
     clock_since: float | None = None
+
+    @property
+    def automatic_player(self) -> bool:
+        """An automatic player asked for in the lobby (``/game new bots:N``),
+        not a person: never pinged, DMed, reminded or rated."""
+        return is_automatic_player(self.user_id)
 
 
 @dataclass(frozen=True)
@@ -160,6 +188,17 @@ class OutboxRow:
     notice: bool = False
 
 
+SQLITE_INTEGERS = range(-(2**63), 2**63)
+"""What an INTEGER column holds; binding anything else raises OverflowError."""
+
+
+def storable_id(value: int) -> bool:
+    """Whether ``value`` could be a stored row's id.  Ids come from players
+    (command options, custom_ids): one outside SQLite's integer range names
+    nothing, so a read by it finds nothing instead of raising."""
+    return value in SQLITE_INTEGERS
+
+
 # --------------------------------------------------------------------- errors
 
 
@@ -167,6 +206,35 @@ class GameNotFound(StorageError):
     def __init__(self, game_id: int) -> None:
         super().__init__(f"There is no game #{game_id}; it may have been deleted.")
         self.game_id = game_id
+
+
+class UnreadableRow(StorageError):
+    """A stored row of a game cannot be read (text that is not UTF-8: the
+    file was damaged or edited by hand).  The message never quotes the row,
+    which may hold a hidden hand."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Game #{game_id} could not be restored from the database. "
+            "A moderator can end it with /game resign."
+        )
+        self.game_id = game_id
+
+
+_UNDECODABLE = "Could not decode to UTF-8"
+"""How sqlite3 starts the OperationalError for a TEXT value it cannot decode."""
+
+
+@contextmanager
+def _decoding(game_id: int) -> Iterator[None]:
+    """Turn a row that cannot be decoded into :class:`UnreadableRow`."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if not str(exc).startswith(_UNDECODABLE):
+            raise
+        # sqlite3's message quotes the row: neither chained nor logged.
+        raise UnreadableRow(game_id) from None
 
 
 class StaleVersion(StorageError):
@@ -393,10 +461,13 @@ class GameStore:
         return _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
-        async with self.db.read() as conn:
-            row = await _fetch_one(
-                conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
+        if not storable_id(game_id):
+            return None
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                row = await _fetch_one(
+                    conn, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                )
         return None if row is None else _game(row)
 
     async def games_in_channel(
@@ -447,17 +518,27 @@ class GameStore:
 
     async def seats(self, game_id: int) -> list[SeatRecord]:
         """The seats of a game, ordered by seat ([] for an unknown game)."""
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat",
-                (game_id,),
-            )
+        if not storable_id(game_id):
+            return []
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                rows = await conn.execute_fetchall(
+                    f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
         return [_seat(r) for r in rows]
 
     async def add_seat(
-        self, game_id: int, user_id: int, display_name: str, now: float
+        self,
+        game_id: int,
+        user_id: int,
+        display_name: str,
+        now: float,
+        controller: Controller = "human",
     ) -> SeatRecord:
-        """Seat *user_id* at the next free seat of a lobby.
+        """Seat *user_id* at the next free seat of a lobby (``controller``
+        ``auto``: an automatic player asked for in the lobby, with an id from
+        :func:`automatic_player_id`).
 
         Raises :class:`GameNotFound`, :class:`WrongStatus` (not a lobby) or
         :class:`SeatTaken` (already seated).
@@ -475,10 +556,10 @@ class GameStore:
                 raise SeatTaken(game_id, user_id, int(taken["seat"]))
             row = await _fetch_one(
                 conn,
-                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
-                "SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ? "
+                "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, controller) "
+                "SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ?, ? FROM seats WHERE game_id = ? "
                 f"RETURNING {_SEAT_COLUMNS}",
-                (game_id, user_id, display_name, now, game_id),
+                (game_id, user_id, display_name, now, controller, game_id),
             )
             await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
         assert row is not None
@@ -527,7 +608,7 @@ class GameStore:
     async def _seat_rows(conn: aiosqlite.Connection, game_id: int) -> list[sqlite3.Row]:
         return list(
             await conn.execute_fetchall(
-                "SELECT seat, user_id, display_name, joined_at FROM seats "
+                "SELECT seat, user_id, display_name, joined_at, controller FROM seats "
                 "WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )
@@ -541,10 +622,17 @@ class GameStore:
         # primary key half-way through, depending on the order SQLite visits rows.
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, controller) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (game_id, n, int(r["user_id"]), str(r["display_name"]), float(r["joined_at"]))
+                (
+                    game_id,
+                    n,
+                    int(r["user_id"]),
+                    str(r["display_name"]),
+                    float(r["joined_at"]),
+                    str(r["controller"]),
+                )
                 for n, r in enumerate(ordered)
             ],
         )
@@ -736,26 +824,34 @@ class GameStore:
     ) -> list[LogEntry]:
         """Log entries with *after_seq* < seq <= *up_to* (no upper bound by
         default), ordered by seq ([] for an unknown game)."""
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? "
-                "AND (? IS NULL OR seq <= ?) ORDER BY seq",
-                (game_id, after_seq, up_to, up_to),
-            )
+        if not storable_id(game_id):
+            return []
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                rows = await conn.execute_fetchall(
+                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? "
+                    "AND (? IS NULL OR seq <= ?) ORDER BY seq",
+                    (game_id, after_seq, up_to, up_to),
+                )
         return [_entry(r) for r in rows]
 
     async def latest_snapshot(
         self, game_id: int, at_most: int | None = None
     ) -> tuple[int, Any] | None:
         """``(seq, state)`` of the newest snapshot (with seq <= *at_most*, if
-        given), state decoded from JSON; None if none."""
-        async with self.db.read() as conn:
-            row = await _fetch_one(
-                conn,
-                "SELECT seq, state FROM snapshots WHERE game_id = ? "
-                "AND (? IS NULL OR seq <= ?) ORDER BY seq DESC LIMIT 1",
-                (game_id, at_most, at_most),
-            )
+        given), state decoded from JSON; None if none.  A snapshot that is
+        not UTF-8 raises :class:`UnreadableRow`; one that is not JSON,
+        ``ValueError``."""
+        if not storable_id(game_id):
+            return None
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                row = await _fetch_one(
+                    conn,
+                    "SELECT seq, state FROM snapshots WHERE game_id = ? "
+                    "AND (? IS NULL OR seq <= ?) ORDER BY seq DESC LIMIT 1",
+                    (game_id, at_most, at_most),
+                )
         if row is None:
             return None
         return int(row["seq"]), json.loads(row["state"])
@@ -781,6 +877,8 @@ class GameStore:
 
     async def get_message(self, game_id: int, kind: str) -> tuple[int, int] | None:
         """``(channel_id, message_id)`` of the message of *kind*, or None."""
+        if not storable_id(game_id):
+            return None
         async with self.db.read() as conn:
             row = await _fetch_one(
                 conn,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from storage.database import Database, StorageError
+from storage.games import storable_id
 from storage.timekeeping import Timer
 
 __all__ = [
@@ -208,6 +209,8 @@ class TournamentStore:
         return _record(rows[0])
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
+        if not storable_id(tournament_id):
+            return None  # no row has an id outside SQLite's integers
         async with self.db.read() as conn:
             rows = list(
                 await conn.execute_fetchall(
@@ -363,6 +366,8 @@ class TournamentStore:
             return cursor.rowcount == 1
 
     async def players(self, tournament_id: int) -> list[TournamentPlayer]:
+        if not storable_id(tournament_id):
+            return []
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT user_id, display_name, rating, dropped_after FROM tournament_players "
@@ -407,6 +412,8 @@ class TournamentStore:
         return True
 
     async def tables(self, tournament_id: int, round: int | None = None) -> list[TournamentTable]:
+        if not storable_id(tournament_id) or (round is not None and not storable_id(round)):
+            return []
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT round, number, seats, game_id, places, adjudicated FROM tournament_tables "
@@ -453,6 +460,8 @@ class TournamentStore:
 
     async def table_of_game(self, game_id: int) -> tuple[int, TournamentTable] | None:
         """The tournament and table a game was played for, if any."""
+        if not storable_id(game_id):
+            return None
         async with self.db.read() as conn:
             rows = list(
                 await conn.execute_fetchall(

@@ -186,7 +186,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
     @app_commands.describe(
-        game="Which game", options="Options as name=value; start typing to see the game's"
+        game="Which game",
+        options="Options as name=value; start typing to see the game's",
+        bots="Seats for automatic players (play alone, or fill a table); the game is not rated",
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
@@ -195,13 +197,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         itx: discord.Interaction[Any],
         game: app_commands.Choice[str],
         options: str | None = None,
+        bots: int = 0,
     ) -> None:
         try:
             given = parse_options(options)
         except GameError as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await self.bot.table.open_lobby(itx, game.value, given)
+        await self.bot.table.open_lobby(itx, game.value, given, bots=bots)
 
     @app_commands.command(name="join", description="Join the open lobby in this channel")
     @app_commands.describe(game="Game number (only needed when several lobbies are open here)")
@@ -254,35 +257,18 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.bot.table.show_mine(itx, game)
 
     @app_commands.command(
-        name="resign", description="Resign from a game (moderators: end any game)"
+        name="resign", description="Resign from a game, after a confirmation (moderators: end any)"
     )
     @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def resign(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        try:
-            await itx.response.defer(ephemeral=True)
-            moderator = await self.bot.table.is_moderator(itx)
-            live = await self.bot.table.find_game(itx, game, "any" if moderator else "mine")
-            if live.seat_of(itx.user.id) is None and await self.bot.desk.heading(live):
-                # A tournament game has a result to decide, not just an end.
-                raise GameError(
-                    f"Game #{live.id} is a tournament game: decide it with "
-                    f"`/tournament adjudicate game:{live.id} result:…` (draw, the winner, "
-                    "or places in seat order)."
-                )
-            result = await self.bot.service.resign(live.id, itx.user.id, moderator=moderator)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
-        if result.game.is_over:
-            await reply(itx, f"Game #{live.id} is over.")
-        else:
-            await reply(
-                itx,
-                f"You left game #{live.id}: the automatic player plays your seat, "
-                "ranked last, and the others play on.",
-            )
-        await self.bot.delivery.publish(result)
+        await self.bot.table.ask_resign(itx, game)
+
+    @app_commands.command(
+        name="next", description="A link to the game that has waited longest for your move"
+    )
+    async def next_(self, itx: discord.Interaction[Any]) -> None:
+        await self.bot.table.next_turn(itx)
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
     async def list_(self, itx: discord.Interaction[Any]) -> None:
@@ -319,44 +305,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     )
     async def mine(self, itx: discord.Interaction[Any]) -> None:
         await self.bot.table.mine(itx)
-
-    @app_commands.command(
-        name="kick", description="Moderators: hand a player's seat to the automatic player"
-    )
-    @app_commands.describe(user="The player who is gone", game=GAME_NUMBER)
-    async def kick(
-        self, itx: discord.Interaction[Any], user: discord.User, game: int | None = None
-    ) -> None:
-        await self.bot.table.kick(itx, user, game)
-
-    @app_commands.command(
-        name="replace", description="Moderators: hand a player's seat to another member"
-    )
-    @app_commands.describe(
-        game="Game number",
-        seat="The player whose seat changes hands (also one the automatic player took)",
-        with_="The member who takes the seat; they accept with a button",
-    )
-    @app_commands.rename(with_="with")
-    @app_commands.autocomplete(game=channel_games_autocomplete)
-    async def replace(
-        self,
-        itx: discord.Interaction[Any],
-        game: int,
-        seat: discord.User,
-        with_: discord.User,
-    ) -> None:
-        await self.bot.table.offer_seat(itx, game, seat, with_)
-
-    @app_commands.command(name="pause", description="Moderators: stop a game's clocks")
-    @app_commands.describe(game=GAME_NUMBER)
-    async def pause(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        await self.bot.table.pause(itx, game, resume=False)
-
-    @app_commands.command(name="resume", description="Moderators: start a paused game's clocks")
-    @app_commands.describe(game=GAME_NUMBER)
-    async def resume(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        await self.bot.table.pause(itx, game, resume=True)
 
     @app_commands.command(
         name="away", description="Stop your clocks in all your games for a few days"

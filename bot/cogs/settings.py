@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engines.core import GameError
+from bot.engines.core import GameError, excerpt
 from bot.notifications import (
     Notifications,
     format_quiet,
@@ -79,10 +79,16 @@ def describe(settings: ServerSettings, defaults: TableOptions) -> str:
         f"- `announcements`: {announcements}",
         f"- `moderator_role`: {role}",
         f"New games start with: {defaults.describe()} (a lobby's own options come first).",
-        "Change one with `/chaupal settings <name>`.",
+        "Moderators change one with `/moderate settings <name>`.",
     ]
     return "\n".join(lines)
 
+
+THREADS_WORDS: dict[str, bool] = {
+    **dict.fromkeys(("on", "yes", "true", "1"), True),
+    **dict.fromkeys(("off", "no", "false", "0"), False),
+}
+"""What the ``threads`` setting reads (any case, blanks trimmed), as lobby options do."""
 
 TURN_CHOICES = [
     app_commands.Choice(name="channel ping", value="ping"),
@@ -173,195 +179,34 @@ def describe_me(mine: Notifications, now: float) -> str:
 
 
 # Not guild_only: ``/chaupal me`` works in DMs too; the server settings
-# refuse there by themselves (``_allowed``).
+# refuse there by themselves.
 class ChaupalCog(
     commands.GroupCog,
     group_name="chaupal",
     group_description="Chaupal's settings: this server's, and your own",
 ):
     settings_group = app_commands.Group(
-        name="settings", description="This server's settings (Manage Server or moderator role)"
+        name="settings", description="This server's Chaupal settings"
     )
 
     def __init__(self, bot: ChaupalBot) -> None:
         self.bot = bot
         super().__init__()
 
-    # -- who may ----------------------------------------------------------------
-
-    async def _allowed(self, itx: discord.Interaction[Any]) -> ServerSettings | None:
-        """The server's settings when the caller may change them; otherwise
-        say why (ephemerally) and return None."""
-        if itx.guild_id is None:
-            await reply(itx, "Chaupal's settings belong to a server; use this in one.")
-            return None
-        try:
-            current = await server_settings(self.bot.server_settings, itx.guild_id)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return None
-        if itx.permissions.manage_guild or has_moderator_role(itx, current.moderator_role):
-            return current
-        role = (
-            f" or the <@&{current.moderator_role}> role"
-            if current.moderator_role is not None
-            else ""
-        )
-        await reply(itx, NOT_ALLOWED.format(role=role))
-        return None
-
-    async def _save(self, itx: discord.Interaction[Any], key: str, value: Any, said: str) -> None:
-        assert itx.guild_id is not None
-        try:
-            await self.bot.server_settings.set(itx.guild_id, key, value, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
-        log.info("guild %d: setting %s changed by %d", itx.guild_id, key, itx.user.id)
-        await reply(itx, said)
-
-    # -- the commands -----------------------------------------------------------
-
     @settings_group.command(name="show", description="Show this server's Chaupal settings")
     async def show(self, itx: discord.Interaction[Any]) -> None:
-        current = await self._allowed(itx)
-        if current is None:
+        """Readable by every member: what new games here get is no secret.
+        Changing them is ``/moderate settings``."""
+        if itx.guild_id is None:
+            await reply(itx, "Chaupal's settings belong to a server; use this in one.")
             return
         try:
+            current = await server_settings(self.bot.server_settings, itx.guild_id)
             defaults = await table_defaults(self.bot.server_settings, itx.guild_id)
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
         await reply(itx, describe(current, defaults))
-
-    @settings_group.command(name="threads", description="Play each new game in its own thread")
-    @app_commands.describe(value="on: a thread per game (default); off: in the channel")
-    async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
-        if await self._allowed(itx) is None:
-            return
-        on = value == "on"
-        said = (
-            "Saved: each new game gets its own thread."
-            if on
-            else "Saved: new games are played in their channels, without threads."
-        )
-        await self._save(itx, "threads", on, said)
-
-    @settings_group.command(name="clock", description="The clock new games get")
-    @app_commands.describe(
-        value="3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none"
-    )
-    async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
-        if await self._allowed(itx) is None:
-            return
-        try:
-            rule = ClockRule.parse(value)
-        except GameError as exc:
-            await reply(itx, str(exc))
-            return
-        if rule is None:
-            await self._save(itx, "clock", "none", "Saved: new games have no clock.")
-            return
-        await self._save(
-            itx, "clock", rule.format(), f"Saved: new games get a clock of {rule.describe()}."
-        )
-
-    @settings_group.command(
-        name="timeout", description="What happens when a player's clock runs out"
-    )
-    @app_commands.describe(
-        value="substitute (default): the automatic player moves once; skip: pass; "
-        "forfeit: the player is out"
-    )
-    async def timeout(
-        self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
-    ) -> None:
-        if await self._allowed(itx) is None:
-            return
-        try:
-            policy = TableOptions.parse({"timeout": value}).timeout
-        except GameError as exc:
-            await reply(itx, str(exc))
-            return
-        await self._save(itx, "timeout", policy, f"Saved: {TIMEOUT_WORDS[policy]}")
-
-    @settings_group.command(name="reminder", description="When players who must act are reminded")
-    @app_commands.describe(
-        value="auto (default: they follow the clock), a delay like 12h or 1d, or off"
-    )
-    async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
-        if await self._allowed(itx) is None:
-            return
-        try:
-            delay = TableOptions.parse({"reminder": value}).reminder
-        except GameError as exc:
-            await reply(itx, str(exc))
-            return
-        if delay is None:
-            await self._save(itx, "reminder", "off", "Saved: new games send no reminders.")
-            return
-        if delay == "auto":
-            await self._save(
-                itx,
-                "reminder",
-                "auto",
-                "Saved: in new games, reminders follow the clock (at half the time left, and "
-                "shortly before the deadline when that is a day later; daily without a clock).",
-            )
-            return
-        word = format_duration(delay)
-        await self._save(
-            itx,
-            "reminder",
-            word,
-            f"Saved: in new games, players who must act are reminded after {word}, then every day.",
-        )
-
-    @settings_group.command(
-        name="announcements", description="The channel for Chaupal's announcements"
-    )
-    @app_commands.describe(channel="Leave it out for none")
-    async def announcements(
-        self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
-    ) -> None:
-        if await self._allowed(itx) is None:
-            return
-        if channel is None:
-            await self._save(itx, "announcements", None, "Saved: no announcements channel.")
-            return
-        await self._save(
-            itx, "announcements", channel.id, f"Saved: announcements go to <#{channel.id}>."
-        )
-
-    @settings_group.command(
-        name="moderator_role",
-        description="Members with this role are Chaupal moderators here",
-    )
-    @app_commands.describe(role="Leave it out for none (Manage Server always counts)")
-    async def moderator_role(
-        self, itx: discord.Interaction[Any], role: discord.Role | None = None
-    ) -> None:
-        if await self._allowed(itx) is None:
-            return
-        if role is None:
-            await self._save(
-                itx,
-                "moderator_role",
-                None,
-                "Saved: no moderator role; Manage Server (and, for games, Manage Messages) "
-                "still counts.",
-            )
-            return
-        if role.is_default():
-            await reply(itx, "Pick a role other than @\u200beveryone.")
-            return
-        await self._save(
-            itx,
-            "moderator_role",
-            role.id,
-            f"Saved: members with <@&{role.id}> can start, pause, resume and end games, "
-            "kick players and change these settings.",
-        )
 
     # -- each player's own ------------------------------------------------------
 
@@ -425,6 +270,164 @@ class ChaupalCog(
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=z, value=z) for z in timezone_choices(current)]
+
+
+class ServerSettingsChanges:
+    """Changing this server's settings: the bodies of ``/moderate
+    settings …`` (:mod:`bot.cogs.moderate`), which Discord shows only to
+    members with Manage Messages by default; each still checks Manage Server
+    or the server's moderator role itself, since a server can show the
+    commands to anyone."""
+
+    def __init__(self, bot: ChaupalBot) -> None:
+        self.bot = bot
+
+    # -- who may ----------------------------------------------------------------
+
+    async def _allowed(self, itx: discord.Interaction[Any]) -> ServerSettings | None:
+        """The server's settings when the caller may change them; otherwise
+        say why (ephemerally) and return None."""
+        if itx.guild_id is None:
+            await reply(itx, "Chaupal's settings belong to a server; use this in one.")
+            return None
+        try:
+            current = await server_settings(self.bot.server_settings, itx.guild_id)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return None
+        if itx.permissions.manage_guild or has_moderator_role(itx, current.moderator_role):
+            return current
+        role = (
+            f" or the <@&{current.moderator_role}> role"
+            if current.moderator_role is not None
+            else ""
+        )
+        await reply(itx, NOT_ALLOWED.format(role=role))
+        return None
+
+    async def _save(self, itx: discord.Interaction[Any], key: str, value: Any, said: str) -> None:
+        assert itx.guild_id is not None
+        try:
+            await self.bot.server_settings.set(itx.guild_id, key, value, self.bot.clock())
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        log.info("guild %d: setting %s changed by %d", itx.guild_id, key, itx.user.id)
+        await reply(itx, said)
+
+    # -- the commands -----------------------------------------------------------
+
+    async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
+        if await self._allowed(itx) is None:
+            return
+        # Discord offers only on/off, but a client may send any text: read the
+        # words lobby options take for yes and no, refuse the rest.
+        on = THREADS_WORDS.get(str(value).strip().lower())
+        if on is None:
+            await reply(
+                itx,
+                f"`threads` is `on` or `off` (also yes/no, true/false, 1/0), not "
+                f"{excerpt(value)}. Nothing was changed.",
+            )
+            return
+        said = (
+            "Saved: each new game gets its own thread."
+            if on
+            else "Saved: new games are played in their channels, without threads."
+        )
+        await self._save(itx, "threads", on, said)
+
+    async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            rule = ClockRule.parse(value)
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        if rule is None:
+            await self._save(itx, "clock", "none", "Saved: new games have no clock.")
+            return
+        await self._save(
+            itx, "clock", rule.format(), f"Saved: new games get a clock of {rule.describe()}."
+        )
+
+    async def timeout(
+        self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            policy = TableOptions.parse({"timeout": value}).timeout
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        await self._save(itx, "timeout", policy, f"Saved: {TIMEOUT_WORDS[policy]}")
+
+    async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            delay = TableOptions.parse({"reminder": value}).reminder
+        except GameError as exc:
+            await reply(itx, str(exc))
+            return
+        if delay is None:
+            await self._save(itx, "reminder", "off", "Saved: new games send no reminders.")
+            return
+        if delay == "auto":
+            await self._save(
+                itx,
+                "reminder",
+                "auto",
+                "Saved: in new games, reminders follow the clock (at half the time left, and "
+                "shortly before the deadline when that is a day later; daily without a clock).",
+            )
+            return
+        word = format_duration(delay)
+        await self._save(
+            itx,
+            "reminder",
+            word,
+            f"Saved: in new games, players who must act are reminded after {word}, then every day.",
+        )
+
+    async def announcements(
+        self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        if channel is None:
+            await self._save(itx, "announcements", None, "Saved: no announcements channel.")
+            return
+        await self._save(
+            itx, "announcements", channel.id, f"Saved: announcements go to <#{channel.id}>."
+        )
+
+    async def moderator_role(
+        self, itx: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if await self._allowed(itx) is None:
+            return
+        if role is None:
+            await self._save(
+                itx,
+                "moderator_role",
+                None,
+                "Saved: no moderator role; Manage Server (and, for games, Manage Messages) "
+                "still counts.",
+            )
+            return
+        if role.is_default():
+            await reply(itx, "Pick a role other than @\u200beveryone.")
+            return
+        await self._save(
+            itx,
+            "moderator_role",
+            role.id,
+            f"Saved: members with <@&{role.id}> can start, pause, resume and end games, "
+            "kick players and change these settings.",
+        )
 
 
 async def setup(bot: ChaupalBot) -> None:

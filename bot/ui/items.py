@@ -268,15 +268,21 @@ def lobby_view(game: LiveGame) -> discord.ui.View:
 def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
     """Buttons under the board: the mover's first-level choices when they
     follow from the public view (dice, squares), else a "Choose…" button;
-    and "Show mine".  A public message carries only what the public view
-    carries, so group buttons show no counts (how many placements a die has
-    can depend on a hidden supply)."""
-    if game.is_over or game.state is None:
+    and "Show mine" and "My turn"; a finished game's board offers "Rematch".
+    A public message carries only what the public view carries, so group
+    buttons show no counts (how many placements a die has can depend on a
+    hidden supply)."""
+    if game.state is None:
         return None
+    if game.is_over:
+        # The final board offers a rematch (issue 18).
+        return final_board_view(game)
     view = discord.ui.View(timeout=None)
     for path, label in board_choices(bot, game):
         view.add_item(PickButton(game.id, game.version, path, label=label))
     view.add_item(ShowMineButton(game.id))
+    # Whoever a board pings can jump to the game waiting longest for them.
+    view.add_item(MyTurnButton())
     return view
 
 
@@ -349,7 +355,7 @@ def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View
     return menu_view(game, seat, game.version, (), options)
 
 
-# -- handing a seat to another person (``/game replace``) ---------------------------
+# -- handing a seat to another person (``/moderate game replace``) ---------------------------
 
 
 class SeatOfferButton(
@@ -523,3 +529,112 @@ def lobby_rules_view(game: LiveGame) -> discord.ui.View:
 
 
 DYNAMIC_ITEMS += (GameHelpButton,)
+
+
+# -- safety nets and shortcuts (issue 18): confirming a resignation, a rematch, "My turn" --
+
+RESIGN_CONFIRM_SECONDS = 120
+"""How long a resignation's **Resign** button stays good."""
+
+
+class ResignButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:resign:(?P<game>\d+):(?P<version>\d+):(?P<until>\d+):(?P<verb>yes|no)",
+):
+    """**Resign** or **Keep playing** under ``/game resign``'s ephemeral
+    question.  The custom_id carries the game, the version the question was
+    asked at and the unix time it expires, so a late or stale click is
+    refused by the table (which checks everything again) and changes nothing."""
+
+    LABELS: ClassVar[dict[str, str]] = {"yes": "Resign", "no": "Keep playing"}
+
+    def __init__(self, game_id: int, version: int, until: int, verb: str) -> None:
+        self.game_id, self.version, self.until, self.verb = game_id, version, until, verb
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[verb],
+                style=discord.ButtonStyle.danger
+                if verb == "yes"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:resign:{game_id}:{version}:{until}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ResignButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["until"]), match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.answer_resign(
+            itx, self.game_id, self.version, self.until, confirmed=self.verb == "yes"
+        )
+
+
+def resign_view(game_id: int, version: int, until: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("yes", "no"):
+        view.add_item(ResignButton(game_id, version, until, verb))
+    return view
+
+
+class RematchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:rematch:(?P<game>\d+)",
+):
+    """**Rematch** on a finished game's board: a new lobby of the same game
+    and options, opened by whoever pressed it (one of the game's players)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                style=discord.ButtonStyle.success,
+                custom_id=f"chaupal:rematch:{game_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.rematch(itx, self.game_id)
+
+
+class MyTurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:next",
+):
+    """**My turn**: whoever presses it gets a link to the next game waiting
+    for them (``/game next``); the custom_id holds nothing."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My turn", style=discord.ButtonStyle.secondary, custom_id="chaupal:next"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MyTurnButton:
+        return cls()
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.next_turn(itx)
+
+
+def final_board_view(game: LiveGame) -> discord.ui.View:
+    """Under a finished game's board: **Rematch**."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game.id))
+    return view
+
+
+DYNAMIC_ITEMS += (ResignButton, RematchButton, MyTurnButton)

@@ -26,7 +26,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new))$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new)|resign:\d+:\d+:\d+:(yes|no)|rematch:\d+|next)$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("asha", "bhima", "chitra", "dev")
@@ -83,6 +83,32 @@ async def open_lobby(
 async def start(fake: FakeDiscord, creator: FakeUser, lobby: Sent) -> Sent:
     await fake.click(creator, lobby, fake.find_button(lobby, label="Start")["custom_id"])
     return boards(fake)[-1]
+
+
+async def resign(
+    fake: FakeDiscord,
+    user: FakeUser,
+    game_id: int | None = None,
+    *,
+    command: str = "game resign",
+    **kwargs: Any,
+) -> list[Sent]:
+    """``/game resign`` (or ``command``), then **Resign** on the question it
+    asks.  Returns what the command sent and what the click sent; when the
+    command refused (no question), just what it sent."""
+    options: dict[str, Any] = {"game": game_id} if game_id is not None else {}
+    out = await fake.slash(user, command, **options, **kwargs)
+    question = next(
+        (s for s in out if s.message_id and any(
+            b["custom_id"].startswith("chaupal:resign:") for b in fake.buttons(s)
+        )),
+        None,
+    )
+    if question is None:
+        return out
+    assert question.ephemeral, question
+    button = fake.find_button(question, label="Resign")
+    return out + await fake.click(user, question, button["custom_id"])
 
 
 async def movers(fake: FakeDiscord, game_id: int, users: dict[int, FakeUser]) -> list[FakeUser]:

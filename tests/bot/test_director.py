@@ -202,7 +202,7 @@ async def test_the_bot_posts_each_game_and_moves_the_round_on(tmp_path: Path) ->
     """Through discord.py: the bot's director starts a round's games (their
     boards are posted), and when the last game ends by a resignation typed in
     Discord, the next round's games start on their own."""
-    from tests.bot.driver import boards, bot_of, make_bot
+    from tests.bot.driver import boards, bot_of, make_bot, resign
     from tests.discord_harness import FakeDiscord
 
     fake = await FakeDiscord.start(make_bot(tmp_path / "bot.sqlite3", 5))
@@ -222,7 +222,7 @@ async def test_the_bot_posts_each_game_and_moves_the_round_on(tmp_path: Path) ->
         assert len(started.games) == 2 and len(boards(fake)) >= 2
         for table in await bot.tournaments.store.tables(record.id, 1):
             loser = next(u for u in users if u.id == table.seats[1])
-            await fake.slash(loser, "game resign", game=table.game_id)
+            await resign(fake, loser, game=table.game_id)
             await fake.settle()
         second = await bot.tournaments.store.tables(record.id, 2)
         assert len(second) == 2 and all(t.game_id for t in second)

@@ -458,7 +458,9 @@ async def test_new_refuses_what_cannot_be_run(club: Club, monkeypatch: pytest.Mo
     d = club.director
     # Pods of a two-player game.
     for size in (None, 2, 3):
-        with pytest.raises(ServiceError, match="do not fit Artaban"):
+        with pytest.raises(
+            ServiceError, match="Artaban is for 2 players; pods need games for 3 to 5"
+        ):
             await new(d, format="pods", table_size=size)
     # Pods out of 3 to 5, or beyond the game.
     for size in (2, 6):

@@ -16,7 +16,7 @@ import pytest
 
 from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
-from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, start
+from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, resign, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 from tests.fakes import FakeClock
 
@@ -150,7 +150,7 @@ async def test_forfeit_ends_a_two_player_game(games: list[Game], tmp_path: Path)
     assert live.outcome.ranking[-1] == frozenset({live.seat_of(late.id)})
     final = game.board()
     assert "is over" in (final.content or "") and "ran out of time" in (final.content or "")
-    assert not game.fake.buttons(final)
+    assert [b["label"] for b in game.fake.buttons(final)] == ["Rematch"]
 
 
 async def test_skip_passes_where_a_pass_is_legal(games: list[Game], tmp_path: Path) -> None:
@@ -194,7 +194,7 @@ async def test_four_players_play_on_after_a_resignation_and_a_forfeit(
     )
     live = await game.live()
     resigner = game.users[3]
-    out = await game.fake.slash(resigner, "game resign")
+    out = await resign(game.fake, resigner)
     assert any("automatic player" in (s.content or "") for s in out), out
     assert "resigned" in (game.board().content or "") or "@left" in await game.log_actions()
     (late,) = await game.awaited()
@@ -241,10 +241,10 @@ async def test_a_vacation_and_a_pause_are_shown_on_the_board(
     await game.fake.slash(late, "game back")
     assert "is back" in (game.board().content or "")
     moderator = game.fake.moderator()
-    await game.fake.slash(moderator, "game pause")
+    await game.fake.slash(moderator, "moderate game pause")
     assert "Paused." in (game.board().content or "")
     assert await game.advance(5 * DAY) == 0
-    await game.fake.slash(moderator, "game resume")
+    await game.fake.slash(moderator, "moderate game resume")
     text = game.board().content or ""
     assert "resumed" in text and "Paused." not in text
 

@@ -203,17 +203,18 @@ class Table(driver.Table):
         for button in buttons:
             assert CUSTOM_ID.match(button["custom_id"]), button
         if game.is_over:
-            assert not buttons, buttons
+            # Issue 18: a finished game's board offers a rematch, nothing else.
+            assert [b["label"] for b in buttons] == ["Rematch"], buttons
             return
         seat = next(iter(E.waiting_on(game.state)))
         expected = first_choices(game.state, seat)
         if len(expected) > 20:
             expected = ["Choose…"]
-        assert [b["label"] for b in buttons] == [*expected, "Show mine"], (
+        assert [b["label"] for b in buttons] == [*expected, "Show mine", "My turn"], (
             [b["label"] for b in buttons],
             expected,
         )
-        for button in buttons[:-1]:
+        for button in buttons[:-2]:
             assert button["custom_id"].startswith(f"chaupal:pick:{self.game_id}:{game.version}:")
 
     # -- one decision, made the way a player would --------------------------
@@ -514,7 +515,8 @@ async def finish_whole_game(table: Table, rng: random.Random) -> None:
     places = "; ".join(f"{i}. {table.name(s)}" for i, s in enumerate(state.places, start=1))
     assert f"({places})" in content, content
     assert f"Winner: {table.name(state.places[0])}" in content, content
-    assert not table.fake.buttons(table.fake.current(final)), "buttons on a final board"
+    final_buttons = table.fake.buttons(table.fake.current(final))
+    assert [b["label"] for b in final_buttons] == ["Rematch"], "only Rematch on a final board"
     assert decisions > 20
     assert table.styles["buttons"] and table.styles["command"] and table.styles["menu"]
     assert table.styles["Spend button, then its menu"], table.styles
@@ -561,7 +563,13 @@ async def test_R9_R11_a_tuple_formed_and_one_split_on_a_safe_square(tables: Tabl
         tables, 2, 11, {0: [("b3", 1), ("b3", 1), ("a1", 2)], 1: [("f6", 1)]}, bank=(6, 2)
     )
     asha = table.users[0]
-    assert board_labels(table) == ["Spend 6", "Spend 2", "Spend 6+2 together", "Show mine"]
+    assert board_labels(table) == [
+        "Spend 6",
+        "Spend 2",
+        "Spend 6+2 together",
+        "Show mine",
+        "My turn",
+    ]
     board_id = table.board().message_id
     posts = len(boards(table.fake))
     await table.act("b3 x1+1 6", "buttons", asha)
@@ -605,7 +613,7 @@ async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
     # The bonus throw is news: a new board (Asha is at the keyboard: no ping).
     assert len(boards(table.fake)) == posts + 1
     board = table.board()
-    assert sorted(spent(label) for label in board_labels(table)[:-1]) == ["1", "3", "3+1"]
+    assert sorted(spent(label) for label in board_labels(table)[:-2]) == ["1", "3", "3+1"]
     content = board.content or ""
     assert f"{table.name(0)} moves a twin from e1 to g2 with 6, killing 1 tuple." in content
     # The rest of the bank, typed.
@@ -630,7 +638,7 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
         bank=(2,),
     )
     asha = table.users[0]
-    assert board_labels(table) == ["Spend 2", "Show mine"]
+    assert board_labels(table) == ["Spend 2", "Show mine", "My turn"]
     scripted = script(table, 4)
     posts = len(boards(table.fake))
     await table.act("g2 x2 2", "command", asha)
@@ -642,7 +650,7 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
     assert len(boards(table.fake)) == posts + 1
     content = table.board().content or ""
     assert f"{table.name(0)} moves a twin from g2 to g3 with 2, killing 1 tuple." in content
-    assert sorted(spent(label) for label in board_labels(table)[:-1]) == ["4"]
+    assert sorted(spent(label) for label in board_labels(table)[:-2]) == ["4"]
 
 
 async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: Tables) -> None:
@@ -651,7 +659,7 @@ async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: T
     new board."""
     table = await open_at(tables, 2, 14, {0: [("b3", 1)], 1: [("f6", 1)]}, bank=(2,))
     asha = table.users[0]
-    assert board_labels(table) == ["Single b3 to b5 with 2", "Show mine"]
+    assert board_labels(table) == ["Single b3 to b5 with 2", "Show mine", "My turn"]
     scripted = script(table, 6, 12, 6, 3)
     posts = len(boards(table.fake))
     await table.act("b3 2", "buttons", asha)  # the only move: its button plays it
@@ -677,6 +685,7 @@ async def test_R8_values_nobody_can_use_are_forfeited(tables: Tables) -> None:
         "Twin b3 to c6 with 5+3",
         "Twin b3 to b6 with 3+3",
         "Show mine",
+        "My turn",
     ]
     scripted = script(table, 3, 2)
     await table.act("b3 x2 3+3", "buttons", asha)
@@ -700,6 +709,7 @@ async def test_R17_forfeit_button(tables: Tables) -> None:
         "Single e3 to d5 with 5, round at d3",
         "Forfeit a 5 (R17)",
         "Show mine",
+        "My turn",
     ]
     table.pinged.clear()
     out = await table.act("forfeit 5", "buttons", asha)
@@ -747,7 +757,7 @@ async def test_R18_finishes_and_places(tables: Tables) -> None:
     assert f"{table.name(2)} has finished, place 2." in content, content
     assert "is over" in content and f"Winner: {table.name(0)}." in content, content
     assert f"(1. {table.name(0)}; 2. {table.name(2)}; 3. {table.name(1)})" in content, content
-    assert not table.fake.buttons(table.fake.current(final))
+    assert [b["label"] for b in table.fake.buttons(table.fake.current(final))] == ["Rematch"]
     assert not table.pinged  # the end pings nobody
     out = await table.fake.slash(asha, "game play", action="d3 1 in")
     await table.refused(out, f"game #{game.id} is over", game.version)
@@ -768,6 +778,7 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
         "Spend 6+3 together",
         "Spend 6+6+3 together",
         "Show mine",
+        "My turn",
     ]
     board_id = table.board().message_id
     out = await table.act("b3 3", "buttons", asha)
@@ -786,7 +797,7 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
     assert on(state, 0) == [("a6", 1), ("b6", 1)] and state.bank == (6,)
     assert table.board().message_id == board_id
     # The last 6 from the board, edited in place after the restart.
-    assert board_labels(table) == ["Spend 6", "Show mine"]
+    assert board_labels(table) == ["Spend 6", "Show mine", "My turn"]
     table.pinged.clear()
     await table.act("b6 6", "buttons", asha)
     state = await table.state()

@@ -24,6 +24,7 @@ from tests.bot.driver import (
     movers,
     play_by_buttons,
     play_by_command,
+    resign,
 )
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
@@ -127,7 +128,7 @@ async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCapt
 
     final = boards(fake)[-1]
     assert "is over" in (final.content or "")
-    assert not fake.buttons(final)
+    assert [b["label"] for b in fake.buttons(final)] == ["Rematch"]
     game = await bot_of(fake).service.get(game_id)
     assert game.record.status == "finished" and game.outcome is not None
 
@@ -192,10 +193,11 @@ async def test_resign_posts_the_final_board(fake: FakeDiscord) -> None:
     asha, bhima = fake.user("asha"), fake.user("bhima")
     game_id, lobby = await open_lobby(fake, asha, bhima)
     await fake.click(asha, lobby, fake.find_button(lobby, label="Start")["custom_id"])
-    await fake.slash(bhima, "game resign")
+    await resign(fake, bhima)
     final = boards(fake)[-1]
     assert "bhima resigned" in (final.content or "").lower().replace("*", "")
-    assert not fake.buttons(final)
+    # A finished game's board offers only a rematch (issue 18).
+    assert [b["label"] for b in fake.buttons(final)] == ["Rematch"]
     out = await fake.slash(asha, "game play", action="d1 screen", game=game_id)
     assert any("over" in (s.content or "") for s in out)
 

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from bot.timekeeping import HOUR, time_left
-from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, start
-from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, resign, start
+from tests.discord_harness import CommandUnavailable, FakeDiscord, FakeUser, Sent
 from tests.fakes import FakeClock
 
 NAMES = ("asha", "bhima", "chitra", "dev")
@@ -69,11 +69,14 @@ class Game:
     async def replace(
         self, old: FakeUser, new: FakeUser, by: FakeUser | None = None, game: int | None = None
     ) -> list[Sent]:
+        # ``validate=False`` for a member who is not a moderator: Discord
+        # hides /moderate from them, but a server may show it anyway.
         return await self.fake.slash(
             by or self.mod,
-            "game replace",
+            "moderate game replace",
             game=self.id if game is None else game,
             option_values={"seat": old, "with": new},
+            validate=by is None,
         )
 
     async def offer(self, old: FakeUser, new: FakeUser) -> Sent:
@@ -245,7 +248,7 @@ async def test_a_seat_the_automatic_player_took_goes_back_to_a_person(
     fake, bot = game.fake, game.bot
     asha, bhima, chitra = game.users
     newcomer = game.dev
-    out = await fake.slash(chitra, "game resign")
+    out = await resign(fake, chitra)
     assert any("automatic player" in (s.content or "") for s in out), out
     live = await game.live()
     seat = live.seat_of(chitra.id)
@@ -307,7 +310,7 @@ async def test_an_offer_taken_after_a_restart_and_rated_for_the_new_player(
     seat = live.seat_of(chitra.id)
     assert seat is not None and live.seat_of(bhima.id) is None
     # The game ends with the new player in the seat: it is rated for them.
-    out = await game.fake.slash(chitra, "game resign", game=game.id)
+    out = await resign(game.fake, chitra, game=game.id)
     live = await game.live()
     assert live.is_over and live.outcome is not None
     assert live.outcome.ranking[-1] == frozenset({seat})
@@ -348,6 +351,13 @@ async def test_every_refusal_is_ephemeral_and_changes_nothing(
     robot = fake.user("robot", bot=True)
     version = (await game.live()).version
 
+    with pytest.raises(CommandUnavailable):
+        await game.fake.slash(
+            asha,
+            "moderate game replace",
+            game=game.id,
+            option_values={"seat": bhima, "with": chitra},
+        )
     refused(await game.replace(bhima, chitra, by=asha), "Only a moderator")
     refused(await game.replace(dev, chitra), "That player is not in game")
     refused(await game.replace(bhima, asha), "asha already plays in game")
@@ -366,7 +376,7 @@ async def test_every_refusal_is_ephemeral_and_changes_nothing(
     assert live.seat_of(chitra.id) == 1 and live.seat_of(dev.id) is None
     # A stale offer: the game ended since.
     third = await game.offer(chitra, dev)
-    await fake.slash(asha, "game resign", game=game.id)
+    await resign(fake, asha, game=game.id)
     assert (await game.live()).is_over
     out = await game.answer(dev, third, "take")
     refused(out, "out of date: game #")
@@ -385,18 +395,18 @@ async def test_a_tournament_seat_is_not_handed_over(games: list[Game], tmp_path:
     mod = fake.moderator("referee")
     players = [fake.user(n) for n in ("asha", "bhima")]
     outsider = fake.user("chitra")
-    out = await fake.slash(mod, "tournament new", game="artaban", format="swiss", rounds=1)
+    out = await fake.slash(mod, "moderate tournament new", game="artaban", format="swiss", rounds=1)
     announcement = next(s for s in out if s.route == "interaction.response")
     for user in players:
         join = fake.find_button(announcement, label="Join")["custom_id"]
         await fake.click(user, announcement, join)
-    await fake.slash(mod, "tournament start")
+    await fake.slash(mod, "moderate tournament start")
     await fake.settle()
     record = next(iter(await bot_of(fake).store.live_games()))
     assert record.status == "active"
     out = await fake.slash(
         mod,
-        "game replace",
+        "moderate game replace",
         game=record.id,
         option_values={"seat": players[0], "with": outsider},
     )
@@ -413,7 +423,7 @@ async def test_a_kicked_player_is_told_by_dm_in_two_and_four_player_games(
 ) -> None:
     two = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1")
     gone = two.users[1]
-    await two.fake.slash(two.mod, "game kick", game=two.id, option_values={"user": gone})
+    await two.fake.slash(two.mod, "moderate game kick", game=two.id, option_values={"user": gone})
     told = [d for d in two.fake.dms(gone) if "removed you" in (d.content or "")]
     assert len(told) == 1, two.fake.dms(gone)
     assert f"Kauda Baji #{two.id}" in (told[0].content or "")
@@ -422,7 +432,9 @@ async def test_a_kicked_player_is_told_by_dm_in_two_and_four_player_games(
 
     four = await open_game(games, tmp_path, "kauda_baji", 4, "pieces=1")
     gone = four.users[2]
-    await four.fake.slash(four.mod, "game kick", game=four.id, option_values={"user": gone})
+    await four.fake.slash(
+        four.mod, "moderate game kick", game=four.id, option_values={"user": gone}
+    )
     told = [d for d in four.fake.dms(gone) if "removed you" in (d.content or "")]
     assert len(told) == 1, four.fake.dms(gone)
     assert "the automatic player plays your seat from now on, ranked last" in (
@@ -436,7 +448,9 @@ async def test_a_kicked_player_is_told_by_dm_in_two_and_four_player_games(
     closed = four.users[3]
     four.fake.block_dms(closed)
     posts = len(four.fake.channel_posts())
-    await four.fake.slash(four.mod, "game kick", game=four.id, option_values={"user": closed})
+    await four.fake.slash(
+        four.mod, "moderate game kick", game=four.id, option_values={"user": closed}
+    )
     assert (await four.live()).is_auto(live.seat_of(closed.id))
     for sent in four.fake.channel_posts()[posts:]:
         assert f"<@{closed.id}>" not in (sent.content or ""), sent.content

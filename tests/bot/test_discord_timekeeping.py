@@ -135,7 +135,7 @@ async def test_a_reminder_does_not_carry_over_when_a_seat_leaves(
     (gone,) = await game.awaited()
     game.clock.now += DAY - 10 * MINUTE
     moderator = game.fake.moderator()
-    await game.fake.slash(moderator, "game kick", option_values={"user": gone})
+    await game.fake.slash(moderator, "moderate game kick", option_values={"user": gone})
     (nxt,) = await game.awaited()
     assert nxt is not gone
     await game.advance(20 * MINUTE)  # the old wait's reminder would have fallen due

@@ -75,7 +75,7 @@ async def test_the_board_shows_a_running_clock_as_its_deadline_and_a_stopped_one
 
     # A moderator's pause stops every clock: durations only, no countdown.
     game.clock.now += 3 * HOUR
-    await game.fake.slash(game.fake.moderator(), "game pause")
+    await game.fake.slash(game.fake.moderator(), "moderate game pause")
     line = clock_line(game.board().content or "")
     assert line.startswith("Paused. Clocks:") and "<t:" not in line, line
     assert f"**{mover.name}** 21h" in line, line
@@ -154,8 +154,8 @@ async def test_game_list_counts_the_players_moves_not_chance_or_table_events(
             moved += await play_turn(fake, game_id, by_id, rng, "hand") is not None
         # Table events are logged too (``@pause``, ``@resume``): not moves.
         moderator = fake.moderator()
-        await fake.slash(moderator, "game pause", game=game_id)
-        await fake.slash(moderator, "game resume", game=game_id)
+        await fake.slash(moderator, "moderate game pause", game=game_id)
+        await fake.slash(moderator, "moderate game resume", game=game_id)
         service = bot_of(fake).service
         game = await service.get(game_id)
         log = await bot_of(fake).store.log(game_id)

@@ -28,8 +28,8 @@ from bot.tournament.standings import Player, Result, Scoring, standings
 from storage.database import Database
 from storage.games import ALL_STATUSES
 from storage.tournaments import TournamentStore
-from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot
-from tests.discord_harness import FakeDiscord, Sent
+from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, resign
+from tests.discord_harness import CommandUnavailable, FakeDiscord, Sent
 from tests.fakes import FakeClock
 
 TYPED_MOVES = 4
@@ -64,7 +64,7 @@ class Cup:
 
     async def new(self, game: str, format: str, **options: Any) -> tuple[int, Sent]:
         out = await self.fake.slash(
-            self.moderator, "tournament new", game=game, format=format, **options
+            self.moderator, "moderate tournament new", game=game, format=format, **options
         )
         announcement = next(s for s in out if s.route == "interaction.response")
         assert not announcement.ephemeral, announcement
@@ -85,7 +85,7 @@ class Cup:
         assert [p.user_id for p in players] == [u.id for u in self.players]
 
     async def start(self) -> list[Sent]:
-        out = await self.fake.slash(self.moderator, "tournament start")
+        out = await self.fake.slash(self.moderator, "moderate tournament start")
         await self.fake.settle()
         return out
 
@@ -182,8 +182,11 @@ async def test_a_seven_player_swiss_artaban_tournament_over_three_rounds(cup: Cu
     tid, announcement = await cup.new("artaban", "swiss", rounds=3, name="Autumn Cup")
     assert "Autumn Cup" in (announcement.content or "")
     await cup.join_everyone(announcement)
-    # Only a moderator starts it.
-    refused = await cup.fake.slash(cup.players[0], "tournament start")
+    # Only a moderator starts it: players do not see the command, and the
+    # bot refuses them where a server shows it anyway.
+    with pytest.raises(CommandUnavailable):
+        await cup.fake.slash(cup.players[0], "moderate tournament start")
+    refused = await cup.fake.slash(cup.players[0], "moderate tournament start", validate=False)
     assert any("Only a moderator" in (s.content or "") and s.ephemeral for s in refused)
     assert (await cup.record()).round == 0
     await cup.start()
@@ -262,7 +265,7 @@ async def test_a_nine_player_sangram_pod_tournament_over_two_rounds(cup: Cup) ->
             # and it counts for them, last at the table.
             table = tables[0]
             quitter = cup.by_id[table.seats[1]]
-            await cup.fake.slash(quitter, "game resign", game=table.game_id)
+            await resign(cup.fake, quitter, game=table.game_id)
             game = await bot_of(cup.fake).service.get(table.game_id)
             assert game.is_auto(1) and not game.is_over
         await cup.play_round(round)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from bot.engines.sangram import WARRIORS
-from tests.bot.driver import bot_of, make_bot, movers, open_lobby, play_turn, start
+from tests.bot.driver import bot_of, make_bot, movers, open_lobby, play_turn, resign, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 CARD = re.compile(r"\b([a-z]+)-(\d{1,2})\b", re.IGNORECASE)
@@ -117,7 +117,7 @@ async def test_the_log_shows_narrations_and_never_a_secret(bot_at: Opener) -> No
     assert "No game has been played in this channel" in texts(out)
 
     # Over: still findable, with its result, and autocompleted.
-    await fake.slash(fake.moderator("mod"), "game resign", game=game_id)
+    await resign(fake, fake.moderator("mod"), game=game_id)
     out = await fake.slash(users[2], "game log")
     _, final = the_file(out)
     assert final.startswith(text.rstrip("\n"))
@@ -132,7 +132,7 @@ async def test_the_log_of_a_finished_game_among_others(bot_at: Opener) -> None:
     first, lobby = await open_lobby(fake, "kauda_baji", asha, bhima)
     await start(fake, asha, lobby)
     await play(fake, first, [asha, bhima], 4, seed=1)
-    await fake.slash(bhima, "game resign")
+    await resign(fake, bhima)
     second, lobby = await open_lobby(fake, "kauda_baji", asha, bhima)
     await start(fake, asha, lobby)
     third, lobby = await open_lobby(fake, "kauda_baji", asha, bhima)
@@ -201,7 +201,7 @@ async def test_mine_lists_live_games_and_marks_the_turn(bot_at: Opener) -> None:
         assert turn[order[0]]
 
     # A finished game is no longer listed.
-    await fake.slash(bhima, "game resign", game=here)
+    await resign(fake, bhima, game=here)
     lines = texts(await fake.slash(asha, "game mine")).splitlines()
     assert lines[0].startswith("**Your games** (2;")
     assert not any(f"#{here} " in line for line in lines)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.driver import boards, bot_of
+from tests.bot.driver import boards, bot_of, resign
 from tests.bot.menu_player import MenuPlayer, new_game, pinged, wording_problems
 from tests.discord_harness import FakeDiscord, FakeUser
 
@@ -124,7 +124,7 @@ async def test_resigning_player_name_is_escaped(tmp_path: Path) -> None:
     try:
         for _ in range(4):
             await player.step()
-        out = await fake.slash(evil_user(player), "game resign")
+        out = await resign(fake, evil_user(player))
         assert any("is over" in (s.content or "") for s in out), out
         final = boards(fake)[-1]
         assert "resigned" in (final.content or ""), final.content

@@ -28,6 +28,7 @@ from bot.outgoing import safe_name
 from bot.tournament.ratings import FinishedGame, Rating, rate
 from renderers.leaderboard import WIDTH
 from tests.bot.driver import PNG_MAGIC, bot_of, make_bot, open_lobby, start
+from tests.bot.driver import resign as resign_game
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 EVIL = "@everyone **Bhima** <@&1> __x__"
@@ -98,7 +99,7 @@ async def finished_game(
     game_id, lobby = await open_lobby(fake, game, players[0], *players[1:], options=options)
     await start(fake, players[0], lobby)
     if resign is not None:
-        out = await fake.slash(resign, "game resign", game=game_id)
+        out = await resign_game(fake, resign, game=game_id)
         assert "is over" in texts(out), out
     else:
         await play_out(bot_of(fake), game_id, seed)

@@ -149,7 +149,7 @@ async def kick(server: Server, game: str, name: str) -> None:
     live = await service.get(game_id)
     seat = live.seat_of(user.id)
     assert seat is not None and not live.is_auto(seat), "still seated when kicked"
-    out = await server.command(server.moderator, "game kick", game=game, user=user)
+    out = await server.command(server.moderator, "moderate game kick", game=game, user=user)
     assert not any(s.ephemeral and "not" in (s.content or "").lower() for s in out), out
     live = await service.get(game_id)
     assert live.is_auto(seat) and not live.is_over
@@ -162,13 +162,13 @@ async def pause_for_a_day(server: Server, game: str, resume_at: float) -> None:
     service = server.bot().service
     game_id = server.games[game]
     version = (await service.get(game_id)).version
-    await server.command(server.moderator, "game pause", game=game)
+    await server.command(server.moderator, "moderate game pause", game=game)
     assert (await service.get(game_id)).paused
     assert await service.timers.of_game(game_id) == []
     await server.run_until(resume_at)
     live = await service.get(game_id)
     assert live.paused and live.version == version + 1  # only the @pause entry
-    await server.command(server.moderator, "game resume", game=game)
+    await server.command(server.moderator, "moderate game resume", game=game)
     live = await service.get(game_id)
     assert not live.paused
     public, private = service.owing(live)

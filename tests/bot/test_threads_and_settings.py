@@ -32,9 +32,10 @@ from tests.bot.driver import (
     open_lobby,
     play_by_command,
     play_turn,
+    resign,
     start,
 )
-from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.discord_harness import CommandUnavailable, FakeDiscord, FakeUser, Sent
 
 MENTION = re.compile(r"<@[!&]?\d+>")
 
@@ -167,7 +168,7 @@ async def test_a_game_is_played_in_its_own_thread(bot_at: Opener) -> None:
     assert board_posts(fake, fake.channel_id) == []
 
     # The end: the final board in the thread, the result in the status line.
-    out = await fake.slash(bhima, "game resign", channel_id=thread_id)
+    out = await resign(fake, bhima, channel_id=thread_id)
     assert f"Game #{game_id} is over" in texts(out)
     status = fake.current(lobby).content or ""
     assert "is over" in status and "Winner:" in status and "asha" in status, status
@@ -207,7 +208,7 @@ async def test_without_permission_to_open_threads_the_game_stays_in_the_channel(
 async def test_threads_turned_off_by_the_server(bot_at: Opener) -> None:
     fake = await bot_at(4)
     mod = fake.moderator("mod")
-    out = await fake.slash(mod, "chaupal settings threads", value="off")
+    out = await fake.slash(mod, "moderate settings threads", value="off")
     assert "Saved" in texts(out) and all(s.ephemeral for s in out)
     asha, bhima = fake.user("asha"), fake.user("bhima")
     game_id, _ = await started_game(fake, asha, bhima)
@@ -218,7 +219,7 @@ async def test_threads_turned_off_by_the_server(bot_at: Opener) -> None:
     assert len(notices) == 1
 
     # Turned on again: the next game gets its thread.
-    await fake.slash(mod, "chaupal settings threads", value="on")
+    await fake.slash(mod, "moderate settings threads", value="on")
     carl, dev = fake.user("carl"), fake.user("dev")
     second, _ = await started_game(fake, carl, dev)
     record = await bot_of(fake).store.get_game(second)
@@ -276,13 +277,20 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         clock=ClockRule(3 * DAY, per_move=True)
     )
 
-    # Players without Manage Server (or the moderator role) are refused.
+    # Every member reads them (issue 18), privately.
+    out = await fake.slash(asha, "chaupal settings show")
+    assert "`clock`: 3d (default)" in texts(out) and all(s.ephemeral for s in out)
+    assert "/moderate settings" in texts(out)
+    # Changing them is hidden from players without Manage Messages; where a
+    # server shows /moderate anyway, players without Manage Server (or the
+    # moderator role) are refused.
     for command, options in (
-        ("chaupal settings show", {}),
-        ("chaupal settings clock", {"value": "1d"}),
-        ("chaupal settings threads", {"value": "off"}),
+        ("moderate settings clock", {"value": "1d"}),
+        ("moderate settings threads", {"value": "off"}),
     ):
-        out = await fake.slash(asha, command, **options)
+        with pytest.raises(CommandUnavailable):
+            await fake.slash(asha, command, **options)
+        out = await fake.slash(asha, command, validate=False, **options)
         assert "Only members with the Manage Server permission" in texts(out)
         assert all(s.ephemeral for s in out)
     assert await bot.server_settings.get(fake.guild_id) == {}
@@ -297,14 +305,14 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         ("clock", "<@123> **x** @everyone"): "A clock is written like",
     }
     for (name, value), why in refusals.items():
-        out = await fake.slash(mod, f"chaupal settings {name}", value=value)
+        out = await fake.slash(mod, f"moderate settings {name}", value=value)
         said = texts(out)
         assert why in said, said
         # Quoted, escaped: shown as typed, never a mention.
         assert not re.search(r"(?<!\\)<@\d|(?<!\\)@everyone", said), said
         assert all(s.ephemeral and no_pings(s) for s in out)
     long = "x" * 5000
-    out = await fake.slash(mod, "chaupal settings clock", value=long)
+    out = await fake.slash(mod, "moderate settings clock", value=long)
     assert len(texts(out)) < 300
     assert await bot.server_settings.get(fake.guild_id) == {}
 
@@ -317,7 +325,7 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         ("threads", {"value": "off"}, "without threads"),
         ("announcements", {"channel": channel}, f"<#{channel}>"),
     ):
-        out = await fake.slash(mod, f"chaupal settings {name}", **options)
+        out = await fake.slash(mod, f"moderate settings {name}", **options)
         assert said in texts(out), texts(out)
     stored = await bot.server_settings.get(fake.guild_id)
     assert stored == {
@@ -336,9 +344,9 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
     )
 
     # Back to the defaults.
-    await fake.slash(mod, "chaupal settings clock", value="none")
-    await fake.slash(mod, "chaupal settings reminder", value="off")
-    await fake.slash(mod, "chaupal settings announcements")
+    await fake.slash(mod, "moderate settings clock", value="none")
+    await fake.slash(mod, "moderate settings reminder", value="off")
+    await fake.slash(mod, "moderate settings announcements")
     stored = await bot.server_settings.get(fake.guild_id)
     assert stored["clock"] == "none" and stored["reminder"] == "off"
     assert "announcements" not in stored
@@ -370,16 +378,17 @@ async def test_the_moderator_role(bot_at: Opener) -> None:
     helper = fake.user("helper", role_ids=(role,))
     asha, bhima, carl = fake.user("asha"), fake.user("bhima"), fake.user("carl")
 
-    out = await fake.slash(helper, "chaupal settings show")
+    out = await fake.slash(helper, "moderate settings clock", value="1d", validate=False)
     assert "Only members with the Manage Server permission" in texts(out)
-    out = await fake.slash(mod, "chaupal settings moderator_role", role=role)
+    out = await fake.slash(mod, "moderate settings moderator_role", role=role)
     assert f"<@&{role}>" in texts(out) and all(no_pings(s) for s in out)
     assert (await bot.server_settings.get(fake.guild_id))["moderator_role"] == role
 
-    # The role may now change settings; others are told which role it takes.
-    out = await fake.slash(helper, "chaupal settings clock", value="1d")
+    # The role may now change settings (a role grants no Discord permission,
+    # so the server shows /moderate to it); others are told which role it takes.
+    out = await fake.slash(helper, "moderate settings clock", value="1d", validate=False)
     assert "1d per move" in texts(out)
-    out = await fake.slash(asha, "chaupal settings show")
+    out = await fake.slash(asha, "moderate settings clock", value="2d", validate=False)
     assert f"<@&{role}> role" in texts(out) and all(no_pings(s) for s in out)
 
     # ... and counts as a moderator at the table: start someone else's
@@ -390,16 +399,16 @@ async def test_the_moderator_role(bot_at: Opener) -> None:
     await fake.slash(helper, "game start")
     record = await bot.store.get_game(game_id)
     assert record is not None and record.status == "active"
-    out = await fake.slash(carl, "game resign", game=game_id)
+    out = await resign(fake, carl, game=game_id)
     assert f"game #{game_id}" in texts(out).lower() and "not playing" in texts(out)
-    out = await fake.slash(helper, "game resign", game=game_id)
+    out = await resign(fake, helper, game=game_id)
     assert f"Game #{game_id} is over" in texts(out)
     record = await bot.store.get_game(game_id)
     assert record is not None and record.status == "abandoned"
 
     # Without the role setting, the role means nothing.
-    await fake.slash(mod, "chaupal settings moderator_role")
-    out = await fake.slash(helper, "chaupal settings show")
+    await fake.slash(mod, "moderate settings moderator_role")
+    out = await fake.slash(helper, "moderate settings clock", value="2d", validate=False)
     assert "Only members with the Manage Server permission" in texts(out)
     assert "moderator_role" not in await bot.server_settings.get(fake.guild_id)
 
@@ -442,22 +451,25 @@ async def test_pause_resume_kick_away_and_back(bot_at: Opener) -> None:
     thread_id = record.thread_id
 
     # Players who are not moderators are refused, ephemerally.
-    for command, options in (("game pause", {}), ("game kick", {"user": carl})):
-        out = await fake.slash(asha, command, option_values=options)
+    # (Discord hides /moderate from them; a server may show it anyway.)
+    for command, options in (("moderate game pause", {}), ("moderate game kick", {"user": carl})):
+        with pytest.raises(CommandUnavailable):
+            await fake.slash(asha, command, option_values=options)
+        out = await fake.slash(asha, command, option_values=options, validate=False)
         assert "Only a moderator" in texts(out) and all(s.ephemeral for s in out)
 
-    out = await fake.slash(mod, "game pause", game=game_id, channel_id=thread_id)
+    out = await fake.slash(mod, "moderate game pause", game=game_id, channel_id=thread_id)
     assert f"Game #{game_id} is paused" in texts(out)
     record = await bot.store.get_game(game_id)
     assert record is not None and record.paused_at is not None
     assert "It is paused." in (fake.current(lobby).content or "")
-    out = await fake.slash(mod, "game resume")
+    out = await fake.slash(mod, "moderate game resume")
     assert f"Game #{game_id} is running again" in texts(out)
     record = await bot.store.get_game(game_id)
     assert record is not None and record.paused_at is None
     assert "It is paused." not in (fake.current(lobby).content or "")
 
-    out = await fake.slash(mod, "game kick", game=game_id, option_values={"user": carl})
+    out = await fake.slash(mod, "moderate game kick", game=game_id, option_values={"user": carl})
     said = [s for s in out if s.ephemeral and s.content]
     assert "carl is out of game" in texts(said) and all(no_pings(s) for s in said)
     seats = await bot.store.seats(game_id)

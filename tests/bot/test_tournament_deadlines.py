@@ -22,7 +22,7 @@ import pytest
 from bot.timekeeping import DAY
 from tests.bot.driver import bot_of
 from tests.bot.test_discord_tournaments import Cup
-from tests.discord_harness import FakeUser, Sent
+from tests.discord_harness import CommandUnavailable, FakeUser, Sent
 
 NO_CLOCK = "clock=none reminder=off"
 """No game clock: only the round's deadline can settle a game."""
@@ -161,16 +161,22 @@ async def test_substitute_plays_the_rest_for_everyone_and_settings_move_the_dead
     out = await cup.fake.slash(cup.players[0], "tournament settings")
     assert said(out, "Round time: none") and said(out, "Auto-drop: on")
     assert said(out, "on timeout: substitute") and said(out, "Game options: clock=none")
-    out = await cup.fake.slash(cup.players[0], "tournament settings", round_time="1d")
+    # Changing is /moderate's, hidden from players; shown anyway (a server
+    # can), the bot still refuses them.
+    with pytest.raises(CommandUnavailable):
+        await cup.fake.slash(cup.players[0], "moderate tournament settings", round_time="1d")
+    out = await cup.fake.slash(
+        cup.players[0], "moderate tournament settings", round_time="1d", validate=False
+    )
     assert said(out, "Only a moderator")
-    out = await cup.fake.slash(cup.moderator, "tournament settings", round_time="soon")
+    out = await cup.fake.slash(cup.moderator, "moderate tournament settings", round_time="soon")
     assert said(out, "A round time is written like")
     assert (await cup.record()).round_time is None
 
     # A moderator gives the running round a day: counted from its start.
     started = (await cup.record()).round_started
     cup.clock.now += 2 * 3600
-    out = await cup.fake.slash(cup.moderator, "tournament settings", round_time="1d")
+    out = await cup.fake.slash(cup.moderator, "moderate tournament settings", round_time="1d")
     assert said(out, "Changed.") and said(out, "Round time: 1d")
     record = await cup.record()
     assert record.round_deadline == pytest.approx(started + DAY)
@@ -206,7 +212,7 @@ async def test_two_games_lost_on_time_in_a_row_drop_a_player(cup: Cup, auto_drop
     )
     await cup.join_everyone(announcement)
     if not auto_drop:
-        out = await cup.fake.slash(cup.moderator, "tournament settings", auto_drop=False)
+        out = await cup.fake.slash(cup.moderator, "moderate tournament settings", auto_drop=False)
         assert said(out, "Auto-drop: off")
     await cup.start()
     gone = cup.players[2]
@@ -245,7 +251,7 @@ async def test_an_adjudicated_game_is_rated_once(cup: Cup) -> None:
     await cup.play(table.game_id, moves=2)
     winner = cup.by_id[table.seats[1]]
     out = await cup.fake.slash(
-        cup.moderator, "tournament adjudicate", game=table.game_id, result=winner.name
+        cup.moderator, "moderate tournament adjudicate", game=table.game_id, result=winner.name
     )
     assert said(out, "Recorded.")
     await cup.fake.settle()

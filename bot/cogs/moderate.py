@@ -1,0 +1,265 @@
+"""``/moderate``: every command only moderators may use, in one group.
+
+Discord hides a command from members without its default permissions, but
+only for whole top-level commands, never for one subcommand of ``/game`` or
+``/tournament``.  So the moderators' commands live here, under a group that
+carries ``default_permissions(manage_messages=True)``: members without
+Manage Messages do not see them.  A server can show them to anyone
+(Server Settings → Integrations), and the Chaupal moderator role
+(``/moderate settings moderator_role``) grants no Discord permission, so
+every command still checks who may use it (:meth:`bot.table.Table.is_moderator`,
+the tournament desk, :class:`bot.cogs.settings.ServerSettingsChanges`).
+Thin: each command hands over to the same code the old ones did.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.game import GAME_CHOICES, GAME_NUMBER, parse_options
+from bot.cogs.settings import ServerSettingsChanges
+from bot.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
+from storage.games import GameStatus
+
+if TYPE_CHECKING:
+    from bot.client import ChaupalBot
+
+RUNNING: tuple[GameStatus, ...] = ("active",)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_messages=True)
+class ModerateCog(
+    commands.GroupCog,
+    group_name="moderate",
+    group_description="Moderators: run games, tournaments and this server's settings",
+):
+    game_group = app_commands.Group(name="game", description="Moderators: a running game")
+    tournament_group = app_commands.Group(
+        name="tournament", description="Moderators: run a tournament"
+    )
+    settings_group = app_commands.Group(
+        name="settings", description="Moderators: change this server's Chaupal settings"
+    )
+
+    def __init__(self, bot: ChaupalBot) -> None:
+        self.bot = bot
+        self.changes = ServerSettingsChanges(bot)
+        super().__init__()
+
+    async def channel_games_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        from bot.engines import get_engine
+
+        records = await self.bot.store.games_in_channel(itx.channel_id or 0, statuses=RUNNING)
+        return [
+            app_commands.Choice(
+                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
+            )
+            for r in reversed(records)
+            if current.strip("#") in str(r.id)
+        ][:25]
+
+    async def tournaments_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return [
+            app_commands.Choice(name=name, value=value)
+            for name, value in await self.bot.desk.autocomplete(itx, current)
+        ]
+
+    # -- /moderate game ... --------------------------------------------------------
+
+    @game_group.command(name="kick", description="Hand a player's seat to the automatic player")
+    @app_commands.describe(user="The player who is gone", game=GAME_NUMBER)
+    async def kick(
+        self, itx: discord.Interaction[Any], user: discord.User, game: int | None = None
+    ) -> None:
+        await self.bot.table.kick(itx, user, game)
+
+    @game_group.command(name="replace", description="Hand a player's seat to another member")
+    @app_commands.describe(
+        game="Game number",
+        seat="The player whose seat changes hands (also one the automatic player took)",
+        with_="The member who takes the seat; they accept with a button",
+    )
+    @app_commands.rename(with_="with")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def replace(
+        self,
+        itx: discord.Interaction[Any],
+        game: int,
+        seat: discord.User,
+        with_: discord.User,
+    ) -> None:
+        await self.bot.table.offer_seat(itx, game, seat, with_)
+
+    @game_group.command(name="pause", description="Stop a game's clocks")
+    @app_commands.describe(game=GAME_NUMBER)
+    async def pause(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.pause(itx, game, resume=False)
+
+    @game_group.command(name="resume", description="Start a paused game's clocks")
+    @app_commands.describe(game=GAME_NUMBER)
+    async def resume(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.pause(itx, game, resume=True)
+
+    @game_group.command(name="end", description="End a game for everyone, after a confirmation")
+    @app_commands.describe(game=GAME_NUMBER)
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def end_game(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.ask_resign(itx, game)
+
+    # -- /moderate tournament ... --------------------------------------------------
+
+    @tournament_group.command(name="new", description="Open a tournament here")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss, round robin, single elimination, or pods (tables of 3-5)",
+        rounds="Rounds for Swiss or pods (left out: as many as the field needs)",
+        table_size="Players per table, for pods (3 to 5)",
+        options="Options every game gets, e.g. clock=1d timeout=substitute",
+        name="A name for the tournament, e.g. Diwali Cup",
+        round_time="How long a round may last, e.g. 7d; then running games are settled",
+        auto_drop="Drop a player who loses two games in a row on time (default: on)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    async def tournament_new(
+        self,
+        itx: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        format: app_commands.Choice[str],
+        rounds: app_commands.Range[int, 0, 50] = 0,
+        table_size: app_commands.Range[int, 3, 5] | None = None,
+        options: str | None = None,
+        name: app_commands.Range[str, 0, 32] = "",
+        round_time: app_commands.Range[str, 1, 20] | None = None,
+        auto_drop: bool = True,
+    ) -> None:
+        try:
+            parsed = parse_options(options)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await self.bot.desk.new(
+            itx,
+            engine_name=game.value,
+            format=format.value,
+            rounds=rounds,
+            table_size=table_size,
+            options=parsed,
+            name=name,
+            round_time=round_time,
+            auto_drop=auto_drop,
+        )
+
+    @tournament_group.command(name="start", description="Pair round 1 and start its games")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournaments_autocomplete)
+    async def tournament_start(
+        self, itx: discord.Interaction[Any], tournament: int | None = None
+    ) -> None:
+        await self.bot.desk.start(itx, tournament)
+
+    @tournament_group.command(
+        name="settings", description="Change a tournament's round time or auto-drop"
+    )
+    @app_commands.describe(
+        round_time="How long a round may last (e.g. 7d), or off",
+        auto_drop="Drop a player who loses two games in a row on time",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.autocomplete(tournament=tournaments_autocomplete)
+    async def tournament_settings(
+        self,
+        itx: discord.Interaction[Any],
+        round_time: app_commands.Range[str, 1, 20] | None = None,
+        auto_drop: bool | None = None,
+        tournament: int | None = None,
+    ) -> None:
+        await self.bot.desk.settings(itx, tournament, round_time=round_time, auto_drop=auto_drop)
+
+    @tournament_group.command(name="adjudicate", description="Decide an unfinished game")
+    @app_commands.describe(
+        game="The game's number",
+        result="draw, the winner's name, or places in seat order such as 2 1 3",
+        tournament=TOURNAMENT,
+    )
+    @app_commands.autocomplete(tournament=tournaments_autocomplete)
+    async def tournament_adjudicate(
+        self,
+        itx: discord.Interaction[Any],
+        game: int,
+        result: app_commands.Range[str, 1, 100],
+        tournament: int | None = None,
+    ) -> None:
+        await self.bot.desk.adjudicate(itx, tournament, game, result)
+
+    @tournament_group.command(name="end", description="End a tournament now")
+    @app_commands.describe(tournament=TOURNAMENT)
+    @app_commands.autocomplete(tournament=tournaments_autocomplete)
+    async def tournament_end(
+        self, itx: discord.Interaction[Any], tournament: int | None = None
+    ) -> None:
+        await self.bot.desk.end(itx, tournament)
+
+    # -- /moderate settings ... (Manage Server or the moderator role) ----------------
+
+    @settings_group.command(name="threads", description="Play each new game in its own thread")
+    @app_commands.describe(value="on: a thread per game (default); off: in the channel")
+    async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
+        await self.changes.threads(itx, value)
+
+    @settings_group.command(name="clock", description="The clock new games get")
+    @app_commands.describe(
+        value="3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none"
+    )
+    async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
+        await self.changes.clock(itx, value)
+
+    @settings_group.command(
+        name="timeout", description="What happens when a player's clock runs out"
+    )
+    @app_commands.describe(
+        value="substitute (default): the automatic player moves once; skip: pass; "
+        "forfeit: the player is out"
+    )
+    async def timeout(
+        self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
+    ) -> None:
+        await self.changes.timeout(itx, value)
+
+    @settings_group.command(name="reminder", description="When players who must act are reminded")
+    @app_commands.describe(
+        value="auto (default: they follow the clock), a delay like 12h or 1d, or off"
+    )
+    async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
+        await self.changes.reminder(itx, value)
+
+    @settings_group.command(
+        name="announcements", description="The channel for Chaupal's announcements"
+    )
+    @app_commands.describe(channel="Leave it out for none")
+    async def announcements(
+        self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
+    ) -> None:
+        await self.changes.announcements(itx, channel)
+
+    @settings_group.command(
+        name="moderator_role",
+        description="Members with this role are Chaupal moderators here",
+    )
+    @app_commands.describe(role="Leave it out for none (Manage Server always counts)")
+    async def moderator_role(
+        self, itx: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        await self.changes.moderator_role(itx, role)
+
+
+async def setup(bot: ChaupalBot) -> None:
+    await bot.add_cog(ModerateCog(bot))
