@@ -5,7 +5,12 @@ placements, so actions are narrowed word by word: the first level groups
 actions by their first word (``d3``), deeper levels list whole actions once
 25 or fewer remain, and otherwise group by the next word.
 
-A position in the menus is a *path* of option indices.  The path, the game
+A level whose only option is a group is no choice, so it is passed through
+and the level under it is shown at once (Kauda Baji's lone "Spend 6"
+becomes the moves of that 6): a step that offers exactly one choice never
+costs a click.
+
+A position in the menus is a *path* of option indices (of the levels shown).  The path, the game
 id and the state version are all a button or select needs to carry, so no
 custom_id ever holds a card name or any other hidden word: the server rebuilds
 the same menu from the same state and reads the index back.
@@ -74,6 +79,30 @@ def menu_options(
     return [options[k] for k in sorted(options, key=first.__getitem__)]
 
 
+def _members(
+    candidates: Sequence[str], group: MenuOption, depth: int, words: Words
+) -> list[str]:
+    """The actions of ``group`` (shown at ``depth - 1``)."""
+    return [
+        c
+        for c in candidates
+        if len(words(c)) > depth and " ".join(tuple(words(c))[:depth]) == group.text
+    ]
+
+
+def _shown(
+    candidates: list[str], depth: int, words: Words
+) -> tuple[list[str], int, list[MenuOption]]:
+    """The level shown for ``candidates`` at ``depth``: a level whose only
+    option is a group is passed through (it offers no choice)."""
+    while True:
+        options = menu_options(candidates, depth, words)
+        if len(options) != 1 or options[0].leaf:
+            return candidates, depth, options
+        depth += 1
+        candidates = _members(candidates, options[0], depth, words)
+
+
 def follow(
     actions: Sequence[str], path: Sequence[int], words: Words = split_words
 ) -> tuple[str | None, list[MenuOption], int]:
@@ -86,7 +115,7 @@ def follow(
     candidates = list(actions)
     depth = 0
     for step, index in enumerate(path):
-        options = menu_options(candidates, depth, words)
+        candidates, depth, options = _shown(candidates, depth, words)
         if not 0 <= index < len(options):
             raise StaleChoice("That choice is no longer on offer.")
         picked = options[index]
@@ -95,12 +124,9 @@ def follow(
                 raise StaleChoice("That choice is no longer on offer.")
             return picked.text, [], depth
         depth += 1
-        candidates = [
-            c
-            for c in candidates
-            if len(words(c)) > depth and " ".join(tuple(words(c))[:depth]) == picked.text
-        ]
-    return None, menu_options(candidates, depth, words), depth
+        candidates = _members(candidates, picked, depth, words)
+    candidates, depth, options = _shown(candidates, depth, words)
+    return None, options, depth
 
 
 def trail(

@@ -38,16 +38,31 @@ def test_first_level_groups_by_first_word() -> None:
 
 def test_group_with_many_actions_is_narrowed_by_next_word() -> None:
     actions = [f"d3 leader{i}.{j} tok{k}" for i in range(6) for j in range(1, 4) for k in range(3)]
-    _, options, _ = follow(actions, (0,))
+    # Every action is die 3's: that level offers no choice and is passed
+    # through (issue 18), so the first menu shown is die 3's spaces.
+    _, options, depth = follow(actions, ())
+    assert depth == 1
     assert len(options) == 6 * 3  # 54 actions > 25: grouped by space
     assert all(not o.leaf for o in options)
-    action, leaves, _ = follow(actions, (0, 4))
+    action, leaves, _ = follow(actions, (4,))
     assert action is None and [o.text for o in leaves] == [
         "d3 leader1.2 tok0",
         "d3 leader1.2 tok1",
         "d3 leader1.2 tok2",
     ]
-    assert follow(actions, (0, 4, 2))[0] == "d3 leader1.2 tok2"
+    assert follow(actions, (4, 2))[0] == "d3 leader1.2 tok2"
+
+
+def test_a_level_with_one_group_costs_no_click() -> None:
+    """Issue 18: a step that offers exactly one choice is passed through."""
+    actions = ["6 c7x2 a", "6 c7x2 b", "6 d1x1 c"]
+    _, options, _ = follow(actions, ())
+    assert [o.text for o in options] == actions  # the moves of the lone 6, at once
+    assert follow(actions, (2,))[0] == "6 d1x1 c"
+    # With two values to spend, the values are the first choice, as before.
+    two = [*actions, "4 d1x1 e"]
+    _, options, _ = follow(two, ())
+    assert [(o.text, o.leaf) for o in options] == [("6", False), ("4 d1x1 e", True)]
 
 
 def test_stale_index_is_refused() -> None:

@@ -319,6 +319,16 @@ def first_choices(state: KaudaBajiState, seat: int) -> list[str]:
     for action in E.legal_actions(state, seat):
         text = E.describe(state, seat, action)
         groups.setdefault(E.menu_words(state, seat, text)[0], []).append(text)
+    if len(groups) == 1:
+        # One value to spend is no choice (issue 18): its moves are offered
+        # at once, by piece when there are more than a menu holds.
+        (texts,) = groups.values()
+        if len(texts) > 1:
+            if len(texts) <= 25:
+                return [E.label(state, seat, E.parse(state, seat, t)) for t in texts]
+            groups = {}
+            for text in texts:
+                groups.setdefault(E.menu_words(state, seat, text)[1], []).append(text)
     return [
         E.choice_label(state, seat, first)
         if len(texts) > 1
@@ -638,7 +648,10 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
         bank=(2,),
     )
     asha = table.users[0]
-    assert board_labels(table) == ["Spend 2", "Show mine", "My turn"]
+    # One value to spend: its moves are the buttons at once (issue 18).
+    labels = board_labels(table)
+    assert labels == [*first_choices(await table.state(), 0), "Show mine", "My turn"]
+    assert "Twin g2 to g3 with 2" in labels, labels
     scripted = script(table, 4)
     posts = len(boards(table.fake))
     await table.act("g2 x2 2", "command", asha)
@@ -650,7 +663,7 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
     assert len(boards(table.fake)) == posts + 1
     content = table.board().content or ""
     assert f"{table.name(0)} moves a twin from g2 to g3 with 2, killing 1 tuple." in content
-    assert sorted(spent(label) for label in board_labels(table)[:-2]) == ["4"]
+    assert {spent(label) for label in board_labels(table)[:-2]} == {"4"}
 
 
 async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: Tables) -> None:
@@ -796,8 +809,11 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
     state = await table.state()
     assert on(state, 0) == [("a6", 1), ("b6", 1)] and state.bank == (6,)
     assert table.board().message_id == board_id
-    # The last 6 from the board, edited in place after the restart.
-    assert board_labels(table) == ["Spend 6", "Show mine", "My turn"]
+    # The last 6 from the board, edited in place after the restart: one
+    # value to spend, so its moves are the buttons (issue 18).
+    labels = board_labels(table)
+    assert labels == [*first_choices(await table.state(), 0), "Show mine", "My turn"]
+    assert all(spent(label) == "6" for label in labels[:-2]), labels
     table.pinged.clear()
     await table.act("b6 6", "buttons", asha)
     state = await table.state()
