@@ -44,6 +44,7 @@ from renderers.common import (
     display_name,
     fill_names,
     fit_text,
+    last_move_section,
     legend,
     min_text_size,
     pips,
@@ -534,26 +535,20 @@ def _last_move_height(view: ArtabanView, width: int) -> int:
 
 def _last_move(c: Canvas, view: ArtabanView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """Who moved last, and the move in words."""
-    t = c.theme
     move = view.last_move
     if move is None:
         return y
-    y = column_heading(c, x0, y, "Last move", right=x1)
-    cy = y + LINE // 2
-    c.seat_mark((x0 + 14, cy), 14, move.seat)
-    c.text(
-        (x0 + 38, cy),
-        display_name(names, move.seat),
+    y = last_move_section(
+        c,
+        x0,
+        x1,
+        y,
+        seat=move.seat,
+        name=display_name(names, move.seat),
+        lines=_last_move_lines(view, x1 - x0),
         size=SMALL,
-        fill=t.ink,
-        anchor="lm",
-        bold=True,
-        max_width=x1 - x0 - 38,
+        line_height=LINE,
     )
-    y += LINE
-    for line in _last_move_lines(view, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm")
-        y += LINE
     return y + SECTION_GAP
 
 

@@ -2169,3 +2169,36 @@ def column_heading(c: Canvas, x: int, y: int, text: str, *, right: int) -> int:
         max_width=right - x,
     )
     return y + c.min_text + 14
+
+
+def last_move_section(
+    c: Canvas,
+    x0: int,
+    x1: int,
+    y: int,
+    *,
+    seat: int,
+    name: str,
+    lines: Sequence[str],
+    size: int,
+    line_height: int,
+) -> int:
+    """A side column's "Last move": the mover's mark and name, then the move
+    in words, one line each; returns the y under the last line."""
+    y = column_heading(c, x0, y, "Last move", right=x1)
+    cy = y + line_height // 2
+    c.seat_mark((x0 + 14, cy), 14, seat)
+    c.text(
+        (x0 + 38, cy),
+        name,
+        size=size,
+        fill=c.theme.ink,
+        anchor="lm",
+        bold=True,
+        max_width=x1 - x0 - 38,
+    )
+    y += line_height
+    for line in lines:
+        c.text((x0, y + line_height // 2), line, size=size, fill=c.theme.ink, anchor="lm")
+        y += line_height
+    return y

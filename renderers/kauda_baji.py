@@ -59,6 +59,7 @@ from renderers.common import (
     display_name,
     edge_labels,
     fit_text,
+    last_move_section,
     legend,
     min_text_size,
     ordinal,
@@ -894,26 +895,20 @@ def _last_move(
     c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int
 ) -> int:
     """Who moved last, and the move in words."""
-    t = c.theme
     m = view.last_move
     if m is None:
         return y
-    y = column_heading(c, x0, y, "Last move", right=x1)
-    cy = y + LINE // 2
-    c.seat_mark((x0 + 14, cy), 14, m.player)
-    c.text(
-        (x0 + 38, cy),
-        display_name(names, m.player),
+    y = last_move_section(
+        c,
+        x0,
+        x1,
+        y,
+        seat=m.player,
+        name=display_name(names, m.player),
+        lines=_last_move_lines(view, names, x1 - x0),
         size=SMALL,
-        fill=t.ink,
-        anchor="lm",
-        bold=True,
-        max_width=x1 - x0 - 38,
+        line_height=LINE,
     )
-    y += LINE
-    for line in _last_move_lines(view, names, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm")
-        y += LINE
     return y + SECTION_GAP
 
 

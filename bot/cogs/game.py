@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,7 @@ from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats, reply
 from bot.table import TABLE_OPTION_HELP, option_values
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
+from storage.games import GameStatus
 
 if TYPE_CHECKING:
     from bot.client import ChaupalBot
@@ -109,6 +111,23 @@ def _accepted(engine: Engine[Any, Any, Any] | None, name: str, value: str) -> bo
     return True
 
 
+async def channel_game_choices(
+    bot: ChaupalBot,
+    itx: discord.Interaction[Any],
+    current: str,
+    *,
+    statuses: Collection[GameStatus],
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete: this channel's games with one of ``statuses``, newest
+    first, whose number holds what was typed."""
+    records = await bot.store.games_in_channel(itx.channel_id or 0, statuses=statuses)
+    return [
+        app_commands.Choice(name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id)
+        for r in reversed(records)
+        if current.strip("#") in str(r.id)
+    ][:25]
+
+
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
     def __init__(self, bot: ChaupalBot) -> None:
         self.bot = bot
@@ -133,16 +152,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:
         """Started games of this channel (or its thread), newest first."""
-        records = await self.bot.store.games_in_channel(
-            itx.channel_id or 0, statuses=("active", "finished", "abandoned")
+        return await channel_game_choices(
+            self.bot, itx, current, statuses=("active", "finished", "abandoned")
         )
-        return [
-            app_commands.Choice(
-                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
-            )
-            for r in reversed(records)
-            if current.strip("#") in str(r.id)
-        ][:25]
 
     async def action_autocomplete(
         self, itx: discord.Interaction[Any], current: str

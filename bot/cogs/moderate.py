@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.game import GAME_CHOICES, GAME_NUMBER, parse_options
+from bot.cogs.game import GAME_CHOICES, GAME_NUMBER, channel_game_choices, parse_options
 from bot.cogs.settings import ServerSettingsChanges
 from bot.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
 from storage.games import GameStatus
@@ -54,16 +54,7 @@ class ModerateCog(
     async def channel_games_autocomplete(
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:
-        from bot.engines import get_engine
-
-        records = await self.bot.store.games_in_channel(itx.channel_id or 0, statuses=RUNNING)
-        return [
-            app_commands.Choice(
-                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
-            )
-            for r in reversed(records)
-            if current.strip("#") in str(r.id)
-        ][:25]
+        return await channel_game_choices(self.bot, itx, current, statuses=RUNNING)
 
     async def tournaments_autocomplete(
         self, itx: discord.Interaction[Any], current: str
