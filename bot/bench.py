@@ -2,6 +2,12 @@
 
 - engines: seeded random playouts on one core (games/s, moves/s, mean apply µs);
 - renderers: board and private render + PNG encode (p50/p95 ms, PNG bytes);
+- interactions: button presses and menu selections per decision of random
+  games, through the menus the bot draws (the board's when the choice is
+  public, else the DM menu), the way ``tests/bot/menu_player.py`` plays
+  them through dispatch;
+- search: seconds per decision of the ``medium`` and ``hard`` automatic
+  players (p50/p95/max) and their iterations per second;
 - service: move latency through GameService on a temporary SQLite file with
   1, 100 and 1,000 live games, one move at a time and 8 at once ("move" is
   lock + load + engine + chance + the transaction; "move_and_render" adds the
@@ -59,10 +65,14 @@ class Profile:
     """Service moves per live-game count (sequential, then 8 in flight)."""
     counts: tuple[int, ...]
     """Live-game counts; the last is also measured with thread rendering."""
+    games: int = 3
+    """Random games per engine and player count for the interaction figures."""
+    searches: int = 4
+    """Decisions timed per engine and search level."""
 
 
-QUICK = Profile(seconds=0.5, renders=20, moves=60, counts=(1, 100))
-FULL = Profile(seconds=3.0, renders=100, moves=600, counts=(1, 100, 1000))
+QUICK = Profile(seconds=0.5, renders=20, moves=60, counts=(1, 100), games=3, searches=4)
+FULL = Profile(seconds=3.0, renders=100, moves=600, counts=(1, 100, 1000), games=20, searches=40)
 
 
 class Progress:
@@ -205,6 +215,110 @@ def bench_renderer(name: str, count: int, seed: int) -> dict[str, Any]:
             "p95_ms": round(percentile(times, 0.95), 2),
             "png_bytes_p50": int(statistics.median(sizes)),
             "png_bytes_max": max(sizes),
+        }
+    return out
+
+
+def bench_interactions(name: str, games: int, seed: int) -> dict[str, Any]:
+    """Interactions per decision of random players, per player count.
+
+    A decision costs the presses along its menu path (``bot.choices``),
+    starting from the menu the bot already sent: the board's buttons or
+    selects when the choice is public (one more press when the board can
+    only offer "Choose…"), otherwise the seat's DM menu."""
+    from bot.choices import path_to
+    from bot.live import LiveGame
+    from bot.service import menu_words_of
+    from bot.ui.items import board_menu
+    from storage.games import GameRecord, SeatRecord
+
+    engine = get_engine(name)
+    rng = random.Random(seed)
+    results: dict[str, Any] = {}
+    for n in sorted({engine.min_players, engine.max_players}):
+        counts: list[int] = []
+        for _ in range(games):
+            state = engine.setup(n, playout_options(engine))
+            version = 0
+            while engine.outcome(state) is None:
+                state, _ = resolve_chance(engine, state, rng.random)
+                if engine.outcome(state) is not None:
+                    break
+                record = GameRecord(
+                    id=1,
+                    engine=name,
+                    engine_revision=engine.revision,
+                    options={},
+                    status="active",
+                    version=version,
+                    guild_id=1,
+                    channel_id=1,
+                    thread_id=None,
+                    creator_id=1,
+                    created_at=0.0,
+                    updated_at=0.0,
+                    outcome=None,
+                )
+                seats = [SeatRecord(1, s, 1 + s, f"P{s}") for s in range(n)]
+                live = LiveGame(record=record, seats=seats, engine=engine, state=state)
+                seat = progress_seat(engine, state)
+                actions = engine.legal_actions(state, seat)
+                action = rng.choice(actions)
+                texts = [engine.describe(state, seat, a) for a in actions]
+                path = path_to(
+                    texts, engine.describe(state, seat, action), menu_words_of(engine, state, seat)
+                )
+                board = board_menu(live)
+                extra = int(seat in board.seats and board.buttons == [((), "Choose…")])
+                counts.append(len(path) + extra)
+                state = engine.apply(state, seat, action)
+                version += 1
+        counts.sort()
+        results[f"{n}p"] = {
+            "decisions": len(counts),
+            "mean": round(sum(counts) / max(1, len(counts)), 3),
+            "p95": counts[min(len(counts) - 1, int(0.95 * len(counts)))] if counts else 0,
+            "max": counts[-1] if counts else 0,
+        }
+    return results
+
+
+def bench_search(name: str, decisions: int, seed: int) -> dict[str, Any]:
+    """Seconds per decision of the search levels (p50, p95, max) on states
+    from random games, and iterations per second (issue 19's budget:
+    ``hard`` at most 1 s at the 95th percentile, ``medium`` 0.2 s)."""
+    from bot.players import player_for
+    from bot.players.search import SearchPlayer
+
+    engine = get_engine(name)
+    rng = random.Random(seed)
+    settled = [
+        resolve_chance(engine, s, rng.random)[0]
+        for s, _ in sample_states(name, decisions * 3, seed)
+    ]
+    states = [
+        (state, progress_seat(engine, state))
+        for state in settled
+        if engine.outcome(state) is None and CHANCE not in engine.to_move(state)
+    ]
+    states = [(s, seat) for s, seat in states if len(engine.legal_actions(s, seat)) > 1]
+    states = states[:: max(1, len(states) // max(1, decisions))][:decisions]
+    out: dict[str, Any] = {}
+    for level in ("medium", "hard"):
+        player = player_for(name, level)
+        assert isinstance(player, SearchPlayer)
+        times: list[float] = []
+        for state, seat in states:
+            t0 = time.perf_counter()
+            player.choose(engine, state, seat, rng)
+            times.append(time.perf_counter() - t0)
+        out[level] = {
+            "iterations": player.iterations,
+            "decisions": len(times),
+            "p50_s": round(percentile(times, 0.5), 3),
+            "p95_s": round(percentile(times, 0.95), 3),
+            "max_s": round(max(times, default=0.0), 3),
+            "iterations_per_s": round(player.iterations * len(times) / max(1e-9, sum(times))),
         }
     return out
 
@@ -398,6 +512,9 @@ def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
     parser.add_argument(
         "--counts", type=int, nargs="+", default=None, help="live-game counts for the service"
     )
+    parser.add_argument(
+        "--searches", type=int, default=None, help="decisions timed per search level"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-progress", action="store_true", help="print nothing on stderr")
     args = parser.parse_args(argv)
@@ -407,6 +524,8 @@ def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
         renders=base.renders if args.renders is None else args.renders,
         moves=base.moves if args.moves is None else args.moves,
         counts=base.counts if args.counts is None else tuple(args.counts),
+        games=base.games,
+        searches=base.searches if args.searches is None else args.searches,
     )
     return args, profile
 
@@ -429,6 +548,8 @@ def main(argv: list[str] | None = None) -> int:
         "python": sys.version.split()[0],
         "engines": {},
         "renderers": {},
+        "interactions": {},
+        "search": {},
         "service": {},
     }
     for name in names:
@@ -436,6 +557,10 @@ def main(argv: list[str] | None = None) -> int:
         report["engines"][name] = bench_engine(name, profile.seconds, args.seed)
         progress(f"{name}: rendering {profile.renders} states")
         report["renderers"][name] = bench_renderer(name, profile.renders, args.seed)
+        progress(f"{name}: search levels on {profile.searches} decisions")
+        report["search"][name] = bench_search(name, profile.searches, args.seed)
+        progress(f"{name}: interactions per decision over {profile.games} games")
+        report["interactions"][name] = bench_interactions(name, profile.games, args.seed)
         service: dict[str, Any] = {}
         for count in profile.counts:
             progress(f"{name}: service moves with {count} live game{'s' * (count != 1)}")

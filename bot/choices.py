@@ -1,9 +1,12 @@
 """Turning a seat's legal actions into small menus, for any game.
 
-Discord menus hold at most 25 options, and a Raja die alone can have fifty
-placements, so actions are narrowed word by word: the first level groups
-actions by their first word (``d3``), deeper levels list whole actions once
-25 or fewer remain, and otherwise group by the next word.
+Discord menus hold at most 25 options, and a message at most five rows of
+components.  A seat's actions are shown *flat*, every one at once, whenever
+they fit in the selects of one message (``FLAT_LIMIT``: four selects of 25,
+one row kept for buttons), so nearly every decision is one interaction
+(issue 18).  Only beyond that are actions narrowed word by word: a level
+groups them by their next word (a die ``d3``, a square ``c2``), and a group
+shows its actions flat once they fit.
 
 A level whose only option is a group is no choice, so it is passed through
 and the level under it is shown at once (Kauda Baji's lone "Spend 6"
@@ -25,6 +28,12 @@ from typing import Any
 from bot.engines.core import Engine, Seat, owed_decisions
 
 MENU_LIMIT = 25
+"""Options in one Discord select."""
+MAX_SELECTS = 4
+"""Selects in one message: Discord allows five rows, and one is kept for
+buttons ("Show mine", "My turn")."""
+FLAT_LIMIT = MAX_SELECTS * MENU_LIMIT
+"""Up to this many actions are shown at once, each a whole action."""
 
 
 class StaleChoice(LookupError):
@@ -53,7 +62,8 @@ def menu_options(
     candidates: Sequence[str], depth: int, words: Words = split_words
 ) -> list[MenuOption]:
     """The options shown for ``candidates``, which share their first ``depth`` words."""
-    if depth > 0 and len(candidates) <= MENU_LIMIT:
+    if len(candidates) <= FLAT_LIMIT:
+        # Issue 18: everything fits in one message, so one interaction.
         return [MenuOption(text=c, leaf=True, size=1) for c in candidates]
     groups: dict[tuple[str, ...], list[str]] = {}
     leaves: set[str] = set()
@@ -79,9 +89,7 @@ def menu_options(
     return [options[k] for k in sorted(options, key=first.__getitem__)]
 
 
-def _members(
-    candidates: Sequence[str], group: MenuOption, depth: int, words: Words
-) -> list[str]:
+def _members(candidates: Sequence[str], group: MenuOption, depth: int, words: Words) -> list[str]:
     """The actions of ``group`` (shown at ``depth - 1``)."""
     return [
         c
@@ -145,28 +153,119 @@ def trail(
     return picked
 
 
+def path_to(actions: Sequence[str], text: str, words: Words = split_words) -> tuple[int, ...]:
+    """The path that plays the action ``text`` among ``actions`` (raises
+    :class:`StaleChoice` when it is not one of them)."""
+    if text not in actions:
+        raise StaleChoice("That choice is no longer on offer.")
+    split = tuple(words(text))
+    path: list[int] = []
+    while True:
+        action, options, _ = follow(actions, path, words)
+        if action is not None:
+            return tuple(path)
+        for index, option in enumerate(options):
+            if option.text == text if option.leaf else _starts(split, option.text):
+                path.append(index)
+                break
+        else:  # pragma: no cover - follow() reaches every action
+            raise StaleChoice("That choice is no longer on offer.")
+
+
+def _starts(split: Sequence[str], prefix: str) -> bool:
+    """Whether an action split into ``split`` lies under the group ``prefix``."""
+    return any(" ".join(split[:k]) == prefix for k in range(1, len(split) + 1))
+
+
 def locate(
     actions: Sequence[str], picked: Sequence[MenuOption], words: Words = split_words
 ) -> tuple[int, ...]:
-    """The path that picks the same options (by their text) among ``actions``.
+    """The path that picks the same thing among ``actions`` as ``picked``
+    (the options a path picked in an older menu, level by level).
 
-    This is how a menu drawn for an older state stays usable: its path is read
-    back as the options it showed, and those are looked up again among the
-    seat's current legal actions.  Raises :class:`StaleChoice` when one of
-    them is no longer on offer.
+    This is how a menu drawn for an older state stays usable: a path that
+    ended on an action plays that action wherever it sits now (a level shown
+    in groups then may be flat now, or the other way round); a path that
+    opened a group opens the menu that now holds that group's actions.
+    Raises :class:`StaleChoice` when none of them is on offer any more.
     """
+    if not picked:
+        return ()
+    last = picked[-1]
+    if last.leaf:
+        return path_to(actions, last.text, words)
     path: list[int] = []
-    for option in picked:
+    while True:
         action, options, _ = follow(actions, path, words)
-        if action is not None:
-            raise StaleChoice("That choice is no longer on offer.")
-        for index, current in enumerate(options):
-            if current.text == option.text and current.leaf == option.leaf:
-                path.append(index)
-                break
+        if action is not None:  # pragma: no cover - follow() stops at a menu
+            break
+        exact = next((i for i, o in enumerate(options) if not o.leaf and o.text == last.text), None)
+        if exact is not None:
+            return (*path, exact)
+        wider = next(
+            (i for i, o in enumerate(options) if not o.leaf and last.text.startswith(o.text + " ")),
+            None,
+        )
+        if wider is not None:
+            path.append(wider)
+            continue
+        if any(o.leaf and _starts(tuple(words(o.text)), last.text) for o in options):
+            # The group's actions are shown among others at this level.
+            return tuple(path)
+        break
+    raise StaleChoice("That choice is no longer on offer.")
+
+
+def sections(
+    options: Sequence[MenuOption], depth: int, words: Words = split_words
+) -> list[tuple[int, int, list[str]]]:
+    """How a level's options spread over selects: ``(start, stop, groups)``
+    per select, where ``groups`` are the group prefixes (the word at
+    ``depth``: a die, a square) of the actions the select holds (actions of
+    one word, like ``pass``, belong to none).
+
+    A group's actions stay together in one select where they fit, so each
+    select's placeholder can say what it holds ("d1: 5 – c3: 2"); when that
+    would need more than :data:`MAX_SELECTS` selects, they are cut every 25.
+    """
+
+    def key(option: MenuOption) -> str:
+        split = tuple(words(option.text))
+        return " ".join(split[: depth + 1]) if option.leaf and len(split) > depth + 1 else ""
+
+    runs: list[tuple[int, int]] = []
+    for index, option in enumerate(options):
+        if runs and key(options[runs[-1][0]]) == key(option) and key(option):
+            runs[-1] = (runs[-1][0], index + 1)
         else:
-            raise StaleChoice("That choice is no longer on offer.")
-    return tuple(path)
+            runs.append((index, index + 1))
+    keys = [key(options[start]) for start, _ in runs]
+    named = len({k for k in keys if k}) == sum(1 for k in keys if k)
+    # A group whose actions are not side by side (Kauda Baji lists moves by
+    # piece, but groups them by value) cannot name a select: none is named.
+    packed: list[tuple[int, int]] = []
+    for start, stop in runs:
+        while stop - start > MENU_LIMIT:
+            packed.append((start, start + MENU_LIMIT))
+            start += MENU_LIMIT
+        if packed and stop - packed[-1][0] <= MENU_LIMIT and packed[-1][1] == start:
+            packed[-1] = (packed[-1][0], stop)
+        else:
+            packed.append((start, stop))
+    if len(packed) > max(MAX_SELECTS, -(-len(options) // MENU_LIMIT)):
+        packed = [
+            (start, min(start + MENU_LIMIT, len(options)))
+            for start in range(0, len(options), MENU_LIMIT)
+        ]
+    out = []
+    for start, stop in packed:
+        groups: list[str] = []
+        for option in options[start:stop]:
+            group = key(option) if named else ""
+            if group and (not groups or groups[-1] != group):
+                groups.append(group)
+        out.append((start, stop, groups))
+    return out
 
 
 def format_path(path: Sequence[int]) -> str:

@@ -25,6 +25,7 @@ from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
 from bot.table import Table
+from bot.thinking import ThinkPool
 from bot.ui.items import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.games import GameStore
@@ -169,6 +170,7 @@ class ChaupalBot(commands.Bot):
         self._draw = draw or random.SystemRandom().random
         self._sync_commands = sync_commands
         self.renders = RenderPool(settings.render_workers)
+        self.thinking = ThinkPool(settings.think_workers, scale=settings.search_scale)
         self._database = database
         # Wall-clock time in production; tests pass a fake clock they move.
         self.clock = clock or time.time
@@ -183,6 +185,8 @@ class ChaupalBot(commands.Bot):
             draw=self._draw,
             clock=self.clock,
             snapshot_every=self.settings.snapshot_every,
+            thinker=self.thinking,
+            think_pad=None if self.settings.think_pad else {},
         )
         self.delivery = Delivery(self)
         self.keeper = Keeper(self)
@@ -302,6 +306,7 @@ class ChaupalBot(commands.Bot):
             await round_scheduler.close()
         await super().close()
         await asyncio.to_thread(self.renders.close)
+        await asyncio.to_thread(self.thinking.close)
         db = getattr(self, "db", None) or self._database
         if db is not None:
             await db.close()

@@ -26,6 +26,13 @@ class Settings:
     snapshot_every: int
     render_workers: int = 1
     """Processes that draw images (0: a thread in the bot's process)."""
+    think_workers: int = 1
+    """Processes where automatic players search (0: a thread)."""
+    search_scale: float = 1.0
+    """Shrinks the automatic players' search budgets (tests)."""
+    think_pad: bool = True
+    """Each level's moves take a constant time (``bot.service.THINK_PAD``);
+    off in tests, which run on a fake clock."""
 
     def require_token(self) -> str:
         if not self.token:
@@ -107,6 +114,13 @@ def load_settings(
         else _whole_number("CHAUPAL_RENDER_WORKERS", raw, "0 or a positive whole number")
     )
 
+    raw = _optional(environ, "CHAUPAL_THINK_WORKERS")
+    think_workers = (
+        1
+        if raw is None
+        else _whole_number("CHAUPAL_THINK_WORKERS", raw, "0 or a positive whole number")
+    )
+
     return Settings(
         token=(environ.get("DISCORD_TOKEN") or "").strip() or None,
         dev_guild_id=dev_guild_id,
@@ -114,4 +128,5 @@ def load_settings(
         log_level=level,
         snapshot_every=snapshot_every,
         render_workers=render_workers,
+        think_workers=think_workers,
     )

@@ -183,7 +183,7 @@ def asked_privately(game: LiveGame, seat: Seat, served: frozenset[Seat] | None =
     if seat not in game.engine.to_move(state) or game.is_auto(seat):
         return False  # an automatic seat decides by itself, when its timer fires
     if served is None:
-        served = board_menu(game)[1]
+        served = board_menu(game).seats
     return seat not in served
 
 
@@ -517,7 +517,7 @@ class Delivery:
                 audience = await self._audience(game, rows)
                 delivered = await self._board(game, rows, actor, audience)
                 rows = await store.outbox(game_id)  # with the turn DMs the board owes
-                served = board_menu(game)[1]
+                served = board_menu(game).seats
                 for seat in range(len(game.seats)):
                     key = f"seat:{seat}"
                     row = rows.get(key, OutboxRow(key, -1))

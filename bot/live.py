@@ -191,3 +191,5 @@ class PathResult:
     path: tuple[int, ...]
     """The path to draw the next menu at (rebased to ``version``)."""
     version: int
+    depth: int = 0
+    """The menu level ``options`` are at (how its selects are divided)."""

@@ -8,6 +8,7 @@ caller post anything, so nothing a player did is lost on restart.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
@@ -47,8 +48,9 @@ from bot.live import (
 )
 from bot.notifications import Notifications
 from bot.outgoing import discord_time, safe_name
-from bot.players import player_for
+from bot.players import Level, player_for
 from bot.server_settings import table_defaults
+from bot.thinking import ThinkPool
 from bot.timekeeping import (
     DAY,
     MAX_TIMEOUTS_IN_A_ROW,
@@ -101,6 +103,14 @@ replaced faster than anyone can read it.  Constant, whatever the position
 and whatever it decides, so its timing tells nobody anything (a private
 decision included).  Kept in a ``clock`` timer of the seat, so it survives a
 restart and fires once."""
+THINK_PAD: Mapping[Level, float] = {"easy": 0.0, "medium": 0.5, "hard": 1.5}
+"""Seconds a lobby's automatic player takes at least to choose, thinking
+included (after ``AUTO_DELAY``): a search's time depends on the position,
+and so on what the seat holds; padded to a constant, it tells nobody
+anything.  Above a level's 95th percentile on the reference machine."""
+THINK_LEASE = 120.0
+"""How long a thinking seat's timer is moved on while it searches: a bot
+stopped mid-thought moves after a restart once this has passed."""
 AUTOMATIC_PLAYER = "🤖 Automatic player"
 """How a lobby's automatic players are named: "🤖 Automatic player 1"."""
 
@@ -153,8 +163,14 @@ class GameService:
         clock: Callable[[], float] = time.time,
         snapshot_every: int = 25,
         auto_delay: float = AUTO_DELAY,
+        thinker: ThinkPool | None = None,
+        think_pad: Mapping[Level, float] | None = None,
     ) -> None:
         self.store = store
+        self.thinker = thinker or ThinkPool(0)
+        """Where automatic players search (a worker process in the bot)."""
+        self.think_pad = dict(THINK_PAD if think_pad is None else think_pad)
+        """Seconds each level's move takes at least (see ``THINK_PAD``)."""
         self.auto_delay = auto_delay
         """How long an automatic seat waits before it acts (see
         ``AUTO_DELAY``); 0 plays automatic seats at once, inside the change
@@ -448,11 +464,11 @@ class GameService:
                 path = await self._rebase(game, seat, expected_version, path)
             texts = self.legal_texts(game, seat)
             try:
-                chosen, options, _ = follow(texts, path, self.menu_words(game, seat))
+                chosen, options, depth = follow(texts, path, self.menu_words(game, seat))
             except StaleChoice as exc:
                 raise StaleBoard(str(exc)) from None
             if chosen is None:
-                return PathResult(None, options, path, game.version)
+                return PathResult(None, options, path, game.version, depth)
             action = game.engine.parse(game.state, seat, chosen)
             result = await self._commit_move(game, seat, action)
             return PathResult(result, [], path, result.version)
@@ -1105,12 +1121,20 @@ class GameService:
         log.error("game %d: automatic seats did not stop playing", game.id)
 
     async def auto_move(
-        self, game: LiveGame, seat: Seat, *, by_human: bool, settle: bool = True
+        self,
+        game: LiveGame,
+        seat: Seat,
+        *,
+        by_human: bool,
+        settle: bool = True,
+        action: Any = None,
     ) -> MoveResult:
-        """The automatic player moves for ``seat`` (under the game's lock)."""
+        """The automatic player moves for ``seat`` (under the game's lock):
+        ``action`` when it was chosen already (a search), else the baseline's."""
         engine = game.engine
-        rng = random.Random(int(self._draw() * 2**53))
-        action = player_for(engine.name).choose(engine, game.state, seat, rng)
+        if action is None:
+            rng = random.Random(int(self._draw() * 2**53))
+            action = player_for(engine.name).choose(engine, game.state, seat, rng)
         engine_before = game.state
         state, step = apply_step(engine, engine_before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
@@ -1295,36 +1319,91 @@ class GameService:
         """A seat's clock timer fell due: time out, restart a clock after a
         vacation, or just set the timers right.  Returns a move to deliver."""
         async with self.lock(timer.game_id):
-            if not await self.timers.claim(timer):
-                return None
             try:
                 game = await self._load(timer.game_id)
             except GameError:
+                await self.timers.claim(timer)
                 return None
             seat = timer.seat
-            if (
+            due = (
                 not game.paused
                 and timer.version == game.version
                 and seat in self.automatic_turn(game)
                 and self.waits_to_act(game, seat)
-            ):
-                # An automatic seat's moment to act came (``auto_delay``).
-                return await self.auto_move(game, seat, by_human=False)
-            public, private = self.owing(game)
-            if (
-                game.paused
-                or timer.version != game.version
-                or seat not in public | private
-                or await self._vacation_ended_at(game, seat, timer.due)
-            ):
+            )
+            level = self.level_of(game, seat) if due else "easy"
+            if not due or level == "easy":
+                if not await self.timers.claim(timer):
+                    return None
+                if due:
+                    # An automatic seat's moment to act came (``auto_delay``).
+                    return await self.auto_move(game, seat, by_human=False)
+                return await self._clock_timer(game, timer)
+            # A search takes up to a second: it runs outside the game's lock
+            # (the players of a simultaneous phase may still act), and the
+            # timer is kept as a lease, so a bot stopped mid-thought thinks
+            # again after a restart instead of never moving.
+            lease = replace(timer, due=self._clock() + THINK_LEASE)
+            if not await self.timers.postpone(timer, lease.due):
+                return None
+            self.timers_changed()
+            state, version, seed = game.state, game.version, int(self._draw() * 2**53)
+        return await self._think_and_move(game, lease, state, version, level, seed)
+
+    def level_of(self, game: LiveGame, seat: Seat) -> Level:
+        """How strong the automatic player of ``seat`` is: a lobby's automatic
+        players play at the table's ``level``; a seat a person left is played
+        by the baseline (issue 19 leaves substitutes at ``easy`` for now)."""
+        if 0 <= seat < len(game.seats) and game.seats[seat].automatic_player:
+            return game.table.level
+        return "easy"
+
+    async def _think_and_move(
+        self, game: LiveGame, lease: Timer, state: Any, version: int, level: Level, seed: int
+    ) -> MoveResult | None:
+        """Search for the seat of ``lease`` (its timer, moved on as a lease),
+        then play the move if nothing changed meanwhile."""
+        seat = lease.seat
+        started = time.monotonic()
+        action = await self.thinker.choose(game.engine.name, state, seat, level, seed)
+        # Every move of a level takes the same time, so how long the
+        # automatic player took tells nobody anything about what it holds.
+        rest = self.think_pad.get(level, 0.0) - (time.monotonic() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with self.lock(game.id):
+            try:
+                game = await self._load(game.id)
+            except GameError:
+                return None
+            # The lease is gone when someone moved meanwhile (the game's
+            # timers were set afresh, and this seat thinks again if it is
+            # still due) or the bot stopped: nothing is played then.
+            if not await self.timers.claim(lease):
+                return None
+            if game.paused or game.version != version or seat not in self.automatic_turn(game):
                 await self._keep_time(game, moved=None)
                 return None
-            if seat in public:
-                deadline = clock_deadline(game.seats[seat], game.table.clock)
-                if deadline is None or deadline - self._clock() > 0.5:
-                    await self._keep_time(game, moved=None)
-                    return None
-            return await self._time_out(game, seat, private=seat in private)
+            return await self.auto_move(game, seat, by_human=False, action=action)
+
+    async def _clock_timer(self, game: LiveGame, timer: Timer) -> MoveResult | None:
+        """The rest of :meth:`clock_timer`, under the game's lock."""
+        seat = timer.seat
+        public, private = self.owing(game)
+        if (
+            game.paused
+            or timer.version != game.version
+            or seat not in public | private
+            or await self._vacation_ended_at(game, seat, timer.due)
+        ):
+            await self._keep_time(game, moved=None)
+            return None
+        if seat in public:
+            deadline = clock_deadline(game.seats[seat], game.table.clock)
+            if deadline is None or deadline - self._clock() > 0.5:
+                await self._keep_time(game, moved=None)
+                return None
+        return await self._time_out(game, seat, private=seat in private)
 
     async def _vacation_ended_at(self, game: LiveGame, seat: Seat, due: float) -> bool:
         """Whether ``due`` is when the seat's player came back from a

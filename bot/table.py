@@ -101,8 +101,8 @@ def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
         if any(s.automatic_player for s in game.seats):
             # Said before the buttons: the owner may start alone at once.
             lines.append(
-                "🤖 seats are played by the automatic player, each taking a few seconds "
-                "per move; the game is not rated."
+                f"🤖 seats are played by the automatic player at level **{game.table.level}**, "
+                "each taking a few seconds per move; the game is not rated."
             )
         lines.append(
             f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
@@ -135,6 +135,11 @@ TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         ("auto", "off", "6h", "12h", "1d", "2d"),
     ),
     "rated": ("whether the result counts for the players' ratings", ("yes", "no")),
+    "level": (
+        "how strong the lobby's automatic players are: easy (rules of thumb), "
+        "medium (searches about 0.2 s a move) or hard (about 1 s)",
+        ("easy", "medium", "hard"),
+    ),
 }
 """The service's own lobby options (``bot.timekeeping.TABLE_OPTIONS``), in
 players' words, with values to suggest."""
@@ -371,7 +376,15 @@ class Table:
         if result is None:
             game = await self.service.get(game_id)
             seat = self.service.seat_for(game, itx.user.id)
-            view = menu_view(game, seat, step.version, step.path, step.options)
+            view = menu_view(
+                game,
+                seat,
+                step.version,
+                step.path,
+                step.options,
+                self.service.menu_words(game, seat),
+                step.depth,
+            )
             prompt = menu_heading(self.bot, game, seat, step.path)
             if in_menu:
                 await edit_reply(itx, prompt, view=view)
@@ -392,6 +405,30 @@ class Table:
         else:
             await reply(itx, done)
         await self.bot.delivery.publish(result)
+
+    async def outdated_menu(
+        self, itx: discord.Interaction[Any], game_id: int, *, in_menu: bool
+    ) -> None:
+        """A button or menu from before menus were shown flat: its path would
+        pick something else now, so nothing is played."""
+        from bot.ui.items import private_view
+
+        why = "That menu was made by an older version of Chaupal, so nothing was played."
+        try:
+            game = await self.service.get(game_id)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if in_menu:
+            await self._refresh_menu(itx, game_id, why)
+            return
+
+        seat = game.seat_of(itx.user.id)
+        view = private_view(self.bot, game, seat) if seat is not None else None
+        if view is None:
+            await reply(itx, f"{why} Use the newest board.")
+        else:
+            await reply(itx, f"{why} Your choices now:", view=view)
 
     async def _refresh_menu(self, itx: discord.Interaction[Any], game_id: int, why: str) -> None:
         """A menu whose choice is gone: say so, and offer the current choices
@@ -760,7 +797,6 @@ class Table:
         )
         await self.bot.delivery.hand_over(game.id, seat)
 
-
     # -- learning a game, and opening a lobby (``/help``, ``/game rules``, ``/game new``) --
 
     async def rules(self, itx: discord.Interaction[Any], engine_name: str, *, full: bool) -> None:
@@ -997,9 +1033,10 @@ class Table:
         if stored is None:
             return None
         for record in await self.bot.store.games_in_channel(old.record.channel_id):
-            if record.status == "lobby" and await self.bot.store.get_message(
-                record.id, "lobby"
-            ) == stored:
+            if (
+                record.status == "lobby"
+                and await self.bot.store.get_message(record.id, "lobby") == stored
+            ):
                 return jump_url(old.record.guild_id, stored[0], stored[1])
         return None
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from bot.engines.core import InvalidOptions, excerpt
+from bot.players.levels import DEFAULT_LEVEL, Level, parse_level
 from storage.games import SeatRecord
 from storage.timekeeping import Timer
 
@@ -55,7 +56,7 @@ VACATION_DAYS_MAX: Final = 14
 VACATION_WINDOW_DAYS: Final = 60
 """At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
 
-TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated")
+TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated", "level")
 """Lobby options the service reads (the rest go to the engine)."""
 
 _UNITS: Final = {"d": DAY, "h": HOUR, "m": MINUTE}
@@ -172,6 +173,9 @@ class TableOptions:
     None: no reminders."""
     rated: bool = True
     """The result counts for the players' ratings (issue 11)."""
+    level: Level = DEFAULT_LEVEL
+    """How strong the lobby's automatic players are (``/game new bots:N
+    level:hard``, issue 19)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,6 +183,7 @@ class TableOptions:
             "timeout": self.timeout,
             "reminder": format_reminder(self.reminder),
             "rated": "yes" if self.rated else "no",
+            "level": self.level,
         }
 
     @classmethod
@@ -214,7 +219,15 @@ class TableOptions:
             if word not in ("yes", "no", "true", "false", "on", "off"):
                 raise InvalidOptions(f"`rated` is yes or no, not {excerpt(given['rated'])}.")
             rated = word in ("yes", "true", "on")
-        return cls(clock=clock, timeout=timeout, reminder=reminder, rated=rated)
+        level = base.level
+        if "level" in given:
+            parsed = parse_level(given["level"])
+            if parsed is None:
+                raise InvalidOptions(
+                    f"`level` is easy, medium or hard, not {excerpt(given['level'])}."
+                )
+            level = parsed
+        return cls(clock=clock, timeout=timeout, reminder=reminder, rated=rated, level=level)
 
     def describe(self) -> str:
         clock = f"clock {self.clock.describe()}" if self.clock else "no clock"

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats, reply
+from bot.players import LEVELS
 from bot.table import TABLE_OPTION_HELP, option_values
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 from storage.games import GameStatus
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 GAME_NUMBER = "Game number (only needed when you are in several games)"
 
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES.values()]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -201,8 +203,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game="Which game",
         options="Options as name=value; start typing to see the game's",
         bots="Seats for automatic players (play alone, or fill a table); the game is not rated",
+        level="How strong the automatic players are (default medium)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(
         self,
@@ -210,12 +213,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game: app_commands.Choice[str],
         options: str | None = None,
         bots: int = 0,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         try:
             given = parse_options(options)
         except GameError as exc:
             await self.bot.table.refuse(itx, exc)
             return
+        if level is not None:
+            given = {**given, "level": level.value}
         await self.bot.table.open_lobby(itx, game.value, given, bots=bots)
 
     @app_commands.command(name="join", description="Join the open lobby in this channel")

@@ -68,7 +68,7 @@ instead of the generated frozen ``__init__``, which nearly doubles playout speed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
@@ -488,6 +488,40 @@ def _deal_odds(seat: Seat, done: tuple[int, ...]) -> tuple[tuple[ArtabanAction, 
     return tuple((DealLeader(seat, f), p) for f in range(NUM_FILES))
 
 
+@cache
+def _value_steps(files: int, total: int) -> tuple[tuple[float, int], ...]:
+    """The values the first of ``files`` files may take so that the rest can
+    still make ``total``, each after the running share of arrangements up to
+    it: the float twin of :func:`value_odds`, for :func:`_deal_values`."""
+    ways = arrangements(files, total)
+    steps: list[tuple[float, int]] = []
+    running = 0
+    for v in range(1, 7):
+        completions = arrangements(files - 1, total - v) if v <= total else 0
+        if completions:
+            running += completions
+            steps.append((running / ways, v))
+    return tuple(steps)
+
+
+def _deal_values(draw: Callable[[], float]) -> tuple[int, ...]:
+    """R7: eight top values summing to 28, every legal arrangement equally
+    likely (file by file, as chance deals ``setup random``), one draw a file."""
+    values: list[int] = []
+    total = SETUP_SUM
+    for files in range(NUM_FILES, 0, -1):
+        u = draw()
+        steps = _value_steps(files, total)
+        value = steps[-1][1]
+        for share, v in steps:
+            if u < share:
+                value = v
+                break
+        values.append(value)
+        total -= value
+    return tuple(values)
+
+
 def _values_ok(values: tuple[int, ...]) -> bool:
     return (
         len(values) == NUM_FILES and all(1 <= v <= 6 for v in values) and sum(values) == SETUP_SUM
@@ -892,6 +926,38 @@ class ArtabanEngine:
                 board[base + f] = _code(s, f == state.leaders[s], v, start_front(v))
         final = tuple(board)
         return _replace(state, phase=PLAY, board=final, to_play=0, movers=_movers(final))
+
+    # ----- search (issue 19) -------------------------------------------------
+
+    def determinize(
+        self, state: ArtabanState, seat: Seat, draw: Callable[[], float]
+    ) -> ArtabanState:
+        """A state ``seat`` cannot tell from ``state``: the opponent's set-up
+        dealt afresh (:class:`bot.engines.core.Determinizes`).
+
+        R7: until both have committed, ``seat`` sees its own arrangement,
+        who has committed and whether a random set-up is being dealt (then
+        nobody but chance is to move); not how far the opponent has got.  So
+        the opponent gets a whole legal arrangement, every one equally likely
+        (eight values summing to 28 and a Leader file), committed or not as
+        before.  While chance deals the opponent's random set-up it starts
+        from nothing: chance deals the rest at its turn.  After the reveal
+        nothing is hidden, and the state is returned as it is.
+        """
+        if state.phase != SETUP or seat not in (0, 1):
+            return state
+        other = 1 - seat
+        if state.dealing == other:
+            values: tuple[int, ...] = ()
+            leader = -1
+        else:
+            values = _deal_values(draw)
+            leader = min(int(draw() * NUM_FILES), NUM_FILES - 1)
+        return _replace(
+            state,
+            values=_set(state.values, other, values),
+            leaders=_set(state.leaders, other, leader),
+        )
 
     # ----- play -------------------------------------------------------------
 

@@ -65,6 +65,15 @@ Where the rulings leave a gap or differ from the rulebook:
 
 States are frozen dataclasses; the per-move path copies them through
 :func:`_replace` (``object.__new__`` plus the field dict), like Artaban.
+
+Speed (issue 19, for search playouts): a MOVE state generates its legal
+moves once and keeps them in its ``__dict__`` outside the fields
+(:func:`_legal`), so ``_settle`` (can anything move?), ``legal_actions`` and
+``apply`` (is this move legal?) share one generation; ``apply`` finds a move
+from ``legal_actions`` by identity.  Move generation, rolls and turn changes
+use tables built at import.  ``tests/engines/test_chaturaji_speed_safety.py``
+holds seeded playout logs hashed before this work: not one legal move, order,
+narration, state or outcome changed.
 """
 
 from __future__ import annotations
@@ -163,6 +172,8 @@ START_SQUARES: Final = (
 )
 THRONES: Final = tuple(square_of(s[2]) for s in START_SQUARES)
 """R2: each army's throne square, its monarch's starting square."""
+_THRONE_OF: Final = tuple(THRONES.index(sq) if sq in THRONES else -1 for sq in range(64))
+"""The army whose throne is on each square, -1 for none."""
 CENTRE: Final = tuple(square_of(s) for s in ("d4", "e4", "d5", "e5"))
 """R9: the four central squares."""
 _CENTRE_SET: Final = frozenset(CENTRE)
@@ -373,18 +384,34 @@ class ChaturajiState:
     winner: int
     """The winning partnership, -1 (none yet, or a quiet draw)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to a search worker) without the legal-move cache."""
+        return _fields_of(self)
+
 
 _new_state: Final = object.__new__
 _set_fields: Final = object.__setattr__
 _FIELD_NAMES: Final = frozenset(f.name for f in fields(ChaturajiState))
+_LEGAL: Final = "_legal"
+"""The key under which a MOVE state keeps its legal piece moves (see
+:func:`_legal`) in its ``__dict__``: not a field, so equality, hashing,
+``repr``, JSON and pickles never see it."""
+
+
+def _fields_of(state: ChaturajiState) -> dict[str, Any]:
+    """The state's fields as a fresh dict, without the legal-move cache
+    (which would be wrong for any state built from it)."""
+    d = state.__dict__.copy()
+    d.pop(_LEGAL, None)
+    return d
 
 
 def _replace(state: ChaturajiState, **changes: Any) -> ChaturajiState:
     if not changes.keys() <= _FIELD_NAMES:
         raise TypeError(f"ChaturajiState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
-    after = _new_state(ChaturajiState)
-    _set_fields(after, "__dict__", {**state.__dict__, **changes})
-    return after
+    d = _fields_of(state)
+    d.update(changes)
+    return _build(d)
 
 
 def _build(d: dict[str, Any]) -> ChaturajiState:
@@ -413,41 +440,6 @@ def _has_kind(board: tuple[int, ...], army: int, kind: int) -> bool:
     return piece(army, kind) in board
 
 
-def _targets(board: tuple[int, ...], sq: int, code: int, enemies: int) -> list[int]:
-    """R3/R4: where the piece ``code`` on ``sq`` may go; ``enemies`` is the
-    bit mask of armies it may capture."""
-    kind = _KIND[code]
-    out: list[int] = []
-    if kind == SQUIRE:
-        one, two, caps = _SQUIRE[_ARMY[code]]
-        t = one[sq]
-        if t >= 0 and not board[t]:
-            out.append(t)
-            t = two[sq]
-            if t >= 0 and not board[t]:
-                out.append(t)
-        for t in caps[sq]:
-            c = board[t]
-            if c and _BIT[c] & enemies:
-                out.append(t)
-        return out
-    for ray in _SLIDES[kind][sq]:
-        for t in ray:
-            c = board[t]
-            if not c:
-                out.append(t)
-            else:
-                if _BIT[c] & enemies:
-                    out.append(t)
-                break
-    if kind != MONARCH:
-        for t in _JUMPS[kind][sq]:
-            c = board[t]
-            if not c or _BIT[c] & enemies:
-                out.append(t)
-    return out
-
-
 def _enemies(turn: int, control: int) -> int:
     """R4: the armies the pieces moved this turn may capture: neither the
     mover's partnership nor the army it controls."""
@@ -458,19 +450,24 @@ def _enemies(turn: int, control: int) -> int:
 _ENEMIES: Final = tuple(tuple(_enemies(t, c) for c in (-1, 0, 1, 2, 3)) for t in range(4))
 
 
-def _promotions(board: tuple[int, ...], army: int) -> tuple[int, ...]:
-    """R10: the kinds a squire of ``army`` may become (lost paladin, raven)."""
-    return tuple(k for k in (PALADIN, RAVEN) if piece(army, k) not in board)
+_CAPTURES: Final = tuple(tuple(c > 0 and bool(_BIT[c] & e) for c in range(17)) for e in range(16))
+"""``_CAPTURES[enemies][code]``: a piece ``code`` is one of ``enemies`` (R4)."""
+_REACHES: Final = tuple(tuple(c == 0 or _CAPTURES[e][c] for c in range(17)) for e in range(16))
+"""``_REACHES[enemies][code]``: a square holding ``code`` is empty or capturable."""
 
 
 def _counted(board: tuple[int, ...], monarchs: tuple[int, ...], army: int, face: int) -> int:
     """R6: the kind a die showing ``face`` moves for ``army``, counting up; -1 void."""
-    for kind in range(face - 1, 4):
-        if kind == MONARCH:
-            if monarchs[army] >= 0:
-                return kind
-        elif piece(army, kind) in board:
+    kind = face - 1
+    if kind == MONARCH:
+        if monarchs[army] >= 0:
+            return MONARCH
+        kind = PALADIN
+    base = 1 + army * 4
+    while kind < 4:
+        if base + kind in board:
             return kind
+        kind += 1
     return -1
 
 
@@ -489,79 +486,96 @@ def _stage_kinds(state: ChaturajiState) -> int:
     return mask
 
 
-def _piece_moves(state: ChaturajiState, only: int = -1) -> list[Move]:
+def _legal(state: ChaturajiState) -> list[Move]:
+    """The moves of the army moving now with its unused dice (a MOVE state),
+    in the order ``legal_actions`` lists them.
+
+    Computed once per state and kept in its ``__dict__`` under
+    :data:`_LEGAL` (states are immutable, so it never goes stale; every
+    state built from another drops it, see :func:`_fields_of`): ``_settle``
+    asks whether anything can move, ``legal_actions`` lists the moves, and
+    ``apply`` finds the move among them instead of generating the piece's
+    moves again.
+    """
+    legal: list[Move] | None = state.__dict__.get(_LEGAL)
+    if legal is None:
+        legal = state.__dict__[_LEGAL] = _generate(state)
+    return legal
+
+
+def _generate(state: ChaturajiState) -> list[Move]:
     """Every move of the army moving now with its unused dice, by square
-    (only the piece on ``only`` when it is given)."""
-    kinds = _stage_kinds(state)
-    if not kinds:
-        return []
-    army = state.turn if state.stage == 0 else state.control
-    board = state.board
-    enemies = _ENEMIES[state.turn][state.control + 1]
-    base = 1 + army * 4
+    ascending, each piece's targets ascending (R3/R4), a squire's
+    promotions in place first (R10).  One function, locals only, tables
+    for everything: it runs for every MOVE state of a playout."""
     out: list[Move] = []
+    turn = state.turn
+    control = state.control
+    army = turn if state.stage == 0 else control
+    kinds = 0
+    for a, _, k, used in state.dice:
+        if a == army and not used and k >= 0:
+            kinds |= 1 << k
+    if not kinds:
+        return out
+    board = state.board
+    # R4: neither the mover's partnership nor the army it controls.
+    enemies = _ENEMIES[turn][control + 1]
+    captures = _CAPTURES[enemies]
+    reaches = _REACHES[enemies]
+    base = 1 + army * 4
+    squares = state.squares[army]
     promos: tuple[int, ...] | None = None
-    on_row = _ON_PROMOTION_ROW[army]
-    for sq in state.squares[army] if only < 0 else (only,):
+    for sq in squares:
+        # ``squares`` holds exactly this army's pieces, so 0 <= kind < 4.
         kind = board[sq] - base
-        if not 0 <= kind < 4 or not kinds >> kind & 1:
+        if not kinds >> kind & 1:
             continue
-        targets = _targets(board, sq, base + kind, enemies)
+        targets: list[int] = []
+        append = targets.append
         if kind == SQUIRE:
+            one, two, caps = _SQUIRE[army]
+            t = one[sq]
+            if t >= 0 and not board[t]:
+                append(t)
+                t = two[sq]
+                if t >= 0 and not board[t]:
+                    append(t)
+            for t in caps[sq]:
+                if captures[board[t]]:
+                    append(t)
+            on_row = _ON_PROMOTION_ROW[army]
             if promos is None:
-                promos = _promotions(board, army)
+                # R10: a lost paladin or raven (none of its kind on the board).
+                present = [board[s] for s in squares]
+                promos = tuple(k for k in (PALADIN, RAVEN) if base + k not in present)
             if on_row[sq]:
                 # R10: promotion in place, with a die standing for the squire.
                 out.extend([Move(sq, sq, k) for k in promos])
-            for t in sorted(targets):
+            targets.sort()
+            row = _MOVES[sq]
+            for t in targets:
                 if on_row[t] and promos:
                     out.extend([Move(sq, t, k) for k in promos])
                 else:
-                    out.append(_MOVES[sq][t])
-        elif targets:
-            row = _MOVES[sq]
-            targets.sort()
-            out.extend([row[t] for t in targets])
-    return out
-
-
-def _can_move(state: ChaturajiState) -> bool:
-    """Whether :func:`_piece_moves` would find anything, stopping at the
-    first move found (a slide needs only its first square free or an enemy)."""
-    kinds = _stage_kinds(state)
-    if not kinds:
-        return False
-    army = state.turn if state.stage == 0 else state.control
-    board = state.board
-    enemies = _ENEMIES[state.turn][state.control + 1]
-    bits = _BIT
-    base = 1 + army * 4
-    for sq in state.squares[army]:
-        kind = board[sq] - base
-        if not 0 <= kind < 4 or not kinds >> kind & 1:
-            continue
-        if kind == SQUIRE:
-            one, _, caps = _SQUIRE[army]
-            t = one[sq]
-            if t >= 0 and not board[t]:
-                return True
-            for t in caps[sq]:
-                c = board[t]
-                if c and bits[c] & enemies:
-                    return True
-            if _ON_PROMOTION_ROW[army][sq] and _promotions(board, army):
-                return True  # R10: promotion in place
+                    out.append(row[t])
             continue
         for ray in _SLIDES[kind][sq]:
-            c = board[ray[0]]
-            if not c or bits[c] & enemies:
-                return True
+            for t in ray:
+                c = board[t]
+                if c:
+                    if captures[c]:
+                        append(t)
+                    break
+                append(t)
         if kind != MONARCH:
             for t in _JUMPS[kind][sq]:
-                c = board[t]
-                if not c or bits[c] & enemies:
-                    return True
-    return False
+                if reaches[board[t]]:
+                    append(t)
+        if targets:
+            targets.sort()
+            out.extend(map(_MOVES[sq].__getitem__, targets))
+    return out
 
 
 def _ravens_in_centre(board: tuple[int, ...], army: int, to: int) -> tuple[int, ...]:
@@ -583,6 +597,8 @@ def _ravens_in_centre(board: tuple[int, ...], army: int, to: int) -> tuple[int, 
 # --------------------------------------------------------------------------
 
 _SEAT_SETS: Final = tuple(frozenset({s}) for s in range(4))
+_COMMANDER_SETS: Final = {n: tuple(_SEAT_SETS[s] for s in seats) for n, seats in _SEATINGS.items()}
+"""R13: ``{seat}`` of the seat commanding each army, per player count."""
 _CHANCE_SET: Final = frozenset({CHANCE})
 _NOBODY: Final[frozenset[Seat]] = frozenset()
 _SQUARE: Final = "([a-h][1-8])"
@@ -677,11 +693,11 @@ class ChaturajiEngine:
 
     def to_move(self, state: ChaturajiState) -> frozenset[Seat]:
         phase = state.phase
-        seats = _SEATINGS[state.num_players]
         if phase in (MOVE, REENTER):
-            return _SEAT_SETS[seats[state.turn]]
+            return _COMMANDER_SETS[state.num_players][state.turn]
         if phase in (ROLL, START):
             return _CHANCE_SET
+        seats = _SEATINGS[state.num_players]
         if phase == PLACE:
             return _SEAT_SETS[seats[state.placing[0]]]
         if phase == CHOOSE:
@@ -690,7 +706,9 @@ class ChaturajiEngine:
         return _NOBODY
 
     def waiting_on(self, state: ChaturajiState) -> frozenset[Seat]:
-        return self.to_move(state) - _CHANCE_SET
+        # ``to_move`` is either chance alone or seats alone.
+        movers = self.to_move(state)
+        return _NOBODY if movers is _CHANCE_SET else movers
 
     def choices_are_public(self, state: ChaturajiState, seat: Seat) -> bool:
         """Nothing is hidden (rules, "Hidden information")."""
@@ -710,12 +728,12 @@ class ChaturajiEngine:
 
     def legal_actions(self, state: ChaturajiState, seat: Seat) -> list[ChaturajiAction]:
         phase = state.phase
+        if phase == MOVE:  # the hot path, whose turn inline (as ``to_move``)
+            if seat != _SEATINGS[state.num_players][state.turn]:
+                return []
+            return [*_legal(state), PASS]
         if phase == OVER or seat not in self.to_move(state):
             return []
-        if phase == MOVE:
-            out: list[ChaturajiAction] = list(_piece_moves(state))
-            out.append(PASS)
-            return out
         if phase in (ROLL, START):
             return list(_ROLLS)
         if phase == CHOOSE:
@@ -738,18 +756,31 @@ class ChaturajiEngine:
     # ----- apply ------------------------------------------------------------
 
     def apply(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> ChaturajiState:
-        if state.phase == OVER:
-            raise IllegalAction("The game is over.")
-        if seat not in self.to_move(state):
-            raise NotYourTurn("It is not your turn.")
         phase = state.phase
+        # The two phases of nearly every action first, whose turn inline
+        # (what ``to_move`` says for them).
+        if phase == ROLL:
+            if seat != CHANCE:
+                raise NotYourTurn("It is not your turn.")
+            if isinstance(action, Roll):
+                face = action.value
+                if not 1 <= face <= 4:
+                    raise IllegalAction("A die shows 1 to 4.")
+                return self._roll_die(state, face)
+            raise IllegalAction(f"That is not possible now. {self._hint(state)}")
         if phase == MOVE:
+            if seat != _SEATINGS[state.num_players][state.turn]:
+                raise NotYourTurn("It is not your turn.")
             if isinstance(action, Move):
                 return self._move(state, action)
             if isinstance(action, Pass):
                 return self._settle(self._decline(state), check=False)
             raise IllegalAction("Move a piece for your dice, or pass.")
-        if isinstance(action, Roll) and phase in (ROLL, START):
+        if phase == OVER:
+            raise IllegalAction("The game is over.")
+        if seat not in self.to_move(state):
+            raise NotYourTurn("It is not your turn.")
+        if isinstance(action, Roll) and phase == START:
             if not 1 <= action.value <= 4:
                 raise IllegalAction("A die shows 1 to 4.")
             return self._roll(state, action.value)
@@ -760,7 +791,7 @@ class ChaturajiEngine:
                     f"{PARTNERSHIPS[p].title()} won the start roll: first blue/red/"
                     "green/yellow must name one of its armies."
                 )
-            return self._begin(state.__dict__.copy(), action.army, count=False)
+            return self._begin(_fields_of(state), action.army, count=False)
         if phase == REENTER and isinstance(action, Reenter):
             if action.first == -1:
                 return self._settle(_replace(state, phase=MOVE, reentry=()))
@@ -812,14 +843,23 @@ class ChaturajiEngine:
                 # R14: re-roll ties.
                 return _replace(state, start_rolls=())
             return _replace(state, start_rolls=rolls, phase=CHOOSE)
-        i = len(state.dice)
-        army = state.turn if i < 2 else state.control
+        return self._roll_die(state, face)
+
+    def _roll_die(self, state: ChaturajiState, face: int) -> ChaturajiState:
+        """R5: one of the turn's dice (the mover's two, then the controlled
+        army's two, R8)."""
+        dice = state.dice
+        control = state.control
+        army = state.turn if len(dice) < 2 else control
         # R6: counted when rolled, held for the whole turn.
         die: Die = (army, face, _counted(state.board, state.monarchs, army, face), False)
-        dice = (*state.dice, die)
-        if len(dice) < (4 if state.control >= 0 else 2):
-            return _replace(state, dice=dice)
-        return self._settle(_replace(state, dice=dice, phase=MOVE, stage=0))
+        d = _fields_of(state)
+        d["dice"] = dice = (*dice, die)
+        if len(dice) < (4 if control >= 0 else 2):
+            return _build(d)
+        d["phase"] = MOVE
+        d["stage"] = 0
+        return self._settle(_build(d))
 
     @staticmethod
     def _decline(state: ChaturajiState) -> ChaturajiState:
@@ -829,53 +869,72 @@ class ChaturajiEngine:
         return _replace(state, dice=dice)
 
     def _move(self, state: ChaturajiState, action: Move) -> ChaturajiState:
-        frm, to, promo = action.frm, action.to, action.promo
-        if not (0 <= frm < 64 and 0 <= to < 64) or action not in _piece_moves(state, frm):
-            raise IllegalAction(self._why_not(state, action))
-        board = list(state.board)
+        # Found among the state's legal moves (generated once, see
+        # ``_legal``), by identity when it is one of the listed objects (as
+        # from ``legal_actions``), else by value (typed or built by hand).
+        legal = _legal(state)
+        for move in legal:
+            if move is action:
+                break
+        else:
+            for move in legal:
+                if move == action:
+                    break
+            else:
+                raise IllegalAction(self._why_not(state, action))
+        frm, to, promo = move.frm, move.to, move.promo
+        before = state.board
+        board = list(before)
         code = board[frm]
         army, kind = _ARMY[code], _KIND[code]
         taken = board[to] if to != frm else 0
         captured: tuple[int, ...] = (to,) if taken else ()
         board[frm] = 0
-        board[to] = code if promo < 0 else piece(army, promo)
+        board[to] = code if promo < 0 else code - kind + promo  # R10: same army
         monarchs = state.monarchs
         squares = state.squares
         if kind == RAVEN and to in _CENTRE_SET and not taken:
             # R9: the unkindness of ravens, the partner's raven included.
-            others = _ravens_in_centre(state.board, army, to)
+            others = _ravens_in_centre(before, army, to)
             for s in others:
                 board[s] = 0
             captured = others
         if frm != to:
             moved = list(squares)
-            moved[army] = tuple(sorted(to if s == frm else s for s in squares[army]))
+            own = list(squares[army])
+            own[own.index(frm)] = to
+            own.sort()
+            moved[army] = tuple(own)
             for s in captured:
-                victim = _ARMY[state.board[s]]
-                moved[victim] = tuple(v for v in moved[victim] if v != s)
+                victim = _ARMY[before[s]]
+                theirs = list(moved[victim])
+                theirs.remove(s)
+                moved[victim] = tuple(theirs)
             squares = tuple(moved)
-        if kind == MONARCH:
-            monarchs = tuple(to if a == army else m for a, m in enumerate(monarchs))
-        if taken and _KIND[taken] == MONARCH:
-            monarchs = tuple(-1 if a == _ARMY[taken] else m for a, m in enumerate(monarchs))
+        monarch_taken = taken != 0 and _KIND[taken] == MONARCH
+        if kind == MONARCH or monarch_taken:
+            where = list(monarchs)
+            if kind == MONARCH:
+                where[army] = to
+            if monarch_taken:
+                where[_ARMY[taken]] = -1
+            monarchs = tuple(where)
         # The die: the first unused one of this army for the piece's kind.
         dice = list(state.dice)
-        for i, (a, f, k, used) in enumerate(dice):
-            if a == army and k == kind and not used:
-                dice[i] = (a, f, k, True)
+        for i, die in enumerate(dice):
+            if die[0] == army and die[2] == kind and not die[3]:
+                dice[i] = (army, die[1], kind, True)
                 break
-        eventful = state.eventful or bool(captured) or promo >= 0 or kind == SQUIRE
         record: MoveRecord = (army, kind, frm, to, promo, captured)
-        after = _replace(
-            state,
-            board=tuple(board),
-            monarchs=monarchs,
-            squares=squares,
-            dice=tuple(dice),
-            eventful=eventful,
-            turn_moves=(*state.turn_moves, record),
-        )
-        if taken and _KIND[taken] == MONARCH:
+        d = _fields_of(state)
+        d["board"] = tuple(board)
+        d["monarchs"] = monarchs
+        d["squares"] = squares
+        d["dice"] = tuple(dice)
+        d["eventful"] = state.eventful or bool(captured) or promo >= 0 or kind == SQUIRE
+        d["turn_moves"] = (*state.turn_moves, record)
+        after = _build(d)
+        if monarch_taken:
             return self._monarch_taken(after, _ARMY[taken])
         return self._settle(after)
 
@@ -918,7 +977,7 @@ class ChaturajiEngine:
         """Go on to the controlled army's dice, or end the turn, once the
         moving army's dice are used up or can move nothing."""
         while True:
-            if check and _can_move(state):
+            if check and _legal(state):
                 return state
             if state.stage == 0 and state.control >= 0:
                 state = _replace(state, stage=1)
@@ -927,7 +986,7 @@ class ChaturajiEngine:
             return self._end_turn(state)
 
     def _end_turn(self, state: ChaturajiState) -> ChaturajiState:
-        d = state.__dict__.copy()
+        d = _fields_of(state)
         d["quiet"] = 0 if state.eventful else state.quiet + 1
         if state.turn_moves:
             d["last_moves"] = state.turn_moves
@@ -937,34 +996,35 @@ class ChaturajiEngine:
 
     def _begin(self, d: dict[str, Any], army: int, count: bool) -> ChaturajiState:
         """Start ``army``'s turn, skipping armies whose monarch is captured (R7)."""
+        d.pop(_LEGAL, None)  # ``d`` may be a copy of a state's ``__dict__``
         monarchs = d["monarchs"]
-        skipped: list[int] = []
+        skipped: tuple[int, ...] = ()
         limit = d["quiet_limit"]
-        d.update(dice=(), control=-1, stage=0, reentry=(), placing=())
+        d["dice"] = d["reentry"] = d["placing"] = ()
+        d["stage"] = 0
         while True:
             if count and limit and d["quiet"] >= limit:
-                d["skipped"] = tuple(skipped)
+                d["control"] = -1
+                d["skipped"] = skipped
                 return self._end(_build(d), winner=-1)
             if monarchs[army] >= 0 or monarchs[army ^ 2] == THRONES[army]:
                 # R8: a captured army whose partner's monarch is on its throne
                 # takes its turn normally.
                 break
-            skipped.append(army)
+            skipped += (army,)
             d["quiet"] += 1
             army = (army + 1) % 4
         control = -1
         mine = monarchs[army]
         if mine >= 0:
-            for other in range(4):
-                if other != army and monarchs[other] < 0 and THRONES[other] == mine:
-                    control = other  # R8: the mover commands that army too.
-        d.update(
-            phase=ROLL,
-            turn=army,
-            control=control,
-            skipped=tuple(skipped),
-            turns=d["turns"] + 1,
-        )
+            other = _THRONE_OF[mine]
+            if other >= 0 and other != army and monarchs[other] < 0:
+                control = other  # R8: the mover commands that army too.
+        d["phase"] = ROLL
+        d["turn"] = army
+        d["control"] = control
+        d["skipped"] = skipped
+        d["turns"] += 1
         return _build(d)
 
     def _end(self, state: ChaturajiState, winner: int) -> ChaturajiState:

@@ -244,6 +244,25 @@ class DecidesPrivately(Protocol):
     def deciding_privately(self, state: Any) -> frozenset[Seat]: ...
 
 
+@runtime_checkable
+class Determinizes(Protocol):
+    """A game that hides things, for search (issue 19): a full state that
+    ``seat`` cannot tell apart from ``state``.
+
+    ``determinize(state, seat, draw)`` keeps everything ``seat`` may see (its
+    view, and so its own secrets and the public view, and its legal actions)
+    and deals everything else afresh from ``draw`` (a float in [0, 1), like
+    :func:`resolve_chance`): the other hands, the deck's order, the tokens
+    behind other screens, an opponent's secret set-up.  The result must
+    depend only on what ``seat`` may see and on ``draw``: the conformance
+    tests compare it on twins that differ only in the hidden part.  Each
+    engine knows its own secrets best, so each deals its own; a game of full
+    information does not implement it (search uses the state as it is).
+    """
+
+    def determinize(self, state: Any, seat: Seat, draw: Callable[[], float]) -> Any: ...
+
+
 def owed_decisions(
     engine: Engine[Any, Any, Any], state: Any
 ) -> tuple[frozenset[Seat], frozenset[Seat]]:

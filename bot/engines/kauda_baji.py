@@ -18,12 +18,13 @@ Notation (docs/rules/kauda_baji.md, "Move notation"):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 from math import comb
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple
 
 from bot.engines.core import (
     CHANCE,
@@ -262,14 +263,46 @@ class KaudaBajiState:
     """Per player, the board squares their stacks stand on: derived from
     ``stacks`` (never stored), kept so a kill check is one set lookup."""
 
+    # The legal moves of a state in the move phase are worked out once and
+    # kept beside its fields under ``_LEGAL`` (not a field: no part of
+    # equality, hashing, repr or JSON), so that settling the turn (R8),
+    # offering the moves and checking the one played share one computation.
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (search workers, copies) without the kept moves: they are
+        worked out again on demand."""
+        return {k: v for k, v in self.__dict__.items() if k != _LEGAL}
+
+
+_LEGAL: Final = "_legal"
+"""Where a state keeps its legal moves (see :class:`KaudaBajiState`)."""
+
 
 def _replace(state: KaudaBajiState, **changes: Any) -> KaudaBajiState:
     """``dataclasses.replace`` without re-running ``__init__`` (the hot path
     of every action).  Field names are checked by the tests' round trips
     (``to_json`` writes every field), not here."""
+    return _with(state, changes)
+
+
+def _with(state: KaudaBajiState, changes: dict[str, Any]) -> KaudaBajiState:
+    """:func:`_replace` with the changes as a dict; the new state does not
+    keep the old one's legal moves unless ``changes`` sets ``_LEGAL``."""
     after: KaudaBajiState = object.__new__(KaudaBajiState)
-    object.__setattr__(after, "__dict__", {**state.__dict__, **changes})
+    object.__setattr__(after, "__dict__", {**state.__dict__, _LEGAL: None, **changes})
     return after
+
+
+def _made(fields: dict[str, Any]) -> KaudaBajiState:
+    """A state with exactly ``fields`` (every field, and ``_LEGAL``): the
+    hot paths write a new state's fields in one dict."""
+    after: KaudaBajiState = _new(KaudaBajiState)
+    _set(after, "__dict__", fields)
+    return after
+
+
+_new: Final = object.__new__
+_set: Final = object.__setattr__
 
 
 def _seat(state: KaudaBajiState, player: int) -> int:
@@ -314,16 +347,6 @@ def _walk(step: int, dist: int, arrows: tuple[bool, ...]) -> tuple[int, ...]:
             step += 1
         out.append(step)
     return tuple(out)
-
-
-@lru_cache(maxsize=8192)
-def _route_walk(
-    seat: int, step: int, dist: int, arrows: tuple[bool, ...]
-) -> tuple[int, tuple[int, ...]]:
-    """Where a move ends (a step) and the board squares it passes over and
-    lands on."""
-    walked = _walk(step, dist, arrows)
-    return walked[-1], tuple(ROUTES[seat][s] for s in walked)
 
 
 @cache
@@ -403,79 +426,203 @@ def _at(stacks: tuple[Stack, ...], step: int) -> tuple[int, ...]:
 _NONE: Final[frozenset[int]] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+class _Played(NamedTuple):
+    """What playing one offered move does, worked out the first time it is
+    played and kept with the square's moves (most offered moves are never
+    played, so this is not done for all of them)."""
+
+    square: int
+    size: int
+    leaving: tuple[Stack, ...]
+    """The mover's stacks that leave ``square`` whole or split (R9, R11)."""
+    staying: tuple[Stack, ...]
+    """What stays behind of a split tuple (R11), if any."""
+    end: int
+    """The step it ends on (``CENTRE_STEP``: home, R17)."""
+    landing: Stack
+    """The moved tuple where it ends."""
+    path: tuple[int, ...]
+    """The board squares it passes over and lands on."""
+    to_square: int
+    values: tuple[int, ...]
+    rest: tuple[int, ...]
+    """The bank once ``values`` are spent."""
+    text: str
+    """The news after the player's tag, up to the values spent."""
+    vacates: bool
+    """No tuple of the mover's stays on ``square``."""
+
+
+_NONE_PLAYED: Final[Mapping[int, _Played]] = MappingProxyType({})
+
+
 class _SquareLegal:
     """The legal moves from one square, and what they spend (kept small:
     thousands are cached)."""
 
-    square: int
-    moves: tuple[Move, ...]
-    direct: frozenset[int]
-    """Banked values some move spends without going round the inner ring
-    again (R17)."""
-    round_only: frozenset[int]
-    """Banked values this square's moves spend only by going round again."""
+    __slots__ = (
+        "bank",
+        "direct",
+        "moves",
+        "played",
+        "round_only",
+        "seat",
+        "sizes",
+        "square",
+        "step",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        step: int,
+        sizes: tuple[int, ...],
+        bank: tuple[int, ...],
+        moves: tuple[Move, ...],
+        direct: frozenset[int],
+        round_only: frozenset[int],
+    ) -> None:
+        self.seat = seat
+        self.step = step
+        self.sizes = sizes
+        self.square: int = ROUTES[seat][step]
+        self.bank = bank
+        self.moves = moves
+        self.direct = direct
+        """Banked values some move spends without going round the inner ring
+        again (R17)."""
+        self.round_only = round_only
+        """Banked values this square's moves spend only by going round again."""
+        self.played: Mapping[int, _Played] = _NONE_PLAYED
+        """By ``id`` of an offered move (held in ``moves``, so the id is its
+        own for as long as this lives): what playing it does.  Most squares'
+        moves are never played: they share one empty, read-only table."""
+
+    def find(self, move: Move) -> _Played | None:
+        """What ``move`` does if it is one of these, else None."""
+        played = self.played.get(id(move))
+        if played is not None:
+            return played
+        # An offered move comes back as the very object (automatic players,
+        # benchmarks); a parsed one is compared by value.
+        for offered in self.moves:
+            if offered is move:
+                break
+        else:
+            if move not in self.moves:
+                return None
+            offered = self.moves[self.moves.index(move)]
+            played = self.played.get(id(offered))
+            if played is not None:
+                return played
+        played = self._play(offered)
+        table = self.played
+        if not isinstance(table, dict):
+            table = self.played = {}
+        table[id(offered)] = played
+        return played
+
+    def _play(self, move: Move) -> _Played:
+        size = move.size
+        walked = _walk(self.step, sum(move.values) // size, move.arrows)
+        route = ROUTES[self.seat]
+        path = tuple(route[s] for s in walked)
+        end, to_sq = walked[-1], path[-1]
+        rest = list(self.bank)
+        for v in move.values:
+            rest.remove(v)
+        text = (
+            f" moves a {SIZE_NAMES[size]} from {_SQUARE_NAMES[move.square]} "
+            + ("into the centre" if end == CENTRE_STEP else f"to {_SQUARE_NAMES[to_sq]}")
+            + f" with {_values_text(move.values)}"
+        )
+        step, k, m = self.step, move.split_k, move.split_of
+        return _Played(
+            move.square,
+            size,
+            tuple((step, w) for w in move.whole) + (((step, m),) if k else ()),
+            ((step, m - k),) if k else (),
+            end,
+            (end, size),
+            path,
+            to_sq,
+            move.values,
+            tuple(rest),
+            text,
+            len(move.whole) == len(self.sizes) and not move.split_k,
+        )
 
 
 class _Legal:
     """A position's legal moves, gathered square by square."""
 
-    __slots__ = ("forfeits", "moves", "parts")
+    __slots__ = ("actions", "forfeits", "moves", "parts")
 
-    def __init__(self, parts: tuple[_SquareLegal, ...]) -> None:
+    def __init__(self, parts: list[_SquareLegal], moves: list[Move], round_only: bool) -> None:
         self.parts = parts
+        self.moves = moves
+        """Every legal move, square by square (never handed out: callers get
+        copies)."""
         self.forfeits: tuple[Forfeit, ...] = ()
         """R17: values whose every legal use goes round the inner ring again."""
-        if len(parts) == 1:
-            self.moves: tuple[Move, ...] = parts[0].moves
-            round_only = bool(parts[0].round_only)
-        else:
-            moves: list[Move] = []
-            round_only = False
-            for part in parts:
-                moves += part.moves
-                round_only = round_only or bool(part.round_only)
-            self.moves = tuple(moves)
+        self.actions: Sequence[Move | Forfeit] = moves
+        """The legal actions in the order offered: moves, then forfeits."""
         if round_only:
             maybe = frozenset().union(*(part.round_only for part in parts))
             direct = frozenset().union(*(part.direct for part in parts))
             self.forfeits = tuple(Forfeit(v) for v in sorted(maybe - direct, reverse=True))
+            self.actions = [*moves, *self.forfeits]
 
-    def allows(self, move: Move) -> bool:
+    def find(self, move: Move) -> _Played | None:
+        """What ``move`` does if it is legal, else None."""
+        square = move.square
         for part in self.parts:
-            if part.square == move.square:
-                # An offered move comes back as the very object (automatic
-                # players, benchmarks); a parsed one is compared by value.
-                for offered in part.moves:
-                    if offered is move:
-                        return True
-                return move in part.moves
-        return False
+            if part.square == square:
+                return part.find(move)
+        return None
 
 
 def _legal(state: KaudaBajiState) -> _Legal:
-    """Every legal move of the player to move (R6, R9-R11, R15, R17)."""
-    p = state.turn
-    in1 = not state.markut or state.killed[p]
-    return _legal_of(SEATINGS[state.num_players][p], state.stacks[p], state.bank, in1)
+    """Every legal move of the player to move (R6, R9-R11, R15, R17), kept
+    with the state once worked out."""
+    legal: _Legal | None = state.__dict__.get(_LEGAL)
+    if legal is None:
+        p = state.turn
+        in1 = not state.markut or state.killed[p]
+        legal = _legal_of(SEATINGS[state.num_players][p], state.stacks[p], state.bank, in1)
+        state.__dict__[_LEGAL] = legal
+    return legal
 
 
-@lru_cache(maxsize=512)
 def _legal_of(seat: int, stacks: tuple[Stack, ...], bank: tuple[int, ...], in1: bool) -> _Legal:
     """The moves of ``stacks`` spending ``bank`` (only the mover's own pieces
     matter: opponents never block, R13), gathered square by square."""
     parts: list[_SquareLegal] = []
-    sizes: list[int] = []
-    step = stacks[0][0] if stacks else -1
-    for at, size in stacks:
-        if at != step:
-            parts.append(_square_legal(seat, step, tuple(reversed(sizes)), bank, in1))
-            sizes = []
-            step = at
-        sizes.append(size)
+    moves: list[Move] = []
+    round_only = False
+    sizes: tuple[int, ...] = ()
+    here = -1
+    # Stacks are sorted by step then size: each square's sizes come
+    # smallest first and are offered largest first.
+    for step, size in stacks:
+        if step == here:
+            sizes = (size, *sizes)
+            continue
+        if sizes:
+            part = _square_legal(seat, here, sizes, bank, in1)
+            parts.append(part)
+            moves += part.moves
+            if part.round_only:
+                round_only = True
+        here = step
+        sizes = (size,)
     if sizes:
-        parts.append(_square_legal(seat, step, tuple(reversed(sizes)), bank, in1))
-    return _Legal(tuple(parts))
+        part = _square_legal(seat, here, sizes, bank, in1)
+        parts.append(part)
+        moves += part.moves
+        if part.round_only:
+            round_only = True
+    return _Legal(parts, moves, round_only)
 
 
 @lru_cache(maxsize=16384)
@@ -500,7 +647,13 @@ def _square_legal(
                     direct.update(values)
     round_only = used - direct
     return _SquareLegal(
-        sq, tuple(out), frozenset(direct), frozenset(round_only) if round_only else _NONE
+        seat,
+        step,
+        sizes,
+        bank,
+        tuple(out),
+        frozenset(direct),
+        frozenset(round_only) if round_only else _NONE,
     )
 
 
@@ -570,8 +723,26 @@ _CHANCE_SET: Final = frozenset({CHANCE})
 _ONLY: Final = tuple(frozenset({p}) for p in range(4))
 _TAGS: Final = tuple(seat_tag(p) for p in range(4))
 _NOBODY: Final[frozenset[Seat]] = frozenset()
+_MOVERS: Final[Mapping[str, frozenset[Seat]]] = {
+    FIRST: _CHANCE_SET,
+    THROW: _CHANCE_SET,
+    OVER: _NOBODY,
+}
+"""Who moves in each phase but the move phase (the player to move) and
+nobody in any other."""
 _THROW_OUTCOMES: Final = tuple((Throw(v), p) for v, p in _THROW_ODDS)
 """R5 as chance outcomes, built once: the same objects every throw."""
+_THROW_VALUE_SET: Final = frozenset(THROW_VALUES)
+_TURN_OVER: Final[Mapping[str, Any]] = {"bank": (), "run": 0, "bonus": False, "pending": 0}
+"""What a turn's end clears (R6, R16)."""
+_SQUARE_SETS: Final = tuple(frozenset({sq}) for sq in range(49))
+_THROW_NEWS: Final = tuple({v: f"{tag} throws {v}." for v in THROW_VALUES} for tag in _TAGS)
+"""Each player's news of an ordinary throw, written once."""
+_OPPONENTS: Final = {
+    n: tuple(tuple((q, seating[q]) for q in range(n) if q != p) for p in range(n))
+    for n, seating in SEATINGS.items()
+}
+"""Per player count and player, the other players and their seats (R12)."""
 
 
 class KaudaBajiEngine:
@@ -686,11 +857,10 @@ class KaudaBajiEngine:
     # ----- whose turn -------------------------------------------------------
 
     def to_move(self, state: KaudaBajiState) -> frozenset[Seat]:
-        if state.phase in (FIRST, THROW):
-            return _CHANCE_SET
-        if state.phase == MOVE:
+        phase = state.phase
+        if phase == MOVE:
             return _ONLY[state.turn]
-        return _NOBODY
+        return _MOVERS.get(phase, _NOBODY)
 
     def waiting_on(self, state: KaudaBajiState) -> frozenset[Seat]:
         return _ONLY[state.turn] if state.phase == MOVE else _NOBODY
@@ -707,12 +877,13 @@ class KaudaBajiEngine:
         return []
 
     def legal_actions(self, state: KaudaBajiState, seat: Seat) -> list[KaudaBajiAction]:
+        if state.phase == MOVE and seat == state.turn:
+            return list((state.__dict__.get(_LEGAL) or _legal(state)).actions)
         if seat not in self.to_move(state):
             return []
         if seat == CHANCE:
             return [throw for throw, _ in _THROW_OUTCOMES]
-        legal = _legal(state)
-        return [*legal.moves, *legal.forfeits]
+        return list(_legal(state).actions)
 
     # ----- applying ---------------------------------------------------------
 
@@ -721,13 +892,20 @@ class KaudaBajiEngine:
         # offered move by the player to move, and a throw for the bank.
         phase = state.phase
         if phase == MOVE and seat == state.turn and type(action) is Move:
-            if _legal(state).allows(action):
-                return self._move(state, action)
+            # _Legal.find, inlined: an offered move played before is one
+            # lookup by its id.
+            square = action.square
+            for part in (state.__dict__.get(_LEGAL) or _legal(state)).parts:
+                if part.square == square:
+                    played = part.played.get(id(action)) or part.find(action)
+                    if played is not None:
+                        return self._move(state, played)
+                    break
         elif (
             phase == THROW
             and seat == CHANCE
             and type(action) is Throw
-            and action.value in THROW_VALUES
+            and action.value in _THROW_VALUE_SET
         ):
             return self._throw(state, action.value)
         if phase == OVER:
@@ -757,11 +935,13 @@ class KaudaBajiEngine:
             return self._settle(state, {"bank": tuple(bank), "news": news})
         if not isinstance(action, Move):
             raise IllegalAction("That is not a Kauda Baji move.")
-        if not legal.allows(action):
+        played = legal.find(action)
+        if played is None:
             action = _canonical(state, action)
-            if not legal.allows(action):
+            played = legal.find(action)
+            if played is None:
                 raise IllegalAction(self._why_not(state, action))
-        return self._move(state, action)
+        return self._move(state, played)
 
     def _why_not(self, state: KaudaBajiState, move: Move) -> str:
         p = state.turn
@@ -811,9 +991,29 @@ class KaudaBajiEngine:
 
     def _throw(self, state: KaudaBajiState, value: int) -> KaudaBajiState:
         """R6, R16: bank the throw; 6 and 12 throw again; the third in a row forfeits."""
-        who = _TAGS[state.turn]
-        bonus = " (kill bonus)" if state.bonus else ""
+        p = state.turn
+        bank = (value,) if not state.bank else tuple(sorted((*state.bank, value), reverse=True))
+        if value not in EXTRA_THROW and not state.bonus and not state.pending:
+            # The commonest throw, settled here (R8, as in _settle): the
+            # mover's pieces are as they were.
+            news = _THROW_NEWS[p][value]
+            in1 = not state.markut or state.killed[p]
+            legal = _legal_of(SEATINGS[state.num_players][p], state.stacks[p], bank, in1)
+            if legal.moves:
+                return _made(
+                    {
+                        **state.__dict__,
+                        "bank": bank,
+                        "run": 0,
+                        "news": news,
+                        "phase": MOVE,
+                        _LEGAL: legal,
+                    }
+                )
+            return self._settle(state, {"bank": bank, "run": 0, "bonus": False, "news": news})
         if value in EXTRA_THROW:
+            who = _TAGS[p]
+            bonus = " (kill bonus)" if state.bonus else ""
             run = state.run + (0 if state.bonus else 1)
             if run >= 3:
                 lost = state.bank
@@ -823,19 +1023,21 @@ class KaudaBajiEngine:
                     + " (R6)."
                 )
                 return self._next_turn(state, {"news": news})
-            bank = tuple(sorted((*state.bank, value), reverse=True))
-            return _replace(
+            return _with(
                 state,
-                bank=bank,
-                run=run,
-                bonus=False,
-                news=f"{who} throws {value}{bonus} and throws again.",
+                {
+                    "bank": bank,
+                    "run": run,
+                    "bonus": False,
+                    "news": f"{who} throws {value}{bonus} and throws again.",
+                },
             )
-        bank = tuple(sorted((*state.bank, value), reverse=True))
-        news = f"{who} throws {value}{bonus}."
+        bonus = " (kill bonus)" if state.bonus else ""
+        news = f"{_TAGS[p]} throws {value}{bonus}." if bonus else _THROW_NEWS[p][value]
         if state.pending:
-            return _replace(
-                state, bank=bank, run=0, bonus=True, pending=state.pending - 1, news=news
+            return _with(
+                state,
+                {"bank": bank, "run": 0, "bonus": True, "pending": state.pending - 1, "news": news},
             )
         return self._settle(state, {"bank": bank, "run": 0, "bonus": False, "news": news})
 
@@ -849,8 +1051,11 @@ class KaudaBajiEngine:
         stacks: tuple[tuple[Stack, ...], ...] = changes.get("stacks", state.stacks)
         killed: tuple[bool, ...] = changes.get("killed", state.killed)
         in1 = not state.markut or killed[p]
-        if _legal_of(SEATINGS[state.num_players][p], stacks[p], bank, in1).moves:
-            return _replace(state, phase=MOVE, **changes)
+        legal = _legal_of(SEATINGS[state.num_players][p], stacks[p], bank, in1)
+        if legal.moves:
+            changes["phase"] = MOVE
+            changes[_LEGAL] = legal  # the new state's moves, worked out here once
+            return _with(state, changes)
         news = changes.get("news", state.news)
         changes["news"] = f"{news} {seat_tag(p)} cannot use {_values_text(bank)} (R8).".strip()
         return self._next_turn(state, changes)
@@ -860,47 +1065,51 @@ class KaudaBajiEngine:
         anticlockwise, or the end."""
         places: tuple[int, ...] = changes.get("places", state.places)
         n = state.num_players
-        changes.update(bank=(), run=0, bonus=False, pending=0)
+        changes.update(_TURN_OVER)
         if not places:
-            return _replace(state, phase=THROW, turn=(state.turn + 1) % n, **changes)
+            changes["phase"] = THROW
+            changes["turn"] = (state.turn + 1) % n
+            return _with(state, changes)
         left = [p for p in range(n) if p not in places]
         if len(left) <= 1 or (places and not state.play_to_end):
             if state.play_to_end:
                 changes["places"] = places + tuple(left)
-            return _replace(state, phase=OVER, **changes)
+            changes["phase"] = OVER
+            return _with(state, changes)
         p = state.turn
         for _ in range(n):
             p = (p + 1) % n
             if p not in places:
                 break
-        return _replace(state, phase=THROW, turn=p, **changes)
+        changes["phase"] = THROW
+        changes["turn"] = p
+        return _with(state, changes)
 
     @staticmethod
     def _kill(
         stacks: list[tuple[Stack, ...]],
         occupied: list[frozenset[int]],
-        seating: tuple[int, ...],
+        opponents: tuple[tuple[int, int], ...],
         pairwise: bool,
-        mover: int,
         sq: int,
         size: int,
         landing: bool,
     ) -> int:
         """R12-R14: kills on ``sq`` (not a safe square) by a tuple of ``size``
-        landing or leaving.
+        landing or leaving; ``opponents`` are the other players and their seats.
 
         Returns how many tuples died; their pieces go back to the start square
         as singles.
         """
         present = []
-        for q, seat in enumerate(seating):
-            if q != mover and sq in occupied[q]:
+        for q, seat in opponents:
+            if sq in occupied[q]:
                 step = STEP_OF[seat][sq]
-                present.append((q, step, [s for st, s in stacks[q] if st == step]))
+                present.append((q, seat, step, [s for st, s in stacks[q] if st == step]))
         if not present or (len(present) > 1 and not pairwise):
             return 0  # R14
         kills = 0
-        for q, step, sizes in present:
+        for q, seat, step, sizes in present:
             beatable = [s for s in sizes if (s <= size if landing else s < size)]
             if not beatable:
                 continue
@@ -910,66 +1119,104 @@ class KaudaBajiEngine:
             theirs += [(0, 1)] * victim
             theirs.sort()
             stacks[q] = tuple(theirs)
-            occupied[q] = _squares_of(seating[q], stacks[q])
+            occupied[q] = _squares_of(seat, stacks[q])
             kills += 1
         return kills
 
-    def _move(self, state: KaudaBajiState, move: Move) -> KaudaBajiState:
+    def _move(self, state: KaudaBajiState, played: _Played) -> KaudaBajiState:
+        frm, size, leaving, staying, end, landing, path, to_sq, values, rest, text, vacates = played
         p = state.turn
-        seating = SEATINGS[state.num_players]
-        seat = seating[p]
-        frm = move.square
-        step = STEP_OF[seat][frm]
-        size = sum(move.whole) + move.split_k
-        end, path = _route_walk(seat, step, sum(move.values) // size, move.arrows)
         stacks = list(state.stacks)
         occupied = list(state.occupied)
         mine = list(stacks[p])
-        for whole in move.whole:
-            mine.remove((step, whole))
-        if move.split_k:
-            mine.remove((step, move.split_of))
-            mine.append((step, move.split_of - move.split_k))
+        for stack in leaving:
+            mine.remove(stack)
+        mine += staying
+        ours = occupied[p]
+        if vacates:
+            ours = ours - _SQUARE_SETS[frm]
         kill_squares: tuple[int, ...] = ()
         kills = 0
-        # R13 order: leaving first, then landing.
+        opponents = _OPPONENTS[state.num_players][p]
+        # R13 order: leaving first, then landing.  Most squares hold no
+        # opponent: looked up here before any kill is worked out.
         if frm not in SAFE:
-            kills = self._kill(
-                stacks, occupied, seating, state.pairwise, p, frm, size, landing=False
-            )
-            if kills:
-                kill_squares = (frm,)
-        to_sq = path[-1]
+            for q, _ in opponents:
+                if frm in occupied[q]:
+                    kills = self._kill(
+                        stacks, occupied, opponents, state.pairwise, frm, size, False
+                    )
+                    if kills:
+                        kill_squares = (frm,)
+                    break
         home = state.home
         if end == CENTRE_STEP:
             home = (*home[:p], home[p] + size, *home[p + 1 :])  # R17
         else:
             if to_sq not in SAFE:
-                landed = self._kill(
-                    stacks, occupied, seating, state.pairwise, p, to_sq, size, landing=True
-                )
-                if landed:
-                    kill_squares += (to_sq,)
-                    kills += landed
-            mine.append((end, size))
+                for q, _ in opponents:
+                    if to_sq in occupied[q]:
+                        landed = self._kill(
+                            stacks, occupied, opponents, state.pairwise, to_sq, size, True
+                        )
+                        if landed:
+                            kill_squares += (to_sq,)
+                            kills += landed
+                        break
+            mine.append(landing)
+            if to_sq not in ours:
+                ours = ours | _SQUARE_SETS[to_sq]
         mine.sort()
         stacks[p] = tuple(mine)
-        occupied[p] = _squares_of(seat, stacks[p])
-        bank = list(state.bank)
-        for v in move.values:
-            bank.remove(v)
-        news = (
-            f"{_TAGS[p]} moves a {SIZE_NAMES[size]} from {_SQUARE_NAMES[frm]} "
-            + ("into the centre" if end == CENTRE_STEP else f"to {_SQUARE_NAMES[to_sq]}")
-            + f" with {_values_text(move.values)}"
-            + (f", killing {plural(kills, 'tuple')}." if kills else ".")
-        )
+        occupied[p] = ours
+        news = _TAGS[p] + text + (f", killing {plural(kills, 'tuple')}." if kills else ".")
+        after_stacks = tuple(stacks)
+        after_occupied = tuple(occupied)
+        last = (p, frm, to_sq, values, path, kill_squares)
+        if not kills and home[p] != state.pieces:
+            # The commonest ends of a move, written straight into the new
+            # state (the general path below gives the same).
+            if not rest:
+                if not state.places:  # R4: the turn passes anticlockwise
+                    return _made(
+                        {
+                            **state.__dict__,
+                            "stacks": after_stacks,
+                            "occupied": after_occupied,
+                            "home": home,
+                            "bank": rest,
+                            "last": last,
+                            "news": news,
+                            "run": 0,
+                            "bonus": False,
+                            "pending": 0,
+                            "phase": THROW,
+                            "turn": (p + 1) % state.num_players,
+                            _LEGAL: None,
+                        }
+                    )
+            else:
+                in1 = not state.markut or state.killed[p]
+                legal = _legal_of(SEATINGS[state.num_players][p], after_stacks[p], rest, in1)
+                if legal.moves:  # R8: the turn goes on
+                    return _made(
+                        {
+                            **state.__dict__,
+                            "stacks": after_stacks,
+                            "occupied": after_occupied,
+                            "home": home,
+                            "bank": rest,
+                            "last": last,
+                            "news": news,
+                            _LEGAL: legal,
+                        }
+                    )
         changes: dict[str, Any] = {
-            "stacks": tuple(stacks),
-            "occupied": tuple(occupied),
+            "stacks": after_stacks,
+            "occupied": after_occupied,
             "home": home,
-            "bank": tuple(bank),
-            "last": (p, frm, to_sq, move.values, path, kill_squares),
+            "bank": rest,
+            "last": last,
             "news": news,
         }
         if kills and not state.killed[p]:
@@ -979,7 +1226,10 @@ class KaudaBajiEngine:
             changes["news"] = f"{news} {seat_tag(p)} has finished, place {len(state.places) + 1}."
             return self._next_turn(state, changes)
         if kills and state.kill_bonus:  # R16
-            return _replace(state, phase=THROW, bonus=True, pending=kills - 1, run=0, **changes)
+            changes.update(phase=THROW, bonus=True, pending=kills - 1, run=0)
+            return _with(state, changes)
+        if not rest:
+            return self._next_turn(state, changes)
         return self._settle(state, changes)
 
     # ----- the end ----------------------------------------------------------

@@ -96,6 +96,13 @@ Interpretations of the rulings (each one is tested in tests/engines/test_sangram
   automatic play (the demo, benchmarks, whole-game tests) sets it, because
   random players finish slowly (two random players: median 37 rounds, 1 game
   in 100 over 180).
+* R14 for search (:meth:`SangramEngine.determinize`, issue 19): the cards a
+  seat cannot see are dealt afresh; a card sent back to hand (R5) and a hand
+  shown at Grow (R12) stay with their holder until the next reveal, and in
+  the commit phase each hidden hand stays below the Grow step its holder has
+  not reached (``grown`` is public).  What only the log tells (recruits, a
+  Vaidik's take, a Vyapari's trade, the discards a reshuffled deck came
+  from) is not in the state and is not honoured.
 * Games created before revision 2 (R4's Sarthi question, R12's re-check,
   R13's lobby option) keep revision 1's rules, so their logs replay as they
   were played: see :attr:`SangramState.legacy_rules`.
@@ -110,6 +117,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from math import comb
 from pathlib import Path
 from typing import Any, Final, NamedTuple, NoReturn
 
@@ -947,6 +955,149 @@ class SangramEngine:
         if phase == ACTIVATE:
             return state.task == CHOOSE and seat == state.actor
         return phase == RECRUIT
+
+    # ----- search (issue 19) ----------------------------------------------------
+
+    def determinize(
+        self, state: SangramState, seat: Seat, draw: Callable[[], float]
+    ) -> SangramState:
+        """A state ``seat`` cannot tell apart from ``state`` (core.Determinizes).
+
+        R14: the other hands, their face-down commits (commit phase only: the
+        reveal shows them) and the deck are hidden from ``seat``; everything
+        else is public or its own.  The unseen cards are gathered in card
+        order (never in the order they lie, so twins that differ only there
+        deal alike) and dealt afresh with ``draw``: the same hand sizes, a
+        face-down card for the same players, the rest to the deck (a multiset
+        without order, R3).  What the table has shown of a hidden hand stays
+        with its holder (:meth:`_known_holdings`), and in the commit phase a
+        hand's strength stays below the Grow step its holder has not reached
+        (:meth:`_strength_budget`).  What only the log tells (recruits, a
+        Vaidik's take, a Vyapari's trade, which cards a reshuffled deck holds)
+        is not in the state and is not honoured."""
+        phase = state.phase
+        if phase == OVER:
+            return state  # R13: every hand is shown at the end
+        hands, committed = state.hands, state.committed
+        face_down = phase == COMMIT
+        others = [s for s in range(state.num_players) if s != seat]
+        unseen = list(state.deck)
+        slots: dict[Seat, int] = {}
+        for s in others:
+            unseen += hands[s]
+            slots[s] = len(hands[s])
+            if face_down and committed[s]:
+                unseen.append(committed[s])
+                slots[s] += 1
+        unseen.sort()
+        known = self._known_holdings(state, slots, unseen)
+        if known:
+            kept = {c for cards in known.values() for c in cards}
+            unseen = [c for c in unseen if c not in kept]
+        need = {s: slots[s] - len(known.get(s, ())) for s in others}
+        dealt: dict[Seat, list[int]] = {}
+        budgets = self._strength_budget(state, need, known) if face_down else {}
+        if budgets:
+            dealt, unseen = self._deal_within(unseen, need, budgets, draw)
+        for s in others:
+            if s not in dealt:
+                dealt[s] = _deal(unseen, need[s], draw)
+        new_hands = list(hands)
+        new_committed = list(committed)
+        for s in others:
+            cards = [*known.get(s, ()), *dealt[s]]
+            if face_down and committed[s]:
+                # Any of the holder's hidden cards may be the face-down one.
+                new_committed[s] = cards.pop(_index(draw, len(cards)))
+            new_hands[s] = tuple(sorted(cards, reverse=True))
+        return state._replace(
+            deck=tuple(sorted(unseen)), hands=tuple(new_hands), committed=tuple(new_committed)
+        )
+
+    def _deal_within(
+        self,
+        unseen: list[int],
+        need: Mapping[Seat, int],
+        budgets: Mapping[Seat, int],
+        draw: Callable[[], float],
+    ) -> tuple[dict[Seat, list[int]], list[int]]:
+        """Deal the hands with a strength budget from ``unseen``: the
+        tightest first, each uniformly among the hands within its budget,
+        keeping low cards back for the tight ones after.  Returns those hands
+        and the cards left.  Keeping back is a rule of thumb, so when a hand
+        finds no cards within budget the deal starts again (a few times, then
+        the weakest cards are dealt: only a state that breaks the inference
+        of :meth:`_strength_budget` comes that far)."""
+        strength = self._strength
+        order = sorted(budgets, key=lambda s: (budgets[s] - need[s], s))
+        for attempt in range(_DEAL_ATTEMPTS):
+            classes: tuple[list[int], list[int], list[int]] = ([], [], [])
+            for c in unseen:
+                classes[strength[c]].append(c)
+            dealt: dict[Seat, list[int]] = {}
+            sound = True
+            for i, s in enumerate(order):
+                later = [(need[t], max(budgets[t], 0)) for t in order[i + 1 :]]
+                counts = (len(classes[0]), len(classes[1]), len(classes[2]))
+                mix = _strength_mix(counts, need[s], budgets[s], later, draw)
+                if mix is None:
+                    if attempt + 1 < _DEAL_ATTEMPTS:
+                        sound = False
+                        break
+                    a = min(need[s], counts[0])
+                    b = min(need[s] - a, counts[1])
+                    mix = (a, b, need[s] - a - b)
+                dealt[s] = [
+                    c for k, count in zip(classes, mix, strict=True) for c in _deal(k, count, draw)
+                ]
+            if sound:
+                break
+        return dealt, [*classes[0], *classes[1], *classes[2]]
+
+    def _known_holdings(
+        self, state: SangramState, slots: Mapping[Seat, int], unseen: list[int]
+    ) -> dict[Seat, list[int]]:
+        """Unseen cards the table has shown to be among a player's hidden
+        cards (hand and face-down card).  A card an Acharya sent back to hand
+        (R5) stays there until the next reveal: a retreated player skips the
+        rest of Activate and Recruit and cannot be a Vyapari's target.  A
+        hand shown at Grow (R12) is kept until the next reveal, which clears
+        it: only Grow draws join it, and committing moves a card face down."""
+        if not state.returned and not state.grow_reveals:
+            return {}
+        pool = set(unseen)
+        known: dict[Seat, list[int]] = {}
+        for s, card in state.revealed:
+            if s in state.returned and s in slots and card in pool:
+                known.setdefault(s, []).append(card)
+                pool.discard(card)
+        for s, _, shown, _ in state.grow_reveals:
+            if s in slots:
+                mine = known.setdefault(s, [])
+                mine += [c for c in shown if c in pool]
+                pool.difference_update(shown)
+        # Never more than the holder has room for (a sound state always has).
+        return {s: cards[: slots[s]] for s, cards in known.items() if cards}
+
+    def _strength_budget(
+        self, state: SangramState, need: Mapping[Seat, int], known: Mapping[Seat, list[int]]
+    ) -> dict[Seat, int]:
+        """Commit phase: the most strength each hidden hand's dealt cards may
+        have, for the holders whose budget can bind.  Every Grow check is
+        public (R12: :attr:`SangramState.grown`) and nothing has changed a
+        hand since the last one but committing: a holder still at step 0 has
+        Total Army Strength below 7, at step 1 below 13 (revision 1,
+        ``legacy_rules``, had no re-check after the 7-draws: below 18), and
+        nobody has 18 or more, or the game would be over (R13)."""
+        strength = self._strength
+        below = (GROW_FIRST, WIN_STRENGTH if state.legacy_rules else GROW_SECOND, WIN_STRENGTH)
+        budgets: dict[Seat, int] = {}
+        for s, count in need.items():
+            shown = sum(strength[c] for c in known.get(s, ()))
+            budget = below[state.grown[s]] - 1 - state.levels[s] - shown
+            if budget < MAX_STRENGTH * count:
+                budgets[s] = budget
+        return budgets
 
     def _choices(self, state: SangramState | _W) -> list[SangramAction]:
         """The actor's options for the activity resolving (task CHOOSE);
@@ -2107,3 +2258,71 @@ def _remove_last(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     """``cards`` without ``card`` (which is among its last few)."""
     i = len(cards) - 1 - cards[::-1].index(card)
     return cards[:i] + cards[i + 1 :]
+
+
+def _index(draw: Callable[[], float], size: int) -> int:
+    """A uniform index below ``size`` from a float in [0, 1) (``min``: a
+    float just below 1 times ``size`` may round up to ``size``)."""
+    return min(int(draw() * size), size - 1)
+
+
+def _deal(cards: list[int], count: int, draw: Callable[[], float]) -> list[int]:
+    """``count`` cards taken at random from ``cards`` (removed from it)."""
+    size = len(cards)
+    count = min(count, size)
+    for i in range(count):
+        j = i + int(draw() * (size - i))
+        if j >= size:  # a float just below 1 times the size may round up
+            j = size - 1
+        cards[i], cards[j] = cards[j], cards[i]
+    taken = cards[:count]
+    del cards[:count]
+    return taken
+
+
+def _strength_mix(
+    counts: tuple[int, ...],
+    need: int,
+    budget: int,
+    later: list[tuple[int, int]],
+    draw: Callable[[], float],
+) -> tuple[int, int, int] | None:
+    """How many cards of strength 0, 1 and 2 to deal a hand of ``need``
+    cards from a pool holding ``counts`` of each, with at most ``budget``
+    strength: drawn in proportion to the number of such hands, so that the
+    hand is uniform among those within budget.  ``later``: (need, budget) of
+    the hands still to deal, whose low cards are kept back; if no mix
+    allows that, it is dropped.  None: no hand fits the budget."""
+    zeros, ones, twos = counts
+    keep_zeros = sum(max(0, n - b) for n, b in later)
+    keep_low = sum(max(0, n - b // 2) for n, b in later)
+    for reserve in (True, False):
+        # a + b + c == need, b + 2c <= budget, a <= zeros (minus the zeros
+        # kept back), a + b <= zeros + ones (minus the low cards kept back).
+        most_zeros = zeros - keep_zeros if reserve else zeros
+        most_low = zeros + ones - keep_low if reserve else zeros + ones
+        mixes: list[tuple[int, int, int]] = []
+        cumulative: list[int] = []
+        total = 0
+        for c in range(max(0, need - most_low), min(need, twos, budget // 2) + 1):
+            rest = need - c
+            by_c = _COMB[twos][c]
+            for b in range(max(0, rest - most_zeros), min(rest, ones, budget - 2 * c) + 1):
+                total += _COMB[zeros][rest - b] * _COMB[ones][b] * by_c
+                mixes.append((rest - b, b, c))
+                cumulative.append(total)
+        if total:
+            r = draw() * total
+            for mix, upto in zip(mixes, cumulative, strict=True):
+                if r < upto:
+                    return mix
+            return mixes[-1]
+    return None
+
+
+_DEAL_ATTEMPTS: Final = 8
+"""How often :meth:`SangramEngine._deal_within` deals again."""
+
+
+_COMB: Final = tuple(tuple(comb(n, k) for k in range(NUM_CARDS + 1)) for n in range(NUM_CARDS + 1))
+"""``_COMB[n][k]``: the number of ways to choose k of n cards."""

@@ -18,6 +18,7 @@ from bot.players.artaban import ArtabanBaseline
 from bot.players.base import AutomaticPlayer, RandomPlayer, legal_actions, pick_best
 from bot.players.chaturaji import ChaturajiBaseline
 from bot.players.kauda_baji import KaudaBajiBaseline
+from bot.players.levels import DEFAULT_LEVEL, LEVELS, Level, parse_level, player_at
 from bot.players.mahabharata import MahabharataBaseline
 from bot.players.sangram import SangramBaseline
 
@@ -33,16 +34,23 @@ BASELINES: dict[str, AutomaticPlayer] = {
 _RANDOM = RandomPlayer()
 
 
-def player_for(engine_name: str) -> AutomaticPlayer:
-    """The baseline for that engine; uniform random for an unknown one."""
-    return BASELINES.get(engine_name, _RANDOM)
+def player_for(engine_name: str, level: Level = "easy", *, scale: float = 1.0) -> AutomaticPlayer:
+    """That engine's automatic player at ``level``: the baseline (uniform
+    random for an unknown engine) at ``easy``, search above it."""
+    if level == "easy":
+        return BASELINES.get(engine_name, _RANDOM)
+    return player_at(engine_name, level, BASELINES, scale=scale)
 
 
 __all__ = [
     "BASELINES",
+    "DEFAULT_LEVEL",
+    "LEVELS",
     "AutomaticPlayer",
+    "Level",
     "RandomPlayer",
     "legal_actions",
+    "parse_level",
     "pick_best",
     "player_for",
 ]

@@ -61,7 +61,7 @@ def _reach(view: KaudaBajiView, player: int, step: int, size: int) -> dict[int, 
     return out
 
 
-def _side(view: KaudaBajiView, player: int) -> float:
+def side_progress(view: KaudaBajiView, player: int) -> float:
     """How far ``player`` has come: steps walked, pieces home, a kill made."""
     info = view.players[player]
     total = info.finished * (CENTRE_STEP + CENTRE_BONUS)
@@ -99,8 +99,8 @@ def _risk(view: KaudaBajiView, me: int) -> float:
 
 def evaluate(view: KaudaBajiView, me: int) -> float:
     """How good the position is for ``me`` (higher is better)."""
-    mine = _side(view, me)
-    others = [_side(view, p.player) for p in view.players if p.player != me]
+    mine = side_progress(view, me)
+    others = [side_progress(view, p.player) for p in view.players if p.player != me]
     if me in view.places:
         mine += 1000.0 * (len(view.players) - view.places.index(me))
     rival = (max(others) + sum(others) / len(others)) / 2 if others else 0.0

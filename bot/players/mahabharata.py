@@ -97,7 +97,7 @@ def _needed(screen: Sequence[str], kind: str) -> bool:
     return target not in reach and any(s + icons <= target for s in reach)
 
 
-def _points(leaders: Sequence[LeaderView], influence: Sequence[Sequence[int]]) -> list[int]:
+def leader_points(leaders: Sequence[LeaderView], influence: Sequence[Sequence[int]]) -> list[int]:
     """Each seat's VP from leaders, with these influences (R12)."""
     points = [0] * len(influence[0])
     for leader, counts in zip(leaders, influence, strict=True):
@@ -107,7 +107,7 @@ def _points(leaders: Sequence[LeaderView], influence: Sequence[Sequence[int]]) -
     return points
 
 
-def _margin(points: Sequence[int], me: Seat) -> float:
+def points_margin(points: Sequence[int], me: Seat) -> float:
     """``me``'s points against the leading opponent and the field."""
     others = [p for s, p in enumerate(points) if s != me]
     return points[me] - (max(others) + sum(others) / len(others)) / 2
@@ -137,7 +137,7 @@ class MahabharataBaseline:
         screen = view.me.screen if view.me is not None else ()
         supply = dict(view.me.supply) if view.me is not None else {}
         influence = [list(leader.influence) for leader in view.leaders]
-        before_points = _margin(_points(view.leaders, influence), seat)
+        before_points = points_margin(leader_points(view.leaders, influence), seat)
         before_pati = pati_chance(screen, supply)
         faces = {d.index: d.face for d in view.dice}
         keys = {
@@ -161,7 +161,7 @@ class MahabharataBaseline:
             changed[seat] += 1
             trial = [*influence]
             trial[pos] = changed
-            gain = _margin(_points(view.leaders, trial), seat) - before_points
+            gain = points_margin(leader_points(view.leaders, trial), seat) - before_points
             gain += MARGIN * view.leaders[pos].vp * (_lead(changed, seat) - _lead(counts, seat))
             if _needed(screen, kind):
                 gain -= TOKEN_COST
@@ -173,7 +173,7 @@ class MahabharataBaseline:
     @staticmethod
     def _announce_or_pass(view: MahabharataView, seat: Seat) -> str:
         """R10: announce only when ahead even against every possible Pati."""
-        points = _points(view.leaders, [leader.influence for leader in view.leaders])
+        points = leader_points(view.leaders, [leader.influence for leader in view.leaders])
         mine = points[seat] + PATI_VP
         for player in view.players:
             if player.seat == seat:

@@ -1,4 +1,13 @@
-"""How often each engine's baseline beats uniform random players.
+"""How strong the automatic players are.
+
+``python -m bot.players.strength --levels [--games N] [engines]`` plays the
+levels' round robin (issue 19): per game and player count, one seat at a
+strong level against weaker seats (hard/easy, medium/easy, hard/medium,
+hard/random), seats rotated, with 95% Wilson intervals; at tables of three
+or more, the strong seat's wins against a weak seat's.
+
+Without ``--levels`` it measures how often each engine's baseline beats
+uniform random players.
 
 ``python -m bot.players.strength`` plays seeded games, one baseline against
 random players, and prints JSON: per engine, the games, wins, draws and
@@ -20,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from collections.abc import Sequence
@@ -28,7 +38,7 @@ from typing import Any
 
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import CHANCE, Engine, Outcome, progress_seat, sample_chance
-from bot.players import AutomaticPlayer, RandomPlayer, player_for
+from bot.players import AutomaticPlayer, RandomPlayer, parse_level, player_for
 
 #: Games per engine in the full measurement.
 GAMES = 200
@@ -133,6 +143,74 @@ def measure(
     return Tally(games=games, wins=wins, draws=draws, losses=games - wins - draws)
 
 
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate (95% by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return (centre - spread) / (1 + z * z / games), (centre + spread) / (1 + z * z / games)
+
+
+def duel(
+    name: str,
+    strong: str,
+    weak: str,
+    games: int,
+    *,
+    num_players: int | None = None,
+    seed: int = 0,
+    scale: float = 1.0,
+) -> dict[str, Any]:
+    """One seat at level ``strong`` against ``weak`` seats (``random`` is
+    uniform play), seats rotated: the strong seat's wins, and for a table of
+    three or more its win share against a weak seat's (the next seat).  In
+    Chaturaji with four players, the strong player's partner plays at the
+    strong level too (a partnership against a partnership)."""
+    engine = get_engine(name)
+    n = engine.min_players if num_players is None else num_players
+
+    def at(level: str) -> AutomaticPlayer:
+        if level == "random":
+            return RandomPlayer()
+        return player_for(name, parse_level(level) or "easy", scale=scale)
+
+    wins = draws = weak_wins = 0
+    for i in range(games):
+        seat = i % n
+        players = [at(weak) for _ in range(n)]
+        players[seat] = at(strong)
+        if name in PARTNERSHIP_GAMES and n == 4:
+            players[(seat + 2) % 4] = at(strong)
+        outcome = play(engine, players, seed * 1_000_003 + i)
+        if won(name, outcome, seat):
+            wins += 1
+        elif seat in outcome.ranking[0]:
+            draws += 1
+        other = (seat + 1) % n
+        weak_wins += won(name, outcome, other)
+    low, high = wilson(wins, games)
+    report: dict[str, Any] = {
+        "players": n,
+        "strong": strong,
+        "weak": weak,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "win_rate": round(wins / games, 3) if games else 0.0,
+        "interval_95": [round(low, 3), round(high, 3)],
+    }
+    if n >= 3:
+        report["weak_seat_wins"] = weak_wins
+        report["share_ratio"] = round(wins / weak_wins, 2) if weak_wins else None
+    return report
+
+
+ROUND_ROBIN = (("hard", "easy"), ("medium", "easy"), ("hard", "medium"), ("hard", "random"))
+"""The pairings measured, strong level first."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.players.strength",
@@ -144,8 +222,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--players", type=int, default=None, help="players per game (default: each minimum)"
     )
+    parser.add_argument(
+        "--levels",
+        action="store_true",
+        help="the levels' round robin (hard/medium/easy/random), 95%% intervals",
+    )
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="shrink the search budgets (quick looks)"
+    )
     args = parser.parse_args(argv)
     names = args.engines or list(ENGINES)
+    if args.levels:
+        table: dict[str, Any] = {}
+        for name in names:
+            n = get_engine(name).min_players if args.players is None else args.players
+            rows = []
+            for strong, weak in ROUND_ROBIN:
+                row = duel(
+                    name, strong, weak, args.games, num_players=n, seed=args.seed, scale=args.scale
+                )
+                rows.append(row)
+                print(
+                    f"{name} {n}p {strong} vs {weak}: {row['wins']}/{row['games']} "
+                    f"{row['interval_95']}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            table[name] = rows
+        json.dump({"games": args.games, "seed": args.seed, "levels": table}, sys.stdout, indent=2)
+        print()
+        return 0
     report: dict[str, Any] = {
         "criterion": "baseline finishes strictly ahead of every random player (Chaturaji: "
         "its partnership wins); draws and shared places are not wins; seats alternate",

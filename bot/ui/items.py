@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
-from bot.choices import MenuOption, StaleChoice, follow, format_path, menu_prompt, parse_path, trail
+from bot.choices import (
+    MenuOption,
+    StaleChoice,
+    Words,
+    follow,
+    format_path,
+    menu_prompt,
+    parse_path,
+    sections,
+    trail,
+)
 from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.outgoing import Style, fill_seats
 from bot.service import LiveGame, menu_words_of
@@ -24,6 +35,8 @@ if TYPE_CHECKING:
     from storage.tournaments import TournamentRecord
 
 MAX_BOARD_BUTTONS = 20
+"""Group buttons (dice, squares) on a board: four rows; the fifth holds
+"Show mine" and "My turn"."""
 
 
 def _bot(itx: discord.Interaction[Any]) -> ChaupalBot:
@@ -62,9 +75,9 @@ class LobbyButton(
 
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"chaupal:pick:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*)",
+    template=r"chaupal:move:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*)",
 ):
-    """A choice on the board (a die, a square) or "Choose…" (empty path)."""
+    """A choice on the board (a move, a die, a square) or "Choose…" (empty path)."""
 
     def __init__(
         self,
@@ -80,7 +93,7 @@ class PickButton(
             discord.ui.Button(
                 label=label[:80],
                 style=style,
-                custom_id=f"chaupal:pick:{game_id}:{version}:{format_path(path)}",
+                custom_id=f"chaupal:move:{game_id}:{version}:{format_path(path)}",
             )
         )
 
@@ -94,13 +107,33 @@ class PickButton(
         await _bot(itx).table.pick(itx, self.game_id, self.version, self.path, in_menu=False)
 
 
+def _select(
+    custom_id: str, options: Sequence[discord.SelectOption], placeholder: str
+) -> discord.ui.Select[Any]:
+    return discord.ui.Select(
+        custom_id=custom_id,
+        placeholder=placeholder[:150] or "Choose…",
+        options=list(options) or [discord.SelectOption(label="…", value="0")],
+        min_values=1,
+        max_values=1,
+    )
+
+
+def _picked(select: discord.ui.Select[Any]) -> int:
+    try:
+        return int(select.values[0])
+    except (IndexError, ValueError):
+        return -1  # refused as stale by the service
+
+
 class MenuSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"chaupal:menu:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*):(?P<chunk>\d+)",
+    template=r"chaupal:choose:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*):(?P<chunk>\d+)",
 ):
-    """One level of a seat's action menu; option values are indices into
-    the whole level, and ``chunk`` only keeps custom_ids unique when a level
-    spills over 25 options into several selects."""
+    """One level of a seat's private menu (a DM or an ephemeral reply); option
+    values are indices into the whole level, and ``chunk`` only keeps
+    custom_ids unique when a level spreads over several selects.  A pick edits
+    the menu's own message."""
 
     def __init__(
         self,
@@ -109,15 +142,14 @@ class MenuSelect(
         path: tuple[int, ...],
         options: Sequence[discord.SelectOption] = (),
         chunk: int = 0,
+        placeholder: str = "Choose…",
     ) -> None:
         self.game_id, self.version, self.path = game_id, version, path
         super().__init__(
-            discord.ui.Select(
-                custom_id=f"chaupal:menu:{game_id}:{version}:{format_path(path)}:{chunk}",
-                placeholder="Choose…",
-                options=list(options) or [discord.SelectOption(label="…", value="0")],
-                min_values=1,
-                max_values=1,
+            _select(
+                f"chaupal:choose:{game_id}:{version}:{format_path(path)}:{chunk}",
+                options,
+                placeholder,
             )
         )
 
@@ -133,13 +165,67 @@ class MenuSelect(
         )
 
     async def callback(self, itx: discord.Interaction[Any]) -> None:
-        try:
-            index = int(self.item.values[0])
-        except (IndexError, ValueError):
-            index = -1  # refused as stale by the service
         await _bot(itx).table.pick(
-            itx, self.game_id, self.version, (*self.path, index), in_menu=True
+            itx, self.game_id, self.version, (*self.path, _picked(self.item)), in_menu=True
         )
+
+
+class BoardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:board:(?P<game>\d+):(?P<version>\d+):(?P<chunk>\d+)",
+):
+    """The mover's choices as a select on the public board, when they are
+    public and too many for buttons.  Like the board's buttons it is strict
+    (the board it belongs to may have been replaced), and it answers with an
+    ephemeral reply: it never edits the board."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: Sequence[discord.SelectOption] = (),
+        chunk: int = 0,
+        placeholder: str = "Choose…",
+    ) -> None:
+        self.game_id, self.version = game_id, version
+        super().__init__(
+            _select(f"chaupal:board:{game_id}:{version}:{chunk}", options, placeholder)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BoardSelect:
+        return cls(int(match["game"]), int(match["version"]), chunk=int(match["chunk"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.pick(
+            itx, self.game_id, self.version, (_picked(self.item),), in_menu=False
+        )
+
+
+class OutdatedMenu(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    template=r"chaupal:(?P<kind>pick|menu):(?P<game>\d+):[\d.:]*",
+):
+    """A board button or menu drawn before menus were shown flat (issue 18),
+    whose paths read differently now: it plays nothing, says so, and offers
+    the player's current choices."""
+
+    def __init__(self, kind: str, game_id: int, item: discord.ui.Item[Any] | None = None) -> None:
+        self.kind, self.game_id = kind, game_id
+        super().__init__(
+            item or discord.ui.Button(label="…", custom_id=f"chaupal:{kind}:{game_id}:0:")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OutdatedMenu:
+        return cls(match["kind"], int(match["game"]), item)
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.outdated_menu(itx, self.game_id, in_menu=self.kind == "menu")
 
 
 class ShowMineButton(
@@ -202,6 +288,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     PickButton,
     MenuSelect,
+    BoardSelect,
+    OutdatedMenu,
     ShowMineButton,
     TournamentButton,
 )
@@ -266,81 +354,157 @@ def lobby_view(game: LiveGame) -> discord.ui.View:
 
 
 def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
-    """Buttons under the board: the mover's first-level choices when they
-    follow from the public view (dice, squares), else a "Choose…" button;
-    and "Show mine" and "My turn"; a finished game's board offers "Rematch".
-    A public message carries only what the public view carries, so group
-    buttons show no counts (how many placements a die has can depend on a
-    hidden supply)."""
+    """Components under the board: the mover's choices when they follow from
+    the public view (a few moves as buttons, more as selects, or groups such
+    as dice as buttons), else a "Choose…" button; and "Show mine" and "My
+    turn"; a finished game's board offers "Rematch".  A public message
+    carries only what the public view carries, so group buttons show no
+    counts (how many placements a die has can depend on a hidden supply)."""
     if game.state is None:
         return None
     if game.is_over:
         # The final board offers a rematch (issue 18).
         return final_board_view(game)
     view = discord.ui.View(timeout=None)
-    for path, label in board_choices(bot, game):
+    menu = board_menu(game)
+    for path, label in menu.buttons:
         view.add_item(PickButton(game.id, game.version, path, label=label))
-    view.add_item(ShowMineButton(game.id))
+    for chunk, (placeholder, options) in enumerate(menu.selects):
+        view.add_item(BoardSelect(game.id, game.version, options, chunk, placeholder))
+    row = len(menu.selects) if menu.selects else None
+    mine = ShowMineButton(game.id)
+    mine.item.row = row
+    view.add_item(mine)
     # Whoever a board pings can jump to the game waiting longest for them.
-    view.add_item(MyTurnButton())
+    turn = MyTurnButton()
+    turn.item.row = row
+    view.add_item(turn)
     return view
 
 
+BOARD_BUTTON_MOVES = 5
+"""Up to this many moves sit on the board as buttons, one row; more are a
+select (up to :data:`bot.choices.FLAT_LIMIT`)."""
+
+
+@dataclass(frozen=True)
+class BoardMenu:
+    """What the public board offers the seats to move."""
+
+    buttons: list[tuple[tuple[int, ...], str]]
+    """Pick buttons, as (path, label); ``[((), "Choose…")]`` when the
+    choices are private."""
+    selects: list[tuple[str, list[discord.SelectOption]]]
+    """Selects of whole moves, as (placeholder, options)."""
+    seats: frozenset[Seat]
+    """The seats whose choices these are (every other seat to move is asked
+    by DM)."""
+
+
 def board_choices(bot: ChaupalBot, game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
-    """The pick buttons of the public board, as (path, label)."""
-    return board_menu(game)[0]
+    """The public board's pick buttons and select options, as (path, label)."""
+    menu = board_menu(game)
+    picks = list(menu.buttons)
+    for _, options in menu.selects:
+        picks += [((int(o.value),), o.label) for o in options]
+    return picks
 
 
-def board_menu(
-    game: LiveGame,
-) -> tuple[list[tuple[tuple[int, ...], str]], frozenset[Seat]]:
-    """The public board's pick buttons, as (path, label), and the seats whose
-    choices they are (every other seat to move is asked by DM).
+def board_menu(game: LiveGame) -> BoardMenu:
+    """The public board's choices.
 
-    Buttons appear only for choices that follow from the public view, when
-    every awaited seat has the same menu (one player to move, or partners
-    choosing which army starts): each click is resolved against the
-    clicker's own legal actions.  Otherwise the board offers "Choose…"."""
-    choose: list[tuple[tuple[int, ...], str]] = [((), "Choose…")]
+    They appear only when they follow from the public view and every seat to
+    move has the same menu (one player to move, or partners choosing which
+    army starts): each pick is resolved against the picker's own legal
+    actions.  A few whole moves are buttons, more are selects (one
+    interaction either way); a level of groups (dice) is buttons, each
+    opening its moves.  Otherwise the board offers "Choose…"."""
+    choose = BoardMenu([((), "Choose…")], [], frozenset())
     engine, state = game.engine, game.state
     if state is None or game.is_over:
-        return [], frozenset()
+        return BoardMenu([], [], frozenset())
     movers = engine.to_move(state) - {CHANCE}
     if not movers:
-        return [], frozenset()
+        return BoardMenu([], [], frozenset())
     public = engine.waiting_on(state)
     if public != movers or not all(engine.choices_are_public(state, s) for s in public):
-        return choose, frozenset()
+        return choose
     menus = set()
     for seat in sorted(public):
         texts = [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
-        _, options, _ = follow(texts, (), menu_words_of(engine, state, seat))
-        menus.add(
-            tuple(
-                ((index,), option_label(game, seat, option, counts=False))
-                for index, option in enumerate(options)
-            )
-        )
+        words = menu_words_of(engine, state, seat)
+        _, options, depth = follow(texts, (), words)
+        flat = all(option.leaf for option in options)
+        labels = tuple(option_label(game, seat, option, counts=False) for option in options)
+        menus.add((flat, labels, tuple(placeholders(game, seat, options, depth, words))))
     if len(menus) != 1:
-        return choose, frozenset()
-    (buttons,) = menus
-    if not 0 < len(buttons) <= MAX_BOARD_BUTTONS:
-        return choose, frozenset()
-    return list(buttons), frozenset(public)
+        return choose
+    ((flat, labels, heads),) = menus
+    if not labels:
+        return choose
+    if flat and len(labels) > BOARD_BUTTON_MOVES:
+        selects = [
+            (
+                head,
+                [discord.SelectOption(label=labels[i], value=str(i)) for i in range(start, stop)],
+            )
+            for head, (start, stop) in heads
+        ]
+        return BoardMenu([], selects, frozenset(public))
+    if len(labels) > MAX_BOARD_BUTTONS:
+        return choose
+    return BoardMenu([((i,), label) for i, label in enumerate(labels)], [], frozenset(public))
+
+
+def placeholders(
+    game: LiveGame, seat: Seat, options: Sequence[MenuOption], depth: int, words: Words
+) -> list[tuple[str, tuple[int, int]]]:
+    """How a level spreads over selects, as (placeholder, (start, stop)): a
+    lone select says "Choose…"; several say what each holds, by the labels
+    of their first and last groups ("Choose: d1: 5 … c3: 2")."""
+    spread = sections(options, depth, words)
+    if len(spread) == 1:
+        return [("Choose…", (0, len(options)))]
+    engine, state = game.engine, game.state
+
+    def named(group: str) -> str:
+        label = (
+            engine.choice_label(state, seat, group) if isinstance(engine, LabelsChoices) else group
+        )
+        return fill_seats(label, game, Style.PLAIN)
+
+    out = []
+    for start, stop, groups in spread:
+        if not groups:
+            head = f"Choose ({start + 1}–{stop} of {len(options)})…"
+        elif len(groups) == 1:
+            head = f"Choose: {named(groups[0])}"
+        else:
+            head = f"Choose: {named(groups[0])} … {named(groups[-1])}"
+        out.append((head[:150], (start, stop)))
+    return out
 
 
 def menu_view(
-    game: LiveGame, seat: Seat, version: int, path: tuple[int, ...], options: Sequence[MenuOption]
+    game: LiveGame,
+    seat: Seat,
+    version: int,
+    path: tuple[int, ...],
+    options: Sequence[MenuOption],
+    words: Words | None = None,
+    depth: int = 0,
 ) -> discord.ui.View:
-    """An ephemeral (or DM) menu; more than 25 options spill into more selects."""
+    """A DM or ephemeral menu: one select, or several when a level holds
+    more than 25 options (whole moves up to :data:`bot.choices.FLAT_LIMIT`)."""
     view = discord.ui.View(timeout=None)
     select_options = [
         discord.SelectOption(label=option_label(game, seat, option), value=str(i))
         for i, option in enumerate(options)
     ]
-    for start in range(0, min(len(select_options), 125), 25):
-        chunk = select_options[start : start + 25]
-        view.add_item(MenuSelect(game.id, version, path, chunk, chunk=start // 25))
+    words = words or menu_words_of(game.engine, game.state, seat)
+    spread = placeholders(game, seat, options, depth, words)
+    for chunk, (head, (start, stop)) in enumerate(spread[:5]):
+        view.add_item(MenuSelect(game.id, version, path, select_options[start:stop], chunk, head))
     return view
 
 
@@ -351,8 +515,9 @@ def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View
     texts = bot.service.legal_texts(game, seat)
     if not texts:
         return None
-    _, options, _ = follow(texts, (), bot.service.menu_words(game, seat))
-    return menu_view(game, seat, game.version, (), options)
+    words = bot.service.menu_words(game, seat)
+    _, options, depth = follow(texts, (), words)
+    return menu_view(game, seat, game.version, (), options, words, depth)
 
 
 # -- handing a seat to another person (``/moderate game replace``) ---------------------------

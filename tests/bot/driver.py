@@ -26,7 +26,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|pick:\d+:\d+:[\d.]*|menu:\d+:\d+:[\d.]*:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new)|resign:\d+:\d+:\d+:(yes|no)|rematch:\d+|next)$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new)|resign:\d+:\d+:\d+:(yes|no)|rematch:\d+|next)$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("asha", "bhima", "chitra", "dev")
@@ -41,10 +41,13 @@ def make_bot(path: Path, seed: int, clock: Callable[[], float] | None = None) ->
         log_level="DEBUG",
         snapshot_every=5,
         render_workers=0,
+        # Automatic players search with a twentieth of their budget, in a
+        # thread, without the constant thinking time (a fake clock).
+        think_workers=0,
+        search_scale=0.05,
+        think_pad=False,
     )
-    return ChaupalBot(
-        settings, draw=random.Random(seed).random, sync_commands=False, clock=clock
-    )
+    return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False, clock=clock)
 
 
 def bot_of(fake: FakeDiscord) -> ChaupalBot:
@@ -99,9 +102,12 @@ async def resign(
     options: dict[str, Any] = {"game": game_id} if game_id is not None else {}
     out = await fake.slash(user, command, **options, **kwargs)
     question = next(
-        (s for s in out if s.message_id and any(
-            b["custom_id"].startswith("chaupal:resign:") for b in fake.buttons(s)
-        )),
+        (
+            s
+            for s in out
+            if s.message_id
+            and any(b["custom_id"].startswith("chaupal:resign:") for b in fake.buttons(s))
+        ),
         None,
     )
     if question is None:
@@ -135,12 +141,38 @@ async def walk_menu(
     raise AssertionError(f"menus never reached a move: {out}")
 
 
+BoardPick = tuple[str, str | None, str]
+"""A choice on a board: (custom_id, select value or None for a button, label)."""
+
+
+def board_picks(fake: FakeDiscord, board: Sent) -> list[BoardPick]:
+    """Every choice the board offers: its pick buttons (``Choose…``
+    included) and the options of its selects."""
+    picks: list[BoardPick] = [
+        (b["custom_id"], None, b["label"])
+        for b in fake.buttons(board)
+        if b["custom_id"].startswith("chaupal:move:")
+    ]
+    for select in fake.selects(board):
+        if select["custom_id"].startswith("chaupal:board:"):
+            picks += [(select["custom_id"], o["value"], o["label"]) for o in select["options"]]
+    return picks
+
+
+async def press(fake: FakeDiscord, user: FakeUser, board: Sent, pick: BoardPick) -> list[Sent]:
+    """Click a board's button or select one of its options."""
+    custom_id, value, _ = pick
+    if value is None:
+        return await fake.click(user, board, custom_id)
+    return await fake.select(user, board, custom_id, [value])
+
+
 async def play_by_buttons(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> list[Sent]:
-    """A choice button on the newest board (or its "Choose…"), then menus."""
+    """A choice on the newest board (a button, a select, or "Choose…"), then menus."""
     board = fake.current(boards(fake)[-1])  # a board may have been edited in place
-    picks = [b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:")]
-    assert picks, f"no choice buttons on {board}"
-    out = await fake.click(user, board, rng.choice(picks)["custom_id"])
+    picks = board_picks(fake, board)
+    assert picks, f"no choices on {board}"
+    out = await press(fake, user, board, rng.choice(picks))
     return await walk_menu(fake, user, out, rng)
 
 
@@ -182,8 +214,11 @@ async def play_turn(
     seat = game.seat_of(user.id)
     public = seat in game.engine.waiting_on(game.state)
     single = len(game.engine.to_move(game.state) - {CHANCE}) == 1
-    if style == "buttons" and public and single and game.engine.choices_are_public(
-        game.state, seat
+    if (
+        style == "buttons"
+        and public
+        and single
+        and game.engine.choices_are_public(game.state, seat)
     ):
         await play_by_buttons(fake, user, rng)
     elif style == "command":

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.engines.core import CHANCE
 from bot.ui.items import board_menu
-from tests.bot.driver import boards, bot_of, make_bot, open_lobby, start
+from tests.bot.driver import board_picks, boards, bot_of, make_bot, open_lobby, press, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 REFUSALS = (
@@ -130,7 +130,7 @@ class MenuPlayer:
         awaited = waiting & movers
         seat = self.rng.choice(sorted(awaited or movers))
         user = self.by_id[game.user_of(seat)]
-        on_board = seat in board_menu(game)[1]  # the board's buttons are this seat's choices
+        on_board = seat in board_menu(game).seats  # the board's buttons are this seat's choices
         mark = len(self.fake.sent)
         if on_board:
             source, count, why = await self._from_board(user, version)
@@ -155,17 +155,13 @@ class MenuPlayer:
 
     async def _from_board(self, user: FakeUser, version: int) -> tuple[str, int, str]:
         board = self.board()
-        picks = [
-            b
-            for b in self.fake.buttons(board)
-            if b["custom_id"].startswith("chaupal:pick:") and b["label"] != "Choose…"
-        ]
+        picks = [p for p in board_picks(self.fake, board) if p[2] != "Choose…"]
         if not picks:
             return await self._reopen(user, version, "the board shows only 'Choose…'")
-        button = self.rng.choice(picks)
-        out = await self.fake.click(user, board, button["custom_id"])
+        pick = self.rng.choice(picks)
+        out = await press(self.fake, user, board, pick)
         reply = self._reply(out)
-        self._note_refusal(user, version, reply, button["custom_id"])
+        self._note_refusal(user, version, reply, pick[0])
         if self._played(reply):
             return "board", 1, ""
         assert reply is not None and reply.message_id, f"no reply to a board button: {out}"

@@ -1,6 +1,7 @@
 """A whole Artaban game through discord.py's real interaction dispatch:
-set-up by menus and by a typed line, moves by board buttons and by
-``/game play``, a capture, a declined draw offer and a restart mid-game."""
+set-up by menus and by a typed line, moves picked on the board (one
+interaction each) and by ``/game play``, a capture, a declined draw offer
+and a restart mid-game."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ from pathlib import Path
 from bot.engines.core import CHANCE
 from tests.bot.driver import (
     PNG_MAGIC,
+    BoardPick,
     assert_no_secret_ids,
+    board_picks,
     boards,
     bot_of,
     make_bot,
     movers,
     open_lobby,
-    play_by_buttons,
     play_by_command,
+    press,
     start,
 )
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
@@ -25,8 +28,35 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 TYPED_SETUP = "setup 3 4 5 2 6 1 4 3 leader c"  # R7: tops sum to 28
 
 
+def board_pick(fake: FakeDiscord, board: Sent, label: str) -> BoardPick:
+    """The board's choice labelled ``label``: a button, or an option of a
+    board select (issue 18: every move is one interaction on the board)."""
+    picks = board_picks(fake, board)
+    found = [p for p in picks if p[2] == label]
+    assert len(found) == 1, f"no single {label!r} among {[p[2] for p in picks]}"
+    return found[0]
+
+
 def menu_of(fake: FakeDiscord, out: list[Sent]) -> Sent:
     return next(s for s in reversed(out) if s.message_id and fake.selects(s.message_id))
+
+
+async def play_from_board(
+    fake: FakeDiscord, user: FakeUser, texts: list[str], rng: random.Random
+) -> None:
+    """Issue 18: the board offers every legal move at once (a move a button
+    or an option of a select, the selects split by the die they move), so
+    one pick on the public board plays a move, with no menu in between."""
+    board = fake.current(boards(fake)[-1])
+    picks = board_picks(fake, board)
+    assert len(picks) == len(texts), ([p[2] for p in picks], texts)
+    assert "Choose…" not in [p[2] for p in picks]
+    for select in fake.selects(board):
+        assert select["custom_id"].startswith("chaupal:board:"), select["custom_id"]
+        assert 0 < len(select["options"]) <= 25
+        assert select["placeholder"].startswith("Choose"), select["placeholder"]
+    out = await press(fake, user, board, rng.choice(picks))
+    assert any((s.content or "").startswith("Played:") and s.ephemeral for s in out), out
 
 
 async def set_up_by_menus(fake: FakeDiscord, user: FakeUser, rng: random.Random) -> None:
@@ -80,17 +110,21 @@ async def test_whole_artaban_game(tmp_path: Path) -> None:
         seat = game.seat_of(user.id)
         texts = bot_of(fake).service.legal_texts(game, seat)
         if moves >= 6 and not declined and "offer-draw" in texts:
-            # A draw offered by board button and declined by board button (R9).
-            board = boards(fake)[-1]
-            offer = fake.find_button(board, label="Offer a draw (then make your move)")
-            await fake.click(user, board, offer["custom_id"])
-            assert "offer" in (boards(fake)[-1].content or "").lower()
+            # A draw offered from the board and declined from the board (R9):
+            # each a whole move among the board's choices, one interaction.
+            board = fake.current(boards(fake)[-1])
+            offer = board_pick(fake, board, "Offer a draw (then make your move)")
+            out = await press(fake, user, board, offer)
+            assert any("Played:" in (s.content or "") for s in out), out
+            # The board (edited in place: the same player is still to move) says so.
+            assert "offer" in (fake.current(boards(fake)[-1]).content or "").lower()
             other = next(u for u in users.values() if u != user)
             # The offer does not use the offerer's move: they still move first.
             await play_by_command(fake, user, rng)
-            board = boards(fake)[-1]
-            decline = fake.find_button(board, label="Decline the draw (then make your move)")
-            await fake.click(other, board, decline["custom_id"])
+            board = fake.current(boards(fake)[-1])
+            decline = board_pick(fake, board, "Decline the draw (then make your move)")
+            out = await press(fake, other, board, decline)
+            assert any("Played:" in (s.content or "") for s in out), out
             declined = True
             moves += 1
             continue
@@ -103,7 +137,7 @@ async def test_whole_artaban_game(tmp_path: Path) -> None:
             assert any("Played:" in (s.content or "") for s in out)
             captured = True
         elif moves % 2:
-            await play_by_buttons(fake, user, rng)
+            await play_from_board(fake, user, texts, rng)
         else:
             await play_by_command(fake, user, rng)
         moves += 1

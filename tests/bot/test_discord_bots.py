@@ -39,12 +39,16 @@ class Solo:
         self.path, self.seed, self.clock = path, seed, FakeClock()
         self.rng = random.Random(seed)
 
-    async def open(self, engine: str, bots: int, options: str = "") -> list[Sent]:
+    async def open(
+        self, engine: str, bots: int, options: str = "", level: str | None = None
+    ) -> list[Sent]:
         self.fake = await FakeDiscord.start(make_bot(self.path, self.seed, self.clock))
         self.me = self.fake.user("asha")
         kwargs: dict[str, Any] = {"game": engine, "bots": bots}
         if options:
             kwargs["options"] = options
+        if level:
+            kwargs["level"] = level
         out = await self.fake.slash(self.me, "game new", **kwargs)
         lobby = next(s for s in out if s.route == "interaction.response")
         found = re.search(r"game #(\d+)", lobby.content or "")
@@ -273,3 +277,31 @@ def test_every_game_can_be_played_alone() -> None:
     for name in GAMES:
         engine = get_engine(name)
         assert engine.min_players <= 2 <= engine.max_players
+
+
+async def test_a_whole_game_against_two_hard_automatic_players(tmp_path: Path) -> None:
+    """Issue 19: ``/game new bots:2 level:hard``; both automatic seats search
+    (a twentieth of the iterations in tests, in a thread) and the game ends."""
+    solo = Solo(tmp_path / "hard.db", seed=11)
+    try:
+        await solo.open("mahabharata", 2, level="hard")
+        assert "level **hard**" in (solo.lobby.content or "")
+        await solo.start()
+        game = await solo.play_out()
+        assert game.outcome is not None and game.table.level == "hard"
+        thinking = bot_of(solo.fake).thinking
+        assert thinking.thought["hard"] > 10 and not thinking.thought["easy"], thinking.thought
+        no_bot_reached(solo.fake)
+    finally:
+        await solo.fake.close()
+
+
+async def test_an_unknown_level_is_refused(tmp_path: Path) -> None:
+    solo = Solo(tmp_path / "level.db", seed=1)
+    try:
+        out = await solo.open("chaturaji", 1, "level=expert")
+        replies = [s.content or "" for s in out if s.ephemeral]
+        assert any("`level` is easy, medium or hard, not" in r for r in replies), out
+        assert not any(s.route == "interaction.response" and not s.ephemeral for s in out)
+    finally:
+        await solo.fake.close()

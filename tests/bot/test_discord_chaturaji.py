@@ -1,7 +1,9 @@
 """Martian Chaturaji through discord.py's real dispatch (issue 8, item 6).
 
-Whole 4-player and 2-player games played with board buttons (pick a piece,
-then its move), the menus the bot sends (the "Your next choice" reply, "Show
+Whole 4-player and 2-player games played from the board (the game is full
+information and a seat has far fewer than 100 moves, so the board shows every
+whole move: up to five as buttons, more as selects; one pick plays one,
+issue 18), the menus the bot sends (the "Your next choice" reply, "Show
 mine"), and typed ``/game play`` moves taken from autocomplete.  Positions
 that random play would take too long to reach are built with the engine and
 loaded the way a snapshot is (``store.append`` with no entries, then
@@ -21,15 +23,18 @@ from typing import Any
 
 from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
 from bot.engines.core import CHANCE
+from bot.ui.items import BOARD_BUTTON_MOVES
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
     assert_no_secret_ids,
     board_labels,
+    board_picks,
     boards,
     bot_of,
     install,
     make_bot,
+    press,
 )
 from tests.discord_harness import FakeUser, Sent
 
@@ -94,67 +99,80 @@ class Table(driver.Table):
         self.board_pings(expected)
 
     # -- one decision, made the way a player would (``act``) -----------------
+    #
+    # Martian Chaturaji is full information and a seat never has more than
+    # 100 legal moves, so every menu is flat (issue 18): the board shows the
+    # mover's whole moves (up to five as buttons, else board selects), and a
+    # private menu lists them all; one interaction plays a move.
 
-    def labels(self, game: Any, seat: int, text: str) -> tuple[str, str]:
-        """(the action's own label, its piece's group label) as menus show them."""
+    def label(self, game: Any, seat: int, text: str) -> str:
+        """The action's own label, as the board and menus show it."""
         state = game.state
-        label = E.label(state, seat, E.parse(state, seat, text))
-        first = E.menu_words(state, seat, text)[0]
-        return label, E.choice_label(state, seat, first)
+        return E.label(state, seat, E.parse(state, seat, text))
+
+    def all_labels(self, game: Any, seat: int) -> list[str]:
+        """The labels of every legal action of ``seat``, in the engine's order."""
+        return [E.label(game.state, seat, a) for a in E.legal_actions(game.state, seat)]
 
     async def _by_board(self, user: FakeUser, text: str) -> list[Sent]:
         game = await self.game()
-        label, group = self.labels(game, game.seat_of(user.id), text)
+        seat = game.seat_of(user.id)
+        label = self.label(game, seat, text)
         board = self.board()
-        buttons = self.fake.buttons(board)
-        for button in buttons:
+        for button in self.fake.buttons(board):
             assert CUSTOM_ID.match(button["custom_id"]), button
-        button = next((b for b in buttons if b["label"] in (label, group)), None)
-        if button is None:  # several seats to move (R14 in a 4-player game)
-            button = next(b for b in buttons if b["label"] == "Choose…")
-        out = await self.fake.click(user, board, button["custom_id"])
-        if any((s.content or "").startswith("Played:") for s in out):
-            assert button["label"] == label, (button, label)
-            return out
-        menu = next(s for s in reversed(out) if s.message_id and self.fake.selects(s.message_id))
-        assert menu.ephemeral, menu
-        return await self.choose_in(user, menu.message_id or 0, text)
+        for select in self.fake.selects(board):
+            assert CUSTOM_ID.match(select["custom_id"]), select
+        picks = board_picks(self.fake, board)
+        if [p[2] for p in picks] == ["Choose…"]:  # several seats to move (R14, 4 players)
+            out = await self.fake.click(user, board, picks[0][0])
+            menu = next(
+                s for s in reversed(out) if s.message_id and self.fake.selects(s.message_id)
+            )
+            assert menu.ephemeral, menu
+            return await self.choose_in(user, menu.message_id or 0, text)
+        # Nothing is hidden: the board shows every move of the mover, whole.
+        assert sorted(p[2] for p in picks) == sorted(self.all_labels(game, seat)), picks
+        on_buttons = all(p[1] is None for p in picks)
+        assert on_buttons == (len(picks) <= BOARD_BUTTON_MOVES), picks
+        if not on_buttons:
+            assert all(p[0].startswith("chaupal:board:") for p in picks), picks
+        pick = next(p for p in picks if p[2] == label)
+        self.styles["board select" if pick[1] is not None else "board button"] += 1
+        out = await press(self.fake, user, board, pick)
+        assert any((s.content or "").startswith("Played:") for s in out), (text, out)
+        if pick[1] is not None:  # a board select answers privately, never edits the board
+            played = next(s for s in out if (s.content or "").startswith("Played:"))
+            assert played.ephemeral, played
+        return out
 
     def offers(self, game: Any, seat: int, text: str, message: int) -> bool:
-        label, group = self.labels(game, seat, text)
-        offered = [o["label"] for s in self.fake.selects(message) for o in s["options"]]
-        return any(o == label or o.startswith(f"{group} (") for o in offered)
+        label = self.label(game, seat, text)
+        return any(o["label"] == label for s in self.fake.selects(message) for o in s["options"])
 
     async def choose_in(self, user: FakeUser, message: int, text: str) -> list[Sent]:
-        """Select ``text`` in a menu message, level by level (options are
-        found by the labels a player reads)."""
-        for _ in range(4):
-            game = await self.game()
-            label, group = self.labels(game, game.seat_of(user.id), text)
-            selects = self.fake.selects(message)
-            assert selects, self.fake.current(message)
-            found = [
-                (s, o)
-                for s in selects
-                for o in s["options"]
-                if o["label"] == label or o["label"].startswith(f"{group} (")
-            ]
-            assert found, (text, label, [o["label"] for s in selects for o in s["options"]])
-            select, option = found[0]
-            assert CUSTOM_ID.match(select["custom_id"]), select
-            out = await self.fake.select(user, message, select["custom_id"], [option["value"]])
-            if any((s.content or "").startswith("Played:") for s in out):
-                assert option["label"] == label, (option, label)
-                return out
-            reply = [s.content or "" for s in out if s.content]
-            # A deeper menu says what was picked on the way ("Spend 6: choose one:").
-            assert reply and (
-                reply[-1].startswith(("Choose", "That choice")) or reply[-1].endswith("choose one:")
-            ), out
-        raise AssertionError(f"the menu never played {text}")
+        """Select ``text`` in a menu message: the menu lists whole moves
+        (options found by the labels a player reads), so one pick plays it."""
+        game = await self.game()
+        label = self.label(game, game.seat_of(user.id), text)
+        selects = self.fake.selects(message)
+        assert selects, self.fake.current(message)
+        found = [(s, o) for s in selects for o in s["options"] if o["label"] == label]
+        assert found, (text, label, [o["label"] for s in selects for o in s["options"]])
+        select, option = found[0]
+        assert CUSTOM_ID.match(select["custom_id"]), select
+        assert select["custom_id"].startswith("chaupal:choose:"), select
+        out = await self.fake.select(user, message, select["custom_id"], [option["value"]])
+        assert any((s.content or "").startswith("Played:") for s in out), (text, out)
+        return out
 
     def typed(self, text: str) -> str:
         return text[:2] if re.match(r"[a-h][1-8]", text) else text.split()[0]
+
+
+def picked_labels(table: Table) -> list[str]:
+    """The labels of the choices the newest board offers (buttons and selects)."""
+    return [label for _, _, label in board_picks(table.fake, table.board())]
 
 
 # -- setting games up ----------------------------------------------------------
@@ -275,6 +293,8 @@ async def finish_whole_game(table: Table, rng: random.Random, warm_up: int) -> N
         assert len(dms) <= 1 and not any(table.fake.selects(d) for d in dms), dms
     assert table.styles["buttons"] and table.styles["command"] and table.styles["menu"]
     assert table.styles["menu already sent"] and table.styles["Show mine"], table.styles
+    # The board's moves were played both ways: buttons (<= 5) and selects.
+    assert table.styles["board button"] and table.styles["board select"], table.styles
     assert set(table.pinged) <= {u.id for u in table.users}
     assert len(table.pinged) >= 2, table.pinged
     log = [e.action for e in await bot_of(table.fake).store.log(table.game_id)]
@@ -293,8 +313,10 @@ async def test_whole_4_player_game(tables: Tables) -> None:
     board = table.board()
     for seat in partners:
         assert f"<@{game.user_of(seat)}>" in (board.content or "")
-    picks = [x for x in board_labels(table) if x not in ("Show mine", "My turn")]
-    assert picks == ["Choose…"] or all(x.endswith("moves first") for x in picks), picks
+    picks = picked_labels(table)
+    assert picks == ["Choose…"] or (
+        len(picks) == 2 and all(x.endswith("moves first") for x in picks)
+    ), picks
     second = table.by_id[game.user_of(partners[1])]
     first = E.describe(game.state, partners[1], E.legal_actions(game.state, partners[1])[1])
     await table.act(first, "buttons", second)
@@ -313,6 +335,7 @@ async def test_whole_2_player_game(tables: Tables) -> None:
     labels = board_labels(table)
     picks = [x for x in labels if x not in ("Show mine", "My turn")]
     assert len(picks) == 2 and all("moves first" in x for x in picks), labels
+    assert picked_labels(table) == picks  # buttons, one pick each
     await finish_whole_game(table, random.Random(42), warm_up=100)
     # Each player moved both of their armies.
     log = await bot_of(table.fake).store.log(table.game_id)
@@ -334,7 +357,7 @@ async def test_throne_takeover(tables: Tables) -> None:
     await install(table, position(await table.state(), pieces, "blue", (1, 2)))
     table.pinged.clear()  # from here on, Red's player is never asked
 
-    # The monarch by board button (the piece, then its move), then pass.
+    # The monarch by one board pick (the whole move), then pass.
     await table.act("d3xa3", "buttons", asha)
     state = await table.state()
     assert state.monarchs[ARMY["red"]] == -1
@@ -363,8 +386,11 @@ async def test_throne_takeover(tables: Tables) -> None:
         await table.act("pass", "buttons", asha)
     state = await table.state()
     assert state.turn == ARMY["blue"] and state.stage == 1, (state.turn, state.stage)
-    labels = board_labels(table)
-    assert all("Red" in x for x in labels[:-2]), labels  # pieces, then Pass, Show mine
+    # The board offers Red's moves only (and Red's Pass), each whole.
+    picks = picked_labels(table)
+    assert picks and all(x.startswith(("Red ", "Pass: Red declines")) for x in picks), picks
+    assert any(x.startswith("Pass: Red declines") for x in picks), picks
+    assert board_labels(table)[-2:] == ["Show mine", "My turn"], board_labels(table)
     assert "now Red's dice" in (table.board().content or "")
     game = await table.game()
     texts = [t for t in bot_of_texts(game, 0) if t != "pass"]
@@ -425,7 +451,11 @@ async def test_promotion(tables: Tables) -> None:
     state = position(await table.state(), pieces, "blue", (2, 4))
     assert [d[2] for d in state.dice] == [3, 3]  # R6: the 2 counted up to a squire
     await install(table, state)
-    assert "h7: Blue squire" in board_labels(table)
+    # The board shows each promotion as a whole move (Blue lacks both).
+    promotions = [x for x in picked_labels(table) if x.startswith("Blue squire h7-h8")]
+    expected = [E.label(state, 0, E.parse(state, 0, t)) for t in ("h7-h8=p", "h7-h8=r")]
+    assert sorted(promotions) == expected, promotions
+    assert expected[1].endswith("becomes a raven"), expected
     out = await table.act("h7-h8=r", "buttons", asha)
     assert any("becomes a raven" in (s.content or "") for s in out)
     state = await table.state()
@@ -501,8 +531,15 @@ async def test_restart_mid_turn_between_the_two_dice(tables: Tables) -> None:
     posts = len(boards(table.fake))
     out = await table.act("f2-f3", "buttons", asha)
     assert len(boards(table.fake)) == posts and table.board().message_id == board_id
-    menu = next(s for s in reversed(out) if s.message_id and table.fake.selects(s.message_id or 0))
+    # The reply (private) offers the second die's moves at once.
+    menu = next(
+        s
+        for s in reversed(out)
+        if s.ephemeral and s.message_id and table.fake.selects(s.message_id or 0)
+    )
     assert "Your next choice" in (table.fake.current(menu).content or "")
+    options = [o["label"] for s in table.fake.selects(menu.message_id or 0) for o in s["options"]]
+    assert "Blue paladin g1-h3" in options, options  # whole moves, not pieces
     version = (await table.game()).version
 
     table.fake = await table.fake.restart(make_bot(table.path, 62))
@@ -526,8 +563,8 @@ async def test_restart_mid_turn_between_the_two_dice(tables: Tables) -> None:
     await table.act("b2-c2", "command", bhima)
     assert table.board().message_id == board_id  # edited in place
     table.fake = await table.fake.restart(make_bot(table.path, 63))
-    labels = board_labels(table)
-    assert "b1: Red squire" in labels, labels
+    labels = picked_labels(table)
+    assert "Red squire b1-c1" in labels, labels
     await table.act("b1-c1", "buttons", bhima)
     state = await table.state()
     pieces = E.to_json(state)["pieces"]
@@ -539,17 +576,23 @@ async def test_restart_mid_turn_between_the_two_dice(tables: Tables) -> None:
 async def test_a_pass_kept_in_an_old_menu_is_not_played_on_other_dice(tables: Tables) -> None:
     """Menus stay usable, but "a die re-rolled ... is never played blind"
     (docs/ARCHITECTURE.md): with 2 players, a Pass in the menu Asha opened
-    on Blue's turn must not decline Green's dice, rolled turns later, that
-    the menu never showed.  (Fails today: the engine labels every ``pass``
-    "Pass: decline the remaining dice", so the service's label check cannot
-    tell Blue's pass from Green's; see the report.)"""
+    ("Show mine") on Blue's turn must not decline Green's dice, rolled turns
+    later, that the menu never showed.  Every menu is flat now (issue 18), so
+    the old menu's Pass is one pick away, and its label (naming the army,
+    its dice and the turn) is what tells Blue's pass from Green's."""
     table = await tables.open(2, 71)
     asha = table.users[0]
     await install(table, position(await table.state(), START_PIECES, "blue", (4, 2)))
     out = await table.fake.click(asha, table.board(), f"chaupal:mine:{table.game_id}")
     menu = next(s for s in out if s.files and table.fake.selects(s.message_id or 0))
-    options = [o for s in table.fake.selects(menu.message_id or 0) for o in s["options"]]
-    assert any(o["label"].startswith("Pass") for o in options), options
+    assert menu.ephemeral, menu
+    old = [(s, o) for s in table.fake.selects(menu.message_id or 0) for o in s["options"]]
+    assert all(s["custom_id"].startswith("chaupal:choose:") for s, _ in old), old
+    # Flat: every move of Blue's two dice and the Pass, side by side.
+    game = await table.game()
+    assert sorted(o["label"] for _, o in old) == sorted(table.all_labels(game, 0))
+    select, option = next((s, o) for s, o in old if o["label"].startswith("Pass"))
+    assert option["label"].startswith("Pass: Blue declines"), option
     # Blue moves both dice another way; Red passes; Green (Asha again) rolls.
     await table.act("f2-f3", "command", asha)
     await table.act("g1-h3", "buttons", asha)
@@ -558,8 +601,8 @@ async def test_a_pass_kept_in_an_old_menu_is_not_played_on_other_dice(tables: Ta
     green_turn, green_dice = game.state.turns, game.state.dice
     assert game.state.turn == ARMY["green"] and game.seat_of(asha.id) == 0
     # The old menu's Pass, chosen now: it is not Blue's pass any more.
-    select = table.fake.selects(menu.message_id or 0)[0]
-    option = next(o for o in select["options"] if o["label"].startswith("Pass"))
+    green_pass = E.label(game.state, 0, E.parse(game.state, 0, "pass"))
+    assert green_pass.startswith("Pass: Green declines") and green_pass != option["label"]
     out = await table.fake.select(
         asha, menu.message_id or 0, select["custom_id"], [option["value"]]
     )
@@ -569,3 +612,7 @@ async def test_a_pass_kept_in_an_old_menu_is_not_played_on_other_dice(tables: Ta
         [s.content for s in out],
     )
     assert game.state.turns == green_turn and game.state.dice == green_dice
+    assert any("no longer on offer" in (s.content or "") for s in out), out
+    # The menu now offers Green's choices instead, its own Pass among them.
+    now = [o["label"] for s in table.fake.selects(menu.message_id or 0) for o in s["options"]]
+    assert green_pass in now and option["label"] not in now, now

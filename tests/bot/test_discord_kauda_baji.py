@@ -2,21 +2,24 @@
 
 Whole 4-player and 2-player games (short ones: few pieces, a player who
 mostly takes the move that advances furthest) are played with the board's
-buttons (``Spend …``, then the menu it opens), the menus already sent to the
-player (the "Your next choice" reply, "Show mine") and typed ``/game play``
-moves taken from autocomplete.  Positions random play would take too long to
-reach are built with the engine and loaded the way a snapshot is, then
-played through Discord: a tuple formed and one split (R9, R11), kills by
-landing and by leaving (R13) with the kill bonus throw (R16), the third six
-in a row (R6), forfeits under R8 and R17, a finish (R18), and a restart
-while a bank is half spent.  Throws are controlled by replacing the
-service's draw with one that returns the ``u`` a chosen throw falls on.
+choices (issue 18: every move at once, as a button when there are few and
+in a select of the board when there are more, one interaction either way),
+the menus already sent to the player (the "Your next choice" reply, "Show
+mine") and typed ``/game play`` moves taken from autocomplete.  Positions
+random play would take too long to reach are built with the engine and
+loaded the way a snapshot is, then played through Discord: a tuple formed
+and one split (R9, R11), kills by landing and by leaving (R13) with the
+kill bonus throw (R16), the third six in a row (R6), forfeits under R8 and
+R17, a finish (R18), and a restart while a bank is half spent.  Throws
+are controlled by replacing the service's draw with one that returns the
+``u`` a chosen throw falls on.
 
-Throughout: the board offers exactly the engine's first-level choices
-(``Spend 6``, ``Spend 4+2 together``, or the move itself when it is the only
-one), a new board pings only the player to move, nothing is ever DMed
+Throughout: the board offers exactly the mover's moves by their labels
+(``Single b3 to b6 with 4+2``, ``Forfeit a 5 (R17)``; grouped by the value
+spent, ``Spend 6``, only when they are more than the selects of one message
+hold), a new board pings only the player to move, nothing is ever DMed
 (nothing is hidden in this game), no custom_id holds a move, and a stale or
-someone else's click is refused and changes nothing.
+someone else's pick is refused and changes nothing.
 
 The rules ("Playing on Discord") say the headline under the board tells
 every throw and every forfeit.  Fails today: delivery leaves the chance
@@ -32,10 +35,12 @@ import random
 import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bot.choices import FLAT_LIMIT, MAX_SELECTS
 from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import (
     SEATINGS,
@@ -45,6 +50,7 @@ from bot.engines.kauda_baji import (
     Throw,
     square_of,
 )
+from bot.ui.items import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
@@ -151,7 +157,8 @@ class Table(driver.Table):
     async def check(self, actor: int | None = None) -> None:
         """Every board posted since the last check pings (and names) only the
         player to move now, and that player is pinged unless they just
-        acted; the newest board offers exactly the engine's first choices."""
+        acted; the newest board offers exactly the mover's top level
+        (``check_buttons``)."""
         game = await self.game()
         state: KaudaBajiState = game.state
         expected: frozenset[int] = frozenset()
@@ -194,28 +201,59 @@ class Table(driver.Table):
             self.untold.append(f"bank {state.bank}, thrown {thrown[::-1]}, headline {content!r}")
 
     def check_buttons(self, game: Any) -> None:
-        """The newest board's buttons: none once the game is over, else the
-        engine's first menu level (``Spend 6``, ``Spend 4+2 together``, a
-        move that is the only one spending its value, ``Forfeit a 5
-        (R17)``), then Show mine; every custom_id is ids and indices."""
+        """The newest board's choices: none once the game is over, else the
+        engine's top level (issue 18: every move at once, by its label, as
+        buttons when there are few and as selects of the board when there
+        are more; grouped by the value spent only beyond what the selects of
+        one message hold), then Show mine and My turn; every custom_id is
+        ids and indices."""
         board = self.board()
         buttons = self.fake.buttons(board)
-        for button in buttons:
-            assert CUSTOM_ID.match(button["custom_id"]), button
+        selects = self.fake.selects(board)
+        for item in [*buttons, *selects]:
+            assert CUSTOM_ID.match(item["custom_id"]), item
         if game.is_over:
             # Issue 18: a finished game's board offers a rematch, nothing else.
             assert [b["label"] for b in buttons] == ["Rematch"], buttons
+            assert not selects, selects
             return
         seat = next(iter(E.waiting_on(game.state)))
-        expected = first_choices(game.state, seat)
-        if len(expected) > 20:
+        level = top_level(game.state, seat)
+        expected = [label for _, label in level.options]
+        prefix = f"{self.game_id}:{game.version}"
+        if level.flat and len(expected) > BOARD_BUTTON_MOVES:
+            # Too many moves for a row of buttons: selects on the board, each
+            # option a whole move (one interaction), values indexing the level.
+            assert [b["label"] for b in buttons] == ["Show mine", "My turn"], buttons
+            assert 1 <= len(selects) <= MAX_SELECTS, selects
+            options = [o for select in selects for o in select["options"]]
+            shown = [o["label"] for o in options]
+            assert shown == expected, (shown, expected)
+            assert [o["value"] for o in options] == [str(i) for i in range(len(expected))]
+            start = 0
+            for chunk, select in enumerate(selects):
+                assert select["custom_id"] == f"chaupal:board:{prefix}:{chunk}", select
+                assert 1 <= len(select["options"]) <= 25, select
+                stop = start + len(select["options"])
+                held = level.options[start:stop]
+                says = placeholder(game.state, seat, level, held, len(selects), start, len(options))
+                assert select.get("placeholder") == says, (select.get("placeholder"), says)
+                start = stop
+            self.styles["board of selects"] += 1
+            return
+        # A few moves (or, beyond the selects' room, the values to spend) are
+        # buttons; more groups than buttons leave only "Choose…".
+        assert not selects, selects
+        if not level.flat and len(expected) > MAX_BOARD_BUTTONS:
             expected = ["Choose…"]
         assert [b["label"] for b in buttons] == [*expected, "Show mine", "My turn"], (
             [b["label"] for b in buttons],
             expected,
         )
-        for button in buttons[:-2]:
-            assert button["custom_id"].startswith(f"chaupal:pick:{self.game_id}:{game.version}:")
+        for index, button in enumerate(buttons[:-2]):
+            path = "" if expected == ["Choose…"] else str(index)
+            assert button["custom_id"] == f"chaupal:move:{prefix}:{path}", button
+        self.styles["board of buttons" if level.flat else "board of groups"] += 1
 
     # -- one decision, made the way a player would --------------------------
 
@@ -239,22 +277,25 @@ class Table(driver.Table):
         return groups, E.label(state, seat, E.parse(state, seat, text))
 
     async def _by_board(self, user: FakeUser, text: str) -> list[Sent]:
+        """The board's pick for ``text``: the move itself (a button or an
+        option of a board select: one interaction), or, when the board shows
+        groups, the group holding it (or "Choose…") and then its menu."""
         game = await self.game()
         groups, label = self.labels(game, game.seat_of(user.id), text)
         board = self.board()
-        buttons = self.fake.buttons(board)
-        matching = [b for b in buttons if b["label"] == label or b["label"] in groups]
-        if not matching:  # more first choices than buttons
-            matching = [b for b in buttons if b["label"] == "Choose…"]
-        assert len(matching) == 1, (text, groups, label, [b["label"] for b in buttons])
-        button = matching[0]
-        out = await self.fake.click(user, board, button["custom_id"])
+        picks = driver.board_picks(self.fake, board)
+        matching = [p for p in picks if p[2] == label or p[2] in groups]
+        if not matching:  # more groups than buttons
+            matching = [p for p in picks if p[2] == "Choose…"]
+        assert len(matching) == 1, (text, groups, label, [p[2] for p in picks])
+        pick = matching[0]
+        out = await driver.press(self.fake, user, board, pick)
         if any((s.content or "").startswith("Played:") for s in out):
-            assert button["label"] == label, (button, label)
-            self.styles["button played at once"] += 1
+            assert pick[2] == label, (pick, label)
+            self.styles["board button played" if pick[1] is None else "board select played"] += 1
             return out
-        assert button["label"].startswith(("Spend ", "Choose…")), button
-        self.styles["Spend button, then its menu"] += 1
+        assert pick[1] is None and (pick[2] in groups or pick[2] == "Choose…"), (pick, out)
+        self.styles["group button, then its menu"] += 1
         menu = next(s for s in reversed(out) if s.message_id and self.fake.selects(s.message_id))
         assert menu.ephemeral, menu
         return await self.choose_in(user, menu.message_id or 0, text)
@@ -312,56 +353,134 @@ class Table(driver.Table):
         return replies[-1]
 
 
-def first_choices(state: KaudaBajiState, seat: int) -> list[str]:
-    """The first menu level as the engine names it: each value or sum to
-    spend (``Spend 6``), or the one move that spends it, and R17 forfeits."""
-    groups: dict[str, list[str]] = {}
-    for action in E.legal_actions(state, seat):
-        text = E.describe(state, seat, action)
-        groups.setdefault(E.menu_words(state, seat, text)[0], []).append(text)
-    if len(groups) == 1:
-        # One value to spend is no choice (issue 18): its moves are offered
-        # at once, by piece when there are more than a menu holds.
+@dataclass(frozen=True)
+class Level:
+    """The top level of a seat's menu, as the engine's words make it."""
+
+    flat: bool
+    """Whether every option is a whole move."""
+    depth: int
+    """How many menu words its options share (1 when a lone value to spend
+    is passed through)."""
+    options: list[tuple[str, str]]
+    """(the move's text or the group's prefix, its label), in order."""
+
+
+def top_level(state: KaudaBajiState, seat: int) -> Level:
+    """The seat's top level (issue 18): every move by its label when they
+    fit in one message's selects (``FLAT_LIMIT``); beyond, grouped by the
+    engine's menu words (the value spent, ``Spend 6``; a group of one move
+    is that move), a lone group being no choice and passed through."""
+    texts = [E.describe(state, seat, a) for a in E.legal_actions(state, seat)]
+
+    def label(text: str) -> str:
+        return E.label(state, seat, E.parse(state, seat, text))
+
+    depth = 0
+    while len(texts) > FLAT_LIMIT:
+        groups: dict[str, list[str]] = {}
+        for text in texts:
+            words = E.menu_words(state, seat, text)
+            key = " ".join(words[: depth + 1]) if len(words) > depth + 1 else text
+            groups.setdefault(key, []).append(text)
+        if len(groups) > 1:
+            return Level(
+                False,
+                depth,
+                [
+                    (key, E.choice_label(state, seat, key))
+                    if len(members) > 1
+                    else (members[0], label(members[0]))
+                    for key, members in groups.items()
+                ],
+            )
         (texts,) = groups.values()
-        if len(texts) > 1:
-            if len(texts) <= 25:
-                return [E.label(state, seat, E.parse(state, seat, t)) for t in texts]
-            groups = {}
-            for text in texts:
-                groups.setdefault(E.menu_words(state, seat, text)[1], []).append(text)
-    return [
-        E.choice_label(state, seat, first)
-        if len(texts) > 1
-        else E.label(state, seat, E.parse(state, seat, texts[0]))
-        for first, texts in groups.items()
+        depth += 1
+    return Level(True, depth, [(text, label(text)) for text in texts])
+
+
+def first_choices(state: KaudaBajiState, seat: int) -> list[str]:
+    """The labels of the seat's top level (``top_level``)."""
+    return [label for _, label in top_level(state, seat).options]
+
+
+def placeholder(
+    state: KaudaBajiState,
+    seat: int,
+    level: Level,
+    held: list[tuple[str, str]],
+    selects: int,
+    start: int,
+    total: int,
+) -> str:
+    """What a board select of whole moves says before a pick: "Choose…" when
+    it is the only one; else the groups (values spent) of its first and last
+    moves, one name when they are the same group all through, but only when
+    every group's moves sit side by side in the level.  Kauda Baji lists its
+    moves piece by piece, so a value's moves are usually scattered, and then
+    a select says which of the moves it holds ("Choose (1–25 of 91)…")."""
+    if selects == 1:
+        return "Choose…"
+
+    def group_of(text: str) -> str:
+        words = E.menu_words(state, seat, text)
+        return " ".join(words[: level.depth + 1]) if len(words) > level.depth + 1 else ""
+
+    runs: list[str] = []
+    for text, _ in level.options:
+        group = group_of(text)
+        if not runs or runs[-1] != group or not group:
+            runs.append(group)
+    named = [g for g in runs if g]
+    if len(set(named)) != len(named):
+        return f"Choose ({start + 1}–{start + len(held)} of {total})…"
+    groups: list[str] = []
+    for text, _ in held:
+        group = group_of(text)
+        if group and (not groups or groups[-1] != group):
+            groups.append(group)
+    assert groups, held  # only forfeits: not in a bank this test builds
+    names = [E.choice_label(state, seat, g) for g in groups]
+    return f"Choose: {names[0]}" if len(names) == 1 else f"Choose: {names[0]} … {names[-1]}"
+
+
+def offered(table: Table) -> list[str]:
+    """The labels of every choice the newest board offers: its buttons
+    (Show mine and My turn included), then the options of its selects."""
+    board = table.board()
+    return board_labels(table) + [
+        o["label"] for select in table.fake.selects(board) for o in select["options"]
     ]
 
 
-def pick_ids(message: dict[str, Any]) -> list[str]:
-    """The custom_ids of the choice buttons on a raw message."""
-    return [
-        item["custom_id"]
-        for row in message.get("components") or []
-        for item in row.get("components", [])
-        if str(item.get("custom_id", "")).startswith("chaupal:pick:")
-    ]
+def seen_picks(message: dict[str, Any]) -> list[driver.BoardPick]:
+    """The picks on a raw message (``driver.board_picks`` for a copy)."""
+    picks: list[driver.BoardPick] = []
+    for row in message.get("components") or []:
+        for item in row.get("components", []):
+            custom_id = str(item.get("custom_id", ""))
+            if custom_id.startswith("chaupal:move:"):
+                picks.append((custom_id, None, item["label"]))
+            elif custom_id.startswith("chaupal:board:"):
+                picks += [(custom_id, o["value"], o["label"]) for o in item["options"]]
+    return picks
 
 
-async def click_as_seen(
-    fake: FakeDiscord, user: FakeUser, seen: dict[str, Any], custom_id: str
+async def press_as_seen(
+    fake: FakeDiscord, user: FakeUser, seen: dict[str, Any], pick: driver.BoardPick
 ) -> list[Sent]:
-    """Press a button on a message as the player's client still shows it
-    (``seen``, a copy taken earlier): Discord delivers message edits
-    asynchronously, so a click on a board that has since moved on reaches
-    the bot.  The custom_id must be on the copy."""
-    assert custom_id in pick_ids(seen), custom_id
-    return await fake._component_interaction(
-        user,
-        seen,
-        {"custom_id": custom_id, "component_type": 2},
-        expect_error=False,
-        expect_ack=True,
+    """Press a button or pick a select's option on a message as the
+    player's client still shows it (``seen``, a copy taken earlier):
+    Discord delivers message edits asynchronously, so a pick on a board
+    that has since moved on reaches the bot.  The pick must be on the copy."""
+    assert pick in seen_picks(seen), pick
+    custom_id, value, _ = pick
+    data: dict[str, Any] = (
+        {"custom_id": custom_id, "component_type": 2}
+        if value is None
+        else {"custom_id": custom_id, "component_type": 3, "values": [value]}
     )
+    return await fake._component_interaction(user, seen, data, expect_error=False, expect_ack=True)
 
 
 # -- setting games up ----------------------------------------------------------
@@ -461,7 +580,8 @@ def choose(state: KaudaBajiState, seat: int, rng: random.Random) -> str:
 
 async def play_out(table: Table, rng: random.Random, *, limit: int = 400) -> int:
     """Play to the end, in turn by board, typed move and menu; once on the
-    way, a stale board button and another player's click are refused."""
+    way, a pick on a stale board (a button or a select's option) and another
+    player's pick are refused."""
     styles = ("buttons", "command", "menu", "buttons")
     going_on = ("menu", "buttons", "command")
     """A player still spending their bank has their next menu in the reply."""
@@ -487,26 +607,28 @@ async def play_out(table: Table, rng: random.Random, *, limit: int = 400) -> int
         if game.is_over or refusals == 2 or decision < 6:
             continue
         now = table.by_id[game.user_of(next(iter(E.waiting_on(game.state))))]
-        picks = [b for b in table.fake.buttons(table.board()) if "pick" in b["custom_id"]]
+        picks = driver.board_picks(table.fake, table.board())
         shown = copy.deepcopy(table.fake.message(table.board()))
         if refusals == 0 and now.id == mover:
             # A board from before the last move, still on the player's screen.
-            out = await click_as_seen(table.fake, now, seen, pick_ids(seen)[0])
+            out = await press_as_seen(table.fake, now, seen, seen_picks(seen)[0])
             await table.refused(out, "out of date", game.version)
             refusals += 1
         elif refusals == 1 and now.id != mover and picks:
             other = table.by_id[mover]
-            out = await table.fake.click(other, table.board(), picks[0]["custom_id"])
+            out = await driver.press(table.fake, other, table.board(), picks[0])
             reply = await table.refused(out, "not your turn", game.version)
             assert now.name in reply, reply
             out = await table.fake.slash(other, "game play", action=text)
             await table.refused(out, "not your turn", game.version)
             refusals += 1
-        assert table.fake.message(table.board()) == shown, "a refused click changed the board"
+        assert table.fake.message(table.board()) == shown, "a refused pick changed the board"
     raise AssertionError("the game did not end")
 
 
-async def finish_whole_game(table: Table, rng: random.Random) -> None:
+async def finish_whole_game(table: Table, rng: random.Random, *, selects: bool) -> None:
+    """Play ``table``'s game to the end and check how it ended; ``selects``:
+    some board offered more moves than buttons (and one was picked there)."""
     decisions = await play_out(table, rng)
     game = await table.game()
     state: KaudaBajiState = game.state
@@ -529,8 +651,10 @@ async def finish_whole_game(table: Table, rng: random.Random) -> None:
     assert [b["label"] for b in final_buttons] == ["Rematch"], "only Rematch on a final board"
     assert decisions > 20
     assert table.styles["buttons"] and table.styles["command"] and table.styles["menu"]
-    assert table.styles["Spend button, then its menu"], table.styles
-    assert table.styles["button played at once"], table.styles
+    assert table.styles["board button played"], table.styles
+    if selects:  # more moves than buttons: picked from the board's select
+        assert table.styles["board of selects"], table.styles
+        assert table.styles["board select played"], table.styles
     assert table.styles["menu already sent"] and table.styles["Show mine"], table.styles
     assert set(table.pinged) == {u.id for u in table.users}, table.pinged
     log = [e.action for e in await table.log()]
@@ -543,7 +667,7 @@ async def finish_whole_game(table: Table, rng: random.Random) -> None:
 async def test_whole_4_player_game(tables: Tables) -> None:
     table = await tables.open(4, 41, "pieces=1 markut=no")
     bot_of(table.fake).service._draw = Loaded(41, sixes=0.15)
-    await finish_whole_game(table, random.Random(41))
+    await finish_whole_game(table, random.Random(41), selects=False)  # one piece: few moves
 
 
 async def test_whole_2_player_game(tables: Tables) -> None:
@@ -551,15 +675,15 @@ async def test_whole_2_player_game(tables: Tables) -> None:
     game = await table.game()
     assert [p.seat for p in E.view(game.state, None).players] == ["bottom", "top"]  # R4
     bot_of(table.fake).service._draw = Loaded(42, sixes=0.15)
-    await finish_whole_game(table, random.Random(42))
+    await finish_whole_game(table, random.Random(42), selects=True)
 
 
 # -- constructed positions -------------------------------------------------------
 
 
 def spent(label: str) -> str:
-    """The value or sum a board button spends: ``Spend 4+2 together`` and
-    ``Single b3 to b6 with 4+2, in at c1`` both spend ``4+2``."""
+    """The value or sum a board move (or group) spends: ``Single b3 to b6
+    with 4+2, in at c1`` and ``Spend 4+2 together`` both spend ``4+2``."""
     found = re.match(r"Spend (\S+)", label) or re.search(r" with (\S+?)(?:,|$)", label)
     assert found, label
     return found[1]
@@ -568,27 +692,47 @@ def spent(label: str) -> str:
 async def test_R9_R11_a_tuple_formed_and_one_split_on_a_safe_square(tables: Tables) -> None:
     """Two singles on b3 leave together as a twin (``x1+1``, R9) and move 6
     / 2 = 3 (R10); then one piece splits off the twin on the safe corner a1
-    (``x1of2``, R11), from the menu that came with the reply."""
+    (``x1of2``, R11), from the menu that came with the reply.  Twelve moves
+    are too many for buttons: the board offers them in a select (issue 18),
+    and a pick from that select on the board as it was before is refused."""
     table = await open_at(
         tables, 2, 11, {0: [("b3", 1), ("b3", 1), ("a1", 2)], 1: [("f6", 1)]}, bank=(6, 2)
     )
     asha = table.users[0]
-    assert board_labels(table) == [
-        "Spend 6",
-        "Spend 2",
-        "Spend 6+2 together",
-        "Show mine",
-        "My turn",
+    assert board_labels(table) == ["Show mine", "My turn"]
+    assert offered(table)[2:] == [
+        "Twin a1 to d1 with 6, round at c1",
+        "Twin a1 to b1 with 2",
+        "Twin a1 to e1 with 6+2, round at c1",
+        "Single a1 to g1 with 6, split off a twin, round at c1",
+        "Single a1 to c1 with 2, split off a twin",
+        "Single a1 to g3 with 6+2, split off a twin, round at c1",
+        "Single b3 to e6 with 6",
+        "Single b3 to b5 with 2",
+        "Single b3 to f5 with 6+2",
+        "Twin b3 to b6 with 6",
+        "Twin b3 to b4 with 2",
+        "Twin b3 to c6 with 6+2",
     ]
+    assert [s.get("placeholder") for s in table.fake.selects(table.board())] == ["Choose…"]
     board_id = table.board().message_id
+    seen = copy.deepcopy(table.fake.message(table.board()))
     posts = len(boards(table.fake))
     await table.act("b3 x1+1 6", "buttons", asha)
-    assert table.styles["Spend button, then its menu"] == 1
+    assert table.styles["board select played"] == 1
     state = await table.state()
     assert on(state, 0) == [("a1", 2), ("b6", 2)] and state.bank == (2,)
     # Still Asha's bank: the board is edited in place, and nobody is pinged.
     assert len(boards(table.fake)) == posts and table.board().message_id == board_id
     assert "moves a twin from b3 to b6 with 6" in (table.board().content or "")
+    # Her client may still show the board before the edit: a move picked
+    # there (one still legal: the single's 2) is refused, not played.
+    shown = copy.deepcopy(table.fake.message(table.board()))
+    (stale,) = [p for p in seen_picks(seen) if p[2] == "Twin a1 to b1 with 2"]
+    assert stale[0].startswith("chaupal:board:") and stale[1] is not None, stale
+    out = await press_as_seen(table.fake, asha, seen, stale)
+    await table.refused(out, "out of date", (await table.game()).version)
+    assert table.fake.message(table.board()) == shown, "a refused pick changed the board"
     # R11: a single splits off the twin on a1; the twin on b6 (not safe) cannot split.
     game = await table.game()
     texts = bot_of(table.fake).service.legal_texts(game, 0)
@@ -623,7 +767,15 @@ async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
     # The bonus throw is news: a new board (Asha is at the keyboard: no ping).
     assert len(boards(table.fake)) == posts + 1
     board = table.board()
-    assert sorted(spent(label) for label in board_labels(table)[:-2]) == ["1", "3", "3+1"]
+    assert board_labels(table) == [
+        "Twin g2 to g4 with 3+1",
+        "Single b3 to b6 with 3",
+        "Single b3 to b4 with 1",
+        "Single b3 to c6 with 3+1",
+        "Show mine",
+        "My turn",
+    ]
+    assert sorted({spent(label) for label in board_labels(table)[:-2]}) == ["1", "3", "3+1"]
     content = board.content or ""
     assert f"{table.name(0)} moves a twin from e1 to g2 with 6, killing 1 tuple." in content
     # The rest of the bank, typed.
@@ -634,6 +786,55 @@ async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
     assert "{p0} throws 3 (kill bonus)." in narration  # the engine tells it
     # The board showing the bonus throw tells it.
     assert f"{table.name(0)} throws 3 (kill bonus)" in content, content
+
+
+async def test_a_big_bank_is_grouped_by_its_largest_value(tables: Tables) -> None:
+    """Kill bonuses can bank many values: four singles and a bank of
+    12+6+6+5+3+2 make 313 moves, more than the selects of one message hold.
+    Only then does the board offer groups, by the largest value spent (the
+    engine's menu words); a group's button opens its moves, all at once in
+    the selects of one menu, and one pick there plays the move."""
+    table = await tables.open(4, 20, "markut=no")
+    stacks = {0: [("a2", 1), ("b3", 1), ("c5", 1), ("e1", 1)]}
+    await install(table, position(await table.state(), stacks, turn=0, bank=(12, 6, 6, 5, 3, 2)))
+    asha = table.users[0]
+    assert table.styles["board of groups"] == 1
+    assert board_labels(table) == [
+        "Spend 12, alone or with smaller values",
+        "Spend 6, alone or with smaller values",
+        "Spend 5, alone or with smaller values",
+        "Spend 3, alone or with smaller values",
+        "Spend 2, alone or with smaller values",
+        "Show mine",
+        "My turn",
+    ]
+    assert not table.fake.selects(table.board())
+    # "Spend 6": its 93 moves, whole, in the selects of one ephemeral menu,
+    # each select saying which sums it holds.
+    game = await table.game()
+    texts = bot_of(table.fake).service.legal_texts(game, 0)
+    sixes = [t for t in texts if E.menu_words(game.state, 0, t)[0] == "6…"]
+    assert len(texts) == 313 and len(sixes) == 93
+    board = table.board()
+    out = await table.fake.click(
+        asha, board, table.fake.find_button(board, label=board_labels(table)[1])["custom_id"]
+    )
+    menu = next(s for s in reversed(out) if s.message_id and table.fake.selects(s.message_id))
+    assert menu.ephemeral and (menu.content or "").startswith("Spend 6, alone"), menu.content
+    selects = table.fake.selects(menu.message_id or 0)
+    assert 1 < len(selects) <= MAX_SELECTS, selects
+    for select in selects:
+        assert select["custom_id"].startswith(f"chaupal:choose:{table.game_id}:{game.version}:1:")
+        # The 6's moves are listed piece by piece, so their sums are mixed:
+        # each select says which of the 93 moves it holds.
+        assert re.fullmatch(r"Choose \(\d+–\d+ of 93\)…", select["placeholder"]), select
+    shown = [o["label"] for select in selects for o in select["options"]]
+    assert shown == [E.label(game.state, 0, E.parse(game.state, 0, t)) for t in sixes]
+    # The same, as a player would: the group's button, then one pick.
+    await table.act("e1 6+6", "buttons", asha)
+    assert table.styles["group button, then its menu"] == 1
+    state = await table.state()
+    assert state.turn == 0 and state.bank == (12, 5, 3, 2), state.bank
 
 
 async def test_R13_kill_by_leaving(tables: Tables) -> None:
@@ -648,7 +849,7 @@ async def test_R13_kill_by_leaving(tables: Tables) -> None:
         bank=(2,),
     )
     asha = table.users[0]
-    # One value to spend: its moves are the buttons at once (issue 18).
+    # Few moves: they are the buttons, each played at once (issue 18).
     labels = board_labels(table)
     assert labels == [*first_choices(await table.state(), 0), "Show mine", "My turn"]
     assert "Twin g2 to g3 with 2" in labels, labels
@@ -676,7 +877,7 @@ async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: T
     scripted = script(table, 6, 12, 6, 3)
     posts = len(boards(table.fake))
     await table.act("b3 2", "buttons", asha)  # the only move: its button plays it
-    assert table.styles["button played at once"] == 1
+    assert table.styles["board button played"] == 1
     assert not scripted.queue
     state = await table.state()
     assert state.turn == 0 and state.bank == (3,) and on(state, 1) == [("f6", 1)]
@@ -784,17 +985,24 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
         tables, 2, 18, {0: [("b3", 1), ("f7", 1)], 1: [("f6", 1)]}, bank=(6, 6, 3)
     )
     asha, bhima = table.users
-    assert board_labels(table) == [
-        "Spend 6",
-        "Spend 3",
-        "Spend 6+6 together",
-        "Spend 6+3 together",
-        "Spend 6+6+3 together",
-        "Show mine",
-        "My turn",
+    # Eleven moves: a select on the board (issue 18).
+    assert board_labels(table) == ["Show mine", "My turn"]
+    assert offered(table)[2:] == [
+        "Single f7 to a6 with 6",
+        "Single f7 to c7 with 3",
+        "Single f7 to b1 with 6+6",
+        "Single f7 to a3 with 6+3",
+        "Single f7 to e1 with 6+6+3, round at c1",
+        "Single b3 to e6 with 6",
+        "Single b3 to b6 with 3",
+        "Single b3 to e2 with 6+6",
+        "Single b3 to f4 with 6+3",
+        "Single b3 to c3 with 6+6+3, in at c2",
+        "Single b3 to b2 with 6+6+3, round at c2",
     ]
     board_id = table.board().message_id
     out = await table.act("b3 3", "buttons", asha)
+    assert table.styles["board select played"] == 1
     assert table.board().message_id == board_id  # edited in place
     menu = next(s for s in reversed(out) if "Your next choice" in (s.content or ""))
     version = (await table.game()).version
@@ -803,16 +1011,17 @@ async def test_restart_while_a_bank_is_half_spent(tables: Tables) -> None:
     game = await table.game()
     assert game.version == version and game.state.bank == (6, 6)
     assert on(game.state, 0) == [("b6", 1), ("f7", 1)]
-    # A 6 from the menu sent before the restart (Spend 6, then the piece).
+    # A 6 from the menu sent before the restart (its moves, flat).
     await table.choose_in(asha, menu.message_id or 0, "f7 6")
     await table.check(actor=0)
     state = await table.state()
     assert on(state, 0) == [("a6", 1), ("b6", 1)] and state.bank == (6,)
     assert table.board().message_id == board_id
-    # The last 6 from the board, edited in place after the restart: one
-    # value to spend, so its moves are the buttons (issue 18).
+    # The last 6 from the board, edited in place after the restart: its
+    # moves are the buttons (issue 18).
     labels = board_labels(table)
-    assert labels == [*first_choices(await table.state(), 0), "Show mine", "My turn"]
+    assert labels == ["Single a6 to b1 with 6", "Single b6 to f4 with 6", "Show mine", "My turn"]
+    assert labels[:-2] == first_choices(await table.state(), 0)
     assert all(spent(label) == "6" for label in labels[:-2]), labels
     table.pinged.clear()
     await table.act("b6 6", "buttons", asha)

@@ -18,12 +18,14 @@ from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
     PNG_MAGIC,
+    board_picks,
     boards,
     bot_of,
     make_bot,
     movers,
     play_by_buttons,
     play_by_command,
+    press,
     resign,
 )
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
@@ -76,30 +78,49 @@ async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCapt
     private = [s for s in shown if s.files]
     assert private and private[-1].ephemeral and private[-1].files[0][1].startswith(PNG_MAGIC)
 
-    # Someone who is not playing, and a player out of turn, are refused.
-    pick = next(b for b in fake.buttons(first) if b["custom_id"].startswith("chaupal:pick:"))
-    out = await fake.click(dev, first, pick["custom_id"])
-    assert any("not playing" in (s.content or "") and s.ephemeral for s in out)
+    # The first draft pick is public, and shown flat on the board (issue
+    # 18): every placement of every die is an option of a board select, one
+    # interaction to play, split by die ("Choose: Die 1 (Chariot) … ").
     on_turn = await mover(fake, game_id, users)
     assert on_turn is not None
+    game = await bot_of(fake).service.get(game_id)
+    texts = bot_of(fake).service.legal_texts(game, game.seat_of(on_turn.id))
+    picks = board_picks(fake, first)
+    assert len(picks) == len(texts) <= 100, ([p[2] for p in picks], texts)
+    assert all(label.startswith("Die ") for _, _, label in picks), picks
+    board_selects = fake.selects(first)
+    assert board_selects and all(s["custom_id"].startswith("chaupal:board:") for s in board_selects)
+    if len(board_selects) > 1:
+        assert all(s["placeholder"].startswith("Choose: Die ") for s in board_selects)
+
+    # Someone who is not playing, and a player out of turn, are refused.
+    pick = picks[0]
+    out = await press(fake, dev, first, pick)
+    assert any("not playing" in (s.content or "") and s.ephemeral for s in out)
     idle = next(u for u in users.values() if u != on_turn)
-    out = await fake.click(idle, first, pick["custom_id"])
+    version = (await bot_of(fake).service.get(game_id)).version
+    out = await press(fake, idle, first, pick)
     assert any("not your turn" in (s.content or "").lower() and s.ephemeral for s in out)
+    assert (await bot_of(fake).service.get(game_id)).version == version
 
     # A menu opened before a move is refused once its choice is gone (the
     # die was taken, or the turn passed), and nothing changes.
-    out = await fake.click(on_turn, first, pick["custom_id"])
+    out = await fake.slash(on_turn, "game hand")
     stale_menu = next(s for s in out if fake.selects(s.message_id or 0))
+    assert stale_menu.ephemeral
     await play_by_command(fake, on_turn, random.Random(1))
     version = (await bot_of(fake).service.get(game_id)).version
     game = await bot_of(fake).service.get(game_id)
     still_mine = game.seat_of(on_turn.id) in game.engine.to_move(game.state)
     select = fake.selects(stale_menu.message_id or 0)[0]
-    picked_die = select["options"][0]["value"]
-    out = await fake.select(on_turn, stale_menu.message_id or 0, select["custom_id"], [picked_die])
+    assert select["custom_id"].startswith("chaupal:choose:"), select["custom_id"]
+    picked = select["options"][0]["value"]
+    out = await fake.select(on_turn, stale_menu.message_id or 0, select["custom_id"], [picked])
     if not still_mine:
         assert any("not your turn" in (s.content or "").lower() for s in out), out
         assert (await bot_of(fake).service.get(game_id)).version == version
+        # The board drawn before the move no longer offers its choices.
+        assert not board_picks(fake, fake.current(first))
 
     rng = random.Random(4)
     moves = 1
@@ -134,8 +155,8 @@ async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCapt
 
     # Nothing secret in the channel, in any custom_id or in our log lines.
     for sent in fake.sent:
-        for button in fake.buttons(sent) if sent.message_id else []:
-            assert CUSTOM_ID.match(button["custom_id"]), button["custom_id"]
+        for item in [*fake.buttons(sent), *fake.selects(sent)] if sent.message_id else []:
+            assert CUSTOM_ID.match(item["custom_id"]), item["custom_id"]
         if sent.route.startswith("channel.") and sent.content:
             for line in sent.content.splitlines():
                 if "screen" in line.lower():
@@ -310,16 +331,21 @@ async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
     else:
         raise AssertionError("never reached a double pick")
     user = users[game.user_of(order[done])]
-    board = boards(fake)[-1]
-    pick = next(b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:"))
-    out = await fake.click(user, board, pick["custom_id"])
+    # The board's choices are whole placements (issue 18), so a menu that can
+    # go stale is a private one: the player's own, from /game hand.
+    out = await fake.slash(user, "game hand")
     menu = next(s for s in out if fake.selects(s.message_id or 0))
+    assert menu.ephemeral
     version = (await bot.service.get(game_id)).version
     # The first of the two picks takes the die the menu offers first.
     game = await bot.service.get(game_id)
-    first_die = bot.service.legal_texts(game, order[done])[0]
-    await fake.slash(user, "game play", action=first_die)
+    texts = bot.service.legal_texts(game, order[done])
     select = fake.selects(menu.message_id or 0)[0]
+    assert select["custom_id"].startswith("chaupal:choose:"), select["custom_id"]
+    offered = select["options"][0]["label"]
+    first_die = texts[0]
+    await fake.slash(user, "game play", action=first_die)
+    assert (await bot.service.get(game_id)).version == version + 1
     await fake.select(
         user, menu.message_id or 0, select["custom_id"], [select["options"][0]["value"]]
     )
@@ -327,9 +353,19 @@ async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
     refreshed = fake.current(menu.message_id or 0)
     assert "no longer on offer" in (refreshed.content or "")
     assert "choices now" in (refreshed.content or "")
-    fresh = fake.selects(menu.message_id or 0)[0]
-    assert fresh["custom_id"] != select["custom_id"]
-    for _ in range(4):  # narrow down to a move
+    # The refreshed menu offers the current choices, drawn at the new version:
+    # the die just taken is gone from it, and every remaining placement is in it.
+    fresh = fake.selects(menu.message_id or 0)
+    assert fresh and fresh[0]["custom_id"] != select["custom_id"]
+    assert all(f["custom_id"].startswith("chaupal:choose:") for f in fresh)
+    game = await bot.service.get(game_id)
+    now = bot.service.legal_texts(game, order[done])
+    labels = [o["label"] for f in fresh for o in f["options"]]
+    assert offered not in labels
+    if len(now) <= 100:  # flat: one option per placement
+        assert len(labels) == len(now), (labels, now)
+    # One pick in the refreshed menu plays (a level of groups needs one more).
+    for _ in range(2):
         selects = fake.selects(menu.message_id or 0)
         if not selects:
             break

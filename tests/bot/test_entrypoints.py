@@ -144,6 +144,7 @@ def test_bench_prints_json_on_stdout_and_progress_on_stderr(
 ) -> None:
     # Tiny sizes: this checks the output, never the speed.
     args = ["--games", "mahabharata", "--seconds", "0.05", "--renders", "2", "--moves", "4"]
+    args += ["--searches", "1"]
     assert bench_main([*args, "--counts", "1", "3"]) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out)  # stdout is one JSON document and nothing else
@@ -151,6 +152,13 @@ def test_bench_prints_json_on_stdout_and_progress_on_stderr(
     assert engine["games"] >= 1 and engine["games_per_s"] > 0
     board = report["renderers"]["mahabharata"]["board"]
     assert board["p95_ms"] > 0 and board["png_bytes_max"] > 0
+    # Issue 19: the search levels' time per decision.
+    search = report["search"]["mahabharata"]
+    assert search["hard"]["iterations"] > search["medium"]["iterations"]
+    assert search["medium"]["decisions"] == 1 and search["hard"]["p95_s"] > 0
+    # Issue 18: interactions per decision, from the menus the bot draws.
+    interactions = report["interactions"]["mahabharata"]["2p"]
+    assert interactions["decisions"] > 0 and 1 <= interactions["mean"] <= interactions["max"] <= 2
     service = report["service"]["mahabharata"]
     assert sorted(service) == ["1", "3", "3_thread_render"]
     assert service["3"]["sequential"]["moves"] > 0 and service["3"]["sequential"]["move_p95_ms"] > 0
@@ -165,7 +173,7 @@ def test_bench_is_quick_unless_asked_for_the_full_run() -> None:
     assert profile_for([]) == QUICK
     assert profile_for(["--full"]) == FULL
     assert profile_for(["--full", "--moves", "9"]) == Profile(
-        FULL.seconds, FULL.renders, 9, FULL.counts
+        FULL.seconds, FULL.renders, 9, FULL.counts, FULL.games, FULL.searches
     )
     # The quick run does less of everything.
     assert QUICK.seconds < FULL.seconds and QUICK.renders < FULL.renders

@@ -178,7 +178,7 @@ async def test_sangram_commit_menus_survive_other_commits(tmp_path: Path) -> Non
             user = waiting.pop(0)
             message = menus[user.id]
             select = fake.selects(message)[0]
-            assert select["custom_id"].startswith(f"chaupal:menu:{player.game_id}:{opened}:")
+            assert select["custom_id"].startswith(f"chaupal:choose:{player.game_id}:{opened}:")
             value = rng.choice(select["options"])["value"]
             out = await fake.select(user, message, select["custom_id"], [value])
             texts = [s.content or "" for s in out if s.route == "interaction.response"]

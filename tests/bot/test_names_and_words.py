@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.driver import boards, bot_of, resign
+from tests.bot.driver import board_picks, boards, bot_of, press, resign
 from tests.bot.menu_player import MenuPlayer, new_game, pinged, wording_problems
 from tests.discord_harness import FakeDiscord, FakeUser
 
@@ -56,10 +56,15 @@ async def out_of_turn(player: MenuPlayer) -> bool:
         return False
     fake = player.fake
     board = fake.current(boards(fake)[-1])
-    button = next(b for b in fake.buttons(board) if b["custom_id"].startswith("chaupal:pick:"))
-    out = await fake.click(idle[0], board, button["custom_id"])
+    # A pick button, a board select's option (issue 18) or "Choose…".
+    picks = board_picks(fake, board)
+    assert picks, f"no choices on {board}"
+    version = live.version
+    out = await press(fake, idle[0], board, picks[0])
     refusals = [s for s in out if s.ephemeral and "not your turn" in (s.content or "").lower()]
     assert refusals, out
+    assert all("waiting for" in (s.content or "") for s in refusals), refusals
+    assert (await bot_of(fake).service.get(player.game_id)).version == version
     return True
 
 

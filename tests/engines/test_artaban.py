@@ -767,3 +767,77 @@ def test_views() -> None:
     assert [p.leader for p in view.players] == ["c3", "f7"]
     assert dataclasses.replace(E.view(state, 0), viewer=None) == view
     assert E.view(state, 1).viewer == 1 and view.viewer is None
+
+
+# --------------------------------------------------------------------------
+# Determinization (issue 19): search deals the opponent's hidden set-up
+# --------------------------------------------------------------------------
+
+
+def test_R7_a_dealt_opponent_set_up_is_a_whole_legal_one_and_mine_is_kept() -> None:
+    state = act(E.setup(2, {}), 0, "set a 6")
+    state = act(state, 0, "set b 6")
+    state = act(state, 1, "setup 3 4 5 2 6 1 4 3 leader c")
+    state = act(state, 1, "commit")
+    rng = random.Random(5)
+    leaders: set[int] = set()
+    for _ in range(300):
+        dealt = E.determinize(state, 0, rng.random)
+        values = dealt.values[1]
+        # R7: eight values from 1 to 6 summing to 28, one Leader file.
+        assert len(values) == 8 and all(1 <= v <= 6 for v in values) and sum(values) == 28
+        assert 0 <= dealt.leaders[1] < 8
+        leaders.add(dealt.leaders[1])
+        assert dealt.committed == (False, True)
+        assert (dealt.values[0], dealt.leaders[0]) == ((6, 6), -1)
+        assert E.view(dealt, 0) == E.view(state, 0)
+        assert E.to_move(dealt) == frozenset({0})
+    assert leaders == set(range(8))
+
+
+def test_R7_a_dealt_set_up_does_not_depend_on_the_hidden_one() -> None:
+    start = E.setup(2, {})
+    opponents = [
+        start,
+        act(start, 1, "set a 1"),
+        act(act(start, 1, "setup 6 6 6 6 1 1 1 1 leader a"), 1, "commit"),
+        act(act(start, 1, "setup 4 4 4 4 3 3 3 3 leader h"), 1, "commit"),
+    ]
+    dealt = [E.to_json(E.determinize(s, 0, random.Random(3).random)) for s in opponents]
+    assert dealt[0] == dealt[1] and dealt[2] == dealt[3]
+    # Only the committed flag (public) tells the two pairs apart.
+    assert dealt[0]["setup"][1]["values"] == dealt[2]["setup"][1]["values"]
+    assert [d["setup"][1]["committed"] for d in dealt] == [False, False, True, True]
+
+
+def test_R7_every_dealt_arrangement_is_equally_likely() -> None:
+    """From the same draws, search deals the very set-up that chance deals
+    for ``setup random``, which gives every arrangement and Leader file the
+    same chance (test_R7_random_set_up_is_uniform_legal_and_private)."""
+    start = E.setup(2, {})
+    asked = act(start, 1, "setup random")
+    for seed in range(200):
+        by_chance, _ = resolve_chance(E, asked, random.Random(seed).random)
+        dealt = E.determinize(start, 0, random.Random(seed).random)
+        assert (dealt.values[1], dealt.leaders[1]) == (by_chance.values[1], by_chance.leaders[1])
+
+
+def test_R7_a_random_set_up_being_dealt_is_left_to_chance() -> None:
+    state = act(E.setup(2, {}), 1, "setup random")
+    state = E.apply(state, CHANCE, sample_chance(E.chance_outcomes(state), 0.5))
+    assert len(state.values[1]) == 1
+    dealt = E.determinize(state, 0, random.Random(1).random)
+    # Seat 0 cannot know how far chance got: it deals the whole set-up again.
+    assert dealt.values[1] == () and dealt.leaders[1] == -1 and dealt.dealing == 1
+    assert E.to_move(dealt) == frozenset({CHANCE}) and E.view(dealt, 0) == E.view(state, 0)
+    dealt, _ = resolve_chance(E, dealt, random.Random(2).random)
+    assert sum(dealt.values[1]) == 28 and dealt.committed == (False, True)
+    # The seat being dealt sees its own deal; the opponent's is dealt whole.
+    mine = E.determinize(state, 1, random.Random(1).random)
+    assert mine.values[1] == state.values[1] and len(mine.values[0]) == 8
+
+
+def test_R7_after_the_reveal_nothing_is_dealt() -> None:
+    state = committed()
+    assert E.determinize(state, 0, random.Random(1).random) is state
+    assert E.determinize(state, 1, random.Random(1).random) is state

@@ -40,6 +40,7 @@ from hypothesis import strategies as st
 from bot.engines import ENGINES
 from bot.engines.core import (
     CHANCE,
+    Determinizes,
     Engine,
     GameError,
     IllegalAction,
@@ -50,6 +51,7 @@ from bot.engines.core import (
     Outcome,
     SplitsMenus,
     apply_step,
+    progress_seat,
     resolve_options,
     sample_chance,
     whole_number,
@@ -751,3 +753,93 @@ def test_resolve_options_refuses_odd_numbers_and_quotes_briefly(engine: AnyEngin
                 resolve_options(engine, {name: odd})
             _check_refusal(info.value, odd)
         assert resolve_options(engine, {name: option.default})[name] == option.default
+
+
+# --------------------------------------------------------------------------
+# Determinization (issue 19): search deals the hidden part afresh
+# --------------------------------------------------------------------------
+
+
+def _blind_twins(engine: AnyEngine) -> Iterator[tuple[Any, Any, int]]:
+    """(state, twin, seat): the twin differs only in what ``seat`` cannot see."""
+    twin_of = TWINS[engine.name]
+    assert twin_of is not None
+    for p in playouts(engine):
+        for state in [m.before for m in p.moves][::3]:
+            for twin_obj in twin_of(engine.to_json(state)):
+                twin = engine.from_json(twin_obj)
+                for seat in range(p.num_players):
+                    if engine.view(twin, seat) == engine.view(state, seat):
+                        yield state, twin, seat
+
+
+@hiding
+def test_every_game_that_hides_things_deals_them_afresh(engine: AnyEngine) -> None:
+    """A game with secrets implements ``determinize`` (search needs it); a
+    game of full information has nothing to deal."""
+    assert isinstance(engine, Determinizes), f"{engine.name} hides things: add determinize"
+
+
+@hiding
+def test_a_determinized_state_looks_the_same_to_the_seat(engine: AnyEngine) -> None:
+    """What ``seat`` may see is kept (its view, the public view, its legal
+    actions, the public wait and whether it is to move); the state is a real
+    one (it serialises, and the game goes on from it)."""
+    assert isinstance(engine, Determinizes)
+    checked = changed = 0
+    for p in playouts(engine):
+        for i, state in enumerate([m.before for m in p.moves][::4]):
+            for seat in range(p.num_players):
+                dealt = engine.determinize(state, seat, random.Random(i).random)
+                assert engine.view(dealt, seat) == engine.view(state, seat), (seat, state)
+                assert engine.view(dealt, None) == engine.view(state, None)
+                # Who else must decide may itself be hidden (Mahabharata asks
+                # the holders of a complete Pati privately): only the public
+                # wait and the seat's own turn are kept.
+                assert engine.waiting_on(dealt) == engine.waiting_on(state)
+                assert (seat in engine.to_move(dealt)) == (seat in engine.to_move(state))
+                assert [
+                    engine.describe(dealt, seat, a) for a in engine.legal_actions(dealt, seat)
+                ] == [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
+                assert engine.to_json(engine.from_json(engine.to_json(dealt))) == engine.to_json(
+                    dealt
+                )
+                changed += engine.to_json(dealt) != engine.to_json(state)
+                checked += 1
+    assert checked and changed, (checked, changed)
+
+
+@hiding
+def test_a_determinized_state_depends_only_on_what_the_seat_may_see(engine: AnyEngine) -> None:
+    """Twins that differ only in what ``seat`` cannot see deal the same
+    state from the same draws: the hidden part is dealt, never read."""
+    assert isinstance(engine, Determinizes)
+    checked = 0
+    for i, (state, twin, seat) in enumerate(_blind_twins(engine)):
+        a = engine.determinize(state, seat, random.Random(i).random)
+        b = engine.determinize(twin, seat, random.Random(i).random)
+        assert engine.to_json(a) == engine.to_json(b), (seat, engine.to_json(state))
+        checked += 1
+    assert checked > 0
+
+
+@hiding
+def test_determinized_games_play_on_to_the_end(engine: AnyEngine) -> None:
+    """Random play from a dealt state reaches an outcome without error."""
+    assert isinstance(engine, Determinizes)
+    rng = random.Random(19)
+    for p in itertools.islice(playouts(engine), 2):
+        for state in [m.before for m in p.moves][:: max(1, len(p.moves) // 6)]:
+            dealt = engine.determinize(state, 0, rng.random)
+            for _ in range(20_000):
+                if engine.outcome(dealt) is not None:
+                    break
+                movers = engine.to_move(dealt)
+                if CHANCE in movers:
+                    dealt = engine.apply(
+                        dealt, CHANCE, sample_chance(engine.chance_outcomes(dealt), rng.random())
+                    )
+                    continue
+                seat = progress_seat(engine, dealt)
+                dealt = engine.apply(dealt, seat, rng.choice(engine.legal_actions(dealt, seat)))
+            assert engine.outcome(dealt) is not None

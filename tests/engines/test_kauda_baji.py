@@ -675,16 +675,42 @@ def _menu_tree(state: KaudaBajiState) -> tuple[list[Any], list[str]]:
     return follow(texts, (), words)[1], reached
 
 
-def test_menus_spend_a_value_then_pick_the_move() -> None:
+def test_menus_offer_every_move_at_once_and_group_by_value_only_when_too_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.choices
+
     state = position({0: [("a2", 1), ("c7", 2), ("b3", 1)]}, bank=(6, 2))
+    # Issue 18: nine moves fit in one message, so the top level is every
+    # move, whole (one interaction), in the engine's order.
     first, reached = _menu_tree(state)
-    labels = [E.choice_label(state, 0, o.text) if not o.leaf else o.text for o in first]
-    assert labels == ["Spend 6", "Spend 2", "Spend 6+2 together"]
+    assert all(o.leaf for o in first), first
+    assert [o.text for o in first] == moves(state)
     assert sorted(reached) == sorted(moves(state))
-    assert E.choice_label(state, 0, "6 c7 x2") == "Twin on c7"
     assert E.label(state, 0, E.parse(state, 0, "a2 6 round")) == (
         "Single a2 to f1 with 6, round at c1"
     )
+    # What the menu words still promise, for a menu too big for one
+    # message: the value spent first, then the pieces, then the move.
+    assert E.menu_words(state, 0, "c7 x2 6") == ("6", "c7 x2", "c7 x2 6")
+    assert E.choice_label(state, 0, "6") == "Spend 6"
+    assert E.choice_label(state, 0, "6+2") == "Spend 6+2 together"
+    assert E.choice_label(state, 0, "6 c7 x2") == "Twin on c7"
+    # Were these nine moves too many, they would be grouped that way.
+    monkeypatch.setattr(bot.choices, "FLAT_LIMIT", 2)
+    first, reached = _menu_tree(state)
+    labels = [E.choice_label(state, 0, o.text) if not o.leaf else o.text for o in first]
+    assert labels == ["Spend 6", "Spend 2", "Spend 6+2 together"]
+    assert [o.size for o in first] == [3, 3, 3]
+    assert sorted(reached) == sorted(moves(state))
+
+    def words(text: str) -> tuple[str, ...]:
+        return E.menu_words(state, 0, text)
+
+    # Under "Spend 6", by piece: each piece has one move, so it is the move.
+    _, spend_6, depth = bot.choices.follow(moves(state), (0,), words)
+    assert depth == 1 and all(o.leaf for o in spend_6), spend_6
+    assert [o.text for o in spend_6] == ["c7 x2 6", "a2 6 round", "b3 6"]
 
 
 def test_menus_narrow_a_big_bank_by_its_largest_value_first() -> None:

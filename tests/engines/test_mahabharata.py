@@ -1014,3 +1014,159 @@ def test_labels_are_friendly_and_short() -> None:
         "Die 5 (Cavalry-1) on Drona, space 2"
     )
     assert E.label(state, 0, TakeNothing(5)) == "Die 5 (Cavalry-1): take it, place nothing"
+
+
+# --------------------------------------------------------------------------
+# Determinization (issue 19): search deals the other screens afresh (R14)
+# --------------------------------------------------------------------------
+
+
+def _hidden_tokens(screen: list[str], on_leaders: list[str], players: int = 3) -> MahabharataState:
+    """Seat 0 to pick; seat 1 has ``screen`` behind its screen and
+    ``on_leaders`` on Drona's spaces 4-6 (infantry) and 2-3 (cavalry)."""
+
+    def change(o: dict[str, Any]) -> None:
+        o["screens"][0] = ["chariot"]
+        o["supply"][0]["chariot"] -= 1
+        o["screens"][1] = list(screen)
+        for k in screen + on_leaders:
+            o["supply"][1][k] -= 1
+        for k in on_leaders:
+            number = 2 if k.startswith("cav") else 4
+            while space(o, "drona", number)["owner"] is not None and number < 6:
+                number += 1
+            target = space(o, "drona", number)
+            target.update(owner=1, tokens=[*target["tokens"], k])
+
+    return edit(rolled(started(n=players)), change)
+
+
+def test_R14_a_dealt_screen_keeps_every_public_count() -> None:
+    state = _hidden_tokens(["cav3", "inf5", "inf5", "elephant"], ["inf1", "inf1", "inf1", "cav2"])
+    seen: set[tuple[int, ...]] = set()
+    rng = random.Random(4)
+    for _ in range(300):
+        dealt = E.determinize(state, 0, rng.random)
+        assert E.view(dealt, 0) == E.view(state, 0)
+        assert E.view(dealt, None) == E.view(state, None)
+        assert texts(dealt, 0) == texts(state, 0)
+        # The seat's own screen and supply stay exactly as they are.
+        assert (dealt.screens[0], dealt.supply[0]) == (state.screens[0], state.supply[0])
+        assert dealt.spaces == state.spaces
+        for s in (1, 2):
+            assert sum(dealt.screens[s]) == sum(state.screens[s])
+            # R1: per kind, screen + supply + on leaders = 3; none goes negative.
+            for k in range(len(KINDS)):
+                assert dealt.screens[s][k] + dealt.supply[s][k] == (
+                    state.screens[s][k] + state.supply[s][k]
+                )
+                assert dealt.screens[s][k] >= 0 and dealt.supply[s][k] >= 0
+        # All three Infantry-1 of seat 1 are on Drona: none can be behind its screen.
+        assert dealt.screens[1][KINDS.index("inf1")] == 0
+        assert dealt.screens[2] == state.screens[2]  # an empty screen hides nothing
+        seen.add(dealt.screens[1])
+    assert len(seen) > 50  # dealt afresh, not copied
+
+
+def test_R14_a_dealt_screen_does_not_depend_on_the_hidden_one() -> None:
+    """Twins differing only in seat 1's screen (even in classes) deal the same."""
+    a = _hidden_tokens(["chariot", "chariot", "elephant"], ["cav2"])
+    b = _hidden_tokens(["inf5", "cav3", "inf2"], ["cav2"])
+    assert E.view(a, 0) == E.view(b, 0) and a != b
+    for seed in range(20):
+        dealt_a = E.determinize(a, 0, random.Random(seed).random)
+        dealt_b = E.determinize(b, 0, random.Random(seed).random)
+        assert E.to_json(dealt_a) == E.to_json(dealt_b)
+    # Seat 1 sees its own screen, so for seat 1 the twins stay apart.
+    assert E.determinize(a, 1, random.Random(0).random).screens[1] == a.screens[1]
+
+
+def test_R14_the_latest_screen_pick_shows_its_token_kind() -> None:
+    """The die of the latest pick is public (R14), so a screen it went behind
+    holds at least one token of its face."""
+    state = act(rolled(started()), 0, "d5 screen")  # die 5 shows Cavalry-1
+    assert state.last_pick is not None and state.last_pick.placed == "screen"
+    cav1 = KINDS.index("cav1")
+    rng = random.Random(2)
+    for _ in range(100):
+        dealt = E.determinize(state, 1, rng.random)
+        assert dealt.screens[0][cav1] == 1 and dealt.supply[0][cav1] == 2
+        assert E.view(dealt, 1) == E.view(state, 1)
+
+
+def _without_pati(state: MahabharataState, seat: int) -> MahabharataState:
+    """``state`` with ``seat``'s Infantry-5 swapped for an Infantry-1 behind
+    its screen: same counts, no complete Pati (R11), so it is not asked (R10)."""
+
+    def change(o: dict[str, Any]) -> None:
+        screen = o["screens"][seat]
+        screen[screen.index("inf5")] = "inf1"
+        o["supply"][seat]["inf5"] += 1
+        o["supply"][seat]["inf1"] -= 1
+        o["pending"] = [s for s in o["pending"] if s != seat]
+
+    twin = edit(state, change)
+    assert E.pati_missing(twin.screens[seat])
+    return twin
+
+
+def test_R10_R14_who_else_is_asked_to_announce_is_dealt_not_copied() -> None:
+    """Twins that differ only in whether another seat holds a complete Pati
+    (so is asked), or has passed already, deal the same from the same draws."""
+    state = _finish_round(_pati_state((0, 1), players=3))
+    assert state.phase == "announce" and state.pending == {0, 1}
+    twins = {
+        # Seat 0 is asked itself; seat 1 is asked, not asked, or has passed.
+        0: [state, _without_pati(state, 1), act(state, 1, "pass")],
+        # Seat 2 is not asked; somebody else is, but who is hidden.
+        2: [state, _without_pati(state, 1), _without_pati(state, 0), act(state, 0, "pass")],
+    }
+    for seat, states in twins.items():
+        assert len({E.to_move(s) for s in states}) > 1
+        assert all(E.view(s, seat) == E.view(state, seat) for s in states)
+        for seed in range(20):
+            dealt = [E.to_json(E.determinize(s, seat, random.Random(seed).random)) for s in states]
+            assert all(d == dealt[0] for d in dealt), (seat, seed)
+
+
+def test_R10_R14_the_players_asked_to_announce_follow_the_dealt_screens() -> None:
+    state = _finish_round(_pati_state((0, 1), players=3))
+    announced = act(state, 1, "announce")  # public (R10): seat 1 holds a Pati
+    for base in (state, announced):
+        for seat in (0, 1, 2):
+            rng = random.Random(seat)
+            asked: set[frozenset[int]] = set()
+            for _ in range(200):
+                dealt = E.determinize(base, seat, rng.random)
+                assert E.view(dealt, seat) == E.view(base, seat)
+                assert texts(dealt, seat) == texts(base, seat)
+                assert (seat in dealt.pending) == (seat in base.pending)
+                assert dealt.announced == base.announced
+                for s in (0, 1, 2):
+                    if s != seat:
+                        # R10: asked exactly when the dealt screen holds a
+                        # complete Pati and no announcement was made.
+                        has_pati = not E.pati_missing(dealt.screens[s])
+                        assert (s in dealt.pending) == (has_pati and not base.announced[s])
+                        # An announcement shows a complete Pati.
+                        assert has_pati or not base.announced[s]
+                # While the phase lasts somebody is still asked.
+                assert E.to_move(dealt)
+                asked.add(dealt.pending)
+            if seat != 1 and base is state:
+                assert len(asked) > 1  # dealt, not copied
+
+
+def test_R14_nothing_is_dealt_when_nothing_is_hidden() -> None:
+    setup = E.setup(3, {})
+    assert E.determinize(setup, 0, random.Random(0).random) is setup
+    fresh = rolled(started())
+    assert E.determinize(fresh, 1, random.Random(0).random) is fresh
+    over = edit(fresh, lambda o: o.update(phase="over", reason="A Pati was announced."))
+
+    def screened(o: dict[str, Any]) -> None:
+        o["screens"][1] = ["inf5"]
+        o["supply"][1]["inf5"] -= 1
+
+    over = edit(over, screened)
+    assert E.determinize(over, 0, random.Random(0).random) is over  # R14: all screens shown

@@ -32,7 +32,9 @@ from bot.engines.core import (
     NotYourTurn,
     Step,
     apply_step,
+    progress_seat,
     resolve_options,
+    sample_chance,
 )
 from bot.engines.sangram import (
     BRITISHERS,
@@ -46,6 +48,7 @@ from bot.engines.sangram import (
     load_components,
     load_components_text,
 )
+from bot.engines.sangram import _strength_mix as strength_mix
 from tests.engines.components import Broken, Mutate, assert_refused, parametrize_broken
 
 E = SangramEngine()
@@ -1576,3 +1579,201 @@ def test_rules_summary_is_short_and_lists_the_moves() -> None:
         assert f"`{move}`" in text
     for word in ("take ", "recruit ", "decline"):
         assert word in text
+
+
+# --------------------------------------------------------------------------
+# Determinization (issue 19): search deals what a seat cannot see
+# --------------------------------------------------------------------------
+
+
+def _hidden(state: SangramState, seat: int) -> list[int]:
+    """A seat's hidden cards: its hand, and its face-down card before the reveal."""
+    face_down = [state.committed[seat]] if state.phase == "commit" and state.committed[seat] else []
+    return [*state.hands[seat], *face_down]
+
+
+def _strength(cards: list[int]) -> int:
+    return sum(C.card(c).strength for c in cards)
+
+
+def _three_committing() -> SangramState:
+    """Round 1's commit phase: seats 0 and 1 have committed, seat 2 has not."""
+    state = table(
+        [
+            ["acharya-55", "vaidik-1", "maharani-30"],
+            ["mantri-33", "vaidik-2", "sarthi-10"],
+            ["senapati-40", "vaidik-3", "yuvaraj-20"],
+        ]
+    )
+    return commit(state, {0: "acharya-55", 1: "mantri-33"})
+
+
+def test_R14_determinize_deals_other_hands_face_down_cards_and_the_deck_afresh() -> None:
+    state = _three_committing()
+    assert state.phase == "commit"
+    seen = {*state.hands[0], state.committed[0], *state.volunteers}
+    unseen = set(range(1, 56)) - seen
+    face_down: set[int] = set()
+    for i in range(200):
+        dealt = E.determinize(state, 0, random.Random(i).random)
+        assert E.check(dealt) == ""
+        # Seat 0's own cards and the table stay; the sizes and who committed stay.
+        assert (dealt.hands[0], dealt.committed[0]) == (state.hands[0], state.committed[0])
+        assert dealt.volunteers == state.volunteers and dealt.discard == state.discard
+        assert [len(h) for h in dealt.hands] == [len(h) for h in state.hands]
+        assert len(dealt.deck) == len(state.deck) and dealt.committed[2] == 0
+        assert dealt.deck == tuple(sorted(dealt.deck))  # R3: a multiset
+        assert dealt.movers == state.movers and dealt.awaited == state.awaited
+        assert set(_hidden(dealt, 1) + _hidden(dealt, 2)) <= unseen
+        face_down.add(dealt.committed[1])
+    # Seat 1's face-down card is dealt like the rest, never read.
+    assert len(face_down) > 30 and face_down <= unseen
+
+
+def test_R14_determinize_never_reads_a_face_down_card_or_a_hidden_hand() -> None:
+    state = _three_committing()
+    mantri, deck_card = card("mantri-33"), state.deck[0]
+
+    def hide_otherwise(obj: dict[str, Any]) -> None:
+        # Seat 1 committed a deck card instead, and seats 1 and 2 swapped a card.
+        obj["committed"][1] = E.card_id(deck_card)
+        obj["deck"] = [c for c in obj["deck"] if c != E.card_id(deck_card)] + ["mantri-33"]
+        obj["hands"][1][0], obj["hands"][2][0] = obj["hands"][2][0], obj["hands"][1][0]
+
+    twin = edit(state, hide_otherwise)
+    assert twin.committed[1] != mantri and E.view(twin, 0) == E.view(state, 0)
+    for i in range(20):
+        a = E.determinize(state, 0, random.Random(i).random)
+        b = E.determinize(twin, 0, random.Random(i).random)
+        assert E.to_json(a) == E.to_json(b)
+
+
+def test_R5_a_card_sent_back_to_hand_stays_with_its_holder_when_dealt() -> None:
+    state = table(
+        [["acharya-55", "vaidik-1"], ["maharani-30", "vaidik-2"], ["senapati-40", "vaidik-3"]],
+        brit=[0, 0, 2],
+    )
+    state = act(commit(state, {0: "acharya-55", 1: "maharani-30", 2: "senapati-40"}), 0, "target 2")
+    maharani = card("maharani-30")
+    assert state.returned == {1} and E.to_move(state) == {2}
+    for i in range(50):
+        assert maharani in E.determinize(state, 2, random.Random(i).random).hands[1]
+    # Until the next reveal: in the next commit phase it is in hand or face down.
+    state = act(next_round(state), 1, "commit maharani-30")
+    assert state.phase == "commit" and state.returned == {1}
+    where = set()
+    for i in range(100):
+        dealt = E.determinize(state, 2, random.Random(i).random)
+        assert maharani in _hidden(dealt, 1)
+        where.add(dealt.committed[1] == maharani)
+    assert where == {True, False}  # either of its hidden cards may be the face-down one
+
+
+def test_R12_a_hand_shown_at_grow_stays_with_its_holder_when_dealt() -> None:
+    state = next_round(commit(_grow_table([4, 0]), {0: "vaidik-1", 1: "vaidik-2"}))
+    assert state.phase == "commit" and [g[0] for g in state.grow_reveals] == [0]
+    shown = state.grow_reveals[0][2]
+    assert len(state.hands[0]) == len(shown) + 2  # and the 2 cards drawn at 7
+    state = act(state, 0, f"commit {E.card_id(shown[0])}")
+    drawn_cards = set()
+    for i in range(50):
+        dealt = E.determinize(state, 1, random.Random(i).random)
+        mine = _hidden(dealt, 0)
+        assert set(shown) <= set(mine)
+        drawn_cards |= set(mine) - set(shown)
+    assert len(drawn_cards) > 5  # the Grow draws are dealt afresh
+
+
+def _budget_table(*, legacy: bool = False) -> SangramState:
+    """Seat 1 is at level 5 without reaching 7 (its hand's strength is at
+    most 1); seat 2 is at level 9 at Grow step 1 (below 13: at most 3)."""
+    return table(
+        [
+            ["maharaja-50", "vaidik-1"],
+            ["vaidik-2", "vaidik-3", "guptchar-21", "sarthi-10"],
+            ["vyapari-11", "vyapari-12", "acharya-55", "mantri-31"],
+        ],
+        levels=[0, 5, 9],
+        grown=[0, 0, 1],
+        volunteers=["guptchar-22", "guptchar-23", "guptchar-24", "guptchar-25"],
+        legacy=legacy,
+    )
+
+
+def test_R12_dealt_hands_stay_below_the_grow_steps_not_reached() -> None:
+    state = commit(_budget_table(), {1: "sarthi-10"})
+    strengths: list[set[int]] = [set(), set(), set()]
+    for i in range(200):
+        dealt = E.determinize(state, 0, random.Random(i).random)
+        assert E.check(dealt) == ""
+        for s in (1, 2):
+            strengths[s].add(_strength(_hidden(dealt, s)))
+    assert strengths[1] == {0, 1}  # 5 + at most 1 < 7
+    assert max(strengths[2]) == 3 and min(strengths[2]) <= 1  # 9 + at most 3 < 13
+    # Revision 1 had no re-check after the 7-draws: at step 1 only 18 is sure.
+    legacy = commit(_budget_table(legacy=True), {1: "sarthi-10"})
+    dealt_strengths = {
+        _strength(_hidden(E.determinize(legacy, 0, random.Random(i).random), 2)) for i in range(100)
+    }
+    assert max(dealt_strengths) > 3 and max(dealt_strengths) <= 8
+
+
+def test_R12_a_budgeted_hand_is_uniform_among_the_hands_within_budget() -> None:
+    """Two cards from two of each strength, at most 1 strength: one hand of
+    two zeros, four of a zero and a one, so the mixes come 1 : 4."""
+    rng = random.Random(7)
+    mixes = [strength_mix((2, 2, 2), 2, 1, [], rng.random) for _ in range(5000)]
+    assert set(mixes) == {(2, 0, 0), (1, 1, 0)}
+    assert 0.17 < mixes.count((2, 0, 0)) / len(mixes) < 0.23
+    # Low cards are kept back for the tighter hands still to deal.
+    assert strength_mix((2, 2, 2), 2, 4, [(2, 0)], rng.random) is not None
+    assert {strength_mix((2, 2, 2), 2, 4, [(2, 0)], rng.random) for _ in range(200)} <= {
+        (0, 2, 0), (0, 1, 1), (0, 0, 2),
+    }  # fmt: skip
+    assert strength_mix((1, 0, 5), 2, 1, [], rng.random) is None
+
+
+def test_R12_a_state_that_breaks_the_grow_inference_still_deals_a_sound_state() -> None:
+    """Seat 1 is at level 6 and never reached 7, yet holds strong cards
+    (a test position): too few weak cards are unseen, so the weakest are
+    dealt."""
+    zeros = [f"vaidik-{m}" for m in range(1, 6)] + [f"guptchar-{m}" for m in range(21, 26)]
+    zeros += [f"vyapari-{m}" for m in range(11, 16)]
+    state = table(
+        [zeros[:6], ["maharaja-50", "maharaja-49", "maharaja-48"]],
+        volunteers=zeros[6:9],
+        discard=zeros[9:13],
+        levels=[0, 6],
+    )
+    for i in range(10):
+        dealt = E.determinize(state, 0, random.Random(i).random)
+        assert E.check(dealt) == "" and len(dealt.hands[1]) == 3
+        assert {card(c) for c in zeros[13:]} <= set(dealt.hands[1])
+
+
+def test_R13_determinize_leaves_a_finished_game_as_it_is() -> None:
+    state = _over([["maharaja-50"], ["vaidik-2"]], [3, 1], [0, 0])
+    assert E.determinize(state, 0, random.Random(1).random) is state
+
+
+def test_determinized_games_play_on_to_the_end() -> None:
+    """From dealt states of a random game, any seat's, play reaches the end
+    (automatic players move the seats still awaited: progress_seat)."""
+    rng = random.Random(19)
+    states = list(_playout(3, 4, 3000))
+    for state in states[:: len(states) // 8]:
+        if state.phase == "over":
+            continue
+        for seat in range(4):
+            dealt = E.determinize(state._replace(round_limit=state.round + 3), seat, rng.random)
+            for _ in range(5000):
+                if E.outcome(dealt) is not None:
+                    break
+                if CHANCE in E.to_move(dealt):
+                    dealt = E.apply(
+                        dealt, CHANCE, sample_chance(E.chance_outcomes(dealt), rng.random())
+                    )
+                    continue
+                mover = progress_seat(E, dealt)
+                dealt = E.apply(dealt, mover, rng.choice(E.legal_actions(dealt, mover)))
+            assert E.outcome(dealt) is not None

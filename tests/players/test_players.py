@@ -38,7 +38,8 @@ import pytest
 from bot.bench import playout_options as bench_playout_options
 from bot.engines import ENGINES
 from bot.engines.core import CHANCE, Engine, NotYourTurn, progress_seat, sample_chance
-from bot.players import BASELINES, AutomaticPlayer, RandomPlayer, player_for
+from bot.players import BASELINES, AutomaticPlayer, RandomPlayer, parse_level, player_for
+from bot.players.search import SearchPlayer
 from bot.players.strength import measure, playout_options, won
 from tests.engines.test_conformance import TWINS
 
@@ -455,3 +456,106 @@ def test_winning_means_strictly_ahead_or_the_partnership_first() -> None:
     assert not won("sangram", shared, 0)
     assert won("chaturaji", shared, 0) and not won("chaturaji", shared, 2)
     assert not won("chaturaji", drawn, 0)
+
+
+# --------------------------------------------------------------------------
+# Search-based levels (issue 19)
+# --------------------------------------------------------------------------
+
+SEARCH_SCALE = 0.1
+"""A tenth of each level's iterations: the same code path, quicker tests."""
+
+
+def _searcher(name: str, level: str = "medium") -> AutomaticPlayer:
+    player = player_for(name, level, scale=SEARCH_SCALE)  # type: ignore[arg-type]
+    assert isinstance(player, SearchPlayer), player
+    return player
+
+
+def test_levels_are_the_baseline_then_search() -> None:
+    for name in ENGINES:
+        assert player_for(name, "easy") is BASELINES[name]
+        medium, hard = player_for(name, "medium"), player_for(name, "hard")
+        assert isinstance(medium, SearchPlayer) and isinstance(hard, SearchPlayer)
+        assert hard.iterations > medium.iterations >= 20
+    assert [parse_level(w) for w in ("Hard", " easy ", "medium", "expert", "")] == [
+        "hard",
+        "easy",
+        "medium",
+        None,
+        None,
+    ]
+
+
+@engines
+def test_search_returns_a_legal_action_deterministically(engine: AnyEngine) -> None:
+    player = _searcher(engine.name)
+    for i, state in enumerate(sample_states(engine.name)[::25]):
+        before = _dump(engine, state)
+        for seat in seats_to_move(engine, state):
+            first, again = random.Random(i), random.Random(i)
+            a = player.choose(engine, state, seat, first)
+            assert a in engine.legal_actions(state, seat)
+            b = player.choose(engine, engine.from_json(json.loads(before)), seat, again)
+            assert engine.describe(state, seat, a) == engine.describe(state, seat, b)
+            assert first.getstate() == again.getstate()
+        assert _dump(engine, state) == before
+
+
+@hiding
+def test_search_sees_only_what_its_seat_may_see(engine: AnyEngine) -> None:
+    """Issue 19: the same seed on twins that differ only in what the seat
+    cannot see gives the same choice (and the same draws): the hidden part
+    is dealt afresh for every iteration, never read."""
+    player = _searcher(engine.name)
+    checked = differ = 0
+    for i, (state, twin, seat) in enumerate(_blind_pairs(engine)):
+        if i % 7:
+            continue  # a sample: each search plays many iterations
+        rngs = random.Random(i), random.Random(i)
+        a = player.choose(engine, state, seat, rngs[0])
+        b = player.choose(engine, twin, seat, rngs[1])
+        same = engine.describe(state, seat, a) == engine.describe(twin, seat, b)
+        differ += not same or rngs[0].getstate() != rngs[1].getstate()
+        checked += 1
+    assert checked > 5
+    assert differ == 0, f"{differ} of {checked} searches changed with another seat's secrets"
+
+
+def test_a_search_that_reads_the_secrets_is_caught() -> None:
+    """The check above can fail: a search on the real state (no dealing) is
+    caught by the twins."""
+
+    class Blind(SearchPlayer):
+        def _iterate(self, engine: AnyEngine, state: Any, seat: int, *rest: Any) -> None:
+            class Plain:  # the engine without its determinize
+                def __getattr__(self, name: str) -> Any:
+                    if name == "determinize":
+                        raise AttributeError(name)
+                    return getattr(engine, name)
+
+            super()._iterate(Plain(), state, seat, *rest)  # type: ignore[arg-type]
+
+    engine = ENGINES["sangram"]
+    player = Blind("blind", iterations=40, rollout_moves=20)
+    differ = 0
+    for i, (state, twin, seat) in enumerate(_blind_pairs(engine)):
+        if i % 5:
+            continue
+        a = player.choose(engine, state, seat, random.Random(i))
+        b = player.choose(engine, twin, seat, random.Random(i))
+        differ += engine.describe(state, seat, a) != engine.describe(twin, seat, b)
+    assert differ > 0
+
+
+def test_the_round_robin_reports_wins_with_intervals() -> None:
+    """``python -m bot.players.strength --levels``: one duel, seats rotated,
+    a 95% interval around the win rate, and the weak seat's wins at a
+    table of three."""
+    from bot.players.strength import duel, wilson
+
+    row = duel("sangram", "medium", "random", 3, num_players=3, scale=SEARCH_SCALE)
+    assert row["games"] == 3 and 0 <= row["wins"] <= 3 and "weak_seat_wins" in row
+    low, high = row["interval_95"]
+    assert low <= row["win_rate"] <= high
+    assert wilson(50, 100) == pytest.approx((0.404, 0.596), abs=0.001)

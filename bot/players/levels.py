@@ -1,0 +1,159 @@
+"""The three levels of automatic player, per game (issue 19).
+
+- ``easy``: the game's baseline, a few rules and one move of lookahead
+  (what every automatic seat played before levels existed);
+- ``medium`` and ``hard``: :class:`~bot.players.search.SearchPlayer`, with
+  an iteration budget sized so that a decision takes about 0.2 s (medium)
+  and 1 s (hard) of one core at the 95th percentile on the reference
+  machine (``python -m bot.bench`` reports ``search`` figures per level).
+
+A budget is a count of iterations, never a time, so a level plays the same
+move from the same state and rng on any machine; a slower machine just
+thinks longer.  ``scale`` shrinks every budget (tests play whole games
+against ``hard`` seats with a fraction of the iterations; the code path is
+the same).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from bot.engines.core import Engine, Seat
+from bot.players.artaban import Die
+from bot.players.artaban import evaluate as artaban_evaluate
+from bot.players.base import AutomaticPlayer, RandomPlayer
+from bot.players.chaturaji import evaluate as chaturaji_evaluate
+from bot.players.kauda_baji import evaluate as kauda_baji_evaluate
+from bot.players.mahabharata import leader_points, points_margin
+from bot.players.search import Estimate, SearchPlayer
+
+Level = Literal["easy", "medium", "hard"]
+LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard")
+DEFAULT_LEVEL: Final[Level] = "medium"
+
+
+def parse_level(text: object) -> Level | None:
+    """``easy``, ``medium`` or ``hard`` (any case); None for anything else."""
+    word = str(text).strip().lower()
+    for level in LEVELS:
+        if word == level:
+            return level
+    return None
+
+
+def _squash(advantage: float, scale: float) -> float:
+    """An advantage in the game's own units as a value in (0, 1).  Scales
+    are set so that the moves of a typical position differ by about 0.1:
+    flatter, and the search's exploration drowns what the estimate says."""
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, advantage / scale))))
+
+
+def chaturaji_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
+    """Each seat's partnership material and safety (the baseline's score)."""
+    view = engine.view(state, None)
+    return [_squash(chaturaji_evaluate(view, seat), 1.5) for seat in range(view.num_players)]
+
+
+def kauda_baji_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
+    """Each seat's progress along its route against the field's, less what
+    it risks to the next throws (the baseline's score, R12, R13, R17)."""
+    view = engine.view(state, None)
+    return [_squash(kauda_baji_evaluate(view, p.player), 5.0) for p in view.players]
+
+
+def artaban_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
+    """After the reveal, each side's dice: how far they have come, how high
+    they show, what the enemy threatens (the baseline's score, R4, R9);
+    during the set-up nothing is known yet."""
+    view = engine.view(state, None)
+    if view.phase == "setup":
+        return [0.5, 0.5]
+    board = {(d.file, d.rank): Die(d.owner, d.top, d.front, d.leader) for d in view.dice}
+    return [
+        _squash(artaban_evaluate(board, seat, view.diagonal_captures), 1.0) for seat in (0, 1)
+    ]
+
+
+def mahabharata_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
+    """Each seat's victory points from the leaders it leads now, against the
+    leading opponent and the field (R12)."""
+    view = engine.view(state, None)
+    points = leader_points(view.leaders, [leader.influence for leader in view.leaders])
+    return [_squash(points_margin(points, seat), 2.0) for seat in range(view.num_players)]
+
+
+def sangram_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
+    """Each army's Total Army Strength against the field's (R13: the first
+    to 18 ends the game, the strongest wins); a dealt state, so the hands
+    are a sample, never the real ones."""
+    strength = getattr(engine, "total_strength", None)
+    if strength is None:
+        return [0.5] * state.num_players
+    totals = [float(strength(state, s)) for s in range(state.num_players)]
+    values = []
+    for seat, mine in enumerate(totals):
+        others = [t for s, t in enumerate(totals) if s != seat]
+        values.append(_squash(mine - max(others), 1.0))
+    return values
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How a game's search players search."""
+
+    medium: int
+    """Iterations per decision at ``medium``."""
+    hard: int
+    """Iterations per decision at ``hard``."""
+    rollout_moves: int
+    """Player moves a rollout plays before it is cut off and estimated."""
+    estimate: Estimate | None = None
+    defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None
+    """Decisions left to the baseline."""
+
+
+BUDGETS: Final[dict[str, Budget]] = {
+    "chaturaji": Budget(medium=120, hard=550, rollout_moves=40, estimate=chaturaji_estimate),
+    "kauda_baji": Budget(medium=1000, hard=5000, rollout_moves=0, estimate=kauda_baji_estimate),
+    "mahabharata": Budget(
+        medium=300, hard=1000, rollout_moves=10_000, estimate=mahabharata_estimate
+    ),
+    "sangram": Budget(medium=160, hard=800, rollout_moves=20, estimate=sangram_estimate),
+    "artaban": Budget(
+        medium=500,
+        hard=2000,
+        rollout_moves=0,
+        estimate=artaban_estimate,
+        # R7: the secret set-up is arranged by the baseline's plan; the
+        # search starts once the dice are on the board.
+        defer=lambda engine, state, seat: engine.view(state, None).phase == "setup",
+    ),
+}
+"""Per game; a game without an entry searches with :data:`DEFAULT_BUDGET`."""
+
+DEFAULT_BUDGET: Final = Budget(medium=100, hard=500, rollout_moves=200)
+
+
+def player_at(
+    engine_name: str,
+    level: Level,
+    baselines: dict[str, AutomaticPlayer],
+    *,
+    scale: float = 1.0,
+) -> AutomaticPlayer:
+    """The automatic player of ``engine_name`` at ``level``."""
+    if level == "easy":
+        return baselines.get(engine_name, RandomPlayer())
+    budget = BUDGETS.get(engine_name, DEFAULT_BUDGET)
+    iterations = budget.medium if level == "medium" else budget.hard
+    return SearchPlayer(
+        f"{engine_name}-{level}",
+        iterations=max(2, round(iterations * scale)),
+        rollout_moves=budget.rollout_moves,
+        estimate=budget.estimate,
+        defer=budget.defer,
+        baseline=baselines.get(engine_name, RandomPlayer()),
+    )
