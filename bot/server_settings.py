@@ -13,6 +13,8 @@ key                default             meaning
 ``timeout``        ``"substitute"``    new games' timeout policy
 ``reminder``       ``"auto"``          new games' reminders (``auto``: follow the
                                        clock; ``12h``; ``off``: none)
+``substitute``     ``"medium"``        the automatic player's level for timeouts
+                                       and seats a person left
 ``announcements``  none                a channel id for announcements
 ``moderator_role`` none                a role id whose members are moderators
 =================  ==================  =========================================
@@ -50,6 +52,10 @@ def _snowflake(value: Any) -> int | None:
     return None
 
 
+TABLE_SETTINGS = ("clock", "timeout", "reminder", "substitute")
+"""The settings that are new games' table options."""
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     threads: bool = True
@@ -58,6 +64,7 @@ class ServerSettings:
     clock: str = "3d"
     timeout: str = "substitute"
     reminder: str = "auto"
+    substitute: str = "medium"
     announcements: int | None = None
     """A channel id."""
     moderator_role: int | None = None
@@ -68,7 +75,7 @@ class ServerSettings:
         """Stored settings; a value that cannot be read is its default."""
         base = cls()
         threads = obj.get("threads", base.threads)
-        given = {k: str(obj[k]) for k in ("clock", "timeout", "reminder") if k in obj}
+        given = {k: str(obj[k]) for k in TABLE_SETTINGS if k in obj}
         # Each table option is kept as stored only when it reads on its own.
         words: dict[str, str] = {}
         for key, value in given.items():
@@ -82,18 +89,24 @@ class ServerSettings:
             clock=words.get("clock", base.clock),
             timeout=words.get("timeout", base.timeout),
             reminder=words.get("reminder", base.reminder),
+            substitute=words.get("substitute", base.substitute),
             announcements=_snowflake(obj.get("announcements")),
             moderator_role=_snowflake(obj.get("moderator_role")),
         )
 
     def table(self) -> TableOptions:
         """The clock, timeout policy and reminder delay new games get."""
-        words = {"clock": self.clock, "timeout": self.timeout, "reminder": self.reminder}
+        words = {
+            "clock": self.clock,
+            "timeout": self.timeout,
+            "reminder": self.reminder,
+            "substitute": self.substitute,
+        }
         return _table_from(words)
 
 
 def _table_from(obj: Mapping[str, Any]) -> TableOptions:
-    given = {k: obj[k] for k in ("clock", "timeout", "reminder") if k in obj}
+    given = {k: obj[k] for k in TABLE_SETTINGS if k in obj}
     defaults = TableOptions()
     out = defaults
     # One bad value must not cost the others: parse them one at a time.

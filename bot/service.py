@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -48,7 +47,7 @@ from bot.live import (
 )
 from bot.notifications import Notifications
 from bot.outgoing import discord_time, safe_name
-from bot.players import Level, player_for
+from bot.players import Level
 from bot.server_settings import table_defaults
 from bot.thinking import ThinkPool
 from bot.timekeeping import (
@@ -713,7 +712,8 @@ class GameService:
                 if game.is_over or game.state is None:
                     break
                 seat = progress_seat(game.engine, game.state)
-                await self.auto_move(game, seat, by_human=False, settle=False)
+                # A whole game's rest at once: the baseline, not a search.
+                await self.auto_move(game, seat, by_human=False, settle=False, level="easy")
             else:
                 log.error("game %d: the automatic players did not finish it", game.id)
             # Clocks and timers, and at the end the rating and the game-over hooks.
@@ -1128,13 +1128,13 @@ class GameService:
         by_human: bool,
         settle: bool = True,
         action: Any = None,
+        level: Level | None = None,
     ) -> MoveResult:
         """The automatic player moves for ``seat`` (under the game's lock):
         ``action`` when it was chosen already (a search), else the baseline's."""
         engine = game.engine
         if action is None:
-            rng = random.Random(int(self._draw() * 2**53))
-            action = player_for(engine.name).choose(engine, game.state, seat, rng)
+            action = await self.choose_for(game, seat, level)
         engine_before = game.state
         state, step = apply_step(engine, engine_before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
@@ -1352,11 +1352,18 @@ class GameService:
 
     def level_of(self, game: LiveGame, seat: Seat) -> Level:
         """How strong the automatic player of ``seat`` is: a lobby's automatic
-        players play at the table's ``level``; a seat a person left is played
-        by the baseline (issue 19 leaves substitutes at ``easy`` for now)."""
+        players play at the table's ``level``; a seat a person left, or a
+        timeout's move, at its ``substitute`` level."""
         if 0 <= seat < len(game.seats) and game.seats[seat].automatic_player:
             return game.table.level
-        return "easy"
+        return game.table.substitute
+
+    async def choose_for(self, game: LiveGame, seat: Seat, level: Level | None = None) -> Any:
+        """The automatic player's action for ``seat`` now (under the game's
+        lock): a search runs in the ThinkPool, off the event loop."""
+        seed = int(self._draw() * 2**53)
+        chosen = self.level_of(game, seat) if level is None else level
+        return await self.thinker.choose(game.engine.name, game.state, seat, chosen, seed)
 
     async def _think_and_move(
         self, game: LiveGame, lease: Timer, state: Any, version: int, level: Level, seed: int
@@ -1488,7 +1495,6 @@ class GameService:
         engine = game.engine
         policy = game.table.timeout
         name = seat_tag(seat)
-        rng = random.Random(int(self._draw() * 2**53))
         texts = {
             engine.describe(game.state, seat, a): a for a in engine.legal_actions(game.state, seat)
         }
@@ -1499,7 +1505,7 @@ class GameService:
             # everyone who had been asked.
             action = texts.get("pass")
             if action is None:
-                action = player_for(engine.name).choose(engine, game.state, seat, rng)
+                action = await self.choose_for(game, seat)
             result = await self._timeout_move(game, seat, action)
             return replace(result, timeout="private")
         streak = game.seats[seat].timeouts + 1
@@ -1527,7 +1533,7 @@ class GameService:
             "timeout",
             f"{name} ran out of time; the automatic player makes this move for them{count}.",
         )
-        action = player_for(engine.name).choose(engine, game.state, seat, rng)
+        action = await self.choose_for(game, seat)
         result = await self._timeout_move(game, seat, action)
         return replace(result, timeout="substitute")
 

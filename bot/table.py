@@ -140,6 +140,11 @@ TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "medium (searches about 0.2 s a move) or hard (about 1 s)",
         ("easy", "medium", "hard"),
     ),
+    "substitute": (
+        "how strong the automatic player is that moves on a timeout or plays a seat a "
+        "person left: easy, medium or hard",
+        ("easy", "medium", "hard"),
+    ),
 }
 """The service's own lobby options (``bot.timekeeping.TABLE_OPTIONS``), in
 players' words, with values to suggest."""

@@ -56,7 +56,7 @@ VACATION_DAYS_MAX: Final = 14
 VACATION_WINDOW_DAYS: Final = 60
 """At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
 
-TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated", "level")
+TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated", "level", "substitute")
 """Lobby options the service reads (the rest go to the engine)."""
 
 _UNITS: Final = {"d": DAY, "h": HOUR, "m": MINUTE}
@@ -176,6 +176,9 @@ class TableOptions:
     level: Level = DEFAULT_LEVEL
     """How strong the lobby's automatic players are (``/game new bots:N
     level:hard``, issue 19)."""
+    substitute: Level = DEFAULT_LEVEL
+    """How strong the automatic player is that moves for a seat on a timeout
+    and plays a seat a person left (``/moderate settings substitute``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -184,6 +187,7 @@ class TableOptions:
             "reminder": format_reminder(self.reminder),
             "rated": "yes" if self.rated else "no",
             "level": self.level,
+            "substitute": self.substitute,
         }
 
     @classmethod
@@ -219,15 +223,23 @@ class TableOptions:
             if word not in ("yes", "no", "true", "false", "on", "off"):
                 raise InvalidOptions(f"`rated` is yes or no, not {excerpt(given['rated'])}.")
             rated = word in ("yes", "true", "on")
-        level = base.level
-        if "level" in given:
-            parsed = parse_level(given["level"])
-            if parsed is None:
-                raise InvalidOptions(
-                    f"`level` is easy, medium or hard, not {excerpt(given['level'])}."
-                )
-            level = parsed
-        return cls(clock=clock, timeout=timeout, reminder=reminder, rated=rated, level=level)
+        levels = {"level": base.level, "substitute": base.substitute}
+        for key in levels:
+            if key in given:
+                parsed = parse_level(given[key])
+                if parsed is None:
+                    raise InvalidOptions(
+                        f"`{key}` is easy, medium or hard, not {excerpt(given[key])}."
+                    )
+                levels[key] = parsed
+        return cls(
+            clock=clock,
+            timeout=timeout,
+            reminder=reminder,
+            rated=rated,
+            level=levels["level"],
+            substitute=levels["substitute"],
+        )
 
     def describe(self) -> str:
         clock = f"clock {self.clock.describe()}" if self.clock else "no clock"

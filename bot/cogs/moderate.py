@@ -233,6 +233,19 @@ class ModerateCog(
         await self.changes.reminder(itx, value)
 
     @settings_group.command(
+        name="substitute",
+        description="How strong the automatic player is on a timeout or in a seat someone left",
+    )
+    @app_commands.describe(
+        value="medium (default): searches about 0.2 s a move; easy: rules of thumb; "
+        "hard: searches about 1 s"
+    )
+    async def substitute(
+        self, itx: discord.Interaction[Any], value: Literal["easy", "medium", "hard"]
+    ) -> None:
+        await self.changes.substitute(itx, value)
+
+    @settings_group.command(
         name="announcements", description="The channel for Chaupal's announcements"
     )
     @app_commands.describe(channel="Leave it out for none")

@@ -76,6 +76,8 @@ def describe(settings: ServerSettings, defaults: TableOptions) -> str:
         f"- `clock`: {settings.clock}{mark(settings.clock, base.clock)}",
         f"- `timeout`: {settings.timeout}{mark(settings.timeout, base.timeout)}",
         f"- `reminder`: {settings.reminder}{mark(settings.reminder, base.reminder)}",
+        f"- `substitute`: {settings.substitute}{mark(settings.substitute, base.substitute)}: "
+        "the automatic player's level on a timeout and in a seat a person left.",
         f"- `announcements`: {announcements}",
         f"- `moderator_role`: {role}",
         f"New games start with: {defaults.describe()} (a lobby's own options come first).",
@@ -390,6 +392,22 @@ class ServerSettingsChanges:
             "reminder",
             word,
             f"Saved: in new games, players who must act are reminded after {word}, then every day.",
+        )
+
+    async def substitute(self, itx: discord.Interaction[Any], value: str) -> None:
+        if await self._allowed(itx) is None:
+            return
+        try:
+            level = TableOptions.parse({"substitute": value}).substitute
+        except GameError as exc:
+            await reply(itx, f"{exc} Nothing was changed.")
+            return
+        await self._save(
+            itx,
+            "substitute",
+            level,
+            f"Saved: in new games, the automatic player plays at level **{level}** when a "
+            "clock runs out and in a seat a person left.",
         )
 
     async def announcements(

@@ -61,18 +61,25 @@ Readings of the rulings, explained where they are implemented:
   the offer lapse.  Offers are not plies for the 40-ply rule.
 
 States are frozen dataclasses; the per-move path builds them through
-:func:`_replace`/``_after_move`` (``object.__new__`` plus the field dict)
+:func:`_replace`/:func:`_after_move` (``object.__new__`` plus the field dict)
 instead of the generated frozen ``__init__``, which nearly doubles playout speed.
+For random playouts and search (issue 19) a die's moves come from tables
+indexed by the verdicts on its neighbours (:func:`_generate`), and a PLAY
+state keeps each seat's moves in a slot outside its fields (:data:`_LEGAL`):
+``apply`` works out the next player's moves once (R9 needs them to know
+whether the game is over), ``legal_actions`` hands out copies, and a turn,
+which keeps the die's top value, or a draw offer keeps them as they are.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import insort
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from bot.engines.artaban_views import (
     ArtabanView,
@@ -449,6 +456,114 @@ _VERDICT: Final = tuple(
     tuple(_verdict(a, t) for t in range(97)) if a else (NOTHING,) * 97 for a in range(97)
 )
 
+# Move generation by table (issue 19 §3, speed).  A die's moves depend only on
+# the verdicts on its neighbours, so each die costs three (R5: five) verdict
+# look-ups and one table look-up.  The verdicts are packed two bits each,
+# forward | left << 2 | right << 4 (diagonals: forward-left | forward-right
+# << 2); a neighbour off the board is looked up as the die's own square,
+# whose verdict (an own die) is always NOTHING, so it adds no move.
+
+
+def _neighbours(s: Seat, sq: int) -> tuple[int, int, int, int, int]:
+    """(forward, left, right, forward-left, forward-right) of a die of seat
+    ``s`` on ``sq``, ``sq`` itself where that is off the board."""
+    straight = [dst if (dst := _STEPS[s][d][sq]) >= 0 else sq for d in _DIRECTIONS]
+    f, r = sq % 8, sq // 8 + (1 if s == 0 else -1)
+    ahead = 1 if s == 0 else -1
+    diagonal = [r * 8 + g if 0 <= r < 8 and 0 <= g < 8 else sq for g in (f - ahead, f + ahead)]
+    return straight[0], straight[1], straight[2], diagonal[0], diagonal[1]
+
+
+_NEIGHBOURS: Final = tuple(tuple(_neighbours(s, sq) for sq in range(64)) for s in (0, 1))
+_NEAR: Final = tuple(tuple((sq << 6, *_NEIGHBOURS[s][sq][:3]) for sq in range(64)) for s in (0, 1))
+"""Per seat and square: (the square's offset in the tables below, forward,
+left, right)."""
+_NEAR_DIAGONAL: Final = tuple(
+    tuple((sq << 6, *_NEIGHBOURS[s][sq][:3], sq << 4, *_NEIGHBOURS[s][sq][3:]) for sq in range(64))
+    for s in (0, 1)
+)
+"""The same, then the square's offset in :data:`_DIAGONAL_MOVES`,
+forward-left and forward-right."""
+
+
+def _pattern_moves(slots: tuple[Slot, ...], sq: int, pattern: int, tips: bool) -> tuple[int, ...]:
+    """Which of ``slots`` (in order) give a move for the packed ``pattern``:
+    any verdict short of NOTHING, or (``tips`` false: the diagonals) only a
+    capture or a sacrifice.  Returned as slot index * 4 + verdict."""
+    out = []
+    for i, (dst, _) in enumerate(slots):
+        x = (pattern >> 2 * i) & 3
+        if dst != sq and x < NOTHING and (tips or x):
+            out.append(i * 4 + x)
+    return tuple(out)
+
+
+def _move_table(seat: Seat, diagonal: bool, turns: bool) -> tuple[tuple[ArtabanAction, ...], ...]:
+    """Per ``sq * 64 + pattern`` (``diagonal``: ``sq * 16 + pattern``): the
+    die's moves to those neighbours in the order of :data:`_STRAIGHT`
+    (forward, left, right) or :data:`_DIAGONAL`, then its two turns when
+    ``turns``.  Equal tuples are shared."""
+    shared: dict[tuple[ArtabanAction, ...], tuple[ArtabanAction, ...]] = {}
+    table: list[tuple[ArtabanAction, ...]] = []
+    for sq in range(64):
+        nb = _NEIGHBOURS[seat][sq]
+        squares: tuple[int, ...]
+        # Every slot, off-board ones included (as ``sq``), in packing order.
+        if diagonal:
+            by_dst = {dst: acts for dst, acts in _DIAGONAL[seat][sq]}
+            squares = nb[3:]
+        else:
+            by_dst = {dst: acts for dst, acts in _STRAIGHT[seat][sq]}
+            squares = nb[:3]
+        slots = tuple((dst, by_dst.get(dst, ())) for dst in squares)
+        for pattern in range(16 if diagonal else 64):
+            acts = tuple(
+                slots[k >> 2][1][k & 3] for k in _pattern_moves(slots, sq, pattern, not diagonal)
+            )
+            if turns:
+                acts += _TURN_ACTS[sq]
+            table.append(shared.setdefault(acts, acts))
+    return tuple(table)
+
+
+_PLAIN_MOVES: Final = tuple(_move_table(s, False, True) for s in (0, 1))
+"""Without R5: a die's tips, captures and sacrifices, then its turns."""
+_STRAIGHT_MOVES: Final = tuple(_move_table(s, False, False) for s in (0, 1))
+"""With R5: a die's tips, captures and sacrifices forward, left and right ..."""
+_DIAGONAL_MOVES: Final = tuple(_move_table(s, True, True) for s in (0, 1))
+"""... then its diagonal captures and sacrifices, then its turns."""
+
+
+def _generate(
+    board: tuple[int, ...], squares: tuple[int, ...], seat: Seat, diagonal: bool
+) -> list[ArtabanAction]:
+    """Every tip, capture, sacrifice and turn of the dice of ``seat`` on
+    ``squares`` (R2-R6, R8): for each die in square order its moves
+    forward, left, right (then the two forward diagonals with R5), then its
+    two turns.  Each die has exactly two turns, so the dice can tip,
+    capture or sacrifice (R9) unless the list is twice as long as
+    ``squares``."""
+    out: list[ArtabanAction] = []
+    verdicts = _VERDICT
+    if diagonal:
+        straight = _STRAIGHT_MOVES[seat]
+        diagonals = _DIAGONAL_MOVES[seat]
+        wide = _NEAR_DIAGONAL[seat]
+        for sq in squares:
+            v = verdicts[board[sq]]
+            at, f, left, right, at_diagonal, fl, fr = wide[sq]
+            out += straight[at | v[board[f]] | v[board[left]] << 2 | v[board[right]] << 4]
+            out += diagonals[at_diagonal | v[board[fl]] | v[board[fr]] << 2]
+        return out
+    plain = _PLAIN_MOVES[seat]
+    near = _NEAR[seat]
+    for sq in squares:
+        v = verdicts[board[sq]]
+        at, f, left, right = near[sq]
+        out += plain[at | v[board[f]] | v[board[left]] << 2 | v[board[right]] << 4]
+    return out
+
+
 # --------------------------------------------------------------------------
 # Set-up arithmetic (R7)
 # --------------------------------------------------------------------------
@@ -462,13 +577,21 @@ def arrangements(files: int, total: int) -> int:
     return sum(arrangements(files - 1, total - v) for v in range(1, 7) if v <= total)
 
 
-@cache
 def value_odds(done: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
     """The values the next file may take after ``done`` (so 28 stays
     reachable), each with the probability that makes a random arrangement
     uniform over all legal ones."""
-    left = NUM_FILES - len(done) - 1
-    rest = SETUP_SUM - sum(done)
+    return _odds_after(len(done), sum(done))
+
+
+@cache
+def _odds_after(files: int, total: int) -> tuple[tuple[int, Fraction], ...]:
+    """:func:`value_odds` after ``files`` files summing to ``total``: all it
+    depends on, so a few hundred tables serve every set-up, and chance
+    sampling (``sample_chance``, which keeps its tables for the very
+    probability objects it is given) finds them again."""
+    left = NUM_FILES - files - 1
+    rest = SETUP_SUM - total
     ways = arrangements(left + 1, rest)
     if left < 0 or ways == 0:
         return ()
@@ -480,12 +603,31 @@ def value_odds(done: tuple[int, ...]) -> tuple[tuple[int, Fraction], ...]:
 
 
 @cache
-def _deal_odds(seat: Seat, done: tuple[int, ...]) -> tuple[tuple[ArtabanAction, Fraction], ...]:
-    """Chance's outcomes for the next step of ``seat``'s random set-up."""
-    if len(done) < NUM_FILES:
-        return tuple((DealValue(seat, len(done), v), p) for v, p in value_odds(done))
-    p = Fraction(1, NUM_FILES)
-    return tuple((DealLeader(seat, f), p) for f in range(NUM_FILES))
+def _allowed_after(files: int, total: int) -> frozenset[int]:
+    """The values of :func:`_odds_after`."""
+    return frozenset(v for v, _ in _odds_after(files, total))
+
+
+_LEADER_ODDS: Final = Fraction(1, NUM_FILES)
+
+
+@cache
+def _value_step(files: int, total: int) -> tuple[ArtabanAction, ...]:
+    """R7: a player's set-up choices with ``files`` values set, summing to
+    ``total``: the next file's values, then ``setup random`` (and ``setup
+    reset`` once something is set)."""
+    row = _SET_ACTS[files]
+    reset = (_RESET,) if files else ()
+    return (*(row[v] for v, _ in _odds_after(files, total)), _RANDOM, *reset)
+
+
+@cache
+def _deal_odds(seat: Seat, files: int, total: int) -> tuple[tuple[ArtabanAction, Fraction], ...]:
+    """Chance's outcomes for the next step of ``seat``'s random set-up, with
+    ``files`` values dealt so far, summing to ``total``."""
+    if files < NUM_FILES:
+        return tuple((DealValue(seat, files, v), p) for v, p in _odds_after(files, total))
+    return tuple((DealLeader(seat, f), _LEADER_ODDS) for f in range(NUM_FILES))
 
 
 @cache
@@ -562,6 +704,15 @@ class ArtabanState:
     """Derived from :attr:`board` (kept for speed): each seat's squares with a
     die that may still move (not home, R8), ascending."""
 
+    # The fields live in __dict__ as before; the move cache (_LEGAL) in a
+    # slot, outside it, so vars(), equality, hashing, repr and JSON never
+    # see it.
+    __slots__ = ("__dict__", "__weakref__", "_legal")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to a search worker) without the move cache (:data:`_LEGAL`)."""
+        return _fields_of(self)
+
 
 def _movers(board: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     found: tuple[list[int], list[int]] = ([], [])
@@ -575,15 +726,45 @@ _new_state: Final = object.__new__
 _set_fields: Final = object.__setattr__
 _FIELD_NAMES: Final = frozenset(f.name for f in fields(ArtabanState))
 
+_LEGAL: Final = "_legal"
+"""The slot in which a PLAY state keeps, per seat, the list of its dice's
+moves (:func:`_generate`) or None where not worked out: not a field, so
+equality, hashing, ``repr``, ``vars``, JSON and pickles never see it.
+States are immutable, so it never goes stale; a state built from another
+starts without it unless the rules say the moves are the same (a turn, a
+draw offer or a refusal; see ``_after_move`` and ``_same_moves``)."""
+
+Known = tuple[list[ArtabanAction] | None, list[ArtabanAction] | None]
+"""What a state keeps under :data:`_LEGAL`: each seat's moves, or None."""
+
+
+def _fields_of(state: ArtabanState) -> dict[str, Any]:
+    """The state's fields as a fresh dict (the move cache is not among them:
+    it may be wrong for any state built from this one).
+
+    Always a plain (combined) dict: a copy of the split dict ``__init__``
+    gives an instance stays split, and on a class with ``__slots__`` every
+    attribute read of such a state is twice as slow (CPython 3.11 only
+    specializes combined dicts there)."""
+    return {**state.__dict__}
+
+
+def _build(d: dict[str, Any]) -> ArtabanState:
+    """The state with the field dict ``d``, built like ``ArtabanState(**d)``
+    would be at a third of the cost of the frozen ``__init__``."""
+    after = _new_state(ArtabanState)
+    _set_fields(after, "__dict__", d)
+    return after
+
 
 def _replace(state: ArtabanState, **changes: Any) -> ArtabanState:
     """``dataclasses.replace`` without its per-call introspection: a copy of
-    ``state`` with ``changes``, built like the hot path in ``_after_move``."""
+    ``state`` with ``changes`` (and without its move cache)."""
     if not changes.keys() <= _FIELD_NAMES:
         raise TypeError(f"ArtabanState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
-    after = _new_state(ArtabanState)
-    _set_fields(after, "__dict__", {**state.__dict__, **changes})
-    return after
+    d = _fields_of(state)
+    d.update(changes)
+    return _build(d)
 
 
 def _pair(
@@ -595,11 +776,15 @@ def _pair(
 def _moved(squares: tuple[int, ...], old: int, new: int, home: tuple[bool, ...]) -> tuple[int, ...]:
     """``squares`` with ``old`` taken out and ``new`` (unless it is home or -1) put in."""
     kept = list(squares)
-    if new >= 0 and not home[new]:
+    if new < 0 or home[new]:
+        kept.remove(old)
+    elif new - old in (1, -1):
+        # Sideways, to the next square of the same rank: no square lies
+        # between the two, so the order stands.
         kept[kept.index(old)] = new
-        kept.sort()
     else:
         kept.remove(old)
+        insort(kept, new)
     return tuple(kept)
 
 
@@ -608,6 +793,72 @@ _EMPTY_BOARD: Final = (0,) * 64
 
 def _set(seq: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*seq[:i], value, *seq[i + 1 :])
+
+
+def _moves_of(state: ArtabanState, seat: Seat) -> list[ArtabanAction]:
+    """The moves of ``seat``'s dice in ``state`` (PLAY), kept in the state
+    (:data:`_LEGAL`); never handed out, so callers copy."""
+    known: Known | None = getattr(state, _LEGAL, None)
+    if known is not None:
+        moves = known[seat]
+        if moves is not None:
+            return moves
+    moves = _generate(state.board, state.movers[seat], seat, state.diagonal)
+    other = known[1 - seat] if known is not None else None
+    _set_fields(state, _LEGAL, (moves, other) if seat == 0 else (other, moves))
+    return moves
+
+
+def _after_move(
+    state: ArtabanState,
+    seat: Seat,
+    board: tuple[int, ...],
+    movers: tuple[tuple[int, ...], tuple[int, ...]],
+    last: LastMove,
+    progress: bool,
+    known: Known | None,
+) -> ArtabanState:
+    """The state after ``seat``'s tip, turn, capture or sacrifice;
+    ``known``: both seats' moves when the move cannot have changed them
+    (a turn), else None."""
+    quiet = 0 if progress else state.quiet + 1
+    nxt = 1 - seat
+    # The hot path of every game: the fields copied and the changed ones
+    # set, at a third of the cost of the frozen __init__.
+    d = {**state.__dict__}  # a combined dict, see _fields_of
+    if state.dealing is not None or state.result:
+        d["dealing"] = None  # only a hand-made state could say otherwise
+        d["result"] = ""
+    d["board"] = board
+    d["to_play"] = nxt
+    d["quiet"] = quiet
+    d["ply"] = state.ply + 1
+    d["last_move"] = last
+    d["movers"] = movers
+    if quiet >= QUIET_LIMIT:
+        d["phase"] = OVER
+        d["draw_offer"] = None
+        d["result"] = QUIET
+        return _build(d)
+    # R9: the game ends when the player to move next has no tip, capture
+    # or sacrifice.  Their moves are worked out now (and kept for
+    # legal_actions): each die has two turns, so anything more is one.
+    theirs = known[nxt] if known is not None else None
+    if theirs is None:
+        theirs = _generate(board, movers[nxt], nxt, state.diagonal)
+    if len(theirs) == 2 * len(movers[nxt]):
+        d["phase"] = OVER
+        d["draw_offer"] = None
+        d["result"] = STUCK
+        return _build(d)
+    # R9: the opponent's pending offer lapses when this player moves
+    # instead; this player's own offer stands for the opponent to answer.
+    if state.draw_offer is not None and state.draw_offer != seat:
+        d["draw_offer"] = None
+    mine = known[seat] if known is not None else None
+    after = _build(d)
+    _set_fields(after, _LEGAL, (mine, theirs) if nxt == 1 else (theirs, mine))
+    return after
 
 
 # --------------------------------------------------------------------------
@@ -703,7 +954,10 @@ class ArtabanEngine:
         if phase == SETUP:
             if state.dealing is not None:
                 return _CHANCE_SET
-            return frozenset(s for s in (0, 1) if not state.committed[s])
+            waiting = _UNCOMMITTED.get(state.committed)
+            if waiting is None:
+                waiting = frozenset(s for s in (0, 1) if not state.committed[s])
+            return waiting
         return frozenset()
 
     def waiting_on(self, state: ArtabanState) -> frozenset[Seat]:
@@ -725,20 +979,23 @@ class ArtabanEngine:
         seat = state.dealing
         if state.phase != SETUP or seat is None:
             return []
-        return list(_deal_odds(seat, state.values[seat]))
+        done = state.values[seat]
+        return list(_deal_odds(seat, len(done), sum(done)))
 
     def legal_actions(self, state: ArtabanState, seat: Seat) -> list[ArtabanAction]:
         if state.phase == PLAY:
             if seat != state.to_play:
                 return []
-            out = self._moves(state, seat)
+            known: Known | None = getattr(state, _LEGAL, None)
+            moves = known[seat] if known is not None else None
+            if moves is None:
+                moves = _moves_of(state, seat)
             offer = state.draw_offer
             if offer is None:
-                out.append(_OFFER)
-            elif offer != seat:
-                out.append(_ACCEPT)
-                out.append(_DECLINE)
-            return out
+                return [*moves, _OFFER]
+            if offer != seat:
+                return [*moves, _ACCEPT, _DECLINE]
+            return list(moves)
         if state.phase != SETUP:
             return []
         if seat == CHANCE:
@@ -749,65 +1006,11 @@ class ArtabanEngine:
 
     def _setup_actions(self, state: ArtabanState, seat: Seat) -> list[ArtabanAction]:
         done = state.values[seat]
-        out: list[ArtabanAction] = []
         if len(done) < NUM_FILES:
-            row = _SET_ACTS[len(done)]
-            out.extend(row[v] for v, _ in value_odds(done))
-            out.append(_RANDOM)
-            if done:
-                out.append(_RESET)
-        elif state.leaders[seat] < 0:
-            out.extend(_LEADER_ACTS)
-            out.append(_RANDOM)
-            out.append(_RESET)
-        else:
-            out.extend((_COMMIT, _RANDOM, _RESET))
-        return out
-
-    @staticmethod
-    def _moves(state: ArtabanState, seat: Seat) -> list[ArtabanAction]:
-        """Every tip, capture, sacrifice and turn of ``seat`` (R2-R6, R8)."""
-        out: list[ArtabanAction] = []
-        append = out.append
-        board = state.board
-        straight = _STRAIGHT[seat]
-        diag = _DIAGONAL[seat] if state.diagonal else None
-        turns = _TURN_ACTS
-        verdicts = _VERDICT
-        for sq in state.movers[seat]:
-            verdict = verdicts[board[sq]]
-            for dst, acts in straight[sq]:
-                x = verdict[board[dst]]
-                if x < NOTHING:
-                    append(acts[x])
-            if diag is not None:
-                for dst, acts in diag[sq]:
-                    x = verdict[board[dst]]
-                    if x and x < NOTHING:
-                        append(acts[x])
-            out.extend(turns[sq])
-        return out
-
-    @staticmethod
-    def _can_progress(
-        board: tuple[int, ...], squares: tuple[int, ...], seat: Seat, diagonal: bool
-    ) -> bool:
-        """R9: whether the dice of ``seat`` on ``squares`` have a tip, a capture
-        or a sacrifice."""
-        straight = _STRAIGHT[seat]
-        diag = _DIAGONAL[seat]
-        verdicts = _VERDICT
-        for sq in squares:
-            verdict = verdicts[board[sq]]
-            for dst, _ in straight[sq]:
-                if verdict[board[dst]] < NOTHING:
-                    return True
-            if diagonal:
-                for dst, _ in diag[sq]:
-                    x = verdict[board[dst]]
-                    if x and x < NOTHING:
-                        return True
-        return False
+            return list(_value_step(len(done), sum(done)))
+        if state.leaders[seat] < 0:
+            return [*_LEADER_ACTS, _RANDOM, _RESET]
+        return [_COMMIT, _RANDOM, _RESET]
 
     # ----- apply ------------------------------------------------------------
 
@@ -816,6 +1019,55 @@ class ArtabanEngine:
         if phase == PLAY:
             if seat != state.to_play:
                 raise NotYourTurn("It is not your turn: your opponent is to move.")
+            # The hot path of every game (issue 19), inline: tips and turns.
+            if type(action) is Tip:
+                sq = action.square
+                d = action.direction
+                movers = state.movers
+                board = state.board
+                if sq in movers[seat] and d in _DIRECTIONS:
+                    dst = _STEPS[seat][d][sq]
+                    if dst >= 0 and not board[dst]:
+                        new = list(board)
+                        new[dst] = _TIPPED[d][board[sq]]
+                        new[sq] = 0
+                        if d == FORWARD:
+                            mine = _moved(movers[seat], sq, dst, _HOME[seat])
+                        else:
+                            # Sideways: the next square of the same rank, so
+                            # the squares stay in order (as in _moved).
+                            kept = list(movers[seat])
+                            kept[kept.index(sq)] = dst
+                            mine = tuple(kept)
+                        return _after_move(
+                            state,
+                            seat,
+                            tuple(new),
+                            (mine, movers[1]) if seat == 0 else (movers[0], mine),
+                            (seat, "tip", sq, dst),
+                            d == FORWARD,
+                            None,
+                        )
+                self._refuse_tip(state, seat, action)
+            if type(action) is Turn:
+                sq = action.square
+                d = action.direction
+                if sq in state.movers[seat] and d in (LEFT, RIGHT):
+                    new = list(state.board)
+                    new[sq] = _TURNED[d][new[sq]]
+                    # R3: a turn keeps the die's top value (and owner and
+                    # Leader), all that any move depends on, so both seats
+                    # keep their moves.
+                    return _after_move(
+                        state,
+                        seat,
+                        tuple(new),
+                        state.movers,
+                        (seat, "turn", sq, sq),
+                        False,
+                        getattr(state, _LEGAL, None),
+                    )
+                self._refuse_turn(state, seat, action)
             return self._apply_play(state, seat, action)
         if phase == OVER:
             raise IllegalAction("The game is over.")
@@ -901,7 +1153,7 @@ class ArtabanEngine:
             raise IllegalAction("A random set-up is being dealt: only its values can be dealt.")
         done = state.values[seat]
         if isinstance(action, DealValue):
-            if action.file != len(done) or action.value not in dict(value_odds(done)):
+            if action.file != len(done) or action.value not in _allowed_after(len(done), sum(done)):
                 raise IllegalAction("That value cannot be dealt to that file now.")
             return _replace(state, values=_set(state.values, seat, (*done, action.value)))
         if len(done) < NUM_FILES or not 0 <= action.file < NUM_FILES:
@@ -961,46 +1213,39 @@ class ArtabanEngine:
 
     # ----- play -------------------------------------------------------------
 
+    def _refuse_tip(self, state: ArtabanState, seat: Seat, action: Tip) -> NoReturn:
+        """Why ``apply`` refuses this tip, in the order the rules are checked."""
+        sq = action.square
+        board = state.board
+        if sq not in state.movers[seat]:
+            self._own_die(state, seat, sq)
+        d = action.direction
+        if d not in _DIRECTIONS:
+            raise IllegalAction("A die tips forward (^), left (<) or right (>).")
+        dst = _STEPS[seat][d][sq]
+        if dst < 0:
+            raise IllegalAction(
+                f"The die on {square_name(sq)} cannot tip {_DIRECTION_WORD[d]}: "
+                "that is off the board."
+            )
+        if board[dst]:
+            raise IllegalAction(
+                f"The die on {square_name(sq)} cannot tip onto {square_name(dst)}: "
+                "it is occupied (a capture is written like "
+                f"'{square_name(sq)}x{square_name(dst)}')."
+            )
+        raise IllegalAction(f"The die on {square_name(sq)} cannot tip now.")  # never reached
+
+    def _refuse_turn(self, state: ArtabanState, seat: Seat, action: Turn) -> NoReturn:
+        """Why ``apply`` refuses this turn."""
+        if action.square not in state.movers[seat]:
+            self._own_die(state, seat, action.square)
+        raise IllegalAction("A die turns left (@<) or right (@>).")
+
     def _apply_play(self, state: ArtabanState, seat: Seat, action: ArtabanAction) -> ArtabanState:
+        """Captures, sacrifices and draw offers (``apply`` does tips and turns)."""
         board = state.board
         kind: str
-        if type(action) is Tip:
-            sq = action.square
-            if not (0 <= sq < 64 and sq in state.movers[seat]):
-                self._own_die(state, seat, sq)
-            d = action.direction
-            if d not in _DIRECTIONS:
-                raise IllegalAction("A die tips forward (^), left (<) or right (>).")
-            dst = _STEPS[seat][d][sq]
-            if dst < 0:
-                raise IllegalAction(
-                    f"The die on {square_name(sq)} cannot tip {_DIRECTION_WORD[d]}: "
-                    "that is off the board."
-                )
-            if board[dst]:
-                raise IllegalAction(
-                    f"The die on {square_name(sq)} cannot tip onto {square_name(dst)}: "
-                    "it is occupied (a capture is written like "
-                    f"'{square_name(sq)}x{square_name(dst)}')."
-                )
-            new = list(board)
-            new[sq] = 0
-            new[dst] = _TIPPED[d][board[sq]]
-            movers = _pair(state.movers, seat, _moved(state.movers[seat], sq, dst, _HOME[seat]))
-            return self._after_move(
-                state, seat, tuple(new), movers, (seat, "tip", sq, dst), d == FORWARD
-            )
-        if type(action) is Turn:
-            sq = action.square
-            if not (0 <= sq < 64 and sq in state.movers[seat]):
-                self._own_die(state, seat, sq)
-            if action.direction not in (LEFT, RIGHT):
-                raise IllegalAction("A die turns left (@<) or right (@>).")
-            new = list(board)
-            new[sq] = _TURNED[action.direction][board[sq]]
-            return self._after_move(
-                state, seat, tuple(new), state.movers, (seat, "turn", sq, sq), False
-            )
         if isinstance(action, Capture | Sacrifice):
             sq = self._own_die(state, seat, action.frm)
             dst = action.to
@@ -1050,7 +1295,7 @@ class ArtabanEngine:
                 kind = "sacrifice"
                 movers = _pair(state.movers, seat, _moved(state.movers[seat], sq, -1, _HOME[seat]))
             new[sq] = 0
-            return self._after_move(state, seat, tuple(new), movers, (seat, kind, sq, dst), True)
+            return _after_move(state, seat, tuple(new), movers, (seat, kind, sq, dst), True, None)
         if isinstance(action, OfferDraw):
             if state.draw_offer == seat:
                 raise IllegalAction("You have already offered a draw: make your move.")
@@ -1058,14 +1303,23 @@ class ArtabanEngine:
                 raise IllegalAction(
                     "Your opponent has offered a draw: 'accept-draw' or 'decline-draw'."
                 )
-            return _replace(state, draw_offer=seat)
+            return self._same_moves(state, _replace(state, draw_offer=seat))
         if isinstance(action, AcceptDraw | DeclineDraw):
             if state.draw_offer is None or state.draw_offer == seat:
                 raise IllegalAction("Your opponent has not offered a draw.")
             if isinstance(action, AcceptDraw):
                 return _replace(state, phase=OVER, draw_offer=None, result=AGREED)
-            return _replace(state, draw_offer=None)
+            return self._same_moves(state, _replace(state, draw_offer=None))
         raise IllegalAction(f"The set-up is over: it is time to move. {_HELP_PLAY}")
+
+    @staticmethod
+    def _same_moves(before: ArtabanState, after: ArtabanState) -> ArtabanState:
+        """``after`` keeping ``before``'s moves: R9's draw offer and refusal
+        change neither the board nor who moves next."""
+        known = getattr(before, _LEGAL, None)
+        if known is not None:
+            _set_fields(after, _LEGAL, known)
+        return after
 
     @staticmethod
     def _own_die(state: ArtabanState, seat: Seat, sq: int) -> int:
@@ -1083,50 +1337,6 @@ class ArtabanEngine:
                 f"The die on {square_name(sq)} is home on your last rank: it no longer moves (R8)."
             )
         return sq
-
-    def _after_move(
-        self,
-        state: ArtabanState,
-        seat: Seat,
-        board: tuple[int, ...],
-        movers: tuple[tuple[int, ...], tuple[int, ...]],
-        last: LastMove,
-        progress: bool,
-    ) -> ArtabanState:
-        quiet = 0 if progress else state.quiet + 1
-        nxt = 1 - seat
-        # R9: the opponent's pending offer lapses when this player moves
-        # instead; this player's own offer stands for the opponent to answer.
-        offer = seat if state.draw_offer == seat else None
-        result = ""
-        if quiet >= QUIET_LIMIT:
-            result = QUIET
-        elif not self._can_progress(board, movers[nxt], nxt, state.diagonal):
-            result = STUCK
-        # The hot path of every game: built like ArtabanState(...) would be,
-        # field for field, at a third of the cost of the frozen __init__.
-        after = _new_state(ArtabanState)
-        _set_fields(
-            after,
-            "__dict__",
-            {
-                "phase": OVER if result else PLAY,
-                "diagonal": state.diagonal,
-                "board": board,
-                "to_play": nxt,
-                "quiet": quiet,
-                "ply": state.ply + 1,
-                "draw_offer": None if result else offer,
-                "last_move": last,
-                "values": state.values,
-                "leaders": state.leaders,
-                "committed": state.committed,
-                "dealing": None,
-                "result": result,
-                "movers": movers,
-            },
-        )
-        return after
 
     # ----- scoring ----------------------------------------------------------
 
@@ -1646,6 +1856,12 @@ class ArtabanEngine:
 
 _SEAT_SETS: Final = (frozenset((0,)), frozenset((1,)))
 _CHANCE_SET: Final = frozenset((CHANCE,))
+_UNCOMMITTED: Final[dict[tuple[bool, bool], frozenset[Seat]]] = {
+    (a, b): frozenset(s for s, done in enumerate((a, b)) if not done)
+    for a in (False, True)
+    for b in (False, True)
+}
+"""R7: who is still setting up, by who has committed."""
 
 __all__ = [
     "FILES",

@@ -457,10 +457,18 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     """
     if not outcomes:
         raise IllegalAction("No chance outcome is possible here.")
-    odds = _odds([p for _, p in outcomes])
     # Exact, in whole numbers: u = num/den exactly (a float product can
     # round up across a boundary).
     num, den = float(u).as_integer_ratio()
+    first = outcomes[0][1]
+    for _, p in outcomes:
+        if p is not first:
+            break
+    else:
+        # The very same odds object for every outcome (a card of the deck):
+        # uniform, without building the table's key (the playouts' hot path).
+        return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]
+    odds = _odds([p for _, p in outcomes])
     if odds is None:
         # Uniform (a card from the deck, a face of a die): index directly.
         return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]

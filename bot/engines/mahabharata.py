@@ -38,6 +38,14 @@ One rule is added to R10 (see :meth:`MahabharataEngine._end_of_round`): the game
 also ends at the end of a round when no player has a token left in supply,
 because from then on nothing can change the score and the game could otherwise
 run forever.
+
+Speed (issue 19): search plays many random games through this engine, so
+the playout path works on small integers, prebuilt action objects and bit
+masks, and a state keeps derived data outside its fields (its picker's
+legal picks, each seat's open leader spaces: :data:`_LEGAL`, :data:`_OPEN`).
+``apply`` takes the engine's own action objects (as ``legal_actions`` and
+``chance_outcomes`` hand them out) by identity and checks them on integers;
+any other action goes the long way, with the same rules and refusals.
 """
 
 from __future__ import annotations
@@ -47,10 +55,11 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
 from importlib import resources
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final, NoReturn, TypeVar
 
@@ -359,6 +368,23 @@ def _snake(num_players: int, elephant: Seat) -> tuple[Seat, ...]:
     return forward + forward[::-1]
 
 
+@cache
+def _one_in(count: int) -> Fraction:
+    return Fraction(1, count)
+
+
+@cache
+def _first_outcomes(num_players: int) -> tuple[tuple[ChooseFirst, Fraction], ...]:
+    """R5: each seat may take the elephant, equally likely."""
+    return tuple((ChooseFirst(s), _one_in(num_players)) for s in range(num_players))
+
+
+@cache
+def _pickers(num_players: int, elephant: Seat) -> tuple[frozenset[Seat], ...]:
+    """:func:`_snake` as the ``to_move`` of each pick: built once, not per call."""
+    return tuple(frozenset((s,)) for s in _snake(num_players, elephant))
+
+
 def leader_winner(influence: Sequence[int]) -> Seat | None:
     """R12: highest influence wins; on a tie at the top, the next lower level
     wins if exactly one player holds it and it is above zero."""
@@ -430,8 +456,12 @@ class LastPick:
     """Leader placements: the token kind.  ``None`` for the screen (R14)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MahabharataState:
+    """One moment of a game.  Immutable; built on the hot path by
+    :func:`_build` from a dict of its fields (no ``__slots__``, so a draft
+    state can keep its legal picks in its ``__dict__``, see :data:`_LEGAL`)."""
+
     num_players: int
     phase: str
     drawn: tuple[int, ...]
@@ -458,6 +488,57 @@ class MahabharataState:
     """Why the game ended (phase ``over``)."""
     last_pick: LastPick | None = None
     """The latest pick; kept across rounds, ``None`` before the first."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to a search worker) as its fields only, without the
+        caches (:data:`_LEGAL`, :data:`_OPEN`)."""
+        d = self.__dict__
+        return {name: d[name] for name in _FIELD_ORDER}
+
+
+_new_state: Final = object.__new__
+_set_field: Final = object.__setattr__
+_FIELD_ORDER: Final = tuple(f.name for f in fields(MahabharataState))
+_FIELD_NAMES: Final = frozenset(_FIELD_ORDER)
+_LEGAL: Final = "_legal"
+"""The key under which a draft state keeps its picker's legal picks (see
+:meth:`MahabharataEngine._legal`) in its ``__dict__``: not a field, so
+equality, hashing, ``repr``, JSON and pickles never see it."""
+_OPEN: Final = "_open"
+"""The key under which a state keeps which leader spaces each seat may use
+(R8; see :meth:`MahabharataEngine._open_masks`) in its ``__dict__``, like
+:data:`_LEGAL`.  It follows from ``leaders`` and ``spaces`` alone, so a
+state built from another keeps it unless those change: :func:`_replace`
+drops it then, and a leader placement (``_listed_pick``) updates it."""
+
+
+def _fields_of(state: MahabharataState) -> dict[str, Any]:
+    """The state's fields as a fresh dict, with the open-space masks but
+    without the legal-pick cache (which would be wrong for any state built
+    from it)."""
+    d = state.__dict__.copy()
+    d.pop(_LEGAL, None)
+    return d
+
+
+def _build(d: dict[str, Any]) -> MahabharataState:
+    """A state from a complete dict of its fields (from :func:`_fields_of`):
+    ``dataclasses.replace`` runs ``__init__`` and its frozen ``__setattr__``
+    per field, several times slower on the playout path."""
+    after: MahabharataState = _new_state(MahabharataState)
+    _set_field(after, "__dict__", d)
+    return after
+
+
+def _replace(state: MahabharataState, **changes: Any) -> MahabharataState:
+    """``dataclasses.replace`` for states, without the legal-pick cache."""
+    if not changes.keys() <= _FIELD_NAMES:
+        raise TypeError(f"MahabharataState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+    d = _fields_of(state)
+    if "spaces" in changes or "leaders" in changes:
+        d.pop(_OPEN, None)
+    d.update(changes)
+    return _build(d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,6 +591,19 @@ MahabharataAction = (
     DrawLeader | ChooseFirst | Roll | PlaceScreen | PlaceLeader | TakeNothing | Announce | Pass
 )
 _PICKS: Final = (PlaceScreen, PlaceLeader, TakeNothing)
+_NOBODY: Final[frozenset[Seat]] = frozenset()
+_CHANCE_ONLY: Final = frozenset((CHANCE,))
+# What a listed pick is (see MahabharataEngine._pick_info).
+_TO_SCREEN: Final = 0
+_TO_LEADER: Final = 1
+_TO_NOTHING: Final = 2
+_PickInfo = tuple[int, int, int, int, int, int, dict[int, "LastPick"]]
+"""(what, die index, token kind, leader index, space index, table-wide space
+number, LastPick by seat and face) of a pick ``legal_actions`` may list."""
+_Getter = Callable[[tuple["PlaceLeader", ...]], tuple["PlaceLeader", ...]]
+"""Picks some placements out of a row of them (see ``_getter``)."""
+_FACE_KEYS: Final = NUM_TOKEN_KINDS + 1
+"""Faces per seat in a LastPick key: a token kind index, or -1 (Raja) + 1."""
 _ANNOUNCE: Final = Announce()
 _PASS: Final = Pass()
 
@@ -569,6 +663,50 @@ class MahabharataEngine:
             for d in range(self._n_dice)
         )
         self._token_counts: tuple[int, ...] = tuple(t.count for t in c.tokens)
+        # The playout path works on small integers (speed): a face as its
+        # token kind index (-1 for Raja, -2 for not rolled), a class as its
+        # index in CLASSES, each leader's spaces as (table-wide number, class).
+        self._face_kind: dict[str | None, int] = {None: -2}
+        self._face_kind.update(self._face_index)
+        self._kinds: tuple[str, ...] = tuple(t.kind for t in c.tokens)
+        self._kind_class: tuple[int, ...] = tuple(CLASSES.index(t.cls) for t in c.tokens)
+        self._leader_spaces: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(
+                (self._first_space[li] + j, CLASSES.index(icon)) for j, icon in enumerate(ld.icons)
+            )
+            for li, ld in enumerate(c.leaders)
+        )
+        self._roll_info: dict[int, tuple[int, str]] = {
+            id(roll): (roll.die - 1, roll.face) for odds in self._roll_outcomes for roll, _ in odds
+        }
+        # Every pick legal_actions can list, by identity (the objects live as
+        # long as the engine, so no other object shares their id): what it
+        # is, its die index, token kind, leader index and space index.  A
+        # leader placement whose token does not fit the space's class (R8)
+        # is never listed, so it is left out and goes the long way.
+        # The last slot keeps the pick's LastPick per seat and face (see
+        # _listed_pick), at most _FACE_KEYS per seat.
+        self._pick_info: dict[int, _PickInfo] = {}
+        for d in range(self._n_dice):
+            self._pick_info[id(self._screen_actions[d])] = (_TO_SCREEN, d, -1, -1, -1, -1, {})
+            self._pick_info[id(self._nothing_actions[d])] = (_TO_NOTHING, d, -1, -1, -1, -1, {})
+            for k in range(len(c.tokens)):
+                for li, numbered in enumerate(self._leader_spaces):
+                    for j, (sid, cls) in enumerate(numbered):
+                        if cls == self._kind_class[k]:
+                            action = self._leader_actions[d][k][sid]
+                            self._pick_info[id(action)] = (_TO_LEADER, d, k, li, j, sid, {})
+        # Per class index: the bit mask of its table-wide space numbers.
+        self._class_masks: tuple[int, ...] = tuple(
+            sum(1 << sid for sid, cls in itertools.chain(*self._leader_spaces) if cls == ci)
+            for ci in range(len(CLASSES))
+        )
+        self._getters: dict[int, _Getter] = {}
+        self._unrolled: tuple[None, ...] = (None,) * self._n_dice
+        self._draws: tuple[DrawLeader, ...] = tuple(DrawLeader(ld.key) for ld in c.leaders)
+        self._draw_index: dict[int, int] = {id(a): i for i, a in enumerate(self._draws)}
+        self._vps: tuple[int, ...] = tuple(ld.vp for ld in c.leaders)
+        self._setups: dict[int, dict[str, Any]] = {}
 
     # ----- names --------------------------------------------------------
 
@@ -598,6 +736,13 @@ class MahabharataEngine:
             )
         for key in options:
             raise InvalidOptions(f"Mahabharata has no option {excerpt(key)}.")
+        # Built once per player count, then copied (a playout starts often).
+        template = self._setups.get(num_players)
+        if template is None:
+            template = self._setups[num_players] = self._new_setup(num_players).__dict__
+        return _build(template.copy())
+
+    def _new_setup(self, num_players: int) -> MahabharataState:
         supply = tuple(t.count for t in self.components.tokens)
         zeros = (0,) * len(self.components.tokens)
         return MahabharataState(
@@ -624,18 +769,21 @@ class MahabharataEngine:
         phase = state.phase
         if phase == DRAFT:
             assert state.elephant is not None
-            return frozenset((_snake(state.num_players, state.elephant)[state.picks],))
+            return _pickers(state.num_players, state.elephant)[state.picks]
         if phase == ANNOUNCE:
             return state.pending
         if phase == OVER:
-            return frozenset()
-        return frozenset((CHANCE,))
+            return _NOBODY
+        return _CHANCE_ONLY
 
     def waiting_on(self, state: MahabharataState) -> frozenset[Seat]:
-        if state.phase == ANNOUNCE:
-            # R14: who is asked would reveal who holds a complete Pati.
-            return frozenset()
-        return self.to_move(state) - {CHANCE}
+        phase = state.phase
+        if phase == DRAFT:
+            assert state.elephant is not None
+            return _pickers(state.num_players, state.elephant)[state.picks]
+        # R14 (announce): who is asked would reveal who holds a complete
+        # Pati.  Otherwise chance is to move, or nobody.
+        return _NOBODY
 
     def deciding_privately(self, state: MahabharataState) -> frozenset[Seat]:
         # R14: the players asked to announce or pass owe a decision (with a
@@ -653,22 +801,29 @@ class MahabharataEngine:
         if phase == ROLL:
             return list(self._roll_outcomes[state.faces.index(None)])
         if phase == SETUP:
-            # R4: uniform over the cards left in the deck.
-            left = [ld.key for i, ld in enumerate(self.components.leaders) if i not in state.drawn]
-            p = Fraction(1, len(left))
-            return [(DrawLeader(key), p) for key in left]
+            # R4: uniform over the cards left in the deck.  The same action
+            # and Fraction objects each time, so sample_chance finds its
+            # table of odds for them.
+            drawn = state.drawn
+            left = [a for i, a in enumerate(self._draws) if i not in drawn]
+            p = _one_in(len(left))
+            return [(a, p) for a in left]
         if phase == FIRST:
             # R5: the elephant goes to a seat chosen by chance.
-            p = Fraction(1, state.num_players)
-            return [(ChooseFirst(s), p) for s in range(state.num_players)]
+            return list(_first_outcomes(state.num_players))
         return []
 
     def legal_actions(self, state: MahabharataState, seat: Seat) -> list[MahabharataAction]:
         phase = state.phase
         if phase == DRAFT:
-            if seat != self._current_picker(state):
+            assert state.elephant is not None
+            if seat != _snake(state.num_players, state.elephant)[state.picks]:
                 return []
-            return self._picks(state, seat)
+            # A copy: the state keeps its list (see _legal).
+            legal = state.__dict__.get(_LEGAL)
+            if legal is None:
+                legal = state.__dict__[_LEGAL] = self._picks(state, seat)
+            return legal.copy()
         if phase == ANNOUNCE:
             return [_ANNOUNCE, _PASS] if seat in state.pending else []
         if seat == CHANCE:
@@ -739,7 +894,107 @@ class MahabharataEngine:
                     open_[classes[base + j]].append(base + j)
         return open_
 
+    def _legal(self, state: MahabharataState, picker: Seat) -> list[MahabharataAction]:
+        """The picks of ``picker``, the seat to pick in a draft state, in
+        the order ``legal_actions`` lists them.
+
+        Computed once per state and kept in its ``__dict__`` under
+        :data:`_LEGAL` (states are immutable, so it never goes stale; every
+        state built from another drops it, see :func:`_fields_of`): a
+        playout or a search lists the picks and then ``apply`` asks whether
+        a forced empty pick (R9) is legal, from the same list.  Callers get
+        copies (``legal_actions``) or only read it.
+        """
+        legal: list[MahabharataAction] | None = state.__dict__.get(_LEGAL)
+        if legal is None:
+            legal = state.__dict__[_LEGAL] = self._picks(state, picker)
+        return legal
+
     def _picks(self, state: MahabharataState, seat: Seat) -> list[MahabharataAction]:
+        """Dice ascending; per die the screen, then the open spaces of its
+        token's class (leaders in table order, spaces ascending), for a
+        Raja die kind by kind in table order.  One function on small
+        integers and prebuilt actions: it runs for every pick of a playout.
+        :meth:`_picks_in_state_order` is the plain version (and the
+        reference the tests compare this one with)."""
+        masks = state.__dict__.get(_OPEN) or self._open_masks(state)
+        if masks is None:
+            return self._picks_in_state_order(state, seat)
+        # Per class index: what picks a die's placements (a row of
+        # _leader_actions) onto the spaces of that class the seat may use
+        # (R8), ascending; None when there is none.
+        usable = masks[0] | masks[1][seat]
+        cached = self._getters.get
+        new = self._getter
+        # Unrolled over the four classes (CLASSES): getters are truthy.
+        chariot, elephant, cavalry, infantry = self._class_masks
+        chariot &= usable
+        elephant &= usable
+        cavalry &= usable
+        infantry &= usable
+        getters = (
+            (cached(chariot) or new(chariot)) if chariot else None,
+            (cached(elephant) or new(elephant)) if elephant else None,
+            (cached(cavalry) or new(cavalry)) if cavalry else None,
+            (cached(infantry) or new(infantry)) if infantry else None,
+        )
+        supply = state.supply[seat]
+        kind_class = self._kind_class
+        taken = state.taken
+        faces = state.faces
+        face_kind = self._face_kind
+        screens = self._screen_actions
+        table = self._leader_actions
+        out: list[MahabharataAction] = []
+        raja: list[tuple[int, _Getter]] | None = None
+        for d in range(self._n_dice):
+            if taken[d] is not None:
+                continue
+            k = face_kind[faces[d]]
+            assert k != -2  # every die is rolled before the draft (R6)
+            rows = table[d]
+            if k >= 0:
+                if supply[k]:
+                    out.append(screens[d])
+                    getter = getters[kind_class[k]]
+                    if getter is not None:
+                        out += getter(rows[k])
+            else:
+                # R8: a Raja: any token from supply onto a matching leader
+                # space.  The kinds that have one are the same for every
+                # Raja die.
+                if raja is None:
+                    raja = []
+                    for k, left in enumerate(supply):
+                        getter = getters[kind_class[k]]
+                        if left and getter is not None:
+                            raja.append((k, getter))
+                for k, getter in raja:
+                    out += getter(rows[k])
+        if out:
+            return out
+        # R9: nothing can be placed: take any remaining die, place nothing.
+        return [self._nothing_actions[d] for d in range(self._n_dice) if taken[d] is None]
+
+    def _getter(self, bits: int) -> _Getter:
+        """What picks the items of a mask's space numbers, ascending, out of
+        a row of :attr:`_leader_actions`, always as a tuple (kept: few
+        masks recur)."""
+        sids: list[int] = []
+        rest = bits
+        while rest:
+            low = rest & -rest  # the lowest bit set
+            sids.append(low.bit_length() - 1)
+            rest ^= low
+        # itemgetter of one index gives the item itself; of a slice, a tuple.
+        getter = itemgetter(*sids) if len(sids) > 1 else itemgetter(slice(sids[0], sids[0] + 1))
+        if len(self._getters) >= _PATI_CACHE_SIZE:
+            self._getters.clear()  # bounded memory in a long-running bot
+        self._getters[bits] = getter
+        return getter
+
+    def _picks_in_state_order(self, state: MahabharataState, seat: Seat) -> list[MahabharataAction]:
+        """:meth:`_picks` the plain way, spaces in the state's leader order."""
         c = self.components
         supply = state.supply[seat]
         open_ = self._open_spaces(state, seat)
@@ -769,6 +1024,31 @@ class MahabharataEngine:
         # R9: nothing can be placed: take any remaining die, place nothing.
         return [self._nothing_actions[d] for d in untaken]
 
+    def _open_masks(self, state: MahabharataState) -> tuple[int, tuple[int, ...]] | None:
+        """R8: the leader spaces nobody holds and those each seat holds, as
+        bit masks over the table-wide space numbers (bit order is the order
+        ``legal_actions`` lists spaces in): a seat may use the free ones and
+        its own.  Kept in the state (:data:`_OPEN`).  ``None`` when the
+        leaders are not in table order (only a state edited by hand), where
+        bit order would not be list order."""
+        masks: tuple[int, tuple[int, ...]] | None = state.__dict__.get(_OPEN)
+        if masks is not None:
+            return masks
+        leaders = state.leaders
+        if any(a >= b for a, b in itertools.pairwise(leaders)):
+            return None
+        n = state.num_players
+        free = 0
+        own = [0] * n
+        for li, row in zip(leaders, state.spaces, strict=True):
+            for (sid, _), (owner, _) in zip(self._leader_spaces[li], row, strict=True):
+                if owner is None:
+                    free |= 1 << sid
+                elif 0 <= owner < n:
+                    own[owner] |= 1 << sid
+        masks = state.__dict__[_OPEN] = (free, tuple(own))
+        return masks
+
     def _can_place(self, state: MahabharataState, seat: Seat, die: int) -> bool:
         c = self.components
         supply = state.supply[seat]
@@ -792,12 +1072,34 @@ class MahabharataEngine:
         self, state: MahabharataState, seat: Seat, action: MahabharataAction
     ) -> MahabharataState:
         phase = state.phase
+        if phase == ROLL and seat == CHANCE:
+            # The engine's own outcome for the die to roll next (as from
+            # chance_outcomes), found by identity; anything else is checked
+            # the long way.
+            info = self._roll_info.get(id(action))
+            faces = state.faces
+            if info is not None and faces.index(None) == info[0]:
+                d = info[0]
+                # _fields_of, inline (speed); a rolling state lists no picks.
+                fields = state.__dict__.copy()
+                new_faces = list(faces)
+                new_faces[d] = info[1]
+                fields["faces"] = tuple(new_faces)
+                if d + 1 == self._n_dice:
+                    fields["phase"] = DRAFT  # R6: all eight dice are rolled
+                after: MahabharataState = _new_state(MahabharataState)
+                _set_field(after, "__dict__", fields)
+                return after
+            return self._apply_roll(state, action)
         if phase == OVER:
             raise IllegalAction("The game is over.")
         if phase == DRAFT:
-            picker = self._current_picker(state)
-            if seat != picker:
+            assert state.elephant is not None
+            if seat != _snake(state.num_players, state.elephant)[state.picks]:
                 raise NotYourTurn("It is not your turn: another player is choosing a die.")
+            fast = self._listed_pick(state, seat, action)
+            if fast is not None:
+                return fast
             if not isinstance(action, _PICKS):
                 raise IllegalAction(f"It is time to take a die. {_HELP}")
             return self._apply_pick(state, seat, action)
@@ -812,10 +1114,10 @@ class MahabharataEngine:
             if isinstance(action, Announce):
                 announced = list(state.announced)
                 announced[seat] = True
-                state = replace(state, announced=tuple(announced))
+                state = _replace(state, announced=tuple(announced))
             elif not isinstance(action, Pass):
                 raise IllegalAction("The round is over: answer 'announce' or 'pass'.")
-            state = replace(state, pending=state.pending - {seat})
+            state = _replace(state, pending=state.pending - {seat})
             if state.pending:
                 # R10: everybody asked decides before the round is settled.
                 return state
@@ -824,30 +1126,31 @@ class MahabharataEngine:
         if seat != CHANCE:
             what = "the dice are being rolled" if phase == ROLL else "the game is being set up"
             raise NotYourTurn(f"It is not your turn: {what}.")
-        if phase == ROLL:
-            return self._apply_roll(state, action)
         if phase == SETUP:
             return self._apply_draw(state, action)
         return self._apply_first(state, action)
 
     def _apply_draw(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
         c = self.components
-        if not isinstance(action, DrawLeader):
-            raise IllegalAction("A leader card is to be drawn now.")
-        i = c.leader_index.get(action.leader)
+        # The engine's own draws (as from chance_outcomes) by identity.
+        i = self._draw_index.get(id(action))
         if i is None:
-            raise IllegalAction(f"There is no leader called {excerpt(action.leader)}.")
+            if not isinstance(action, DrawLeader):
+                raise IllegalAction("A leader card is to be drawn now.")
+            i = c.leader_index.get(action.leader)
+            if i is None:
+                raise IllegalAction(f"There is no leader called {excerpt(action.leader)}.")
         if i in state.drawn:
             raise IllegalAction(f"{c.leaders[i].name} has already been drawn.")
         drawn = (*state.drawn, i)
-        vps = tuple(c.leaders[j].vp for j in drawn)
+        vps = tuple(map(self._vps.__getitem__, drawn))
         # R4: after four cards, keep drawing while below 18; at or above 18
         # keep the best subset making exactly 18, or draw on if none does.
         if len(drawn) >= SETUP_DRAW and sum(vps) >= TARGET_VP:
             keep = keep_for_eighteen(vps)
             if keep is not None:
                 leaders = tuple(sorted(drawn[k] for k in keep))
-                return replace(
+                return _replace(
                     state,
                     phase=FIRST,
                     drawn=drawn,
@@ -858,14 +1161,14 @@ class MahabharataEngine:
             # R4: the deck is empty: start over.  A validated table always has
             # an 18 subset among all cards, so this cannot happen with one.
             drawn = ()
-        return replace(state, drawn=drawn)
+        return _replace(state, drawn=drawn)
 
     def _apply_first(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
         if not isinstance(action, ChooseFirst):
             raise IllegalAction("The first player is to be chosen now.")
         if not 0 <= action.seat < state.num_players:
             raise IllegalAction("There is no such seat.")
-        return replace(state, phase=ROLL, round=1, elephant=action.seat)
+        return _replace(state, phase=ROLL, round=1, elephant=action.seat)
 
     def _apply_roll(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
         if not isinstance(action, Roll):
@@ -877,7 +1180,108 @@ class MahabharataEngine:
             raise IllegalAction(f"Die {d + 1} has no {self._face_name(action.face)} face.")
         faces = _set(state.faces, d, action.face)
         # R6: all eight dice are rolled, then the draft begins.
-        return replace(state, faces=faces, phase=DRAFT if d + 1 == self._n_dice else ROLL)
+        return _replace(state, faces=faces, phase=DRAFT if d + 1 == self._n_dice else ROLL)
+
+    def _listed_pick(
+        self, state: MahabharataState, seat: Seat, action: MahabharataAction
+    ) -> MahabharataState | None:
+        """``apply`` of a pick for the picker ``seat`` when ``action`` is one
+        of the engine's own pick objects (as ``legal_actions`` lists them)
+        and legal here, found by identity and checked on small integers;
+        ``None`` for anything else, which :meth:`_apply_pick` checks the
+        long way and refuses in words.  The same rules: the die is not
+        taken; a screen takes a non-Raja die's token from supply (R7); a
+        leader space takes a token of its class from supply, the die's own
+        or any for a Raja, unless another player holds it (R8); nothing is
+        placed only when nothing can be (R9)."""
+        info = self._pick_info.get(id(action))
+        if info is None:
+            return None
+        what, d, k, li, j, sid, lasts = info
+        taken = state.taken
+        if taken[d] is not None:
+            return None
+        face = state.faces[d]
+        if face is None:
+            return None  # not rolled: only a state edited by hand
+        fk = self._face_kind[face]
+        supplies = state.supply
+        supply = supplies[seat]
+        fields = state.__dict__.copy()  # _fields_of, inline (speed)
+        fields.pop(_LEGAL, None)
+        # Tuples are rebuilt inline below as list copies (no helper calls,
+        # no slices): this runs for every pick of a playout.
+        if what == _TO_LEADER:
+            if (fk != k and fk != -1) or not supply[k]:
+                return None
+            try:
+                pos = state.leaders.index(li)
+            except ValueError:
+                return None  # not in play
+            spaces = state.spaces
+            row = spaces[pos]
+            owner, stack = row[j]
+            if owner is not None and owner != seat:
+                return None
+            new_row = list(row)
+            new_row[j] = (seat, (*stack, k))
+            new_spaces = list(spaces)
+            new_spaces[pos] = tuple(new_row)
+            fields["spaces"] = tuple(new_spaces)
+            new_supply = list(supply)
+            new_supply[k] -= 1
+            new_supplies = list(supplies)
+            new_supplies[seat] = tuple(new_supply)
+            fields["supply"] = tuple(new_supplies)
+            if owner is None:
+                # The space closes to everybody else (R8): keep the masks
+                # (carried over by _fields_of) right.
+                masks = fields.get(_OPEN)
+                if masks is not None:
+                    own = list(masks[1])
+                    bit = 1 << sid
+                    own[seat] |= bit
+                    fields[_OPEN] = (masks[0] & ~bit, tuple(own))
+        elif what == _TO_SCREEN:
+            if fk < 0 or not supply[fk]:
+                return None
+            new_screen = list(state.screens[seat])
+            new_screen[fk] += 1
+            new_screens = list(state.screens)
+            new_screens[seat] = tuple(new_screen)
+            fields["screens"] = tuple(new_screens)
+            new_supply = list(supply)
+            new_supply[fk] -= 1
+            new_supplies = list(supplies)
+            new_supplies[seat] = tuple(new_supply)
+            fields["supply"] = tuple(new_supplies)
+        elif not isinstance(self._legal(state, seat)[0], TakeNothing):
+            return None
+        new_taken = list(taken)
+        new_taken[d] = seat
+        fields["taken"] = tuple(new_taken)
+        picks = fields["picks"] = state.picks + 1
+        # The same LastPick object for the same pick by the same seat of the
+        # same face (immutable, so states share it).
+        last = lasts.get(seat * _FACE_KEYS + fk + 1)
+        if last is None:
+            last = lasts[seat * _FACE_KEYS + fk + 1] = self._new_last_pick(
+                seat, what, d, face, li, j, k
+            )
+        fields["last_pick"] = last
+        after: MahabharataState = _new_state(MahabharataState)
+        _set_field(after, "__dict__", fields)
+        if picks < 2 * state.num_players:
+            return after
+        return self._round_over(after)
+
+    def _new_last_pick(
+        self, seat: Seat, what: int, d: int, face: str, li: int, j: int, k: int
+    ) -> LastPick:
+        if what == _TO_LEADER:
+            return LastPick(seat, d + 1, face, PLACED_LEADER, li, j + 1, self._kinds[k])
+        # R14: a screen's token is not recorded.
+        return LastPick(seat, d + 1, face, PLACED_SCREEN if what == _TO_SCREEN else PLACED_NOTHING)
 
     def _apply_pick(
         self,
@@ -976,7 +1380,7 @@ class MahabharataEngine:
         last: LastPick,
     ) -> MahabharataState:
         picks = state.picks + 1
-        state = replace(
+        state = _replace(
             state,
             taken=_set(state.taken, d, seat),
             picks=picks,
@@ -987,38 +1391,46 @@ class MahabharataEngine:
         )
         if picks < 2 * state.num_players:
             return state
+        return self._round_over(state)
+
+    def _round_over(self, state: MahabharataState) -> MahabharataState:
         # R10: the round is over; those with a complete Pati are asked.
-        holders = frozenset(
-            s for s in range(state.num_players) if not self.pati_missing(state.screens[s])
-        )
+        cache = self._pati_cache
+        holders: list[Seat] = []
+        for s, screen in enumerate(state.screens):
+            missing = cache.get(screen)
+            if missing is None:
+                missing = self.pati_missing(screen)
+            if not missing:
+                holders.append(s)
         if holders:
-            return replace(state, phase=ANNOUNCE, pending=holders)
+            return _replace(state, phase=ANNOUNCE, pending=frozenset(holders))
         return self._end_of_round(state)
 
     def _end_of_round(self, state: MahabharataState) -> MahabharataState:
         reasons: list[str] = []
         if any(state.announced):
             reasons.append("A Pati was announced.")
-        if self._all_spaces_filled(state):
+        masks = self._open_masks(state)
+        # No free space left (R8 masks) is every space holding a token.
+        if masks[0] == 0 if masks is not None else self._all_spaces_filled(state):
             total = sum(len(sp) for sp in state.spaces)
             reasons.append(f"All {total} leader spaces hold a token.")
-        if not any(any(s) for s in state.supply):
+        if not any(map(any, state.supply)):
             # Added to R10: nothing can change any more (see module docstring).
             reasons.append("No player has a token left to place.")
         if reasons:
-            return replace(state, phase=OVER, pending=frozenset(), reason=" ".join(reasons))
+            return _replace(state, phase=OVER, pending=frozenset(), reason=" ".join(reasons))
         assert state.elephant is not None
         # R5: the elephant passes to the left; R6: a new roll.
-        return replace(
-            state,
-            phase=ROLL,
-            round=state.round + 1,
-            elephant=(state.elephant + 1) % state.num_players,
-            faces=(None,) * self._n_dice,
-            taken=(None,) * self._n_dice,
-            picks=0,
-            pending=frozenset(),
-        )
+        fields = _fields_of(state)
+        fields["phase"] = ROLL
+        fields["round"] = state.round + 1
+        fields["elephant"] = (state.elephant + 1) % state.num_players
+        fields["faces"] = fields["taken"] = self._unrolled
+        fields["picks"] = 0
+        fields["pending"] = _NOBODY
+        return _build(fields)
 
     @staticmethod
     def _all_spaces_filled(state: MahabharataState) -> bool:
@@ -1243,14 +1655,14 @@ class MahabharataEngine:
             pool, known, _ = deals[s]
             screens[s] = screen
             supply[s] = tuple(p + k - b for p, k, b in zip(pool, known, screen, strict=True))
-        state = replace(state, screens=tuple(screens), supply=tuple(supply))
+        state = _replace(state, screens=tuple(screens), supply=tuple(supply))
         if state.phase != ANNOUNCE:
             return state
         # R10: the rule that opens the phase, on the dealt screens.
         asked = {
             s for s in others if not state.announced[s] and not self.pati_missing(state.screens[s])
         }
-        return replace(state, pending=frozenset(asked | (state.pending & {seat})))
+        return _replace(state, pending=frozenset(asked | (state.pending & {seat})))
 
     @staticmethod
     def _deal_screen(

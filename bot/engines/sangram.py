@@ -112,6 +112,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -405,8 +406,8 @@ NO_CARD: Final = 0
 """In :attr:`SangramState.committed` and ``flying``: no card."""
 
 
-class SangramState(NamedTuple):
-    """The whole game: an immutable value (a named tuple: building one is six
+class _SangramFields(NamedTuple):
+    """The fields of :class:`SangramState` (a named tuple: building one is six
     times cheaper than a frozen dataclass of this size, and a state is built
     for every action)."""
 
@@ -485,6 +486,51 @@ class SangramState(NamedTuple):
     revision 1 has no ``use`` before a Sarthi's draw, so revision 2 cannot
     replay it.  Delete this field and the branches reading it once no game
     created before revision 2 remains in any database."""
+
+
+_LEGAL: Final = "_legal"
+"""Where a state keeps its actor's options (:meth:`SangramEngine._choices`)
+once they are known, in the instance's ``__dict__``, outside the fields."""
+
+
+class SangramState(_SangramFields):
+    """The whole game: an immutable value.
+
+    Unlike its fields' class, it has a ``__dict__``, which may keep derived
+    data under :data:`_LEGAL` (the actor's options while an activity asks,
+    computed once when the activity starts and read by ``legal_actions``
+    and ``apply``).  Equality, hashing and repr are the tuple's, JSON lists
+    the fields, pickles leave it out (``__getstate__``), and a state built
+    from another (``_make``, ``_replace``) starts without it."""
+
+    def __getstate__(self) -> None:
+        return None  # the fields travel as the tuple; _LEGAL is rebuilt
+
+
+_FIELD: Final = {name: i for i, name in enumerate(_SangramFields._fields)}
+"""Field name -> index, for the fast paths that edit a list of the fields."""
+_PHASE: Final = _FIELD["phase"]
+_DECK: Final = _FIELD["deck"]
+_DISCARD: Final = _FIELD["discard"]
+_VOLUNTEERS: Final = _FIELD["volunteers"]
+_HANDS: Final = _FIELD["hands"]
+_COMMITTED: Final = _FIELD["committed"]
+_BRITISHERS: Final = _FIELD["britishers"]
+_SUPPLY: Final = _FIELD["supply"]
+_QUEUE: Final = _FIELD["queue"]
+_DRAWS: Final = _FIELD["draws"]
+_NEWS: Final = _FIELD["news"]
+_RECENT: Final = _FIELD["recent"]
+_MOVERS: Final = _FIELD["movers"]
+_AWAITED: Final = _FIELD["awaited"]
+_RECRUITED: Final = _FIELD["recruited"]
+
+_TAG: Final = {s: seat_tag(s) for s in range(CHANCE, 8)}
+"""``seat_tag`` of each seat, looked up rather than formatted (narration)."""
+
+_new: Final = tuple.__new__
+"""``_new(SangramState, values)``: a state from its 37 field values, without
+``_make``'s Python frame (apply builds one per action)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,6 +649,7 @@ class _W:
         "grown",
         "hands",
         "legacy_rules",
+        "legal",
         "levels",
         "news",
         "no_britishers",
@@ -644,6 +691,8 @@ class _W:
         self.grown: list[int] = list(grown)
         self.news: list[str] = []
         self.events: list[str] = []
+        self.legal: tuple[SangramAction, ...] | None = None
+        """The actor's options, once an activity asks (:meth:`SangramEngine._start`)."""
 
     def say(self, line: str, event: bool = True) -> None:
         """Add a public line to the narration (and to the recent events)."""
@@ -679,7 +728,8 @@ class _W:
         recent = self.recent
         if self.events:
             recent = (*recent, *self.events)[-RECENT_EVENTS:]
-        return SangramState._make(
+        state: SangramState = _new(
+            SangramState,
             (
                 self.num_players, self.phase, self.round, self.deck, self.discard,
                 self.volunteers, tuple(self.hands), tuple(self.committed),
@@ -689,8 +739,13 @@ class _W:
                 self.effect, self.origin, self.target, self.flying, self.draws,
                 self.grow_reveals, tuple(self.news), recent, self.reason, *self.movers(),
                 self.outcomes, self.recruited, self.round_limit, self.legacy_rules,
-            )
+            ),
         )  # fmt: skip
+        if self.legal is not None and self.task == CHOOSE:
+            # Computed by _start for this very activity: the new state's
+            # legal actions (and what apply accepts), kept outside the fields.
+            state.__dict__[_LEGAL] = self.legal
+        return state
 
 
 _ONLY: Final = {s: frozenset((s,)) for s in range(CHANCE, 8)}
@@ -792,6 +847,16 @@ class SangramEngine:
             tuple(GiveBritishers(k, s) for s in seats) for k in range(MANTRI_UP_TO + 1)
         )
         self._uniform: dict[int, Fraction] = {k: Fraction(1, k) for k in range(1, NUM_CARDS + 1)}
+        # R3, R9: chance is uniform over the cards it may pick, so each
+        # (action, probability) pair is built once per number of cards:
+        # ``self._draw_odds[size][card]`` (size 0 unused).
+        uniform = (Fraction(0), *self._uniform.values())
+        self._draw_odds: tuple[tuple[tuple[SangramAction, Fraction], ...], ...] = tuple(
+            tuple((self._draw[c], p) for c in cards) for p in uniform
+        )
+        self._grab_odds: tuple[tuple[tuple[SangramAction, Fraction], ...], ...] = tuple(
+            tuple((self._grab[c], p) for c in cards) for p in uniform
+        )
 
     # ----- names ----------------------------------------------------------
 
@@ -809,7 +874,7 @@ class SangramEngine:
     def total_strength(self, state: SangramState, seat: Seat) -> int:
         """R12: level plus the strengths of the cards in hand."""
         strength = self._strength
-        return state.levels[seat] + sum(strength[c] for c in state.hands[seat])
+        return state.levels[seat] + sum(map(strength.__getitem__, state.hands[seat]))
 
     # ----- setup ------------------------------------------------------------
 
@@ -897,9 +962,10 @@ class SangramEngine:
         cards = self._chance_cards(state)
         if not cards:
             return []
-        p = self._uniform[len(cards)]
-        table = self._grab if state.phase == ACTIVATE and state.task == GRAB else self._draw
-        return [(table[c], p) for c in cards]
+        odds = (
+            self._grab_odds if state.phase == ACTIVATE and state.task == GRAB else self._draw_odds
+        )
+        return list(map(odds[len(cards)].__getitem__, cards))
 
     def _chance_cards(self, state: SangramState) -> tuple[int, ...]:
         phase = state.phase
@@ -929,7 +995,7 @@ class SangramEngine:
             if seat != state.actor:
                 return []
             if state.task == CHOOSE:
-                return self._choices(state)
+                return list(self._options(state))
             if state.task == GIVE:
                 give = self._give
                 return [give[c] for c in state.hands[seat]]
@@ -1099,6 +1165,16 @@ class SangramEngine:
                 budgets[s] = budget
         return budgets
 
+    def _options(self, state: SangramState) -> tuple[SangramAction, ...]:
+        """:meth:`_choices` of a state whose activity asks, computed once per
+        state (usually by :meth:`_start`, which needs them to know whether
+        to ask) and kept in its ``__dict__`` under :data:`_LEGAL`."""
+        kept: dict[str, Any] = state.__dict__
+        options: tuple[SangramAction, ...] | None = kept.get(_LEGAL)
+        if options is None:
+            options = kept[_LEGAL] = tuple(self._choices(state))
+        return options
+
     def _choices(self, state: SangramState | _W) -> list[SangramAction]:
         """The actor's options for the activity resolving (task CHOOSE);
         empty when the activity can do nothing (it is then wasted)."""
@@ -1194,77 +1270,117 @@ class SangramEngine:
     def _fast_path(
         self, state: SangramState, seat: Seat, action: SangramAction
     ) -> SangramState | None:
-        """The commonest actions (a commit that does not reveal, a draw that
-        is not the last of its phase) without the working copy, for speed.
-        ``None``: take the general path, which gives the same result (a test
-        compares the two)."""
+        """The commonest actions without the working copy, for speed: a
+        commit that does not reveal, a draw that is not the last of its
+        phase, a recruit after which the next recruiter chooses or Refill
+        begins.  ``None``: take the general path, which gives the same result
+        (a test compares the two), and which refuses what is not legal."""
         phase = state.phase
         if phase == COMMIT:
-            if type(action) is not Commit or action.card not in state.hands[seat]:
-                return None
-            card = action.card
-            awaited = state.awaited
-            old = state.committed[seat]
-            hand = _remove(state.hands[seat], card)
-            if old:
-                hand = _insert_desc(hand, old)
-                line = f"{seat_tag(seat)} changed their committed card."
-            else:
-                awaited = awaited - _ONLY[seat]
-                if not awaited:
-                    return None  # the last commit: the reveal follows
-                line = f"{seat_tag(seat)} committed a card."
-            movers = state.movers if hand else state.movers - _ONLY[seat]
-            recent = (*state.recent, line)[-RECENT_EVENTS:]
-            return SangramState._make(
-                (
-                    *state[:6],
-                    _set(state.hands, seat, hand),
-                    _set(state.committed, seat, card),
-                    *state[8:28],
-                    (line,),
-                    recent,
-                    state.reason,
-                    movers,
-                    awaited,
-                    *state[33:],
-                )
-            )
-        if (
-            phase in _DRAW_PHASES
-            and type(action) is Draw
-            and len(state.draws) > 1
-            and action.card in state.deck
-        ):
-            card = action.card
-            to = state.draws[0]
-            volunteers, hands, recent = state.volunteers, state.hands, state.recent
-            if to == VOLUNTEER:
-                volunteers = _insert_desc(volunteers, card)
-                line = f"New volunteer: {self._names[card]}."
-            else:
-                hands = _set(hands, to, _insert_desc(hands[to], card))
-                if phase == SETUP:
-                    line = ""  # said once, with the last card of the deal
-                else:
-                    line = f"{seat_tag(to)} drew a card (Grow)."
-                    recent = (*recent, line)[-RECENT_EVENTS:]
-            return SangramState._make(
-                (
-                    *state[:3],
-                    _remove(state.deck, card),
-                    state.discard,
-                    volunteers,
-                    hands,
-                    *state[7:26],
-                    state.draws[1:],
-                    state.grow_reveals,
-                    (line,) if line else (),
-                    recent,
-                    *state[30:],
-                )
-            )
+            if type(action) is Commit:
+                return self._fast_commit(state, seat, action.card)
+        elif phase == RECRUIT:
+            if type(action) is Recruit:
+                return self._fast_recruit(state, seat, action.card)
+        elif type(action) is Draw and phase in _DRAW_PHASES and len(state.draws) > 1:
+            return self._fast_draw(state, action.card)
         return None
+
+    def _fast_commit(self, state: SangramState, seat: Seat, card: int) -> SangramState | None:
+        """R4: a commit (or a change of card) that leaves someone to commit."""
+        hand = state.hands[seat]
+        if card not in hand:
+            return None
+        awaited = state.awaited
+        old = state.committed[seat]
+        hand = _remove(hand, card)
+        if old:
+            hand = _insert_desc(hand, old)
+            line = f"{_TAG[seat]} changed their committed card."
+        else:
+            awaited = awaited - _ONLY[seat]
+            if not awaited:
+                return None  # the last commit: the reveal follows
+            line = f"{_TAG[seat]} committed a card."
+        v = list(state)
+        v[_HANDS] = _set(state.hands, seat, hand)
+        v[_COMMITTED] = _set(state.committed, seat, card)
+        v[_NEWS] = (line,)
+        v[_RECENT] = (*state.recent, line)[-RECENT_EVENTS:]
+        v[_MOVERS] = state.movers if hand else state.movers - _ONLY[seat]
+        v[_AWAITED] = awaited
+        fast: SangramState = _new(SangramState, v)
+        return fast
+
+    def _fast_draw(self, state: SangramState, card: int) -> SangramState | None:
+        """R3: a card from the deck (ascending) to a hand or the volunteers,
+        with more draws to come."""
+        deck = state.deck
+        i = bisect_left(deck, card)
+        if i == len(deck) or deck[i] != card:
+            return None  # not in the deck, or the deck is to be rebuilt
+        to = state.draws[0]
+        v = list(state)
+        v[_DECK] = deck[:i] + deck[i + 1 :]
+        v[_DRAWS] = state.draws[1:]
+        if to == VOLUNTEER:
+            v[_VOLUNTEERS] = _insert_desc(state.volunteers, card)
+            v[_NEWS] = (f"New volunteer: {self._names[card]}.",)
+        else:
+            hands = state.hands
+            v[_HANDS] = _set(hands, to, _insert_desc(hands[to], card))
+            if state.phase == SETUP:
+                v[_NEWS] = ()  # said once, with the last card of the deal
+            else:
+                line = f"{_TAG[to]} drew a card (Grow)."
+                v[_NEWS] = (line,)
+                v[_RECENT] = (*state.recent, line)[-RECENT_EVENTS:]
+        fast: SangramState = _new(SangramState, v)
+        return fast
+
+    def _fast_recruit(self, state: SangramState, seat: Seat, card: int) -> SangramState | None:
+        """R10: ``seat`` (the first in the queue: apply checked ``movers``)
+        takes a volunteer; then the next recruiter chooses among two or more
+        volunteers with room in hand, or, the queue done, Refill begins with
+        cards to draw.  Any other step (a recruit without a choice, a skip)
+        takes the general path."""
+        volunteers = state.volunteers
+        if card not in volunteers:
+            return None
+        volunteers = _remove(volunteers, card)
+        queue = state.queue[1:]
+        v = list(state)
+        if queue:
+            after = queue[0]
+            if len(volunteers) < 2 or len(state.hands[after]) >= MAX_HAND:
+                return None
+            v[_VOLUNTEERS] = volunteers
+            v[_MOVERS] = v[_AWAITED] = _ONLY[after]
+        else:
+            # _end_recruit: leftover volunteers are discarded; n+1 draws.
+            discard = state.discard + volunteers
+            if not state.deck and len(discard) <= KEEP_ON_RESHUFFLE:
+                return None
+            v[_VOLUNTEERS] = ()
+            v[_DISCARD] = discard
+            v[_DRAWS] = (VOLUNTEER,) * (state.num_players + 1)
+            v[_PHASE] = REFILL
+            v[_MOVERS] = _ONLY[CHANCE]
+            v[_AWAITED] = _NOBODY
+        v[_QUEUE] = queue
+        v[_HANDS] = _set(state.hands, seat, _insert_desc(state.hands[seat], card))
+        v[_RECRUITED] = state.recruited | _ONLY[seat]
+        if seat in state.no_britishers:
+            line = self._recruit_line(seat, card, -1)
+        else:
+            got = min(self._brit[card], state.supply)
+            v[_SUPPLY] = state.supply - got
+            v[_BRITISHERS] = _set(state.britishers, seat, state.britishers[seat] + got)
+            line = self._recruit_line(seat, card, got)
+        v[_NEWS] = (line,)
+        v[_RECENT] = (*state.recent, line)[-RECENT_EVENTS:]
+        fast: SangramState = _new(SangramState, v)
+        return fast
 
     def _not_your_turn(self, state: SangramState, seat: Seat) -> str:
         phase = state.phase
@@ -1319,7 +1435,7 @@ class SangramEngine:
             # R7: a Sarthi's draw, activated at once for its owner.
             w.flying = card
             _settle(w, OUTCOME_USED)  # the Sarthi drew: used, whatever follows
-            w.say(f"{seat_tag(w.actor)}'s Sarthi drew {self._names[card]}.")
+            w.say(f"{_TAG[w.actor]}'s Sarthi drew {self._names[card]}.")
             self._start(w, self._kind[card], FROM_DRAW)
             return
         to = w.draws[0]
@@ -1334,7 +1450,7 @@ class SangramEngine:
                 if not w.draws:
                     w.say(f"Each player was dealt {START_HAND} cards.", event=False)
             else:
-                w.say(f"{seat_tag(to)} drew a card (Grow).")
+                w.say(f"{_TAG[to]} drew a card (Grow).")
 
     def _apply_commit(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
         if not isinstance(action, Commit):
@@ -1346,17 +1462,16 @@ class SangramEngine:
         old = state.committed[seat]
         if old:
             hand = _insert_desc(hand, old)
-            w.say(f"{seat_tag(seat)} changed their committed card.")
+            w.say(f"{_TAG[seat]} changed their committed card.")
         else:
-            w.say(f"{seat_tag(seat)} committed a card.")
+            w.say(f"{_TAG[seat]} committed a card.")
         w.hands[seat] = hand
         w.committed[seat] = action.card
 
     def _apply_choice(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
-        options = self._choices(state)
-        if action not in options:
+        if action not in self._options(state):
             raise IllegalAction(self._why_not(state, action))
-        who = seat_tag(seat)
+        who = _TAG[seat]
         what = self._activity(state)
         effect = state.effect
         match action:
@@ -1375,18 +1490,15 @@ class SangramEngine:
                     self._end(w, OUTCOME_USED)
                 elif effect == GUPTCHAR:
                     w.levels[target] -= 1
-                    w.say(
-                        f"{what} pulled {seat_tag(target)}'s crown down to "
-                        f"level {w.levels[target]}."
-                    )
+                    w.say(f"{what} pulled {_TAG[target]}'s crown down to level {w.levels[target]}.")
                     self._end(w, OUTCOME_USED)
                 else:  # VYAPARI: chance picks the card (R9)
                     w.target = target
                     w.task = GRAB
-                    w.say(f"{what} trades with {seat_tag(target)}.")
+                    w.say(f"{what} trades with {_TAG[target]}.")
             case Copy(target):
                 copied = state.committed[target]
-                w.say(f"{what} copies {seat_tag(target)}'s {self._names[copied]}.")
+                w.say(f"{what} copies {_TAG[target]}'s {self._names[copied]}.")
                 self._start(w, self._kind[copied], FROM_COPY)
             case DiscardBritishers(count):
                 w.britishers[seat] -= count
@@ -1399,7 +1511,7 @@ class SangramEngine:
             case GiveBritishers(count, target):
                 w.britishers[seat] -= count
                 w.britishers[target] += count
-                w.say(f"{what}: {who} gave {count} Britisher{_s(count)} to {seat_tag(target)}.")
+                w.say(f"{what}: {who} gave {count} Britisher{_s(count)} to {_TAG[target]}.")
                 self._end(w, OUTCOME_USED)
             case Take(card):
                 w.discard = _remove_last(w.discard, card)
@@ -1426,7 +1538,7 @@ class SangramEngine:
         target = state.target
         w.hands[seat] = _remove(w.hands[seat], action.card)
         w.hands[target] = _insert_desc(w.hands[target], action.card)
-        w.say(f"{seat_tag(seat)} gave a card to {seat_tag(target)} in exchange.")
+        w.say(f"{_TAG[seat]} gave a card to {_TAG[target]} in exchange.")
         self._end(w, OUTCOME_USED)
 
     def _grab_card(self, w: _W, card: int) -> None:
@@ -1434,12 +1546,12 @@ class SangramEngine:
         w.hands[target] = _remove(w.hands[target], card)
         w.hands[w.actor] = _insert_desc(w.hands[w.actor], card)
         w.task = GIVE
-        w.say(f"{seat_tag(w.actor)} took a random card from {seat_tag(target)}.")
+        w.say(f"{_TAG[w.actor]} took a random card from {_TAG[target]}.")
 
     def _activity(self, state: SangramState | _W, whose: str = "") -> str:
         """``{p0}'s Mantri-33`` (``{p0}'s Yuvaraj (as Mantri)``, ``{p0}'s drawn
         Mantri-33``); ``whose`` replaces ``{p0}'s``."""
-        who = whose or f"{seat_tag(state.actor)}'s"
+        who = whose or f"{_TAG[state.actor]}'s"
         name = self._warrior_name[state.effect]
         if state.origin == FROM_DRAW:
             return f"{who} drawn {self._names[state.flying]}"
@@ -1455,39 +1567,48 @@ class SangramEngine:
         w.origin = origin
         w.target = CHANCE
         actor = w.actor
-        what = self._activity(w)
         if effect == SARTHI:
             # R4: the owner is asked before the draw (see _choices).
-            if self._choices(w):
-                w.task = CHOOSE
-            elif w.legacy_rules and _sarthi_can_draw(w):
+            if self._ask(w):
+                return
+            if w.legacy_rules and _sarthi_can_draw(w):
                 # Revision 1 (legacy_rules) does not ask: it draws at once,
                 # as after ``use``.
                 self._discard_flying(w)
                 w.task = SARTHI_DRAW
             else:
-                w.say(f"{what} has nothing to draw: wasted.")
+                w.say(f"{self._activity(w)} has nothing to draw: wasted.")
                 self._end(w, OUTCOME_WASTED)
             return
+        what = self._activity(w) if effect in (SHOORVEER, MAHARANI) else ""
         if effect == SHOORVEER:
             w.no_britishers = w.no_britishers | {actor}
-            w.say(f"{what}: {seat_tag(actor)} takes no Britishers at Recruit.")
+            w.say(f"{what}: {_TAG[actor]} takes no Britishers at Recruit.")
             self._end(w, OUTCOME_USED)
             return
         if effect == MAHARANI:
             if w.levels[actor] < MAX_LEVEL:
                 w.levels[actor] += 1
-                w.say(f"{what}: {seat_tag(actor)}'s crown moves up to level {w.levels[actor]}.")
+                w.say(f"{what}: {_TAG[actor]}'s crown moves up to level {w.levels[actor]}.")
                 self._end(w, OUTCOME_USED)
             else:
-                w.say(f"{what}: {seat_tag(actor)}'s crown is already at the top.")
+                w.say(f"{what}: {_TAG[actor]}'s crown is already at the top.")
                 self._end(w, OUTCOME_WASTED)
             return
-        if self._choices(w):
-            w.task = CHOOSE
+        if self._ask(w):
             return
-        w.say(f"{what}: {self._wasted_reason(w, effect)}")
+        w.say(f"{self._activity(w)}: {self._wasted_reason(w, effect)}")
         self._end(w, OUTCOME_WASTED)
+
+    def _ask(self, w: _W) -> bool:
+        """Ask the actor when the activity has options (kept for the new
+        state's legal actions); False when it can do nothing."""
+        options = self._choices(w)
+        if not options:
+            return False
+        w.task = CHOOSE
+        w.legal = tuple(options)
+        return True
 
     def _wasted_reason(self, w: _W, effect: str) -> str:
         if effect in (MAHARAJA, SENAPATI, MANTRI) and not w.britishers[w.actor]:
@@ -1510,13 +1631,12 @@ class SangramEngine:
             w.hands[target] = _insert_desc(w.hands[target], card)
             w.returned = w.returned | {target}
             w.say(
-                f"{what} retreats {seat_tag(target)}: {self._names[card]} goes back "
+                f"{what} retreats {_TAG[target]}: {self._names[card]} goes back "
                 "to their hand unused; they skip Activate and Recruit."
             )
         else:
             w.say(
-                f"{what} retreats {seat_tag(target)}, whose card was already used: "
-                "they skip Recruit."
+                f"{what} retreats {_TAG[target]}, whose card was already used: they skip Recruit."
             )
 
     def _discard_flying(self, w: _W) -> None:
@@ -1542,10 +1662,16 @@ class SangramEngine:
         w.hands[seat] = _insert_desc(w.hands[seat], card)
         w.recruited = w.recruited | _ONLY[seat]
         if seat in w.no_britishers:
-            w.say(f"{seat_tag(seat)} recruited {self._names[card]} (no Britishers: Shoorveer).")
+            w.say(self._recruit_line(seat, card, -1))
             return
         got = self._take_britishers(w, seat, self._brit[card])
-        w.say(f"{seat_tag(seat)} recruited {self._names[card]} and {got} Britisher{_s(got)}.")
+        w.say(self._recruit_line(seat, card, got))
+
+    def _recruit_line(self, seat: Seat, card: int, got: int) -> str:
+        """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9)."""
+        if got < 0:
+            return f"{_TAG[seat]} recruited {self._names[card]} (no Britishers: Shoorveer)."
+        return f"{_TAG[seat]} recruited {self._names[card]} and {got} Britisher{_s(got)}."
 
     # ----- the automatic part of the round ------------------------------------
 
@@ -1586,7 +1712,7 @@ class SangramEngine:
                 seat = w.queue[0]
                 if not w.volunteers or len(w.hands[seat]) >= MAX_HAND:
                     why = "no volunteer is left" if not w.volunteers else "their hand is full"
-                    w.say(f"{seat_tag(seat)} cannot recruit: {why}.")
+                    w.say(f"{_TAG[seat]} cannot recruit: {why}.")
                     w.queue = w.queue[1:]
                 elif len(w.volunteers) == 1:
                     self._recruit_card(w, seat, w.volunteers[0])
@@ -1622,7 +1748,7 @@ class SangramEngine:
         w.task = IDLE
         w.phase = ACTIVATE
         if order:
-            shown = ", ".join(f"{seat_tag(s)} {self._names[committed[s]]}" for s in order)
+            shown = ", ".join(f"{_TAG[s]} {self._names[committed[s]]}" for s in order)
             w.say(f"Reveal: {shown}.")
         else:
             w.say("Nobody has a card to commit this round.")
@@ -1670,7 +1796,7 @@ class SangramEngine:
         for s in range(n):
             if w.britishers[s] <= TRAIN_MAX_BRITISHERS and w.levels[s] < MAX_LEVEL:
                 w.levels[s] += 1
-                moved.append(seat_tag(s))
+                moved.append(_TAG[s])
         if moved:
             w.say(f"Train: {', '.join(moved)} moved up.")
         # R12: Grow, judged on the strength after Train; 7 before 13.
@@ -1679,7 +1805,7 @@ class SangramEngine:
         reveals: list[tuple[Seat, int, tuple[int, ...], int]] = []
         for s in range(n):
             hand = w.hands[s]
-            tas = w.levels[s] + sum(strength[c] for c in hand)
+            tas = w.levels[s] + sum(map(strength.__getitem__, hand))
             room = MAX_HAND - len(hand)
             if w.grown[s] == 0 and tas >= GROW_FIRST:
                 w.grown[s] = 1
@@ -1689,7 +1815,7 @@ class SangramEngine:
                 room -= got
                 draws += [s] * got
                 w.say(
-                    f"Grow: {seat_tag(s)} reached Total Army Strength {tas} and shows "
+                    f"Grow: {_TAG[s]} reached Total Army Strength {tas} and shows "
                     f"their hand: {shown}. {_drawing(got)}"
                 )
             if w.grown[s] == 1 and tas >= GROW_SECOND:
@@ -1703,7 +1829,7 @@ class SangramEngine:
         """R12: the first time Total Army Strength reaches 13: draw 1."""
         w.grown[seat] = 2
         got = min(1, room)
-        w.say(f"Grow: {seat_tag(seat)} reached Total Army Strength 13 or more. {_drawing(got)}")
+        w.say(f"Grow: {_TAG[seat]} reached Total Army Strength 13 or more. {_drawing(got)}")
         return [seat] * got
 
     def _grow_again(self, w: _W) -> bool:
@@ -1715,7 +1841,9 @@ class SangramEngine:
         draws: list[Seat] = []
         for s in range(w.num_players):
             hand = w.hands[s]
-            if w.grown[s] == 1 and w.levels[s] + sum(strength[c] for c in hand) >= GROW_SECOND:
+            if w.grown[s] != 1:
+                continue  # only a seat at step 1 can reach 13 now
+            if w.levels[s] + sum(map(strength.__getitem__, hand)) >= GROW_SECOND:
                 draws += self._grow_thirteen(w, s, MAX_HAND - len(hand))
         w.draws = tuple(draws)
         return bool(draws)
@@ -1724,7 +1852,10 @@ class SangramEngine:
         """R13: after Grow, 18 or more ends the game (and the lobby's
         ``round_limit``, when set)."""
         strength = self._strength
-        best = max(w.levels[s] + sum(strength[c] for c in w.hands[s]) for s in range(w.num_players))
+        levels, hands = w.levels, w.hands
+        best = max(
+            levels[s] + sum(map(strength.__getitem__, hands[s])) for s in range(w.num_players)
+        )
         if best >= WIN_STRENGTH:
             w.reason = (
                 f"At the end of round {w.round} an army reached Total Army Strength {best} "
@@ -1837,7 +1968,7 @@ class SangramEngine:
                 round=r,
                 cards=tuple(cv[c] for c in hand),
                 level=level,
-                total_strength=level + sum(strength[c] for c in hand),
+                total_strength=level + sum(map(strength.__getitem__, hand)),
             )
             for s, r, hand, level in state.grow_reveals
         )
@@ -1854,7 +1985,7 @@ class SangramEngine:
         me: HandView | None = None
         if seat is not None and 0 <= seat < n:
             hand = state.hands[seat]
-            hand_strength = sum(strength[c] for c in hand)
+            hand_strength = sum(map(strength.__getitem__, hand))
             mine = state.committed[seat]
             me = HandView(
                 seat=seat,

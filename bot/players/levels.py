@@ -113,10 +113,12 @@ class Budget:
     estimate: Estimate | None = None
     defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None
     """Decisions left to the baseline."""
+    guess_hidden: bool = False
+    """Other seats' unseen choices follow the baseline (see ``SearchPlayer``)."""
 
 
 BUDGETS: Final[dict[str, Budget]] = {
-    "chaturaji": Budget(medium=120, hard=550, rollout_moves=40, estimate=chaturaji_estimate),
+    "chaturaji": Budget(medium=120, hard=550, rollout_moves=0, estimate=chaturaji_estimate),
     "kauda_baji": Budget(medium=1000, hard=5000, rollout_moves=0, estimate=kauda_baji_estimate),
     "mahabharata": Budget(
         medium=300, hard=1000, rollout_moves=10_000, estimate=mahabharata_estimate
@@ -156,4 +158,5 @@ def player_at(
         estimate=budget.estimate,
         defer=budget.defer,
         baseline=baselines.get(engine_name, RandomPlayer()),
+        guess_hidden=budget.guess_hidden,
     )

@@ -92,12 +92,17 @@ class SearchPlayer:
         estimate: Estimate | None = None,
         defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None,
         baseline: AutomaticPlayer | None = None,
+        guess_hidden: bool = False,
     ) -> None:
         self.name = name
         self.defer = defer
         """Decisions the search leaves to ``baseline`` (a secret set-up,
         where no estimate can tell one arrangement from another)."""
         self.baseline = baseline
+        self.guess_hidden = guess_hidden
+        """Whether another seat's unseen choices (a face-down commit) are
+        the baseline's, as that seat would see the dealt state, rather than
+        uniform: a better model of an opponent, at the baseline's cost."""
         self.iterations = iterations
         self.rollout_moves = rollout_moves
         self.exploration = exploration
@@ -166,7 +171,10 @@ class SearchPlayer:
             actions = engine.legal_actions(state, actor)
             if actor != seat and engine.private_to(state, actor, actions[0]) not in (None, seat):
                 # Unseen by the searcher: one child, whatever was chosen.
-                action = actions[rng.randrange(len(actions))]
+                if self.guess_hidden and self.baseline is not None:
+                    action = self.baseline.choose(engine, state, actor, rng)
+                else:
+                    action = actions[rng.randrange(len(actions))]
                 child = node.children.get(HIDDEN)
                 if child is None:
                     child = node.children[HIDDEN] = _Node(actor, players)

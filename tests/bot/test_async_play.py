@@ -19,7 +19,7 @@ from bot.timekeeping import DAY, HOUR, ClockRule, TableOptions, parse_duration
 from storage.database import Database
 from storage.games import GameStore
 from storage.timekeeping import Timer
-from tests.fakes import FakeClock, Seeded
+from tests.fakes import FakeClock, Seeded, quick_thinking
 
 PLAYERS = [Player(100 + i, name) for i, name in enumerate(["Asha", "Bhima", "Chitra", "Dev"])]
 
@@ -35,7 +35,11 @@ class Table:
     async def open(self) -> Table:
         self.db = await Database.open(self.path)
         self.service = GameService(
-            GameStore(self.db), draw=Seeded(self.seed), clock=self.clock, snapshot_every=10
+            GameStore(self.db),
+            draw=Seeded(self.seed),
+            clock=self.clock,
+            snapshot_every=10,
+            thinker=quick_thinking(),
         )
         self.scheduler = Scheduler(self.service.timers, self.fire, self.clock)
         return self

@@ -20,7 +20,7 @@ from storage.database import Database
 from storage.games import GameStore
 from storage.ratings import RatingStore
 from storage.tournaments import TournamentStore
-from tests.fakes import Seeded
+from tests.fakes import Seeded, quick_thinking
 
 
 class Club:
@@ -34,7 +34,11 @@ class Club:
     async def open(self) -> Club:
         self.db = await Database.open(self.path)
         self.games = GameService(
-            GameStore(self.db), draw=Seeded(4), clock=lambda: self.now, snapshot_every=20
+            GameStore(self.db),
+            draw=Seeded(4),
+            clock=lambda: self.now,
+            snapshot_every=20,
+            thinker=quick_thinking(),
         )
         self.director = TournamentDirector(
             self.games, TournamentStore(self.db), RatingStore(self.db)

@@ -254,6 +254,13 @@ async def test_three_timeouts_in_a_row_forfeit_under_skip_and_substitute(
     told = time_ran_out(game, vanished)
     assert len(told) == 3 and "lost the game on time" in told[-1]
     assert "this was 2" in told[1]
+    # Issue 19: a timeout's move is the substitute level's (medium by
+    # default), searched in the ThinkPool; skip passes without searching.
+    thought = bot_of(game.fake).thinking.thought
+    if policy == "substitute":
+        assert thought["medium"] == 2 and not thought["easy"], thought
+    else:
+        assert not thought["medium"], thought
 
 
 # -- defaults, reminders that follow the clock, a capped bank --------------------------------

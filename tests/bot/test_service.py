@@ -16,6 +16,7 @@ from bot.engines.core import GameError, IllegalAction, NotYourTurn, progress_sea
 from bot.service import GameBroken, GameService, Player, ServiceError, StaleBoard
 from storage.database import Database
 from storage.games import GameStore
+from tests.fakes import quick_thinking
 
 PLAYERS = [
     Player(100 + i, name) for i, name in enumerate(["Asha", "Bhima", "Chitra", "Dev", "Esha"])
@@ -36,7 +37,9 @@ async def open_service(
     path: Path, draw: Any, snapshot_every: int = 7
 ) -> tuple[Database, GameService]:
     db = await Database.open(path)
-    return db, GameService(GameStore(db), draw=draw, snapshot_every=snapshot_every)
+    return db, GameService(
+        GameStore(db), draw=draw, snapshot_every=snapshot_every, thinker=quick_thinking()
+    )
 
 
 @pytest.fixture

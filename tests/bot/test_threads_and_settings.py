@@ -269,6 +269,7 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
     assert all(s.ephemeral for s in out)
     for line in ("`threads`: on (default)", "`clock`: 3d (default)",
                  "`timeout`: substitute (default)", "`reminder`: auto (default)",
+                 "`substitute`: medium (default)",
                  "`announcements`: none", "`moderator_role`: none"):  # fmt: skip
         assert line in shown, shown
     # Issue 16: a correspondence clock by default, reminders that follow it.
@@ -311,6 +312,9 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         # Quoted, escaped: shown as typed, never a mention.
         assert not re.search(r"(?<!\\)<@\d|(?<!\\)@everyone", said), said
         assert all(s.ephemeral and no_pings(s) for s in out)
+    # A value outside the choices (a client may send any): refused, unchanged.
+    out = await fake.slash(mod, "moderate settings substitute", validate=False, value="expert")
+    assert "`substitute` is easy, medium or hard, not" in texts(out), texts(out)
     long = "x" * 5000
     out = await fake.slash(mod, "moderate settings clock", value=long)
     assert len(texts(out)) < 300
@@ -322,6 +326,7 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         ("clock", {"value": "3d+12h"}, "3d to start, 12h more after each move"),
         ("timeout", {"value": "forfeit"}, "the player is out"),
         ("reminder", {"value": "1d"}, "reminded after 1d"),
+        ("substitute", {"value": "hard"}, "at level **hard**"),
         ("threads", {"value": "off"}, "without threads"),
         ("announcements", {"channel": channel}, f"<#{channel}>"),
     ):
@@ -332,6 +337,7 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
         "clock": "3d+12h",
         "timeout": "forfeit",
         "reminder": "1d",
+        "substitute": "hard",
         "threads": False,
         "announcements": channel,
     }
@@ -340,7 +346,7 @@ async def test_settings_are_for_moderators_and_checked(bot_at: Opener) -> None:
     assert f"`announcements`: <#{channel}>" in shown
     defaults = await table_defaults(bot.server_settings, fake.guild_id)
     assert defaults == TableOptions(
-        clock=ClockRule.parse("3d+12h"), timeout="forfeit", reminder=24 * HOUR
+        clock=ClockRule.parse("3d+12h"), timeout="forfeit", reminder=24 * HOUR, substitute="hard"
     )
 
     # Back to the defaults.
