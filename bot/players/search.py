@@ -93,12 +93,18 @@ class SearchPlayer:
         defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None,
         baseline: AutomaticPlayer | None = None,
         guess_hidden: bool = False,
+        turn_horizon: bool = False,
     ) -> None:
         self.name = name
         self.defer = defer
         """Decisions the search leaves to ``baseline`` (a secret set-up,
         where no estimate can tell one arrangement from another)."""
         self.baseline = baseline
+        self.turn_horizon = turn_horizon
+        """Whether the tree stops at the first roll after the root, scoring
+        the position there: in a game of many dice (Kauda Baji) a deeper
+        open-loop tree mixes up the rolls it averages over and trusts lucky
+        lines, and measured weaker the deeper it went."""
         self.guess_hidden = guess_hidden
         """Whether another seat's unseen choices (a face-down commit) are
         the baseline's, as that seat would see the dealt state, rather than
@@ -155,6 +161,9 @@ class SearchPlayer:
                 break
             movers = engine.to_move(state)
             if CHANCE in movers:
+                if self.turn_horizon and node is not root and self.estimate is not None:
+                    values = list(self.estimate(engine, state))
+                    break
                 state = engine.apply(
                     state, CHANCE, sample_chance(engine.chance_outcomes(state), rng.random())
                 )

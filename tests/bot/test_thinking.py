@@ -1,0 +1,116 @@
+"""Issue 19: a lobby's automatic player searches outside the game's lock.
+
+Its timer is kept as a lease while it thinks, so a move made meanwhile
+voids the thought (nothing stale is played, and the seat thinks again), and
+a bot stopped mid-thought thinks again after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.engines.core import Seat
+from bot.players import Level
+from bot.service import AUTO_DELAY, THINK_LEASE, GameService, Player
+from bot.thinking import ThinkPool
+from storage.database import Database
+from storage.games import GameStore
+from tests.fakes import FakeClock, Seeded
+
+ASHA = Player(100, "Asha")
+
+
+class HeldThinking(ThinkPool):
+    """A search that waits until the test lets it answer."""
+
+    def __init__(self) -> None:
+        super().__init__(0, scale=0.05)
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def choose(
+        self, engine_name: str, state: Any, seat: Seat, level: Level, seed: int
+    ) -> Any:
+        self.started.set()
+        await self.release.wait()
+        return await super().choose(engine_name, state, seat, level, seed)
+
+
+async def service_at(
+    path: Path, clock: FakeClock, thinker: ThinkPool
+) -> tuple[Database, GameService]:
+    db = await Database.open(path)
+    service = GameService(
+        GameStore(db), draw=Seeded(3), clock=clock, snapshot_every=5, thinker=thinker, think_pad={}
+    )
+    return db, service
+
+
+async def sangram_against_a_bot(service: GameService) -> int:
+    """Sangram for Asha and one automatic player: both commit at once (R4)."""
+    game = await service.new_game(
+        "sangram", creator=ASHA, guild_id=1, channel_id=10, options={}, automatic_players=1
+    )
+    await service.start(game.id, ASHA.user_id, moderator=False)
+    return game.id
+
+
+async def bot_timer(service: GameService, game_id: int) -> Any:
+    timers = [t for t in await service.timers.of_game(game_id) if t.kind == "clock" and t.seat == 1]
+    assert len(timers) == 1, timers
+    return timers[0]
+
+
+async def test_a_move_made_while_the_bot_thinks_voids_its_thought(tmp_path: Path) -> None:
+    clock, thinker = FakeClock(), HeldThinking()
+    db, service = await service_at(tmp_path / "race.db", clock, thinker)
+    try:
+        game_id = await sangram_against_a_bot(service)
+        clock.now += AUTO_DELAY
+        timer = await bot_timer(service, game_id)
+        thinking = asyncio.create_task(service.clock_timer(timer))
+        await thinker.started.wait()
+        # The game's lock is free while the bot thinks: Asha commits.
+        game = await service.get(game_id)
+        before = game.version
+        text = service.legal_texts(game, 0)[0]
+        await asyncio.wait_for(service.play(game_id, ASHA.user_id, text), timeout=5)
+        assert (await service.get(game_id)).version == before + 1
+        thinker.release.set()
+        assert await asyncio.wait_for(thinking, timeout=30) is None  # nothing stale played
+        game = await service.get(game_id)
+        assert game.version == before + 1
+        # The bot still owes its commit, and is due to think again.
+        assert 1 in game.engine.waiting_on(game.state)
+        again = await bot_timer(service, game_id)
+        assert again.version == game.version and again.due > timer.due
+    finally:
+        await db.close()
+
+
+async def test_a_bot_stopped_mid_thought_thinks_again_after_a_restart(tmp_path: Path) -> None:
+    clock, thinker = FakeClock(), HeldThinking()
+    path = tmp_path / "restart.db"
+    db, service = await service_at(path, clock, thinker)
+    game_id = await sangram_against_a_bot(service)
+    clock.now += AUTO_DELAY
+    timer = await bot_timer(service, game_id)
+    thinking = asyncio.create_task(service.clock_timer(timer))
+    await thinker.started.wait()
+    lease = await bot_timer(service, game_id)
+    assert lease.due == clock.now + THINK_LEASE  # kept as a lease, not claimed
+    thinking.cancel()  # the bot stops mid-thought
+    await asyncio.gather(thinking, return_exceptions=True)
+    await db.close()
+    db, service = await service_at(path, clock, ThinkPool(0, scale=0.05))
+    try:
+        version = (await service.get(game_id)).version
+        clock.now += THINK_LEASE
+        (due,) = [t for t in await service.timers.due(clock.now) if t.game_id == game_id]
+        result = await service.clock_timer(due)
+        assert result is not None and result.actor == 1
+        game = await service.get(game_id)
+        assert game.version > version and 1 not in game.engine.waiting_on(game.state)
+    finally:
+        await db.close()
