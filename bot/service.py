@@ -1358,12 +1358,22 @@ class GameService:
             return game.table.level
         return game.table.substitute
 
-    async def choose_for(self, game: LiveGame, seat: Seat, level: Level | None = None) -> Any:
+    async def choose_for(
+        self, game: LiveGame, seat: Seat, level: Level | None = None, *, pad: bool = False
+    ) -> Any:
         """The automatic player's action for ``seat`` now (under the game's
-        lock): a search runs in the ThinkPool, off the event loop."""
+        lock): a search runs in the ThinkPool, off the event loop.  With
+        ``pad`` (a timeout's move, which nobody waits on) it takes at least
+        the level's ``THINK_PAD``, so its timing tells nothing of what the
+        seat holds."""
         seed = int(self._draw() * 2**53)
         chosen = self.level_of(game, seat) if level is None else level
-        return await self.thinker.choose(game.engine.name, game.state, seat, chosen, seed)
+        started = time.monotonic()
+        action = await self.thinker.choose(game.engine.name, game.state, seat, chosen, seed)
+        rest = self.think_pad.get(chosen, 0.0) - (time.monotonic() - started) if pad else 0.0
+        if rest > 0:
+            await asyncio.sleep(rest)
+        return action
 
     async def _think_and_move(
         self, game: LiveGame, lease: Timer, state: Any, version: int, level: Level, seed: int
@@ -1505,7 +1515,7 @@ class GameService:
             # everyone who had been asked.
             action = texts.get("pass")
             if action is None:
-                action = await self.choose_for(game, seat)
+                action = await self.choose_for(game, seat, pad=True)
             result = await self._timeout_move(game, seat, action)
             return replace(result, timeout="private")
         streak = game.seats[seat].timeouts + 1
@@ -1533,7 +1543,7 @@ class GameService:
             "timeout",
             f"{name} ran out of time; the automatic player makes this move for them{count}.",
         )
-        action = await self.choose_for(game, seat)
+        action = await self.choose_for(game, seat, pad=True)
         result = await self._timeout_move(game, seat, action)
         return replace(result, timeout="substitute")
 

@@ -40,6 +40,7 @@ class Table:
             clock=self.clock,
             snapshot_every=10,
             thinker=quick_thinking(),
+            think_pad={},
         )
         self.scheduler = Scheduler(self.service.timers, self.fire, self.clock)
         return self

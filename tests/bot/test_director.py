@@ -39,6 +39,7 @@ class Club:
             clock=lambda: self.now,
             snapshot_every=20,
             thinker=quick_thinking(),
+            think_pad={},
         )
         self.director = TournamentDirector(
             self.games, TournamentStore(self.db), RatingStore(self.db)

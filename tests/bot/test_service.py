@@ -38,7 +38,11 @@ async def open_service(
 ) -> tuple[Database, GameService]:
     db = await Database.open(path)
     return db, GameService(
-        GameStore(db), draw=draw, snapshot_every=snapshot_every, thinker=quick_thinking()
+        GameStore(db),
+        draw=draw,
+        snapshot_every=snapshot_every,
+        thinker=quick_thinking(),
+        think_pad={},
     )
 
 

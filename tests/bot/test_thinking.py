@@ -114,3 +114,47 @@ async def test_a_bot_stopped_mid_thought_thinks_again_after_a_restart(tmp_path: 
         assert game.version > version and 1 not in game.engine.waiting_on(game.state)
     finally:
         await db.close()
+
+
+async def test_a_timeouts_search_takes_the_levels_constant_time(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A timeout's move is searched at the substitute level and padded to
+    the level's ``THINK_PAD``: how long it took cannot tell anyone what the
+    seat holds.  (The wait is recorded, not slept: tests take no time.)"""
+    waits: list[float] = []
+
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    clock = FakeClock()
+    db = await Database.open(tmp_path / "pad.db")
+    service = GameService(
+        GameStore(db),
+        draw=Seeded(3),
+        clock=clock,
+        thinker=ThinkPool(0, scale=0.05),
+        think_pad={"medium": 30.0},
+    )
+    try:
+        bhima = Player(101, "Bhima")
+        game = await service.new_game(
+            "chaturaji",
+            creator=ASHA,
+            guild_id=1,
+            channel_id=10,
+            options={"clock": "1h", "timeout": "substitute", "reminder": "off"},
+        )
+        await service.join(game.id, bhima)
+        await service.start(game.id, ASHA.user_id, moderator=False)
+        before = (await service.get(game.id)).version
+        clock.now += 3600 + 1
+        (due,) = [t for t in await service.timers.due(clock.now) if t.kind == "clock"]
+        result = await service.clock_timer(due)
+        assert result is not None and result.timeout == "substitute"
+        assert (await service.get(game.id)).version > before
+        assert service.thinker.thought["medium"] == 1
+        assert len(waits) == 1 and 29.0 < waits[0] <= 30.0, waits
+    finally:
+        await db.close()
