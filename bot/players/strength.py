@@ -1,7 +1,8 @@
 """How strong the automatic players are.
 
-``python -m bot.players.strength --levels [--games N] [engines]`` plays the
-levels' round robin (issue 19): per game and player count, one seat at a
+``python -m bot.players.strength --levels [--games N] [--players N] [engines]``
+plays the levels' round robin (issue 19): per game and player count (the
+fewest and the most, unless ``--players`` names one), one seat at a
 strong level against weaker seats (hard/easy, medium/easy, hard/medium,
 hard/random), seats rotated, with 95% Wilson intervals; at tables of three
 or more, the strong seat's wins against a weak seat's.
@@ -235,19 +236,31 @@ def main(argv: list[str] | None = None) -> int:
     if args.levels:
         table: dict[str, Any] = {}
         for name in names:
-            n = get_engine(name).min_players if args.players is None else args.players
+            engine = get_engine(name)
+            counts = (
+                sorted({engine.min_players, engine.max_players})
+                if args.players is None
+                else [args.players]
+            )
             rows = []
-            for strong, weak in ROUND_ROBIN:
-                row = duel(
-                    name, strong, weak, args.games, num_players=n, seed=args.seed, scale=args.scale
-                )
-                rows.append(row)
-                print(
-                    f"{name} {n}p {strong} vs {weak}: {row['wins']}/{row['games']} "
-                    f"{row['interval_95']}",
-                    file=sys.stderr,
-                    flush=True,
-                )
+            for n in counts:
+                for strong, weak in ROUND_ROBIN:
+                    row = duel(
+                        name,
+                        strong,
+                        weak,
+                        args.games,
+                        num_players=n,
+                        seed=args.seed,
+                        scale=args.scale,
+                    )
+                    rows.append(row)
+                    print(
+                        f"{name} {n}p {strong} vs {weak}: {row['wins']}/{row['games']} "
+                        f"{row['interval_95']}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             table[name] = rows
         json.dump({"games": args.games, "seed": args.seed, "levels": table}, sys.stdout, indent=2)
         print()

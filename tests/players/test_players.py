@@ -562,3 +562,18 @@ def test_the_round_robin_reports_wins_with_intervals() -> None:
     low, high = row["interval_95"]
     assert low <= row["win_rate"] <= high
     assert wilson(50, 100) == pytest.approx((0.404, 0.596), abs=0.001)
+
+
+def test_the_levels_round_robin_command_covers_each_player_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m bot.players.strength --levels``: every pairing at the
+    game's fewest and most players, as JSON on stdout."""
+    from bot.players.strength import ROUND_ROBIN, main
+
+    assert main(["--levels", "--games", "1", "--scale", "0.02", "chaturaji"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = report["levels"]["chaturaji"]
+    assert [(r["players"], r["strong"], r["weak"]) for r in rows] == [
+        (n, strong, weak) for n in (2, 4) for strong, weak in ROUND_ROBIN
+    ]
