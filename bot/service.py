@@ -1368,9 +1368,17 @@ class GameService:
         seat holds."""
         seed = int(self._draw() * 2**53)
         chosen = self.level_of(game, seat) if level is None else level
+        return await self._think(game.engine.name, game.state, seat, chosen, seed, pad=pad)
+
+    async def _think(
+        self, engine_name: str, state: Any, seat: Seat, level: Level, seed: int, *, pad: bool
+    ) -> Any:
+        """A search in the ThinkPool; with ``pad`` it takes at least the
+        level's ``THINK_PAD``, so how long the automatic player took tells
+        nobody anything about what it holds."""
         started = time.monotonic()
-        action = await self.thinker.choose(game.engine.name, game.state, seat, chosen, seed)
-        rest = self.think_pad.get(chosen, 0.0) - (time.monotonic() - started) if pad else 0.0
+        action = await self.thinker.choose(engine_name, state, seat, level, seed)
+        rest = self.think_pad.get(level, 0.0) - (time.monotonic() - started) if pad else 0.0
         if rest > 0:
             await asyncio.sleep(rest)
         return action
@@ -1381,13 +1389,7 @@ class GameService:
         """Search for the seat of ``lease`` (its timer, moved on as a lease),
         then play the move if nothing changed meanwhile."""
         seat = lease.seat
-        started = time.monotonic()
-        action = await self.thinker.choose(game.engine.name, state, seat, level, seed)
-        # Every move of a level takes the same time, so how long the
-        # automatic player took tells nobody anything about what it holds.
-        rest = self.think_pad.get(level, 0.0) - (time.monotonic() - started)
-        if rest > 0:
-            await asyncio.sleep(rest)
+        action = await self._think(game.engine.name, state, seat, level, seed, pad=True)
         async with self.lock(game.id):
             try:
                 game = await self._load(game.id)

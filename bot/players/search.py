@@ -77,6 +77,7 @@ class _Node:
         """How often the action was legal when its parent was visited (ISUCT)."""
         self.total = [0.0] * players
         self.children: dict[Hashable, _Node] = {}
+        """By action: actions are immutable values, so their own keys."""
 
 
 class SearchPlayer:
@@ -129,7 +130,7 @@ class SearchPlayer:
         best: tuple[int, float] | None = None
         chosen = actions[0]
         for action in actions:
-            child = root.children.get(_key(action))
+            child = root.children.get(action)
             if child is None:
                 continue
             score = (child.visits, child.total[seat] / max(1, child.visits))
@@ -216,27 +217,27 @@ class SearchPlayer:
         children = node.children
         untried = []
         for action in actions:
-            child = children.get(_key(action))
+            child = children.get(action)
             if child is None:
                 untried.append(action)
             else:
                 child.avail += 1
         if untried:
             action = untried[rng.randrange(len(untried))]
-            child = children[_key(action)] = _Node(actor, players)
+            child = children[action] = _Node(actor, players)
             child.avail = 1
             return action, child, True
         best = -math.inf
         picked: Any = actions[0]
         c = self.exploration
         for action in actions:
-            child = children[_key(action)]
+            child = children[action]
             bound = child.total[actor] / child.visits + c * math.sqrt(
                 math.log(child.avail) / child.visits
             )
             if bound > best:
                 best, picked = bound, action
-        return picked, children[_key(picked)], False
+        return picked, children[picked], False
 
     def _rollout(
         self, engine: Engine[Any, Any, Any], state: Any, players: int, rng: random.Random
@@ -262,11 +263,6 @@ class SearchPlayer:
             state = engine.apply(state, actor, actions[rng.randrange(len(actions))])
             moves += 1
 
-
-def _key(action: Any) -> Hashable:
-    """Actions are immutable values, so they are their own keys."""
-    key: Hashable = action
-    return key
 
 
 def _players(engine: Engine[Any, Any, Any], state: Any) -> int:
