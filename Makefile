@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup fonts run demo test pytest lint bench clean
+.PHONY: setup fonts engines run demo test pytest lint bench clean
 
 # Depends on pyproject.toml: a change to the pinned versions reinstalls.
 $(STAMP): pyproject.toml
@@ -41,7 +41,26 @@ fonts:
 		done; \
 	fi
 
-setup: $(STAMP) fonts
+setup: $(STAMP) fonts engines
+
+# The game engines compiled with mypyc (bot/engines/compiled.py): about a
+# minute when an engine changed, nothing otherwise.  mypyc needs a C compiler
+# and Python's headers, installed here (Debian's gcc and python3-dev) when
+# missing and make runs as root.  Without them the bot runs the pure engines
+# (same games, slower searches), and the tests fail until
+# CHAUPAL_PURE_ENGINES=1 says that is meant.
+engines: $(STAMP)
+	@$(BIN)/python -m bot.build_engines --if-stale --check >/dev/null 2>&1 && exit 0; \
+	headers=$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])'); \
+	if { ! command -v cc >/dev/null 2>&1 || [ ! -f "$$headers/Python.h" ]; } && \
+		[ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing a C compiler and Python's headers (to compile the engines)..."; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends gcc libc6-dev python3-dev >/dev/null; } || true; \
+	fi; \
+	echo "Compiling the game engines with mypyc (about a minute)..."; \
+	$(BIN)/python -m bot.build_engines || \
+		echo "WARNING: the engines were not compiled; Chaupal will run them as pure Python." >&2
 
 # `python -m bot` keeps its exit status (2: a setting, 3: the database) for
 # service managers; here Chaupal's own sentence says what is wrong, so make
@@ -69,4 +88,4 @@ bench: setup
 	$(BIN)/python -m bot.bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache demo-output
+	rm -rf $(VENV) .compiled .pytest_cache .mypy_cache .ruff_cache demo-output

@@ -61,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level)
     from bot.client import ChaupalBot
+    from bot.engines import ENGINE_BUILD
     from storage.database import Database
+
+    logging.getLogger("chaupal").info("Game engines: %s.", ENGINE_BUILD)
 
     async def runner() -> None:
         # Open (and migrate) the database before connecting, so a broken

@@ -1131,10 +1131,13 @@ class GameService:
         level: Level | None = None,
     ) -> MoveResult:
         """The automatic player moves for ``seat`` (under the game's lock):
-        ``action`` when it was chosen already (a search), else the baseline's."""
+        ``action`` when it was chosen already (a search), else its level's
+        choice, padded to the level's ``THINK_PAD`` like every automatic
+        move, so the board after it comes no sooner for what the seat
+        holds."""
         engine = game.engine
         if action is None:
-            action = await self.choose_for(game, seat, level)
+            action = await self.choose_for(game, seat, level, pad=True)
         engine_before = game.state
         state, step = apply_step(engine, engine_before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
@@ -1363,9 +1366,8 @@ class GameService:
     ) -> Any:
         """The automatic player's action for ``seat`` now (under the game's
         lock): a search runs in the ThinkPool, off the event loop.  With
-        ``pad`` (a timeout's move, which nobody waits on) it takes at least
-        the level's ``THINK_PAD``, so its timing tells nothing of what the
-        seat holds."""
+        ``pad`` (every automatic move) it takes at least the level's
+        ``THINK_PAD``, so its timing tells nothing of what the seat holds."""
         seed = int(self._draw() * 2**53)
         chosen = self.level_of(game, seat) if level is None else level
         return await self._think(game.engine.name, game.state, seat, chosen, seed, pad=pad)

@@ -81,6 +81,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Final, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from bot.engines.artaban_views import (
     ArtabanView,
     DieView,
@@ -467,7 +469,8 @@ _VERDICT: Final = tuple(
 def _neighbours(s: Seat, sq: int) -> tuple[int, int, int, int, int]:
     """(forward, left, right, forward-left, forward-right) of a die of seat
     ``s`` on ``sq``, ``sq`` itself where that is off the board."""
-    straight = [dst if (dst := _STEPS[s][d][sq]) >= 0 else sq for d in _DIRECTIONS]
+    steps = [_STEPS[s][d][sq] for d in _DIRECTIONS]
+    straight = [dst if dst >= 0 else sq for dst in steps]
     f, r = sq % 8, sq // 8 + (1 if s == 0 else -1)
     ahead = 1 if s == 0 else -1
     diagonal = [r * 8 + g if 0 <= r < 8 and 0 <= g < 8 else sq for g in (f - ahead, f + ahead)]
@@ -678,6 +681,9 @@ LastMove = tuple[Seat, str, int, int]
 """(seat, kind, from square, to square); kind is tip, turn, capture or sacrifice."""
 
 
+# A Python class when compiled (see bot/engines/compiled.py): it keeps
+# derived data in its ``__dict__``, which mypyc's native classes lack.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class ArtabanState:
     phase: str

@@ -84,6 +84,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from bot.engines.chaturaji_views import (
     ArmyView,
     ChaturajiView,
@@ -333,7 +335,10 @@ class Place:
 ChaturajiAction = Move | Pass | Roll | First | Reenter | Place
 PASS: Final = Pass()
 _ROLLS: Final = tuple(Roll(v) for v in range(1, 5))
-_ROLL_ODDS: Final = [(r, Fraction(1, 4)) for r in _ROLLS]
+_QUARTER: Final = Fraction(1, 4)
+# One odds object for every face: ``sample_chance`` sees a uniform roll by
+# identity and indexes it directly.
+_ROLL_ODDS: Final = [(r, _QUARTER) for r in _ROLLS]
 _MOVES: Final = tuple(tuple(Move(f, t) for t in range(64)) for f in range(64))
 
 MoveRecord = tuple[int, int, int, int, int, tuple[int, ...]]
@@ -347,6 +352,9 @@ Die = tuple[int, int, int, bool]
 # --------------------------------------------------------------------------
 
 
+# A Python class when compiled (see bot/engines/compiled.py): it keeps
+# derived data in its ``__dict__``, which mypyc's native classes lack.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class ChaturajiState:
     num_players: int

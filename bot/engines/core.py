@@ -289,8 +289,15 @@ def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
     ``to_move`` (it may change its pick), so prefer the seats still awaited
     (``waiting_on``); fall back to ``to_move`` when those are private.
     """
+    movers = engine.to_move(state)
+    if len(movers) == 1:
+        # One seat to move (nearly every step of a playout or a search):
+        # it is the answer whether or not its wait is public.
+        for seat in movers:
+            if seat != CHANCE:
+                return seat
     awaited = engine.waiting_on(state)
-    movers = engine.to_move(state) - {CHANCE}
+    movers = movers - _CHANCE_ONLY
     if not movers:
         raise IllegalAction("Nobody is to move.")
     return min(awaited & movers or movers)
@@ -465,9 +472,11 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
         if p is not first:
             break
     else:
-        # The very same odds object for every outcome (a card of the deck):
-        # uniform, without building the table's key (the playouts' hot path).
-        return outcomes[min(num * len(outcomes) // den, len(outcomes) - 1)][0]
+        # The very same odds object for every outcome (a card of the deck, a
+        # face of a die): uniform, without building the table's key (the
+        # playouts' hot path).  u < 1, so the index is below the count.
+        index = num * len(outcomes) // den
+        return outcomes[index if index < len(outcomes) else -1][0]
     odds = _odds([p for _, p in outcomes])
     if odds is None:
         # Uniform (a card from the deck, a face of a die): index directly.

@@ -26,6 +26,8 @@ from math import comb
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from bot.engines.core import (
     CHANCE,
     JSON,
@@ -224,6 +226,9 @@ Stack = tuple[int, int]
 """``(step, size)`` on the owner's route."""
 
 
+# A Python class when compiled (see bot/engines/compiled.py): it keeps
+# derived data in its ``__dict__``, which mypyc's native classes lack.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class KaudaBajiState:
     num_players: int

@@ -63,6 +63,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final, NoReturn, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from bot.engines.core import (
     CHANCE,
     JSON,
@@ -456,6 +458,9 @@ class LastPick:
     """Leader placements: the token kind.  ``None`` for the screen (R14)."""
 
 
+# A Python class when compiled (see bot/engines/compiled.py): it keeps
+# derived data in its ``__dict__``, which mypyc's native classes lack.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class MahabharataState:
     """One moment of a game.  Immutable; built on the hot path by

@@ -122,6 +122,8 @@ from math import comb
 from pathlib import Path
 from typing import Any, Final, NamedTuple, NoReturn
 
+from mypy_extensions import mypyc_attr
+
 from bot.engines.core import (
     CHANCE,
     JSON,
@@ -493,6 +495,9 @@ _LEGAL: Final = "_legal"
 once they are known, in the instance's ``__dict__``, outside the fields."""
 
 
+# A Python class when compiled (see bot/engines/compiled.py): it keeps
+# derived data in its ``__dict__``, which mypyc's native classes lack.
+@mypyc_attr(native_class=False)
 class SangramState(_SangramFields):
     """The whole game: an immutable value.
 
@@ -2262,7 +2267,7 @@ class SangramEngine:
             if phase not in _PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
             task, effect, origin = str(obj["task"]), str(obj["effect"]), str(obj["origin"])
-            if task not in _TASKS or origin not in _ORIGINS or effect not in ("", *WARRIORS):
+            if task not in _TASKS or origin not in _ORIGINS or (effect and effect not in WARRIORS):
                 raise ValueError("unknown activity")
             state = SangramState(
                 num_players=n,

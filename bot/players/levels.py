@@ -133,12 +133,12 @@ BUDGETS: Final[dict[str, Budget]] = {
         exploration=0.25,
     ),
     "mahabharata": Budget(
-        medium=300, hard=1000, rollout_moves=10_000, estimate=mahabharata_estimate
+        medium=300, hard=2000, rollout_moves=10_000, estimate=mahabharata_estimate
     ),
-    "sangram": Budget(medium=160, hard=800, rollout_moves=20, estimate=sangram_estimate),
+    "sangram": Budget(medium=160, hard=1600, rollout_moves=20, estimate=sangram_estimate),
     "artaban": Budget(
         medium=500,
-        hard=2000,
+        hard=4000,
         rollout_moves=0,
         estimate=artaban_estimate,
         # Measured (medium against easy): scale 8 and c 0.25 won 9/12,

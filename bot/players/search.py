@@ -37,6 +37,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from bot.engines.core import CHANCE, Determinizes, Engine, Outcome, Seat, sample_chance
+from bot.engines.playouts import play_out
 from bot.players.base import AutomaticPlayer, legal_actions
 
 Estimate = Callable[[Engine[Any, Any, Any], Any], Sequence[float]]
@@ -242,26 +243,15 @@ class SearchPlayer:
     def _rollout(
         self, engine: Engine[Any, Any, Any], state: Any, players: int, rng: random.Random
     ) -> list[float]:
-        moves = 0
-        while True:
-            outcome = engine.outcome(state)
-            if outcome is not None:
-                return place_values(outcome, players)
-            movers = engine.to_move(state)
-            if CHANCE in movers:
-                state = engine.apply(
-                    state, CHANCE, sample_chance(engine.chance_outcomes(state), rng.random())
-                )
-                continue
-            if moves >= self.rollout_moves:
-                if self.estimate is not None:
-                    return list(self.estimate(engine, state))
-                return [0.5] * players
-            awaited = engine.waiting_on(state) & movers
-            actor = min(awaited) if awaited else min(movers)
-            actions = engine.legal_actions(state, actor)
-            state = engine.apply(state, actor, actions[rng.randrange(len(actions))])
-            moves += 1
+        # The engines' own loop (compiled with them): the same draws as a
+        # loop here, at a fraction of the cost.
+        state, _, _ = play_out(engine, state, rng.random, rng.randrange, self.rollout_moves)
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            return place_values(outcome, players)
+        if self.estimate is not None:
+            return list(self.estimate(engine, state))
+        return [0.5] * players
 
 
 

@@ -447,11 +447,19 @@ async def new(director: TournamentDirector, **given: Any) -> None:
     await director.new(**kw)
 
 
-class ThreeUp(SangramEngine):
-    """A game of three or more (none of the registered engines is)."""
+class ThreeUp:
+    """A game of three or more (none of the registered engines is): Sangram
+    under another name.  A wrapper, not a subclass: the compiled engines
+    (bot/engines/compiled.py) cannot be subclassed by Python classes."""
 
     name = "three_up"
     min_players = 3
+
+    def __init__(self) -> None:
+        self._sangram = SangramEngine()
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._sangram, attribute)
 
 
 async def test_new_refuses_what_cannot_be_run(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:

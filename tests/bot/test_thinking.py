@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.engines.core import Seat
+from bot.engines.core import Seat, progress_seat
 from bot.players import Level
 from bot.service import AUTO_DELAY, THINK_LEASE, GameService, Player
 from bot.thinking import ThinkPool
@@ -156,5 +156,46 @@ async def test_a_timeouts_search_takes_the_levels_constant_time(
         assert (await service.get(game.id)).version > before
         assert service.thinker.thought["medium"] == 1
         assert len(waits) == 1 and 29.0 < waits[0] <= 30.0, waits
+    finally:
+        await db.close()
+
+
+async def test_a_left_seats_search_takes_the_levels_constant_time(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A seat a person left is searched at the substitute level and padded
+    like a timeout's move: the board after the next person's move comes
+    no sooner for what the automatic seat holds."""
+    waits: list[float] = []
+
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    db = await Database.open(tmp_path / "left.db")
+    service = GameService(
+        GameStore(db),
+        draw=Seeded(4),
+        clock=FakeClock(),
+        thinker=ThinkPool(0, scale=0.05),
+        think_pad={"medium": 30.0},
+    )
+    try:
+        players = [ASHA, Player(101, "Bhima"), Player(102, "Chitra")]
+        game = await service.new_game("sangram", creator=ASHA, guild_id=1, channel_id=10)
+        for p in players[1:]:
+            await service.join(game.id, p)
+        await service.start(game.id, ASHA.user_id, moderator=False)
+        await service.resign(game.id, players[1].user_id)
+        searched = 0
+        for _ in range(60):
+            game = await service.get(game.id)
+            if game.is_over or service.thinker.thought["medium"]:
+                searched = service.thinker.thought["medium"]
+                break
+            seat = progress_seat(game.engine, game.state)
+            await service.play(game.id, game.user_of(seat), service.legal_texts(game, seat)[0])
+        assert searched >= 1
+        assert len(waits) == searched and all(29.0 < w <= 30.0 for w in waits), waits
     finally:
         await db.close()
