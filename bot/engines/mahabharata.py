@@ -627,6 +627,18 @@ _HELP: Final = (
 # --------------------------------------------------------------------------
 
 
+def _one_fewer(
+    supplies: tuple[tuple[int, ...], ...], seat: Seat, kind: int
+) -> tuple[tuple[int, ...], ...]:
+    """``supplies`` with one token of ``kind`` gone from ``seat``'s supply
+    (to a leader space or behind the screen)."""
+    supply = list(supplies[seat])
+    supply[kind] -= 1
+    changed = list(supplies)
+    changed[seat] = tuple(supply)
+    return tuple(changed)
+
+
 class MahabharataEngine:
     name: str = "mahabharata"
     title: str = "Mahabharata"
@@ -1233,11 +1245,7 @@ class MahabharataEngine:
             new_spaces = list(spaces)
             new_spaces[pos] = tuple(new_row)
             fields["spaces"] = tuple(new_spaces)
-            new_supply = list(supply)
-            new_supply[k] -= 1
-            new_supplies = list(supplies)
-            new_supplies[seat] = tuple(new_supply)
-            fields["supply"] = tuple(new_supplies)
+            fields["supply"] = _one_fewer(supplies, seat, k)
             if owner is None:
                 # The space closes to everybody else (R8): keep the masks
                 # (carried over by _fields_of) right.
@@ -1255,11 +1263,7 @@ class MahabharataEngine:
             new_screens = list(state.screens)
             new_screens[seat] = tuple(new_screen)
             fields["screens"] = tuple(new_screens)
-            new_supply = list(supply)
-            new_supply[fk] -= 1
-            new_supplies = list(supplies)
-            new_supplies[seat] = tuple(new_supply)
-            fields["supply"] = tuple(new_supplies)
+            fields["supply"] = _one_fewer(supplies, seat, fk)
         elif not isinstance(self._legal(state, seat)[0], TakeNothing):
             return None
         new_taken = list(taken)

@@ -72,9 +72,7 @@ def artaban_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[floa
     if view.phase == "setup":
         return [0.5, 0.5]
     board = {(d.file, d.rank): Die(d.owner, d.top, d.front, d.leader) for d in view.dice}
-    return [
-        _squash(artaban_evaluate(board, seat, view.diagonal_captures), 8.0) for seat in (0, 1)
-    ]
+    return [_squash(artaban_evaluate(board, seat, view.diagonal_captures), 8.0) for seat in (0, 1)]
 
 
 def mahabharata_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
@@ -113,10 +111,6 @@ class Budget:
     estimate: Estimate | None = None
     defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None
     """Decisions left to the baseline."""
-    guess_hidden: bool = False
-    """Other seats' unseen choices follow the baseline (see ``SearchPlayer``)."""
-    turn_horizon: bool = False
-    """The tree ends at the next roll (see ``SearchPlayer``)."""
     exploration: float = 0.7
     """UCT's exploration constant."""
 
@@ -173,7 +167,5 @@ def player_at(
         estimate=budget.estimate,
         defer=budget.defer,
         baseline=baselines.get(engine_name, RandomPlayer()),
-        guess_hidden=budget.guess_hidden,
-        turn_horizon=budget.turn_horizon,
         exploration=budget.exploration,
     )

@@ -94,23 +94,12 @@ class SearchPlayer:
         estimate: Estimate | None = None,
         defer: Callable[[Engine[Any, Any, Any], Any, Seat], bool] | None = None,
         baseline: AutomaticPlayer | None = None,
-        guess_hidden: bool = False,
-        turn_horizon: bool = False,
     ) -> None:
         self.name = name
         self.defer = defer
         """Decisions the search leaves to ``baseline`` (a secret set-up,
         where no estimate can tell one arrangement from another)."""
         self.baseline = baseline
-        self.turn_horizon = turn_horizon
-        """Whether the tree stops at the first roll after the root, scoring
-        the position there: in a game of many dice (Kauda Baji) a deeper
-        open-loop tree mixes up the rolls it averages over and trusts lucky
-        lines, and measured weaker the deeper it went."""
-        self.guess_hidden = guess_hidden
-        """Whether another seat's unseen choices (a face-down commit) are
-        the baseline's, as that seat would see the dealt state, rather than
-        uniform: a better model of an opponent, at the baseline's cost."""
         self.iterations = iterations
         self.rollout_moves = rollout_moves
         self.exploration = exploration
@@ -163,9 +152,6 @@ class SearchPlayer:
                 break
             movers = engine.to_move(state)
             if CHANCE in movers:
-                if self.turn_horizon and node is not root and self.estimate is not None:
-                    values = list(self.estimate(engine, state))
-                    break
                 state = engine.apply(
                     state, CHANCE, sample_chance(engine.chance_outcomes(state), rng.random())
                 )
@@ -182,10 +168,7 @@ class SearchPlayer:
             actions = engine.legal_actions(state, actor)
             if actor != seat and engine.private_to(state, actor, actions[0]) not in (None, seat):
                 # Unseen by the searcher: one child, whatever was chosen.
-                if self.guess_hidden and self.baseline is not None:
-                    action = self.baseline.choose(engine, state, actor, rng)
-                else:
-                    action = actions[rng.randrange(len(actions))]
+                action = actions[rng.randrange(len(actions))]
                 child = node.children.get(HIDDEN)
                 if child is None:
                     child = node.children[HIDDEN] = _Node(actor, players)
@@ -252,7 +235,6 @@ class SearchPlayer:
         if self.estimate is not None:
             return list(self.estimate(engine, state))
         return [0.5] * players
-
 
 
 def _players(engine: Engine[Any, Any, Any], state: Any) -> int:
