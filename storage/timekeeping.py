@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from storage.backend import for_update
 from storage.database import Database
 from storage.settings import SettingsStore
 
@@ -77,6 +78,10 @@ class TimerStore:
         if any(r[0] != game_id for r in rows):
             raise ValueError("every timer must belong to the game being set")
         async with self.db.transaction() as conn:
+            # Two replacements at once (on PostgreSQL) take turns on the game's row.
+            await conn.execute_fetchall(
+                f"SELECT 1 FROM games WHERE id = ?{for_update(conn)}", (game_id,)
+            )
             await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
             await conn.executemany(
                 f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", rows
@@ -172,7 +177,8 @@ class TimerStore:
     async def add_vacation(self, vacation: Vacation) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO vacations (user_id, starts, ends) VALUES (?, ?, ?)",
+                "INSERT INTO vacations (user_id, starts, ends) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, starts) DO UPDATE SET ends = excluded.ends",
                 (vacation.user_id, vacation.starts, vacation.ends),
             )
 

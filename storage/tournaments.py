@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
+from storage.backend import Connection, for_update
 from storage.database import Database, StorageError
 from storage.games import storable_id
 from storage.timekeeping import Timer
@@ -210,7 +211,7 @@ class TournamentStore:
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
         if not storable_id(tournament_id):
-            return None  # no row has an id outside SQLite's integers
+            return None  # no row has an id outside 64-bit integers
         async with self.db.read() as conn:
             rows = list(
                 await conn.execute_fetchall(
@@ -335,8 +336,9 @@ class TournamentStore:
             if status != "open":
                 raise TournamentClosed("That tournament no longer takes players.")
             cursor = await conn.execute(
-                "INSERT OR IGNORE INTO tournament_players "
-                "(tournament_id, user_id, display_name, rating, joined_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO tournament_players "
+                "(tournament_id, user_id, display_name, rating, joined_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (tournament_id, user_id, display_name, rating, now),
             )
             return cursor.rowcount == 1
@@ -414,11 +416,12 @@ class TournamentStore:
     async def tables(self, tournament_id: int, round: int | None = None) -> list[TournamentTable]:
         if not storable_id(tournament_id) or (round is not None and not storable_id(round)):
             return []
+        in_round, in_round_value = ("", ()) if round is None else (" AND round = ?", (round,))
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT round, number, seats, game_id, places, adjudicated FROM tournament_tables "
-                "WHERE tournament_id = ? AND (? IS NULL OR round = ?) ORDER BY round, number",
-                (tournament_id, round, round),
+                f"WHERE tournament_id = ?{in_round} ORDER BY round, number",
+                (tournament_id, *in_round_value),
             )
         return [_table(r) for r in rows]
 
@@ -443,17 +446,23 @@ class TournamentStore:
     ) -> bool:
         """A table's places (one per seat, 1 best), once."""
         async with self.db.transaction() as conn:
+            # A table's seats never change once its round is written.
+            rows = await conn.execute_fetchall(
+                "SELECT seats FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                "AND number = ?",
+                (tournament_id, round, number),
+            )
+            if not rows or len(json.loads(rows[0]["seats"])) != len(places):
+                return False
             cursor = await conn.execute(
                 "UPDATE tournament_tables SET places = ?, adjudicated = ? WHERE tournament_id = ? "
-                "AND round = ? AND number = ? AND places IS NULL "
-                "AND json_array_length(seats) = ?",
+                "AND round = ? AND number = ? AND places IS NULL",
                 (
                     json.dumps([int(p) for p in places]),
                     int(adjudicated),
                     tournament_id,
                     round,
                     number,
-                    len(places),
                 ),
             )
             return cursor.rowcount == 1
@@ -475,11 +484,11 @@ class TournamentStore:
         return int(rows[0]["tournament_id"]), _table(rows[0])
 
     @staticmethod
-    async def _status(conn: Any, tournament_id: int) -> str:
-        rows = list(
-            await conn.execute_fetchall(
-                "SELECT status FROM tournaments WHERE id = ?", (tournament_id,)
-            )
+    async def _status(conn: Connection, tournament_id: int) -> str:
+        """The tournament's status, its row locked until the transaction ends
+        (a join and the first round's pairing take turns)."""
+        rows = await conn.execute_fetchall(
+            f"SELECT status FROM tournaments WHERE id = ?{for_update(conn)}", (tournament_id,)
         )
         if not rows:
             raise StorageError(f"There is no tournament #{tournament_id}.")
