@@ -177,7 +177,7 @@ class ChaupalBot(commands.Bot):
         self._tournament_tasks: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
-        self.db = self._database or await Database.open(self.settings.database_path)
+        self.db = self._database or await Database.open(self.settings.database)
         self.store = GameStore(self.db)
         self.server_settings = SettingsStore(self.db)
         self.service = GameService(
@@ -210,7 +210,7 @@ class ChaupalBot(commands.Bot):
         live = await self.store.live_games()
         log.info(
             "database %s (schema %d): %d live games; engines: %s; cogs: %s",
-            self.settings.database_path,
+            self.db.location,
             self.db.schema_version,
             len(live),
             ", ".join(sorted(ENGINES)),

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from storage.backend import is_postgres_url, sqlite_path
+
 #: Where games are stored when CHAUPAL_DATABASE is unset or empty.
 DEFAULT_DATABASE = "data/chaupal.sqlite3"
 
@@ -21,7 +23,8 @@ class ConfigError(Exception):
 class Settings:
     token: str | None
     dev_guild_id: int | None
-    database_path: Path
+    database: Path | str
+    """A SQLite file (a Path), or a PostgreSQL database (its ``postgresql://`` URL)."""
     log_level: str
     snapshot_every: int
     render_workers: int = 1
@@ -90,8 +93,8 @@ def load_settings(
     raw = _optional(environ, "DEV_GUILD_ID")
     dev_guild_id = None if raw is None else _whole_number("DEV_GUILD_ID", raw, "a Discord id")
 
-    raw = _optional(environ, "CHAUPAL_DATABASE")
-    database_path = Path(raw or DEFAULT_DATABASE)
+    raw = _optional(environ, "CHAUPAL_DATABASE") or DEFAULT_DATABASE
+    database: Path | str = raw if is_postgres_url(raw) else Path(sqlite_path(raw))
 
     raw = _optional(environ, "CHAUPAL_LOG_LEVEL")
     level = (raw or "INFO").upper()
@@ -124,7 +127,7 @@ def load_settings(
     return Settings(
         token=(environ.get("DISCORD_TOKEN") or "").strip() or None,
         dev_guild_id=dev_guild_id,
-        database_path=database_path,
+        database=database,
         log_level=level,
         snapshot_every=snapshot_every,
         render_workers=render_workers,

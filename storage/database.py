@@ -759,7 +759,8 @@ class SqliteDatabase(Database):
 class Backup:
     """What :func:`backup_database` wrote."""
 
-    source: Path
+    source: Path | str
+    """The file copied, or the PostgreSQL database (its URL without the password)."""
     target: Path
     size: int
     """Bytes in the backup file."""
