@@ -67,7 +67,11 @@ def postgres_server() -> Iterator[PostgresServer]:
         server = PostgresServer.start()
     except PostgresUnavailable as exc:
         _postgres_failure.append(str(exc))
-        pytest.fail(f"The PostgreSQL test server could not be started. {exc}", pytrace=False)
+    if _postgres_failure:
+        pytest.fail(
+            f"The PostgreSQL test server could not be started. {_postgres_failure[0]}",
+            pytrace=False,
+        )
     try:
         yield server
     finally:
