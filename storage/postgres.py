@@ -467,6 +467,10 @@ class PostgresDatabase(Database):
         pool = self.pool
         try:
             raw = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except TimeoutError as exc:
+            # Every pooled connection stayed busy (or a new one was slow to open).
+            log.warning("%s: %s waited %ss for a connection", self.location, what, CONNECT_TIMEOUT)
+            raise StorageUnavailable("busy") from exc
         except Exception as exc:
             if (unavailable := self._unavailable(exc, what)) is not None:
                 raise unavailable from exc

@@ -213,6 +213,20 @@ async def test_a_lost_connection_is_unavailable_and_the_next_write_works(
     assert len(await GameStore(pg).live_games()) == 1
 
 
+async def test_a_pool_that_stays_busy_is_busy_not_unreachable(
+    pg: PostgresDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Exhausted:
+        async def acquire(self, timeout: float) -> None:
+            raise TimeoutError
+
+    monkeypatch.setattr(pg, "_pool", Exhausted())  # put back before pg closes
+    with pytest.raises(StorageUnavailable) as info:
+        async with pg.read():
+            pass
+    assert info.value.problem == "busy" and "Try again" in str(info.value)
+
+
 async def _insert_game(conn: object) -> None:
     await conn.execute(  # type: ignore[attr-defined]
         "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "
