@@ -32,6 +32,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="Chaupal, board games in Discord."
     )
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="the Discord shards this process runs, e.g. 0-3 or 0,2,5 (overrides "
+        "CHAUPAL_SHARDS; other processes on the same PostgreSQL database run the rest)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="N",
+        help="how many shards the bot has in all, the same in every process (overrides "
+        "CHAUPAL_SHARD_COUNT)",
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="connect to Discord and serve games (the default)")
     from bot.demo import add_arguments as add_demo_arguments
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return _migrate_db(args.source, args.target)
 
     try:
-        settings = load_settings()
+        settings = load_settings(shards=args.shards, shard_count=args.shard_count)
         token = settings.require_token()
     except ConfigError as exc:
         print(f"chaupal: {exc}", file=sys.stderr)

@@ -81,7 +81,7 @@ class Connection(Protocol):
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> None: ...
 
 
-def for_update(conn: Connection) -> str:
+def for_update(conn: Connection, *, skip_locked: bool = False, of: str | None = None) -> str:
     """The clause that ends a ``SELECT`` whose rows a write transaction is
     about to change on the strength of what it read.
 
@@ -89,8 +89,16 @@ def for_update(conn: Connection) -> str:
     UPDATE`` locks the rows read until the transaction ends, so a second
     writer waits, then reads the new values.  SQLite's write transaction
     already holds the whole database, and has no such clause: ``""``.
+
+    ``skip_locked``: a process claiming a batch of work (issue 20) passes
+    over rows another process's claim is locking right now instead of
+    waiting for them (they are that process's work); on SQLite, whose one
+    writer claims alone, there is nothing to skip.  ``of``: the table (or
+    alias) whose rows are locked, when the ``SELECT`` joins others.
     """
-    return " FOR UPDATE" if conn.dialect == "postgresql" else ""
+    if conn.dialect != "postgresql":
+        return ""
+    return " FOR UPDATE" + (f" OF {of}" if of else "") + (" SKIP LOCKED" if skip_locked else "")
 
 
 #: What a broken constraint raises (a foreign key, a primary key, NOT NULL,

@@ -55,6 +55,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("snapshots", ("game_id", "seq")),
     ("messages", ("game_id", "kind")),
     ("outbox", ("game_id", "target")),
+    ("outbox_claims", ("game_id",)),
     ("timers", ("game_id", "kind", "seat")),
     ("guild_settings", ("guild_id",)),
     ("vacations", ("user_id", "starts")),

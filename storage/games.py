@@ -923,10 +923,35 @@ class GameStore:
             for r in rows
         }
 
-    async def set_outbox(self, game_id: int, row: OutboxRow) -> None:
-        """Record a delivery (insert or replace the row of its target)."""
+    async def set_outbox(
+        self, game_id: int, row: OutboxRow, *, claimed_by: str | None = None
+    ) -> bool:
+        """Record a delivery (insert or replace the row of its target).
+        With ``claimed_by``, only while that process holds the game's
+        delivery (:meth:`claim_delivery`): False, and nothing written, once
+        another process took it over (issue 20)."""
+        values = (
+            game_id,
+            row.target,
+            row.version,
+            _dumps(sorted(row.awaited)),
+            int(row.over),
+            int(row.simultaneous),
+            row.digest,
+            int(row.notice),
+        )
         try:
             async with self.db.transaction() as conn:
+                if claimed_by is not None:
+                    # The claim's row stays locked until this commits (on
+                    # PostgreSQL), so no takeover slips in between.
+                    held = await conn.execute_fetchall(
+                        "SELECT 1 FROM outbox_claims WHERE game_id = ? AND claimed_by = ?"
+                        f"{for_update(conn)}",
+                        (game_id, claimed_by),
+                    )
+                    if not list(held):
+                        return False
                 await conn.execute(
                     "INSERT INTO outbox "
                     "(game_id, target, version, awaited, over, simultaneous, digest, notice) "
@@ -934,21 +959,111 @@ class GameStore:
                     "SET version = excluded.version, awaited = excluded.awaited, "
                     "over = excluded.over, simultaneous = excluded.simultaneous, "
                     "digest = excluded.digest, notice = excluded.notice",
-                    (
-                        game_id,
-                        row.target,
-                        row.version,
-                        _dumps(sorted(row.awaited)),
-                        int(row.over),
-                        int(row.simultaneous),
-                        row.digest,
-                        int(row.notice),
-                    ),
+                    values,
                 )
+                return True
         except INTEGRITY_ERRORS as exc:
             if is_foreign_key_violation(exc):
                 raise GameNotFound(game_id) from exc
             raise
+
+    # ---- who delivers a game (issue 20: several processes, migration 0009)
+
+    async def claim_delivery(self, game_id: int, owner: str, now: float, until: float) -> bool:
+        """Make delivering the game ``owner``'s until ``until``: unless
+        another process holds it (its lease not run out).  True if ``owner``
+        holds it now (a claim it held already is extended)."""
+        try:
+            async with self.db.transaction() as conn:
+                rows = await conn.execute_fetchall(
+                    "INSERT INTO outbox_claims (game_id, claimed_by, lease_until) "
+                    "VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "claimed_by = excluded.claimed_by, lease_until = excluded.lease_until "
+                    "WHERE outbox_claims.claimed_by IS NULL OR outbox_claims.claimed_by = ? "
+                    "OR outbox_claims.lease_until <= ? RETURNING game_id",
+                    (game_id, owner, until, owner, now),
+                )
+                return bool(list(rows))
+        except INTEGRITY_ERRORS as exc:
+            if is_foreign_key_violation(exc):
+                return False  # the game is gone: nothing to deliver
+            raise
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, until: float | None = None
+    ) -> bool:
+        """``owner`` is done with the game's delivery: nobody holds it now;
+        with ``until``, it keeps it that long instead (a retry is due then,
+        and another process takes it over if this one is gone by then)."""
+        async with self.db.transaction() as conn:
+            if until is None:
+                cursor = await conn.execute(
+                    "UPDATE outbox_claims SET claimed_by = NULL, lease_until = NULL "
+                    "WHERE game_id = ? AND claimed_by = ?",
+                    (game_id, owner),
+                )
+            else:
+                cursor = await conn.execute(
+                    "UPDATE outbox_claims SET lease_until = ? WHERE game_id = ? AND claimed_by = ?",
+                    (until, game_id, owner),
+                )
+            return cursor.rowcount == 1
+
+    async def delivery_holder(self, game_id: int) -> tuple[str, float] | None:
+        """Who holds the game's delivery and until when (None: nobody)."""
+        async with self.db.read() as conn:
+            row = await _fetch_one(
+                conn,
+                "SELECT claimed_by, lease_until FROM outbox_claims WHERE game_id = ? "
+                "AND claimed_by IS NOT NULL",
+                (game_id,),
+            )
+        return None if row is None else (str(row["claimed_by"]), float(row["lease_until"]))
+
+    async def claim_deliveries(
+        self,
+        owner: str,
+        *,
+        now: float,
+        until: float,
+        quiet_since: float,
+        horizon: float,
+        limit: int = 100,
+    ) -> list[int]:
+        """The delivery sweep's batch (issue 20), claimed for ``owner`` until
+        ``until`` in one statement: games whose delivery a process claimed
+        and lost with its lease (it died, or its retry never came), and
+        games left behind (their board behind their version, or a turn DM
+        owed, as :meth:`games_behind`) that nobody holds and nobody changed
+        since ``quiet_since`` (the process that made the change delivers
+        it, a moment later), changed since ``horizon`` unless still active.
+        On PostgreSQL the games being changed right now are passed over
+        (``SKIP LOCKED``): they are their writers' to deliver."""
+        async with self.db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "INSERT INTO outbox_claims (game_id, claimed_by, lease_until) "
+                # Typed: PostgreSQL cannot tell a bare parameter's type here.
+                "SELECT w.id, CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) "
+                "FROM (SELECT g.id FROM games AS g "
+                "WHERE g.status <> 'lobby' AND NOT EXISTS (SELECT 1 FROM outbox_claims AS c "
+                "WHERE c.game_id = g.id AND c.claimed_by IS NOT NULL AND c.lease_until > ?) "
+                "AND (EXISTS (SELECT 1 FROM outbox_claims AS c WHERE c.game_id = g.id "
+                "AND c.claimed_by IS NOT NULL) OR (g.updated_at <= ? "
+                "AND (g.status = 'active' OR g.updated_at >= ?) "
+                "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) AND ("
+                "NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.game_id = g.id "
+                "AND o.target = 'board' AND o.version >= g.version "
+                "AND (o.over = 1 OR g.status NOT IN ('finished', 'abandoned'))) "
+                "OR EXISTS (SELECT 1 FROM outbox AS t WHERE t.game_id = g.id "
+                "AND t.target LIKE 'turn:%' AND t.digest LIKE 'owed%')))) "
+                f"ORDER BY g.id LIMIT ?{for_update(conn, skip_locked=True, of='g')}) AS w "
+                "WHERE 1 = 1 ON CONFLICT (game_id) DO UPDATE SET "
+                "claimed_by = excluded.claimed_by, lease_until = excluded.lease_until "
+                "WHERE outbox_claims.claimed_by IS NULL OR outbox_claims.lease_until <= ? "
+                "RETURNING game_id",
+                (owner, until, now, quiet_since, horizon, limit, now),
+            )
+        return sorted(int(r["game_id"]) for r in rows)
 
     async def games_behind(self) -> list[int]:
         """Started games whose board is behind their version (or whose final

@@ -78,6 +78,10 @@ async def build_community(db: Database) -> dict[str, Any]:
             game.id, OutboxRow("board", record.version, awaited=frozenset({0}), simultaneous=True)
         )
         await svc.store.set_outbox(game.id, OutboxRow("seat:0", record.version, digest="d1ge5t"))
+        # Who delivers it (issue 20): a claim that a process holds, or gave back.
+        assert await svc.store.claim_delivery(game.id, f"host:{n}:abc", 70.0, 250.0)
+        if n % 2:
+            assert await svc.store.release_delivery(game.id, f"host:{n}:abc")
     gone = await svc.new_game("artaban", creator=PLAYERS[0], guild_id=GUILD, channel_id=3)
     await svc.store.delete_game(gone.id)
 
