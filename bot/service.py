@@ -177,6 +177,7 @@ class GameService:
         thinker: ThinkPool | None = None,
         think_pad: Mapping[Level, float] | None = None,
         owner: str | None = None,
+        shared: bool | None = None,
     ) -> None:
         self.store = store
         self.thinker = thinker or ThinkPool(0)
@@ -187,6 +188,13 @@ class GameService:
         """How long an automatic seat waits before it acts (see
         ``AUTO_DELAY``); 0 plays automatic seats at once, inside the change
         that made them due (the benchmarks and simulations)."""
+        self.shared = store.db.dialect == "postgresql" if shared is None else shared
+        """Whether other processes may write this database too (issue 20):
+        then a cached game is checked against storage before it is used
+        (:meth:`_current`, two reads).  Only PostgreSQL is shared; a SQLite
+        file is one process's (``bot.config`` refuses shards split over
+        processes on it), so there the cache is the truth and every move
+        saves those reads (a third of the throughput of a busy server)."""
         self.timers = TimerStore(store.db, owner)
         """The games' timers, claimed in this process's name (``owner``,
         :mod:`bot.claims`; one of its own when not given)."""
@@ -221,7 +229,7 @@ class GameService:
         """The live game as storage holds it now: the cached copy if no
         other process changed it, else rebuilt from storage."""
         cached = self._cache.get(game_id)
-        if cached is not None and await self._current(cached):
+        if cached is not None and (not self.shared or await self._current(cached)):
             return cached
         async with self.lock(game_id):
             return await self._load(game_id)
@@ -255,7 +263,7 @@ class GameService:
     async def _load(self, game_id: int) -> LiveGame:
         cached = self._cache.get(game_id)
         if cached is not None:
-            if await self._current(cached):
+            if not self.shared or await self._current(cached):
                 return cached
             # Another process moved the game on: rebuild it from storage.
             self._cache.pop(game_id, None)

@@ -74,6 +74,7 @@ async def process(target: str, clock: Clock, name: str, seed: int = 1) -> Proces
         thinker=quick_thinking(),
         think_pad={},
         owner=name,
+        shared=True,  # two processes on one SQLite file stand for PostgreSQL's here
     )
     return Process(db, service, name)
 
@@ -576,3 +577,17 @@ def test_python_m_bot_refuses_bad_shards_with_status_2(tmp_path: Path) -> None:
     )
     assert run.returncode == 2, run.stderr
     assert "Shard 4 does not exist with 4 shards" in run.stderr
+
+
+async def test_only_a_shared_database_is_checked_before_each_move(database_target: str) -> None:
+    """A SQLite file is one process's, so its cache is the truth and a move
+    reads nothing more; PostgreSQL may have other writers, so the cache is
+    checked against storage (issue 20)."""
+    db = await Database.open(database_target)
+    try:
+        service = GameService(
+            GameStore(db), draw=Seeded(1), think_pad={}, thinker=quick_thinking()
+        )
+        assert service.shared is database_target.startswith("postgresql")
+    finally:
+        await db.close()
