@@ -109,6 +109,13 @@ def _request_body(kwargs: Mapping[str, Any], form: Iterable[Mapping[str, Any]] |
     return body if isinstance(body, dict) else {}
 
 
+def _route_params(route: Any) -> dict[str, str]:
+    """Values of a route's ``{placeholders}``, read back from its URL."""
+    pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(route.path))
+    match = re.fullmatch(pattern, route.url[len(route.BASE) :])
+    return dict(match.groupdict()) if match else {}
+
+
 class FakeHttp:
     """Stands in for ``bot.http.request``: answers each route as Discord would
     (a created message, an edit, a DM channel) and journals it."""
@@ -118,11 +125,7 @@ class FakeHttp:
 
     async def request(self, route: Any, *, form: Any = None, **kwargs: Any) -> Any:
         method, path = route.method, route.path
-        params: dict[str, Any] = {
-            k: getattr(route, k)
-            for k in ("channel_id", "message_id", "guild_id")
-            if getattr(route, k, None) is not None
-        }
+        params = _route_params(route)
         body = _request_body(kwargs, None if form is None else list(form))
         nonce = body.get("nonce")
         files = len(kwargs.get("files") or ())
@@ -144,7 +147,7 @@ class FakeHttp:
                 "recipients": [_user_payload(user)],
             }
         if path == "/users/{user_id}":
-            return _user_payload(int(route.url.rsplit("/", 1)[-1]))
+            return _user_payload(int(params["user_id"]))
         if path == "/channels/{channel_id}/messages/{message_id}/threads":
             thread = self.journal.snowflake()
             return {
@@ -280,10 +283,11 @@ async def worker_main(args: argparse.Namespace) -> None:
                 with contextlib.suppress(ConnectionError):
                     await writer.drain()
 
-        while line := await reader.readline():
-            task = asyncio.create_task(one(json.loads(line)))
-            background.add(task)
-            task.add_done_callback(background.discard)
+        with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+            while line := await reader.readline():
+                task = asyncio.create_task(one(json.loads(line)))
+                background.add(task)
+                task.add_done_callback(background.discard)
 
     server = await asyncio.start_server(serve, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
