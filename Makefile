@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup fonts engines run demo test pytest lint bench clean
+.PHONY: setup fonts engines postgres run demo test pytest lint bench clean
 
 # Depends on pyproject.toml: a change to the pinned versions reinstalls.
 $(STAMP): pyproject.toml
@@ -41,7 +41,26 @@ fonts:
 		done; \
 	fi
 
-setup: $(STAMP) fonts engines
+setup: $(STAMP) fonts engines postgres
+
+# The storage tests run on SQLite and on PostgreSQL: they start a throwaway
+# PostgreSQL server themselves (tests/postgres.py) from the server's binaries,
+# Debian's postgresql package, installed here when missing and make runs as
+# root.  The bot needs no server (SQLite is its default), so without them
+# this only warns, and the PostgreSQL tests fail, saying what to install.
+POSTGRES_NEEDED := The tests need the PostgreSQL server (initdb, postgres, pg_ctl): install \
+                   Debian's postgresql package as root (apt-get install postgresql) and run \
+                   make again. Until then the PostgreSQL tests fail.
+POSTGRES_FOUND  := command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+
+postgres:
+	@$(POSTGRES_FOUND) && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing postgresql (the server the tests start and stop themselves)..."; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends postgresql >/dev/null; } || true; \
+	fi; \
+	$(POSTGRES_FOUND) || echo "WARNING: $(POSTGRES_NEEDED)" >&2
 
 # The game engines compiled with mypyc (bot/engines/compiled.py): about a
 # minute when an engine changed, nothing otherwise.  mypyc needs a C compiler
@@ -75,6 +94,8 @@ demo: setup
 test: setup lint pytest
 
 pytest: setup
+	@[ "$$CHAUPAL_TEST_POSTGRES" != 0 ] || \
+		echo "WARNING: CHAUPAL_TEST_POSTGRES=0: the PostgreSQL tests are skipped." >&2
 	$(BIN)/python -m pytest
 
 lint: setup

@@ -1,5 +1,7 @@
 """``python -m bot`` runs the bot; ``python -m bot demo`` plays demo games offline;
-``python -m bot backup FILE`` copies the database safely, even while the bot runs.
+``python -m bot backup FILE`` copies the database safely, even while the bot runs;
+``python -m bot migrate-db --from SOURCE --to TARGET`` copies a community's
+data into an empty database (SQLite to PostgreSQL, or back).
 
 Exit codes: 0 fine, 1 Discord unreachable, 2 a setting is missing or wrong
 (or Discord refused the token), 3 the database cannot be used (or backed up).
@@ -30,6 +32,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot", description="Chaupal, board games in Discord."
     )
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="the Discord shards this process runs, e.g. 0-3 or 0,2,5 (overrides "
+        "CHAUPAL_SHARDS; other processes on the same PostgreSQL database run the rest)",
+    )
+    parser.add_argument(
+        "--shard-count",
+        metavar="N",
+        help="how many shards the bot has in all, the same in every process (overrides "
+        "CHAUPAL_SHARD_COUNT)",
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="connect to Discord and serve games (the default)")
     from bot.demo import add_arguments as add_demo_arguments
@@ -40,9 +54,30 @@ def main(argv: list[str] | None = None) -> int:
     add_demo_arguments(demo)
     backup = sub.add_parser(
         "backup",
-        help="copy the database (CHAUPAL_DATABASE) to FILE; safe while the bot runs",
+        help="copy the database (CHAUPAL_DATABASE) to FILE, a SQLite file; safe while the "
+        "bot runs",
     )
     backup.add_argument("file", type=Path, help="the backup file to write (replaced if it exists)")
+    migrate = sub.add_parser(
+        "migrate-db",
+        help="copy every game, rating and tournament into an empty database "
+        "(stop the bot first)",
+    )
+    migrate.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="SOURCE",
+        help="the database to copy: sqlite:FILE (or a path), or a postgresql:// URL",
+    )
+    migrate.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="TARGET",
+        help="an empty database: a postgresql:// URL (leave its password out and set "
+        "PGPASSWORD), or sqlite:FILE",
+    )
     args = parser.parse_args(argv)
 
     if args.command == "demo":
@@ -53,8 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "backup":
         return _backup(args.file)
 
+    if args.command == "migrate-db":
+        return _migrate_db(args.source, args.target)
+
     try:
-        settings = load_settings()
+        settings = load_settings(shards=args.shards, shard_count=args.shard_count)
         token = settings.require_token()
     except ConfigError as exc:
         print(f"chaupal: {exc}", file=sys.stderr)
@@ -69,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     async def runner() -> None:
         # Open (and migrate) the database before connecting, so a broken
         # file is reported at once instead of after logging in.
-        database = await Database.open(settings.database_path)
+        database = await Database.open(settings.database)
         async with ChaupalBot(settings, database=database) as bot:
             await bot.start(token)
 
@@ -99,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _backup(target: Path) -> int:
+    from storage.copying import backup_postgres
     from storage.database import backup_database
 
     try:
@@ -107,12 +146,36 @@ def _backup(target: Path) -> int:
         print(f"chaupal: {exc}", file=sys.stderr)
         return 2
     try:
-        done = backup_database(settings.database_path, target)
+        if isinstance(settings.database, str):
+            done = asyncio.run(backup_postgres(settings.database, target))
+        else:
+            done = backup_database(settings.database, target)
     except StorageError as exc:
         print(f"chaupal: {exc}", file=sys.stderr)
         return 3
     games = "" if done.games is None else f", {done.games} game{'s' * (done.games != 1)}"
     print(f"Backed up {done.source} to {done.target} ({done.size:,} bytes{games}).")
+    return 0
+
+
+def _migrate_db(source: str, target: str) -> int:
+    from storage.copying import migrate_database
+
+    def progress(table: str, rows: int) -> None:
+        print(f"  {table:<20} {rows:>9,} row{'s' * (rows != 1)}")
+
+    print("Copying every table in one transaction (nothing is kept if it fails)...")
+    try:
+        origin, destination, copied = asyncio.run(
+            migrate_database(source, target, progress=progress)
+        )
+    except StorageError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 3
+    print(
+        f"Copied {copied.total:,} rows from {origin} to {destination}. "
+        "Set CHAUPAL_DATABASE to the new database and start Chaupal."
+    )
     return 0
 
 

@@ -1,5 +1,12 @@
-"""The bot: a ``commands.Bot`` whose ``setup_hook`` opens storage, builds the
-service and loads the cogs and restart-proof buttons."""
+"""The bot: a ``commands.AutoShardedBot`` whose ``setup_hook`` opens storage,
+builds the service and loads the cogs and restart-proof buttons.
+
+Sharded (issue 20) so that several processes can share one bot: each runs
+the shards it is given (``CHAUPAL_SHARDS``), all on one PostgreSQL
+database.  Interactions do not respect shards (every DM arrives on shard
+0), so any process serves any game: the version check guards every move,
+and the work nobody asked for (timers, deliveries left behind) is claimed
+in the database (:mod:`bot.claims`)."""
 
 from __future__ import annotations
 
@@ -8,11 +15,13 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.claims import process_id
 from bot.config import Settings
 from bot.delivery import Delivery
 from bot.desk import TournamentDesk
@@ -130,7 +139,7 @@ class ChaupalTree(app_commands.CommandTree["ChaupalBot"]):
             log.warning("/%s: the failure could not be answered (%s)", name, exc.status)
 
 
-class ChaupalBot(commands.Bot):
+class ChaupalBot(commands.AutoShardedBot):
     db: Database
     store: GameStore
     server_settings: SettingsStore
@@ -155,7 +164,15 @@ class ChaupalBot(commands.Bot):
         sync_commands: bool = True,
         database: Database | None = None,
         clock: Callable[[], float] | None = None,
+        process: str | None = None,
     ) -> None:
+        sharding: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            # Neither set: discord.py asks Discord for the recommended count
+            # and runs every shard here, which is what a single process wants.
+            sharding["shard_count"] = settings.shard_count
+        if settings.shards is not None:
+            sharding["shard_ids"] = list(settings.shards)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -164,8 +181,12 @@ class ChaupalBot(commands.Bot):
             tree_cls=ChaupalTree,
             # Nobody is pinged unless a message names them (bot/outgoing.py).
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
         )
         self.settings = settings
+        self.process = process or process_id()
+        """This process's id in the claims it takes (timers, deliveries):
+        unique among the processes sharing the database."""
         # Chance is unpredictable in production; tests pass a seeded draw.
         self._draw = draw or random.SystemRandom().random
         self._sync_commands = sync_commands
@@ -177,7 +198,7 @@ class ChaupalBot(commands.Bot):
         self._tournament_tasks: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
-        self.db = self._database or await Database.open(self.settings.database_path)
+        self.db = self._database or await Database.open(self.settings.database)
         self.store = GameStore(self.db)
         self.server_settings = SettingsStore(self.db)
         self.service = GameService(
@@ -187,6 +208,7 @@ class ChaupalBot(commands.Bot):
             snapshot_every=self.settings.snapshot_every,
             thinker=self.thinking,
             think_pad=None if self.settings.think_pad else {},
+            owner=self.process,
         )
         self.delivery = Delivery(self)
         self.keeper = Keeper(self)
@@ -208,9 +230,16 @@ class ChaupalBot(commands.Bot):
         await self.load_extension("bot.cogs.help")  # /help (issue 17)
         await self.load_extension("bot.cogs.moderate")  # /moderate (issue 18)
         live = await self.store.live_games()
+        settings = self.settings
+        log.info(
+            "process %s: shards %s of %s",
+            self.process,
+            "all" if settings.shards is None else ",".join(map(str, settings.shards)),
+            settings.shard_count or "Discord's recommended count",
+        )
         log.info(
             "database %s (schema %d): %d live games; engines: %s; cogs: %s",
-            self.settings.database_path,
+            self.db.location,
             self.db.schema_version,
             len(live),
             ", ".join(sorted(ENGINES)),
@@ -235,6 +264,8 @@ class ChaupalBot(commands.Bot):
                 log.info("set the timers of %d running games", settled)
         self.scheduler.start()
         self.round_scheduler.start()
+        # Deliveries another process left behind (issue 20).
+        self.delivery.start_sweeping()
         # Tournament rounds a crash interrupted: results not yet read, games
         # not yet started.
         try:

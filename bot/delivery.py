@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.claims import LEASE, SWEEP_EVERY
 from bot.engines.core import CHANCE, Seat
 from bot.keeper import clock_line
 from bot.outgoing import (
@@ -69,6 +70,17 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 LAST_MOVE_CHARS = 150
 """The lobby's status line quotes at most this much of the last narration."""
 
+CLAIM_WAITS = (0.1, 0.25, 0.5, 1.0, 2.0)
+"""Seconds a catch-up waits, one after the other, for another process that
+holds the game's delivery (a move made there a moment ago) before it leaves
+the game to a retry."""
+SWEEP_QUIET = 60.0
+"""The sweep leaves a game behind alone this long after its last change:
+the process that made the change is delivering it."""
+SWEEP_HORIZON = 3600.0
+"""The sweep looks at games left behind for at most this long (a delivery
+that keeps failing is not tried every sweep for ever); older ones wait for
+their next move or a restart's catch-up, as before."""
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 """Seconds before retrying a failed delivery; the last repeats."""
 MAX_RETRIES = 24
@@ -271,8 +283,11 @@ def _owed(row: OutboxRow | None) -> bool:
 
 
 class Delivery:
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: ChaupalBot, *, owner: str | None = None) -> None:
         self.bot = bot
+        self.owner = owner or bot.process
+        """This process in the delivery claims it takes (issue 20)."""
+        self._sweeping: asyncio.Task[None] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._retries: dict[int, asyncio.TimerHandle] = {}
         self._attempts: dict[int, int] = {}
@@ -493,13 +508,36 @@ class Delivery:
         for game_id in behind:
             await self.catch_up(game_id)
 
+    async def _record(self, game_id: int, row: OutboxRow) -> None:
+        """Record a delivery, only while this process holds the game's
+        delivery (issue 20: marked done only by whoever still holds it)."""
+        if not await self.bot.store.set_outbox(game_id, row, claimed_by=self.owner):
+            raise _ClaimLost(game_id)
+
+    async def _claim(self, game_id: int) -> bool:
+        """Make delivering the game this process's (:data:`LEASE`); while
+        another process holds it, wait a little for it to finish (it looks
+        at the game again before it lets go)."""
+        store = self.bot.store
+        for wait in (*CLAIM_WAITS, None):
+            now = self.bot.clock()
+            if await store.claim_delivery(game_id, self.owner, now, now + LEASE):
+                return True
+            if wait is None:
+                return False
+            await asyncio.sleep(wait)
+        return False
+
     async def catch_up(self, game_id: int, *, actor: Seat | None = None) -> bool:
         """Bring the board and every seat's DM up to the game's current
         version; ``actor`` is the seat whose interaction just answered them
         (their next menu is already in that reply).  True when everything
-        was delivered; otherwise a retry is scheduled."""
-        from bot.ui.items import board_menu
+        was delivered; otherwise a retry is scheduled.
 
+        Several processes may deliver (issue 20): a catch-up claims the
+        game's delivery first, and records what it sent only while it holds
+        the claim; while another process holds it, this one waits a little,
+        then leaves it to a retry."""
         async with self._lock(game_id):
             try:
                 live = await self.bot.service.get(game_id)
@@ -507,43 +545,123 @@ class Delivery:
                 log.exception("game %d could not be loaded for delivery", game_id)
                 return False
             if live.state is None:
+                # A lobby: nothing to deliver (and nothing to hold, if the
+                # sweep claimed it).
+                with contextlib.suppress(Exception):
+                    await self.bot.store.release_delivery(game_id, self.owner)
                 return True
-            game = _frozen(live)
             try:
-                store = self.bot.store
-                rows = await store.outbox(game_id)
-                if rows.get("board") is None:
-                    game = await self._open_thread(game)
-                audience = await self._audience(game, rows)
-                delivered = await self._board(game, rows, actor, audience)
-                rows = await store.outbox(game_id)  # with the turn DMs the board owes
-                served = board_menu(game).seats
-                for seat in range(len(game.seats)):
-                    key = f"seat:{seat}"
-                    row = rows.get(key, OutboxRow(key, -1))
-                    turn = rows.get(f"{TURN}{seat}")
-                    delivered &= await self._seat(game, seat, row, actor, served, audience, turn)
-                if any(k.startswith(TURN) and _owed(r) for k, r in rows.items()):
-                    rows = await store.outbox(game_id)  # a private DM may have said it
-                    for seat in range(len(game.seats)):
-                        turn = rows.get(f"{TURN}{seat}")
-                        if _owed(turn):
-                            delivered &= await self._turn(game, seat, turn, audience)
+                claimed = await self._claim(game_id)
+                if claimed:
+                    # Read again: another process may have moved the game
+                    # while this one waited for the claim.
+                    live = await self.bot.service.get(game_id)
+            except Exception:
+                log.exception("game %d: its delivery could not be claimed; will retry", game_id)
+                claimed = False
+            if not claimed:
+                self._schedule_retry(game_id)
+                return False
+            try:
+                delivered = await self._deliver(live, actor)
+            except _ClaimLost:
+                # This process outlived its lease and another took the game
+                # over: what is left is that process's to deliver.
+                log.warning("game %d: delivery taken over by another process", game_id)
+                return True
             except asyncio.CancelledError:
-                # Cut off (the scheduler's watchdog stopped the timeout that
-                # asked for it): what was not recorded as delivered goes out
-                # on the retry, as after a failure.
                 self._schedule_retry(game_id)
                 raise
+            try:
+                if delivered:
+                    await self.bot.store.release_delivery(game_id, self.owner)
+                else:
+                    # Kept until the retry is due: if this process is gone
+                    # by then, the sweep of another takes it over.
+                    attempt = self._attempts.get(game_id, 0)
+                    delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+                    await self.bot.store.release_delivery(
+                        game_id, self.owner, until=self.bot.clock() + delay + LEASE
+                    )
             except Exception:
-                # A render that timed out, storage that is full: what was not
-                # recorded as delivered goes out on the retry.
-                log.exception("game %d: delivery failed; will retry", game_id)
-                delivered = False
+                log.exception("game %d: its delivery claim could not be released", game_id)
         if delivered:
             self._attempts.pop(game_id, None)
         else:
             self._schedule_retry(game_id)
+        return delivered
+
+    async def sweep(self) -> int:
+        """Claim and deliver what nobody delivers (issue 20): games whose
+        delivery a process claimed and lost with its lease (it died), and
+        games left behind a while ago that nobody holds (a process died
+        between a move and its delivery).  How many games it caught up."""
+        now = self.bot.clock()
+        claimed = await self.bot.store.claim_deliveries(
+            self.owner,
+            now=now,
+            until=now + LEASE,
+            quiet_since=now - SWEEP_QUIET,
+            horizon=now - SWEEP_HORIZON,
+        )
+        if claimed:
+            log.info("taking over the delivery of %d game(s)", len(claimed))
+        for game_id in claimed:
+            await self.catch_up(game_id)
+        return len(claimed)
+
+    def start_sweeping(self) -> None:
+        """Sweep every :data:`SWEEP_EVERY` seconds, in every process."""
+
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(SWEEP_EVERY)
+                try:
+                    await self.sweep()
+                except Exception:
+                    log.exception("the delivery sweep failed; trying again later")
+
+        if self._sweeping is None or self._sweeping.done():
+            self._sweeping = asyncio.get_running_loop().create_task(
+                loop(), name="chaupal-delivery-sweep"
+            )
+
+    async def _deliver(self, live: LiveGame, actor: Seat | None) -> bool:
+        """The rest of :meth:`catch_up`, holding the game's delivery."""
+        from bot.ui.items import board_menu
+
+        game_id = live.id
+        game = _frozen(live)
+        try:
+            store = self.bot.store
+            rows = await store.outbox(game_id)
+            if rows.get("board") is None:
+                game = await self._open_thread(game)
+            audience = await self._audience(game, rows)
+            delivered = await self._board(game, rows, actor, audience)
+            rows = await store.outbox(game_id)  # with the turn DMs the board owes
+            served = board_menu(game).seats
+            for seat in range(len(game.seats)):
+                key = f"seat:{seat}"
+                row = rows.get(key, OutboxRow(key, -1))
+                turn = rows.get(f"{TURN}{seat}")
+                delivered &= await self._seat(game, seat, row, actor, served, audience, turn)
+            if any(k.startswith(TURN) and _owed(r) for k, r in rows.items()):
+                rows = await store.outbox(game_id)  # a private DM may have said it
+                for seat in range(len(game.seats)):
+                    turn = rows.get(f"{TURN}{seat}")
+                    if _owed(turn):
+                        delivered &= await self._turn(game, seat, turn, audience)
+        except (asyncio.CancelledError, _ClaimLost):
+            # Cut off (the scheduler's watchdog stopped the timeout that
+            # asked for it: what was not recorded as delivered goes out on
+            # the retry, as after a failure), or taken over.
+            raise
+        except Exception:
+            # A render that timed out, storage that is full: what was not
+            # recorded as delivered goes out on the retry.
+            log.exception("game %d: delivery failed; will retry", game_id)
+            delivered = False
         return delivered
 
     def _schedule_retry(self, game_id: int) -> None:
@@ -566,6 +684,8 @@ class Delivery:
         self._retries[game_id] = loop.call_later(delay, fire)
 
     def close(self) -> None:
+        if self._sweeping is not None:
+            self._sweeping.cancel()
         for handle in self._retries.values():
             handle.cancel()
         self._retries.clear()
@@ -658,7 +778,7 @@ class Delivery:
             # Sticky while the same message is edited: it still shows the
             # phase until a new board replaces it.
             shown = simultaneous or (not fresh and row is not None and row.simultaneous)
-            await self.bot.store.set_outbox(
+            await self._record(
                 game.id,
                 OutboxRow("board", game.version, awaited=awaited, over=over, simultaneous=shown),
             )
@@ -682,7 +802,7 @@ class Delivery:
             old = rows.get(key)
             if old is not None and old.version > since:
                 continue
-            await self.bot.store.set_outbox(
+            await self._record(
                 game.id,
                 OutboxRow(
                     key,
@@ -712,10 +832,9 @@ class Delivery:
         wait is over.  With DMs closed, the channel pings them instead."""
         if row is None or not _owed(row):
             return True
-        store = self.bot.store
         awaited = frozenset() if game.is_over else game.engine.waiting_on(game.state)
         if seat not in awaited or seat in audience.away or game.is_auto(seat):
-            await store.set_outbox(game.id, dataclasses.replace(row, digest="dropped"))
+            await self._record(game.id, dataclasses.replace(row, digest="dropped"))
             return True
         user_id = game.user_of(seat)
         link = await self._board_link(game)
@@ -755,7 +874,7 @@ class Delivery:
         except discord.HTTPException as exc:
             log.warning("game %d: turn DM failed (%s %s)", game.id, exc.status, exc.code)
             return False
-        await store.set_outbox(
+        await self._record(
             game.id, dataclasses.replace(row, digest="sent", notice=row.notice or closed)
         )
         return True
@@ -870,7 +989,7 @@ class Delivery:
         if game.seats[seat].automatic_player:
             # A lobby's automatic player is nobody to DM.
             if row.digest != digest:
-                await self.bot.store.set_outbox(
+                await self._record(
                     game.id, dataclasses.replace(row, version=game.version, digest=digest)
                 )
             return True
@@ -893,13 +1012,13 @@ class Delivery:
                 return False
             if fold is not None:
                 closed = outcome is DM.CLOSED
-                await self.bot.store.set_outbox(
+                await self._record(
                     game.id,
                     dataclasses.replace(fold, digest="sent", notice=fold.notice or closed),
                 )
             if outcome is DM.CLOSED:
                 done = dataclasses.replace(done, notice=True)
-        await self.bot.store.set_outbox(game.id, done)
+        await self._record(game.id, done)
         return True
 
     async def send_private(
@@ -986,6 +1105,10 @@ class Delivery:
         async with self._lock(game_id):
             await self.bot.store.reset_outbox(game_id, f"seat:{seat}")
         return await self.catch_up(game_id)
+
+
+class _ClaimLost(Exception):
+    """Another process took this game's delivery over (issue 20)."""
 
 
 class DM(enum.Enum):

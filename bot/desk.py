@@ -375,7 +375,8 @@ class TournamentDesk:
                 log.warning("tournament %d: deadline not announced (%s)", record.id, exc.status)
         for result in settled.games:
             await self._publish_game(result.game.id)
-        await self.after(settled.moved)
+        if settled.moved is not None:
+            await self.after(settled.moved)
 
     async def announce(self, tournament_id: int) -> None:
         """Post what is new (a round, or the end) once, and bring the

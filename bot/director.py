@@ -126,7 +126,8 @@ class Settled:
 
     tournament: TournamentRecord
     games: tuple[MoveResult, ...]
-    moved: RoundStarted
+    moved: RoundStarted | None
+    """None when another process took the deadline over meanwhile."""
 
 
 class TournamentDirector:
@@ -135,7 +136,8 @@ class TournamentDirector:
         self.store = store
         self.ratings = ratings
         self._locks: dict[int, asyncio.Lock] = {}
-        self.deadlines = RoundDeadlines(store.db)
+        # Claimed in the same name as the games' timers (one process, one id).
+        self.deadlines = RoundDeadlines(store.db, games.timers.owner)
         self.deadlines_changed: Callable[[], None] = lambda: None
         """Called when a round's deadline is set or moved (the round
         scheduler re-arms)."""
@@ -494,7 +496,11 @@ class TournamentDirector:
         (:meth:`GameService.settle_at_deadline`) and the tournament moves on.
         None when another pass claimed it or it no longer applies."""
         async with self._lock(deadline.game_id):
-            if not await self.deadlines.claim(deadline):
+            # Checked now, cleared once the games are settled: a process
+            # that dies while settling leaves the deadline claimed, and
+            # another settles the round when the lease runs out (issue 20);
+            # settling again leaves the games already over as they are.
+            if not await self.deadlines.holds(deadline):
                 return None
             record = await self._get(deadline.game_id)
             settled: list[MoveResult] = []
@@ -519,6 +525,10 @@ class TournamentDirector:
                     continue
                 if result is not None:
                     settled.append(result)
+            if not await self.deadlines.claim(deadline):
+                # Another process took the round over meanwhile (this one
+                # outlived its lease): it moves the tournament on.
+                return Settled(record, tuple(settled), None)
             moved = await self._advance(await self._get(record.id), now)
             return Settled(record, tuple(settled), moved)
 
@@ -556,11 +566,21 @@ class TournamentDirector:
                 for user in table.seats[1:]:
                     await self.games.join(game.id, Player(user, players[user].display_name))
                 if not await self.store.link_game(record.id, table.round, table.number, game.id):
-                    continue  # another pass linked this table first
+                    # Another pass linked this table first (in another
+                    # process too, issue 20): this lobby is nobody's game.
+                    self.games.forget(game.id)
+                    await self.games.store.delete_game(game.id)
+                    continue
                 game_id = game.id
             game = await self.games.get(game_id)
             if game.record.status == "lobby":
-                started.append(await self.games.start(game_id, table.seats[0], moderator=True))
+                try:
+                    result = await self.games.start(game_id, table.seats[0], moderator=True)
+                except ServiceError:
+                    # Another process started it a moment ago (issue 20),
+                    # and delivers it.
+                    continue
+                started.append(result)
         return started
 
     async def _pair(self, record: TournamentRecord) -> pairing.Round | None:

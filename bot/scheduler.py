@@ -8,6 +8,14 @@ game, kind and seat).  Overdue timers found at start-up fire the same way,
 once each: the handler claims a timer (a compare-and-delete) before acting on
 it, so a timer can never be acted on twice, even by two processes.
 
+Several processes may share the database (issue 20), each with its own
+scheduler: a scheduler fires only the timers it claimed in one statement
+(``claim_due``: ``claimed_by``, ``lease_until``), for :data:`LEASE`
+seconds, longer than the watchdog (:data:`JOB_LIMIT`) that stops a stuck
+job and gives its timer back.  A process that dies holding a claim loses it
+when the lease runs out; another scheduler, which wakes then
+(``earliest`` counts leases too), claims the timer and fires it.
+
 Time comes from an injected clock, so tests drive the scheduler with a fake
 clock: advance it, then :meth:`rearm` (or await :meth:`run_due`).
 """
@@ -20,6 +28,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from bot.claims import LEASE
 from storage.database import StorageError
 from storage.timekeeping import Timer
 
@@ -42,11 +51,13 @@ class Deadlines(Protocol):
     (:class:`storage.timekeeping.TimerStore`) or the tournaments' round
     deadlines (:class:`storage.tournaments.RoundDeadlines`)."""
 
-    async def due(self, now: float, limit: int = ...) -> list[Timer]: ...
+    async def claim_due(self, now: float, until: float, limit: int = ...) -> list[Timer]: ...
 
     async def earliest(self) -> Timer | None: ...
 
     async def reschedule(self, timer: Timer, due: float) -> bool: ...
+
+    async def release(self, timer: Timer) -> bool: ...
 
 
 class Scheduler:
@@ -57,9 +68,12 @@ class Scheduler:
         clock: Callable[[], float],
         *,
         job_limit: float = JOB_LIMIT,
+        lease: float = LEASE,
     ) -> None:
         self.timers = timers
         self.job_limit = job_limit
+        self.lease = lease
+        """How long a claimed timer stays this scheduler's (see :data:`LEASE`)."""
         self._fire = fire
         self._clock = clock
         self._wake = asyncio.Event()
@@ -99,7 +113,8 @@ class Scheduler:
         fired = 0
         seen: set[Timer] = set()
         while True:
-            batch = await self.timers.due(self._clock(), limit=BATCH)
+            now = self._clock()
+            batch = await self.timers.claim_due(now, now + self.lease, limit=BATCH)
             if not batch:
                 return fired
             for timer in batch:
@@ -130,6 +145,11 @@ class Scheduler:
                     # Never spin on a failing timer: try it again later.
                     with contextlib.suppress(StorageError):
                         await self.timers.reschedule(timer, self._clock() + RETRY_AFTER)
+                else:
+                    # Done: a handler that left the timer as it was gives it
+                    # back (claimed again at once, then moved on above).
+                    with contextlib.suppress(StorageError):
+                        await self.timers.release(timer)
                 fired += 1
                 self.fired += 1
 

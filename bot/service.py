@@ -9,9 +9,10 @@ caller post anything, so nothing a player did is lost on restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -110,6 +111,12 @@ anything.  Above a level's 95th percentile on the reference machine."""
 THINK_LEASE = 120.0
 """How long a thinking seat's timer is moved on while it searches: a bot
 stopped mid-thought moves after a restart once this has passed."""
+RETRIES_AFTER_RACE = 1
+"""A player's move that lost the race to another process's write of the
+same game (issue 20: the version guard refused it, nothing was written) is
+loaded again and tried once more against the new state: it applies if it
+is still legal, and is refused as any move would be otherwise."""
+OUT_OF_DATE = "That board is out of date: the game has moved on since. Use the newest board."
 AUTOMATIC_PLAYER = "🤖 Automatic player"
 """How a lobby's automatic players are named: "🤖 Automatic player 1"."""
 
@@ -148,6 +155,11 @@ def menu_words_of(
     return split_words
 
 
+class _LostRace(StaleBoard):
+    """A move's write lost to another writer of the same game: nothing of
+    it was stored, so it may be tried again (``RETRIES_AFTER_RACE``)."""
+
+
 def secrets_of(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> Any:
     """The part of a seat's view that only it sees (the contract's ``me``)."""
     return getattr(engine.view(state, seat), "me", None)
@@ -164,6 +176,8 @@ class GameService:
         auto_delay: float = AUTO_DELAY,
         thinker: ThinkPool | None = None,
         think_pad: Mapping[Level, float] | None = None,
+        owner: str | None = None,
+        shared: bool | None = None,
     ) -> None:
         self.store = store
         self.thinker = thinker or ThinkPool(0)
@@ -174,7 +188,21 @@ class GameService:
         """How long an automatic seat waits before it acts (see
         ``AUTO_DELAY``); 0 plays automatic seats at once, inside the change
         that made them due (the benchmarks and simulations)."""
-        self.timers = TimerStore(store.db)
+        self.shared = store.db.dialect == "postgresql" if shared is None else shared
+        """Whether other processes may write this database too (issue 20):
+        then a cached game is checked against storage before it is used
+        (:meth:`_current`, two reads).  Only PostgreSQL is shared; a SQLite
+        file is one process's (``bot.config`` refuses shards split over
+        processes on it), so there the cache is the truth and every move
+        saves those reads (a third of the throughput of a busy server)."""
+        self.timers = TimerStore(store.db, owner)
+        """The games' timers, claimed in this process's name (``owner``,
+        :mod:`bot.claims`; one of its own when not given)."""
+        self._taken: dict[int, Timer] = {}
+        """Per game, the timer whose handler is acting on it now (under the
+        game's lock): still stored, so that a process that dies meanwhile
+        leaves it to another (issue 20), but no longer counted as the game's
+        when its timers are set again."""
         self.settings = SettingsStore(store.db)
         self.player_settings = PlayerSettingsStore(store.db)
         self.ratings = RatingStore(store.db)
@@ -198,17 +226,47 @@ class GameService:
         return lock
 
     async def get(self, game_id: int) -> LiveGame:
-        """The live game, rebuilt from storage if it is not cached."""
+        """The live game as storage holds it now: the cached copy if no
+        other process changed it, else rebuilt from storage."""
         cached = self._cache.get(game_id)
-        if cached is not None:
+        if cached is not None and (not self.shared or await self._current(cached)):
             return cached
         async with self.lock(game_id):
             return await self._load(game_id)
 
+    async def _current(self, game: LiveGame) -> bool:
+        """Whether the cached ``game`` is still what storage holds.
+
+        Several processes may share the database (issue 20), and any of them
+        may change any game (a DM's menu arrives on shard 0, whatever the
+        game's guild): another process's write leaves this cache behind.  Two
+        indexed reads tell: the game's row (its version, status, pause,
+        thread; not ``updated_at``, which moves with every clock and is not
+        kept in the cache) and its seats.  A cached game with the same
+        version but another row or seats (a pause, a clock, a seat handed
+        over) is brought up to date in place; another version is reloaded."""
+        record = await self.store.get_game(game.id)
+        if record is None:
+            self._cache.pop(game.id, None)
+            return False
+        if record.version != game.version or record.status != game.record.status:
+            return False  # a lobby started with no chance to resolve keeps version 0
+        seats = await self.store.seats(game.id)
+        if replace(record, updated_at=0.0) != replace(game.record, updated_at=0.0):
+            game.record = record
+            if record.outcome is not None:
+                game.outcome = Outcome.from_json(record.outcome)
+        if seats != game.seats:
+            game.seats = seats
+        return True
+
     async def _load(self, game_id: int) -> LiveGame:
         cached = self._cache.get(game_id)
         if cached is not None:
-            return cached
+            if not self.shared or await self._current(cached):
+                return cached
+            # Another process moved the game on: rebuild it from storage.
+            self._cache.pop(game_id, None)
         record = await self.store.get_game(game_id)
         if record is None:
             raise ServiceError(f"There is no game #{game_id}.")
@@ -430,11 +488,17 @@ class GameService:
     ) -> MoveResult:
         """Apply one player's action given in its text form."""
         async with self.lock(game_id):
-            game = await self._load(game_id)
-            seat = self._check_can_act(game, user_id, expected_version)
-            engine, before = game.engine, game.state
-            action = engine.parse(before, seat, text)
-            return await self._commit_move(game, seat, action)
+            for attempt in range(RETRIES_AFTER_RACE + 1):
+                game = await self._load(game_id)
+                seat = self._check_can_act(game, user_id, expected_version)
+                engine, before = game.engine, game.state
+                action = engine.parse(before, seat, text)
+                try:
+                    return await self._commit_move(game, seat, action)
+                except _LostRace:
+                    if attempt == RETRIES_AFTER_RACE:
+                        raise StaleBoard(OUT_OF_DATE) from None
+            raise AssertionError("unreachable")
 
     async def play_path(
         self,
@@ -457,20 +521,29 @@ class GameService:
         is still legal.  Board buttons stay strict.
         """
         async with self.lock(game_id):
-            game = await self._load(game_id)
-            seat = self._check_can_act(game, user_id, None if rebase else expected_version)
-            if expected_version != game.version:
-                path = await self._rebase(game, seat, expected_version, path)
-            texts = self.legal_texts(game, seat)
-            try:
-                chosen, options, depth = follow(texts, path, self.menu_words(game, seat))
-            except StaleChoice as exc:
-                raise StaleBoard(str(exc)) from None
-            if chosen is None:
-                return PathResult(None, options, path, game.version, depth)
-            action = game.engine.parse(game.state, seat, chosen)
-            result = await self._commit_move(game, seat, action)
-            return PathResult(result, [], path, result.version)
+            drawn = path
+            for attempt in range(RETRIES_AFTER_RACE + 1):
+                game = await self._load(game_id)
+                seat = self._check_can_act(game, user_id, None if rebase else expected_version)
+                path = drawn
+                if expected_version != game.version:
+                    path = await self._rebase(game, seat, expected_version, path)
+                texts = self.legal_texts(game, seat)
+                try:
+                    chosen, options, depth = follow(texts, path, self.menu_words(game, seat))
+                except StaleChoice as exc:
+                    raise StaleBoard(str(exc)) from None
+                if chosen is None:
+                    return PathResult(None, options, path, game.version, depth)
+                action = game.engine.parse(game.state, seat, chosen)
+                try:
+                    result = await self._commit_move(game, seat, action)
+                except _LostRace:
+                    if attempt == RETRIES_AFTER_RACE:
+                        raise StaleBoard(OUT_OF_DATE) from None
+                    continue
+                return PathResult(result, [], path, result.version)
+            raise AssertionError("unreachable")
 
     async def _rebase(
         self, game: LiveGame, seat: Seat, version: int, path: tuple[int, ...]
@@ -522,9 +595,7 @@ class GameService:
         if game.is_auto(seat):
             raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
         if expected_version is not None and expected_version != game.version:
-            raise StaleBoard(
-                "That board is out of date: the game has moved on since. Use the newest board."
-            )
+            raise StaleBoard(OUT_OF_DATE)
         if seat not in game.engine.to_move(game.state):
             waiting = game.engine.waiting_on(game.state)
             if waiting:
@@ -540,7 +611,12 @@ class GameService:
         state, step = apply_step(engine, before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
         steps = [step, *chance_steps]
-        record = await self._persist(game, game.record, state, steps)
+        try:
+            record = await self._persist(game, game.record, state, steps)
+        except StaleBoard as exc:
+            # Nothing of this move was written: the caller may load the game
+            # again and try it once more against what the other writer made.
+            raise _LostRace(str(exc)) from None
         game.record, game.state = record, state
         game.remember(record.version, state)
         if by_human and game.seats[seat].timeouts:
@@ -582,11 +658,11 @@ class GameService:
                 outcome=outcome.to_json() if outcome is not None else None,
             )
         except StaleVersion:
-            # Another process or a lost cache wrote first: reload, refuse this click.
+            # Another process wrote between this one's look at storage and
+            # its write (issue 20): nothing was written; the next load
+            # rebuilds the game from storage.
             self._cache.pop(game.id, None)
-            raise StaleBoard(
-                "That board is out of date: the game has moved on since. Use the newest board."
-            ) from None
+            raise StaleBoard(OUT_OF_DATE) from None
         game.outcome = outcome
         return record
 
@@ -951,19 +1027,24 @@ class GameService:
 
     async def _table_event(self, game: LiveGame, seat: Seat, what: str, narration: str) -> None:
         """Record something the table did (not a move) in the public log."""
-        record = await self.store.append(
-            game.id,
-            expected_version=game.record.version,
-            entries=[
-                NewEntry(
-                    actor=seat,
-                    action=f"{TABLE_EVENT}{what}",
-                    narration=narration,
-                    private_to=None,
-                )
-            ],
-            now=self._clock(),
-        )
+        try:
+            record = await self.store.append(
+                game.id,
+                expected_version=game.record.version,
+                entries=[
+                    NewEntry(
+                        actor=seat,
+                        action=f"{TABLE_EVENT}{what}",
+                        narration=narration,
+                        private_to=None,
+                    )
+                ],
+                now=self._clock(),
+            )
+        except StaleVersion:
+            # Another process changed the game meanwhile (issue 20).
+            self._cache.pop(game.id, None)
+            raise StaleBoard(OUT_OF_DATE) from None
         game.record = record
         game.remember(record.version, game.state)
 
@@ -1084,9 +1165,15 @@ class GameService:
         on gets a ``clock`` timer due in ``auto_delay`` seconds (see
         :meth:`clock_timer`); a seat that passed to the automatic player
         mid-game (and any, with no delay) plays here and now."""
-        if moved is not None or any(s.controller == "auto" for s in game.seats):
-            await self._play_automatic(game)
-        await self._keep_time(game, moved=moved)
+        try:
+            if moved is not None or any(s.controller == "auto" for s in game.seats):
+                await self._play_automatic(game)
+            await self._keep_time(game, moved=moved)
+        except StaleBoard:
+            # Another process changed the game after this change was stored
+            # (issue 20): its own change set the automatic seats, clocks and
+            # timers for the game as it made it; nothing here is owed.
+            log.info("game %d: changed by another process meanwhile", game.id)
 
     def automatic_turn(self, game: LiveGame) -> list[Seat]:
         """The automatic seats whose decision the game waits on now."""
@@ -1219,7 +1306,10 @@ class GameService:
                 await self._rate(game)
                 self._game_over(game)
             return
-        existing = {(t.kind, t.seat): t for t in await self.timers.of_game(game.id)}
+        taken = self._taken.get(game.id)
+        existing = {
+            (t.kind, t.seat): t for t in await self.timers.of_game(game.id) if t != taken
+        }
         deadlines: dict[Seat, float] = {}
         reminders: dict[Seat, tuple[float, int]] = {}
         fresh_reminders = [
@@ -1262,7 +1352,7 @@ class GameService:
                 kept.due if kept is not None and seat != moved and kept.due <= soonest else soonest
             )
         timers = plan_timers(game.id, game.version, deadlines=deadlines, reminders=reminders)
-        if timers != sorted(existing.values()):
+        if timers != sorted(existing.values()) or taken is not None:
             await self.timers.replace(game.id, timers)
             self.timers_changed()
 
@@ -1336,12 +1426,13 @@ class GameService:
             )
             level = self.level_of(game, seat) if due else "easy"
             if not due or level == "easy":
-                if not await self.timers.claim(timer):
+                if not await self.timers.holds(timer):
                     return None
-                if due:
-                    # An automatic seat's moment to act came (``auto_delay``).
-                    return await self.auto_move(game, seat, by_human=False)
-                return await self._clock_timer(game, timer)
+                async with self._taking(timer):
+                    if due:
+                        # An automatic seat's moment to act came (``auto_delay``).
+                        return await self.auto_move(game, seat, by_human=False)
+                    return await self._clock_timer(game, timer)
             # A search takes up to a second: it runs outside the game's lock
             # (the players of a simultaneous phase may still act), and the
             # timer is kept as a lease, so a bot stopped mid-thought thinks
@@ -1400,12 +1491,33 @@ class GameService:
             # The lease is gone when someone moved meanwhile (the game's
             # timers were set afresh, and this seat thinks again if it is
             # still due) or the bot stopped: nothing is played then.
-            if not await self.timers.claim(lease):
+            if not await self.timers.holds(lease):
                 return None
-            if game.paused or game.version != version or seat not in self.automatic_turn(game):
-                await self._keep_time(game, moved=None)
-                return None
-            return await self.auto_move(game, seat, by_human=False, action=action)
+            async with self._taking(lease):
+                if (
+                    game.paused
+                    or game.version != version
+                    or seat not in self.automatic_turn(game)
+                ):
+                    await self._keep_time(game, moved=None)
+                    return None
+                return await self.auto_move(game, seat, by_human=False, action=action)
+
+    @contextlib.asynccontextmanager
+    async def _taking(self, timer: Timer) -> AsyncIterator[None]:
+        """Act on ``timer`` (under its game's lock), then delete it if it is
+        still there (compare-and-delete: setting the game's timers again
+        usually replaced it already).  Deleted after, not before: a process
+        that dies meanwhile leaves the timer claimed, and another process
+        fires it once the claim's lease runs out (issue 20); acting twice is
+        impossible all the same, because what a timer does is a write
+        guarded by the game's version, which the first acting changed."""
+        self._taken[timer.game_id] = timer
+        try:
+            yield
+        finally:
+            self._taken.pop(timer.game_id, None)
+        await self.timers.claim(timer)
 
     async def _clock_timer(self, game: LiveGame, timer: Timer) -> MoveResult | None:
         """The rest of :meth:`clock_timer`, under the game's lock."""

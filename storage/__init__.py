@@ -1,8 +1,10 @@
-"""Chaupal's storage layer: one SQLite file through aiosqlite.
+"""Chaupal's storage layer: one SQLite file through aiosqlite, or a
+PostgreSQL database through asyncpg, with the same SQL.
 
-``Database`` owns the connection, the migrations and the transactions;
+``Database`` owns the connections, the migrations and the transactions;
 ``GameStore`` is the small async API the service uses.  See
-storage/database.py and storage/games.py.
+storage/backend.py, storage/database.py, storage/postgres.py and
+storage/games.py.
 """
 
 from storage.database import (

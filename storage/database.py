@@ -1,25 +1,43 @@
-"""The SQLite connection, its migrations and its transactions.
+"""The database: its connections, its migrations and its transactions.
 
-One :class:`Database` owns one aiosqlite connection (WAL mode,
-``synchronous=NORMAL``, foreign keys on).  The schema lives in numbered SQL
-files in ``storage/migrations`` (``0001_initial.sql``, ``0002_....sql``...),
-applied in order at :meth:`Database.open`, each in its own transaction, and
-recorded in ``PRAGMA user_version``.
+:meth:`Database.open` takes a *target*, what ``CHAUPAL_DATABASE`` holds: a
+SQLite path (or ``sqlite:PATH``) opens a :class:`SqliteDatabase`, a
+``postgresql://`` URL a :class:`storage.postgres.PostgresDatabase`.  Both
+apply the same numbered SQL files in ``storage/migrations``
+(``0001_initial.sql``, ``0002_....sql``...), in order, each in its own
+transaction, and both hand the stores a :class:`storage.backend.Connection`.
 
-Concurrency: there is one connection shared by every task, and on a shared
-connection ``COMMIT`` commits every task's pending statements.  So every write
-goes through :meth:`Database.transaction` (``BEGIN IMMEDIATE`` ... ``COMMIT``,
-or ``ROLLBACK`` on an exception), serialised by one :class:`asyncio.Lock`.
-:meth:`Database.read` takes the same lock, so a reader never sees another
-task's half-written transaction.  Neither may be nested in the same task: the
-lock is not re-entrant and nesting would deadlock.
+SQLite: one aiosqlite connection (WAL mode, ``synchronous=NORMAL``, foreign
+keys on); the schema version is ``PRAGMA user_version``.  On a shared
+connection ``COMMIT`` commits every task's pending statements, so every write
+goes through :meth:`Database.transaction` (``BEGIN IMMEDIATE`` ...
+``COMMIT``, or ``ROLLBACK`` on an exception), serialised by one
+:class:`asyncio.Lock`.  :meth:`Database.read` takes the same lock, so a
+reader never sees another task's half-written transaction.  Neither may be
+nested in the same task: the lock is not re-entrant and nesting would
+deadlock.
 
 Failures of the file itself (read-only, disk full, I/O error, locked by
 another program) are not bugs: at :meth:`Database.open` they raise
 :class:`DatabaseNotWritable`, naming the file, and once the bot runs
 :meth:`Database.transaction` and :meth:`Database.read` turn them into
 :class:`StorageUnavailable`, whose message is a sentence a player can be
-shown, with the detail logged for the operator.
+shown, with the detail logged for the operator.  PostgreSQL's failures (the
+server unreachable, its disk full, a read-only server) map to the same
+classes.
+
+A migration is written once, in the SQL both engines accept.  Where they
+differ, a dialect block holds each engine's version of it::
+
+    -- dialect sqlite
+    CREATE TRIGGER ... END;
+    -- dialect postgresql
+    CREATE FUNCTION ... ; CREATE TRIGGER ...;
+    -- dialect end
+
+Each engine runs only its own blocks (:meth:`Migration.text_for`);
+PostgreSQL also reads SQLite's column types as its own
+(:func:`storage.postgres.postgres_migration`).
 """
 
 from __future__ import annotations
@@ -32,13 +50,16 @@ import re
 import sqlite3
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any, ClassVar, cast
 
 import aiosqlite
+
+from storage.backend import Connection, Dialect, Executed, Row, is_postgres_url, sqlite_path
 
 __all__ = [
     "APPLICATION_ID",
@@ -48,6 +69,8 @@ __all__ = [
     "DatabaseNotWritable",
     "DatabaseTooNew",
     "Migration",
+    "SqliteConnection",
+    "SqliteDatabase",
     "StorageError",
     "StorageUnavailable",
     "backup_database",
@@ -88,7 +111,8 @@ class StorageUnavailable(StorageError):
 
     The message is for players (the table shows StorageError messages as they
     are), so it never holds a path or SQL; :attr:`problem` is one of
-    ``read-only``, ``full``, ``busy``, ``disk error`` and ``damaged``.
+    ``read-only``, ``full``, ``busy``, ``disk error``, ``damaged`` and (a
+    database server) ``unreachable``.
     """
 
     def __init__(self, problem: str) -> None:
@@ -128,6 +152,11 @@ _PLAYER_MESSAGES: dict[str, str] = {
     "disk error": "The bot's storage could not be read or written (a disk error), so "
     "nothing was changed. Tell the bot's operator.",
     "damaged": "The bot's storage is damaged, so nothing was changed. Tell the bot's operator.",
+    # The connection to a database server broke.  If it broke during COMMIT
+    # the server may have saved the change, so this one does not promise.
+    "unreachable": "The bot's storage could not be reached just now, so this may not have "
+    "been saved. Look at the board, try again in a moment, and tell the bot's operator "
+    "if it keeps happening.",
 }
 
 # At start-up, for the operator: what is wrong and what to do.
@@ -170,6 +199,44 @@ class Migration:
     name: str
     sql: str
 
+    def text_for(self, dialect: Dialect) -> str:
+        """The script *dialect* runs: :attr:`sql` without the other engine's
+        dialect blocks (see the module's docstring)."""
+        return dialect_text(self.sql, dialect)
+
+
+_DIALECT_MARK = re.compile(r"^\s*--\s*dialect\s+(\S+)\s*$", re.IGNORECASE)
+_DIALECTS: tuple[Dialect, ...] = ("sqlite", "postgresql")
+
+
+def dialect_text(script: str, dialect: Dialect) -> str:
+    """*script* as *dialect* runs it: the lines of another dialect's block
+    (``-- dialect <name>`` ... ``-- dialect end``) are left out.
+
+    A block may follow another directly (``-- dialect sqlite`` ... ``--
+    dialect postgresql`` ... ``-- dialect end``).  An unknown dialect, the
+    same dialect twice in a row, an ``end`` outside a block or a block left
+    open is a mistake in the migration: :class:`RuntimeError`.
+    """
+    kept: list[str] = []
+    inside: str | None = None
+    for line in script.splitlines(keepends=True):
+        mark = _DIALECT_MARK.match(line)
+        if mark is not None:
+            word = mark.group(1).lower()
+            if word == "end" and inside is not None:
+                inside = None
+            elif word in _DIALECTS and word != inside:
+                inside = word
+            else:
+                raise RuntimeError(f"misplaced dialect mark in a migration: {line.strip()!r}")
+            kept.append(line)
+        elif inside is None or inside == dialect:
+            kept.append(line)
+    if inside is not None:
+        raise RuntimeError(f"a migration's '-- dialect {inside}' block has no '-- dialect end'")
+    return "".join(kept)
+
 
 def load_migrations() -> list[Migration]:
     """Read ``storage/migrations/NNNN_name.sql`` in order.
@@ -188,6 +255,9 @@ def load_migrations() -> list[Migration]:
         )
     found.sort(key=lambda m: m.number)
     _check_numbering(found)
+    for migration in found:
+        for dialect in _DIALECTS:
+            migration.text_for(dialect)  # a broken dialect block fails here, not half-way
     return found
 
 
@@ -264,33 +334,140 @@ def _corrupt_message(path: str, detail: str) -> str:
 
 
 class Database:
-    """One SQLite file, opened with :meth:`open` and closed with :meth:`close`."""
+    """Chaupal's database, opened with :meth:`open` and closed with :meth:`close`:
+    a :class:`SqliteDatabase` or a :class:`storage.postgres.PostgresDatabase`.
+
+    The stores use only what this class offers: :meth:`transaction`,
+    :meth:`read` and :attr:`dialect`, and the :class:`storage.backend.Connection`
+    those hand out.
+    """
+
+    #: Which engine holds the data.
+    dialect: ClassVar[Dialect]
+
+    def __init__(self, location: str, schema_version: int) -> None:
+        # Use Database.open(); this only stores what open() prepared.
+        self.location = location
+        """Where the data is, for messages and logs: a file, or a URL without its password."""
+        self._schema_version = schema_version
+
+    @classmethod
+    async def open(
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        migrations: Sequence[Migration] | None = None,
+    ) -> Database:
+        """Open (or create) the database *target* names and bring its schema up to date.
+
+        *target* is a SQLite file (a path, or ``sqlite:PATH``) or a
+        ``postgresql://`` URL.  *migrations* replaces the packaged migrations
+        (for tests only).
+
+        Raises :class:`CorruptDatabase` if the file is not SQLite or fails
+        ``PRAGMA quick_check``, :class:`DatabaseTooNew` if a newer Chaupal wrote
+        it, :class:`DatabaseNotWritable` if it cannot be written, and
+        :class:`StorageError` for a database that cannot be opened at all or
+        belongs to another program.
+        """
+        if is_postgres_url(target):
+            from storage.postgres import PostgresDatabase
+
+            return await PostgresDatabase.connect(str(target).strip(), migrations=migrations)
+        path = sqlite_path(target) if isinstance(target, str) else os.fspath(target)
+        return await SqliteDatabase.open_file(path, migrations=migrations)
+
+    @property
+    def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        return self._schema_version
+
+    @property
+    def closed(self) -> bool:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """``async with db.transaction() as conn:`` -- one write transaction.
+
+        It commits when the block ends normally and rolls back when it raises
+        (the exception propagates).  Not re-entrant: never open a
+        transaction or a read inside another in the same task.
+        """
+        raise NotImplementedError
+
+    def read(self) -> AbstractAsyncContextManager[Connection]:
+        """``async with db.read() as conn:`` -- reads that never see a half-done write."""
+        raise NotImplementedError
+
+    def snapshot(self) -> AbstractAsyncContextManager[Connection]:
+        """``async with db.snapshot() as conn:`` -- a read-only transaction: every
+        statement in it sees the same committed state (backups, copies)."""
+        raise NotImplementedError
+
+    async def tables(self) -> list[str]:
+        """Chaupal's tables, by name (not the engine's own, nor the schema marker)."""
+        raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """The columns of *table*, in their order."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Close the connection(s) (waits for a running transaction). Safe to call twice."""
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+class SqliteConnection:
+    """aiosqlite's connection as a :class:`storage.backend.Connection`:
+    statements go to SQLite as they are."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    @property
+    def dialect(self) -> Dialect:
+        return "sqlite"
+
+    async def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> Executed:
+        return await self._conn.execute(sql, parameters)
+
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] = (), /) -> Sequence[Row]:
+        # aiosqlite returns the list of sqlite3.Row that fetchall() made.
+        return cast(Sequence[Row], await self._conn.execute_fetchall(sql, parameters))
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> None:
+        await self._conn.executemany(sql, parameters)
+
+
+class SqliteDatabase(Database):
+    """One SQLite file: one aiosqlite connection, every use serialised by one lock."""
+
+    dialect: ClassVar[Dialect] = "sqlite"
 
     def __init__(self, path: str, conn: aiosqlite.Connection, schema_version: int) -> None:
-        # Use Database.open(); this only stores what open() prepared.
+        super().__init__(path, schema_version)
         self.path = path
         self._conn: aiosqlite.Connection | None = conn
-        self._schema_version = schema_version
         self._lock = asyncio.Lock()
 
     # ----------------------------------------------------------------- opening
 
     @classmethod
-    async def open(
+    async def open_file(
         cls,
         path: str | os.PathLike[str],
         *,
         migrations: Sequence[Migration] | None = None,
-    ) -> Database:
-        """Open (or create) the database at *path* and bring its schema up to date.
-
-        *migrations* replaces the packaged migrations (for tests only).
-
-        Raises :class:`CorruptDatabase` if the file is not SQLite or fails
-        ``PRAGMA quick_check``, :class:`DatabaseTooNew` if a newer Chaupal wrote
-        it, and :class:`StorageError` for a file that cannot be opened at all or
-        belongs to another program.
-        """
+    ) -> SqliteDatabase:
+        """Open (or create) the SQLite file at *path*: see :meth:`Database.open`."""
         text_path = os.fspath(path)
         steps = list(load_migrations() if migrations is None else migrations)
         _check_numbering(steps)
@@ -421,7 +598,7 @@ class Database:
             if await _pragma_int(conn, "user_version") >= step.number:
                 await conn.execute("COMMIT")
                 return
-            for statement in split_statements(step.sql):
+            for statement in split_statements(step.text_for("sqlite")):
                 await conn.execute(statement)
             await conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             await conn.execute(f"PRAGMA user_version = {step.number}")
@@ -458,7 +635,7 @@ class Database:
     def closed(self) -> bool:
         return self._conn is None
 
-    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
         """``async with db.transaction() as conn:`` -- one serialised write transaction.
 
         ``BEGIN IMMEDIATE`` on entry, ``COMMIT`` when the block ends normally,
@@ -466,12 +643,32 @@ class Database:
         """
         return self._transaction()
 
-    def read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+    def read(self) -> AbstractAsyncContextManager[Connection]:
         """``async with db.read() as conn:`` -- reads that never see a half-done write."""
         return self._read()
 
+    def snapshot(self) -> AbstractAsyncContextManager[Connection]:
+        """A read transaction (``BEGIN`` ... ``ROLLBACK``) under the lock: in WAL
+        mode it reads one snapshot while other programs keep writing."""
+        return self._snapshot()
+
+    async def tables(self) -> list[str]:
+        async with self.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
+        return [str(r[0]) for r in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        async with self.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT name FROM pragma_table_info(?) ORDER BY cid", (table,)
+            )
+        return [str(r[0]) for r in rows]
+
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _transaction(self) -> AsyncIterator[Connection]:
         async with self._lock:
             conn = self.conn
             try:
@@ -483,7 +680,7 @@ class Database:
                     raise unavailable from exc
                 raise
             try:
-                yield conn
+                yield SqliteConnection(conn)
                 await conn.execute("COMMIT")
             except BaseException as exc:
                 # Even if this task was cancelled, the ROLLBACK is queued on the
@@ -496,10 +693,25 @@ class Database:
                 raise
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Connection]:
         async with self._lock:
             try:
-                yield self.conn
+                yield SqliteConnection(self.conn)
+            except sqlite3.Error as exc:
+                if (unavailable := self._unavailable(exc, "a read")) is not None:
+                    raise unavailable from exc
+                raise
+
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Connection]:
+        async with self._lock:
+            conn = self.conn
+            try:
+                await conn.execute("BEGIN")  # deferred: the first read takes the snapshot
+                try:
+                    yield SqliteConnection(conn)
+                finally:
+                    await _rollback_quietly(conn)  # it only read: nothing to keep
             except sqlite3.Error as exc:
                 if (unavailable := self._unavailable(exc, "a read")) is not None:
                     raise unavailable from exc
@@ -539,12 +751,6 @@ class Database:
                 await conn.close()
                 await _reap_failed_connect(conn)  # let the worker thread end too
 
-    async def __aenter__(self) -> Database:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.close()
-
 
 # ----------------------------------------------------------------- backups
 
@@ -553,7 +759,8 @@ class Database:
 class Backup:
     """What :func:`backup_database` wrote."""
 
-    source: Path
+    source: Path | str
+    """The file copied, or the PostgreSQL database (its URL without the password)."""
     target: Path
     size: int
     """Bytes in the backup file."""

@@ -24,8 +24,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, cast, get_args
 
-import aiosqlite
-
+from storage.backend import (
+    INTEGRITY_ERRORS,
+    Connection,
+    Row,
+    for_update,
+    is_foreign_key_violation,
+)
 from storage.database import Database, StorageError
 
 __all__ = [
@@ -69,8 +74,6 @@ _SEAT_COLUMNS = (
     "clock_left, clock_since"
 )
 _LOG_COLUMNS = "game_id, seq, actor, action, narration, private_to, created_at"
-
-_SQLITE_CONSTRAINT_FOREIGNKEY = 787
 
 
 # --------------------------------------------------------------------- records
@@ -189,7 +192,8 @@ class OutboxRow:
 
 
 SQLITE_INTEGERS = range(-(2**63), 2**63)
-"""What an INTEGER column holds; binding anything else raises OverflowError."""
+"""What an INTEGER column holds (a BIGINT on PostgreSQL: the same range);
+binding anything else raises OverflowError."""
 
 
 def storable_id(value: int) -> bool:
@@ -300,7 +304,7 @@ def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def _game(row: sqlite3.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     outcome = row["outcome"]
     return GameRecord(
         id=int(row["id"]),
@@ -325,7 +329,7 @@ def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
-def _seat(row: sqlite3.Row) -> SeatRecord:
+def _seat(row: Row) -> SeatRecord:
     return SeatRecord(
         game_id=int(row["game_id"]),
         seat=int(row["seat"]),
@@ -339,7 +343,7 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
     )
 
 
-def _entry(row: sqlite3.Row) -> LogEntry:
+def _entry(row: Row) -> LogEntry:
     return LogEntry(
         game_id=int(row["game_id"]),
         seq=int(row["seq"]),
@@ -368,22 +372,30 @@ def _check_entry(entry: NewEntry) -> None:
         raise ValueError(f"private_to must be None, a seat or -1, got {entry.private_to}")
 
 
-async def _fetch_one(
-    conn: aiosqlite.Connection, sql: str, params: Iterable[object]
-) -> sqlite3.Row | None:
-    rows = list(await conn.execute_fetchall(sql, tuple(params)))
+async def _fetch_one(conn: Connection, sql: str, params: Iterable[object]) -> Row | None:
+    rows = await conn.execute_fetchall(sql, tuple(params))
     return rows[0] if rows else None
 
 
-async def _game_status(conn: aiosqlite.Connection, game_id: int) -> GameStatus:
-    row = await _fetch_one(conn, "SELECT status FROM games WHERE id = ?", (game_id,))
+async def _game_status(conn: Connection, game_id: int) -> GameStatus:
+    """The game's status, in a write transaction that is about to change the
+    game on the strength of it: the game's row stays locked until it ends."""
+    row = await _fetch_one(
+        conn, f"SELECT status FROM games WHERE id = ?{for_update(conn)}", (game_id,)
+    )
     if row is None:
         raise GameNotFound(game_id)
     return cast(GameStatus, row["status"])
 
 
+def _up_to(column: str, bound: int | None) -> tuple[str, tuple[int, ...]]:
+    """``AND column <= ?`` and its value, or nothing without a bound.  (Not
+    ``? IS NULL OR ...``: PostgreSQL cannot tell that parameter's type.)"""
+    return ("", ()) if bound is None else (f" AND {column} <= ?", (bound,))
+
+
 async def _explain_refusal(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     *,
     expected_version: int | None,
@@ -605,7 +617,7 @@ class GameStore:
             await self._rewrite_seats(conn, game_id, [seated[uid] for uid in user_ids])
 
     @staticmethod
-    async def _seat_rows(conn: aiosqlite.Connection, game_id: int) -> list[sqlite3.Row]:
+    async def _seat_rows(conn: Connection, game_id: int) -> list[Row]:
         return list(
             await conn.execute_fetchall(
                 "SELECT seat, user_id, display_name, joined_at, controller FROM seats "
@@ -615,11 +627,9 @@ class GameStore:
         )
 
     @staticmethod
-    async def _rewrite_seats(
-        conn: aiosqlite.Connection, game_id: int, ordered: Sequence[sqlite3.Row]
-    ) -> None:
+    async def _rewrite_seats(conn: Connection, game_id: int, ordered: Sequence[Row]) -> None:
         # Delete and re-insert: shifting seat numbers in place can collide on the
-        # primary key half-way through, depending on the order SQLite visits rows.
+        # primary key half-way through, depending on the order rows are visited.
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at, controller) "
@@ -813,8 +823,9 @@ class GameStore:
                 )
             if snapshot_json is not None:
                 await conn.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, seq, state, created_at) "
-                    "VALUES (?, ?, ?, ?)",
+                    "INSERT INTO snapshots (game_id, seq, state, created_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state, "
+                    "created_at = excluded.created_at",
                     (game_id, new_version, snapshot_json, now),
                 )
         return _game(row)
@@ -826,12 +837,13 @@ class GameStore:
         default), ordered by seq ([] for an unknown game)."""
         if not storable_id(game_id):
             return []
+        bound, bound_value = _up_to("seq", up_to)
         with _decoding(game_id):
             async with self.db.read() as conn:
                 rows = await conn.execute_fetchall(
-                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ? "
-                    "AND (? IS NULL OR seq <= ?) ORDER BY seq",
-                    (game_id, after_seq, up_to, up_to),
+                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ?"
+                    f"{bound} ORDER BY seq",
+                    (game_id, after_seq, *bound_value),
                 )
         return [_entry(r) for r in rows]
 
@@ -844,13 +856,14 @@ class GameStore:
         ``ValueError``."""
         if not storable_id(game_id):
             return None
+        bound, bound_value = _up_to("seq", at_most)
         with _decoding(game_id):
             async with self.db.read() as conn:
                 row = await _fetch_one(
                     conn,
-                    "SELECT seq, state FROM snapshots WHERE game_id = ? "
-                    "AND (? IS NULL OR seq <= ?) ORDER BY seq DESC LIMIT 1",
-                    (game_id, at_most, at_most),
+                    f"SELECT seq, state FROM snapshots WHERE game_id = ?{bound} "
+                    "ORDER BY seq DESC LIMIT 1",
+                    (game_id, *bound_value),
                 )
         if row is None:
             return None
@@ -870,8 +883,8 @@ class GameStore:
                     "channel_id = excluded.channel_id, message_id = excluded.message_id",
                     (game_id, kind, channel_id, message_id),
                 )
-        except sqlite3.IntegrityError as exc:
-            if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CONSTRAINT_FOREIGNKEY:
+        except INTEGRITY_ERRORS as exc:
+            if is_foreign_key_violation(exc):
                 raise GameNotFound(game_id) from exc
             raise
 
@@ -910,29 +923,147 @@ class GameStore:
             for r in rows
         }
 
-    async def set_outbox(self, game_id: int, row: OutboxRow) -> None:
-        """Record a delivery (insert or replace the row of its target)."""
+    async def set_outbox(
+        self, game_id: int, row: OutboxRow, *, claimed_by: str | None = None
+    ) -> bool:
+        """Record a delivery (insert or replace the row of its target).
+        With ``claimed_by``, only while that process holds the game's
+        delivery (:meth:`claim_delivery`): False, and nothing written, once
+        another process took it over (issue 20)."""
+        values = (
+            game_id,
+            row.target,
+            row.version,
+            _dumps(sorted(row.awaited)),
+            int(row.over),
+            int(row.simultaneous),
+            row.digest,
+            int(row.notice),
+        )
         try:
             async with self.db.transaction() as conn:
+                if claimed_by is not None:
+                    # The claim's row stays locked until this commits (on
+                    # PostgreSQL), so no takeover slips in between.
+                    held = await conn.execute_fetchall(
+                        "SELECT 1 FROM outbox_claims WHERE game_id = ? AND claimed_by = ?"
+                        f"{for_update(conn)}",
+                        (game_id, claimed_by),
+                    )
+                    if not list(held):
+                        return False
                 await conn.execute(
-                    "INSERT OR REPLACE INTO outbox "
+                    "INSERT INTO outbox "
                     "(game_id, target, version, awaited, over, simultaneous, digest, notice) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game_id,
-                        row.target,
-                        row.version,
-                        _dumps(sorted(row.awaited)),
-                        int(row.over),
-                        int(row.simultaneous),
-                        row.digest,
-                        int(row.notice),
-                    ),
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, target) DO UPDATE "
+                    "SET version = excluded.version, awaited = excluded.awaited, "
+                    "over = excluded.over, simultaneous = excluded.simultaneous, "
+                    "digest = excluded.digest, notice = excluded.notice",
+                    values,
                 )
-        except sqlite3.IntegrityError as exc:
-            if getattr(exc, "sqlite_errorcode", None) == _SQLITE_CONSTRAINT_FOREIGNKEY:
+                return True
+        except INTEGRITY_ERRORS as exc:
+            if is_foreign_key_violation(exc):
                 raise GameNotFound(game_id) from exc
             raise
+
+    # ---- who delivers a game (issue 20: several processes, migration 0009)
+
+    async def claim_delivery(self, game_id: int, owner: str, now: float, until: float) -> bool:
+        """Make delivering the game ``owner``'s until ``until``: unless
+        another process holds it (its lease not run out).  True if ``owner``
+        holds it now (a claim it held already is extended)."""
+        try:
+            async with self.db.transaction() as conn:
+                rows = await conn.execute_fetchall(
+                    "INSERT INTO outbox_claims (game_id, claimed_by, lease_until) "
+                    "VALUES (?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "claimed_by = excluded.claimed_by, lease_until = excluded.lease_until "
+                    "WHERE outbox_claims.claimed_by IS NULL OR outbox_claims.claimed_by = ? "
+                    "OR outbox_claims.lease_until <= ? RETURNING game_id",
+                    (game_id, owner, until, owner, now),
+                )
+                return bool(list(rows))
+        except INTEGRITY_ERRORS as exc:
+            if is_foreign_key_violation(exc):
+                return False  # the game is gone: nothing to deliver
+            raise
+
+    async def release_delivery(
+        self, game_id: int, owner: str, *, until: float | None = None
+    ) -> bool:
+        """``owner`` is done with the game's delivery: nobody holds it now;
+        with ``until``, it keeps it that long instead (a retry is due then,
+        and another process takes it over if this one is gone by then)."""
+        async with self.db.transaction() as conn:
+            if until is None:
+                cursor = await conn.execute(
+                    "UPDATE outbox_claims SET claimed_by = NULL, lease_until = NULL "
+                    "WHERE game_id = ? AND claimed_by = ?",
+                    (game_id, owner),
+                )
+            else:
+                cursor = await conn.execute(
+                    "UPDATE outbox_claims SET lease_until = ? WHERE game_id = ? AND claimed_by = ?",
+                    (until, game_id, owner),
+                )
+            return cursor.rowcount == 1
+
+    async def delivery_holder(self, game_id: int) -> tuple[str, float] | None:
+        """Who holds the game's delivery and until when (None: nobody)."""
+        async with self.db.read() as conn:
+            row = await _fetch_one(
+                conn,
+                "SELECT claimed_by, lease_until FROM outbox_claims WHERE game_id = ? "
+                "AND claimed_by IS NOT NULL",
+                (game_id,),
+            )
+        return None if row is None else (str(row["claimed_by"]), float(row["lease_until"]))
+
+    async def claim_deliveries(
+        self,
+        owner: str,
+        *,
+        now: float,
+        until: float,
+        quiet_since: float,
+        horizon: float,
+        limit: int = 100,
+    ) -> list[int]:
+        """The delivery sweep's batch (issue 20), claimed for ``owner`` until
+        ``until`` in one statement: games whose delivery a process claimed
+        and lost with its lease (it died, or its retry never came), and
+        games left behind (their board behind their version, or a turn DM
+        owed, as :meth:`games_behind`) that nobody holds and nobody changed
+        since ``quiet_since`` (the process that made the change delivers
+        it, a moment later), changed since ``horizon`` unless still active.
+        On PostgreSQL the games being changed right now are passed over
+        (``SKIP LOCKED``): they are their writers' to deliver."""
+        async with self.db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "INSERT INTO outbox_claims (game_id, claimed_by, lease_until) "
+                # Typed: PostgreSQL cannot tell a bare parameter's type here.
+                "SELECT w.id, CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION) "
+                "FROM (SELECT g.id FROM games AS g "
+                "WHERE g.status <> 'lobby' AND NOT EXISTS (SELECT 1 FROM outbox_claims AS c "
+                "WHERE c.game_id = g.id AND c.claimed_by IS NOT NULL AND c.lease_until > ?) "
+                "AND (EXISTS (SELECT 1 FROM outbox_claims AS c WHERE c.game_id = g.id "
+                "AND c.claimed_by IS NOT NULL) OR (g.updated_at <= ? "
+                "AND (g.status = 'active' OR g.updated_at >= ?) "
+                "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) AND ("
+                "NOT EXISTS (SELECT 1 FROM outbox AS o WHERE o.game_id = g.id "
+                "AND o.target = 'board' AND o.version >= g.version "
+                "AND (o.over = 1 OR g.status NOT IN ('finished', 'abandoned'))) "
+                "OR EXISTS (SELECT 1 FROM outbox AS t WHERE t.game_id = g.id "
+                "AND t.target LIKE 'turn:%' AND t.digest LIKE 'owed%')))) "
+                f"ORDER BY g.id LIMIT ?{for_update(conn, skip_locked=True, of='g')}) AS w "
+                "WHERE 1 = 1 ON CONFLICT (game_id) DO UPDATE SET "
+                "claimed_by = excluded.claimed_by, lease_until = excluded.lease_until "
+                "WHERE outbox_claims.claimed_by IS NULL OR outbox_claims.lease_until <= ? "
+                "RETURNING game_id",
+                (owner, until, now, quiet_since, horizon, limit, now),
+            )
+        return sorted(int(r["game_id"]) for r in rows)
 
     async def games_behind(self) -> list[int]:
         """Started games whose board is behind their version (or whose final
@@ -977,7 +1108,9 @@ class GameStore:
         """
         async with self.db.transaction() as conn:
             row = await _fetch_one(
-                conn, "SELECT status, version FROM games WHERE id = ?", (game_id,)
+                conn,
+                f"SELECT status, version FROM games WHERE id = ?{for_update(conn)}",
+                (game_id,),
             )
             if row is None:
                 raise GameNotFound(game_id)

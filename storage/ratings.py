@@ -23,11 +23,11 @@ user id, so the order is total and stable.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from storage.backend import Row, for_update
 from storage.database import Database, StorageError
 
 __all__ = [
@@ -162,7 +162,7 @@ def trend(entries: Sequence[HistoryEntry], last: int = 5) -> float:
 # --------------------------------------------------------------------- helpers
 
 
-def _rating(row: sqlite3.Row) -> RatingRecord:
+def _rating(row: Row) -> RatingRecord:
     return RatingRecord(
         guild_id=int(row["guild_id"]),
         engine=str(row["engine"]),
@@ -175,7 +175,7 @@ def _rating(row: sqlite3.Row) -> RatingRecord:
     )
 
 
-def _entry(row: sqlite3.Row) -> HistoryEntry:
+def _entry(row: Row) -> HistoryEntry:
     return HistoryEntry(
         game_id=int(row["game_id"]),
         guild_id=int(row["guild_id"]),
@@ -193,6 +193,10 @@ def _entry(row: sqlite3.Row) -> HistoryEntry:
 
 def _placeholders(values: Sequence[object]) -> str:
     return ", ".join("?" for _ in values)
+
+
+class _RatedMeanwhile(Exception):
+    """Another transaction recorded the game's ratings first (rolls back this one)."""
 
 
 # --------------------------------------------------------------------- the store
@@ -229,17 +233,33 @@ class RatingStore:
                 raise ValueError(f"not a rating change: {change}")
         if not changes:
             return False
+        try:
+            return await self._apply(game_id, guild_id, engine, changes, now)
+        except _RatedMeanwhile:
+            return False
+
+    async def _apply(
+        self,
+        game_id: int,
+        guild_id: int,
+        engine: str,
+        changes: Sequence[RatingChange],
+        now: float,
+    ) -> bool:
+        # Every write below is guarded, so two games rated at once (on
+        # PostgreSQL, in two transactions side by side) never lose an update:
+        # the stored ratings are read locked, a new player's row is inserted
+        # only if absent, and a game's history rows only once.
+        users = [c.user_id for c in changes]
         async with self.db.transaction() as conn:
-            done = list(
-                await conn.execute_fetchall(
-                    "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
-                )
+            done = await conn.execute_fetchall(
+                "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
             )
             if done:
                 return False
             rows = await conn.execute_fetchall(
                 f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND engine = ? "
-                f"AND user_id IN ({_placeholders(users)})",
+                f"AND user_id IN ({_placeholders(users)}) ORDER BY user_id{for_update(conn)}",
                 (guild_id, engine, *users),
             )
             stored = {int(r["user_id"]): _rating(r) for r in rows}
@@ -255,10 +275,10 @@ class RatingStore:
                     )
                 if not fresh:
                     raise StaleRating(guild_id, engine, change.user_id)
-            await conn.executemany(
-                f"INSERT INTO rating_history ({_HISTORY_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
+            for c in changes:
+                recorded = await conn.execute(
+                    f"INSERT INTO rating_history ({_HISTORY_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (
                         game_id,
                         guild_id,
@@ -271,20 +291,26 @@ class RatingStore:
                         c.place,
                         int(c.won),
                         now,
+                    ),
+                )
+                if recorded.rowcount != 1:
+                    raise _RatedMeanwhile  # another transaction rated this game first
+                if c.user_id in stored:
+                    await conn.execute(
+                        "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, "
+                        "wins = wins + ?, updated_at = ? "
+                        "WHERE guild_id = ? AND engine = ? AND user_id = ?",
+                        (c.mu_after, c.sigma_after, int(c.won), now, guild_id, engine, c.user_id),
                     )
-                    for c in changes
-                ],
-            )
-            await conn.executemany(
-                f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?) "
-                "ON CONFLICT (guild_id, engine, user_id) DO UPDATE SET mu = excluded.mu, "
-                "sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins, "
-                "updated_at = excluded.updated_at",
-                [
-                    (guild_id, engine, c.user_id, c.mu_after, c.sigma_after, int(c.won), now)
-                    for c in changes
-                ],
-            )
+                    continue
+                created = await conn.execute(
+                    f"INSERT INTO ratings ({_RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (guild_id, engine, c.user_id, c.mu_after, c.sigma_after, int(c.won), now),
+                )
+                if created.rowcount != 1:
+                    # Another game gave this player a first rating meanwhile.
+                    raise StaleRating(guild_id, engine, c.user_id)
         return True
 
     async def is_rated(self, game_id: int) -> bool:
@@ -375,7 +401,7 @@ class RatingStore:
                 "SELECT user_id, display_name FROM (SELECT s.user_id, s.display_name, "
                 "ROW_NUMBER() OVER (PARTITION BY s.user_id ORDER BY s.game_id DESC) AS n "
                 "FROM seats s JOIN games g ON g.id = s.game_id WHERE g.guild_id = ? "
-                f"AND s.user_id IN ({_placeholders(users)})) WHERE n = 1",
+                f"AND s.user_id IN ({_placeholders(users)})) AS newest WHERE n = 1",
                 (guild_id, *users),
             )
         return {int(r["user_id"]): str(r["display_name"]) for r in rows}
@@ -413,7 +439,7 @@ class RatingStore:
                 f"SELECT {_HISTORY_COLUMNS} FROM (SELECT *, ROW_NUMBER() OVER ("
                 "PARTITION BY user_id ORDER BY created_at DESC, game_id DESC) AS n "
                 "FROM rating_history WHERE guild_id = ? AND engine = ? "
-                f"AND user_id IN ({_placeholders(users)})) WHERE n <= ? "
+                f"AND user_id IN ({_placeholders(users)})) AS recent WHERE n <= ? "
                 "ORDER BY user_id, n",
                 (guild_id, engine, *users, last),
             )

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
+from storage.backend import for_update
 from storage.database import Database
 
 __all__ = ["JsonSettingsStore", "PlayerSettingsStore", "SettingsStore"]
@@ -58,11 +59,18 @@ class JsonSettingsStore:
     async def update(self, owner_id: int, changes: Mapping[str, Any], now: float) -> dict[str, Any]:
         """Set several settings at once, in one transaction (a None value:
         back to its default); returns them all."""
+        owner = int(owner_id)
         async with self.db.transaction() as conn:
-            rows = list(
-                await conn.execute_fetchall(
-                    f"SELECT settings FROM {self.table} WHERE {self.key} = ?", (int(owner_id),)
-                )
+            # The row first, so that it can be read locked: two changes at
+            # once (on PostgreSQL) then merge instead of one losing the other.
+            await conn.execute(
+                f"INSERT INTO {self.table} ({self.key}, settings, updated_at) "
+                "VALUES (?, '{}', ?) ON CONFLICT DO NOTHING",
+                (owner, now),
+            )
+            rows = await conn.execute_fetchall(
+                f"SELECT settings FROM {self.table} WHERE {self.key} = ?{for_update(conn)}",
+                (owner,),
             )
             current = _object(rows[0]["settings"]) if rows else {}
             for name, value in changes.items():
@@ -71,10 +79,8 @@ class JsonSettingsStore:
                 else:
                     current[name] = value
             await conn.execute(
-                f"INSERT INTO {self.table} ({self.key}, settings, updated_at) VALUES (?, ?, ?) "
-                f"ON CONFLICT ({self.key}) DO UPDATE SET settings = excluded.settings, "
-                "updated_at = excluded.updated_at",
-                (int(owner_id), json.dumps(current, sort_keys=True), now),
+                f"UPDATE {self.table} SET settings = ?, updated_at = ? WHERE {self.key} = ?",
+                (json.dumps(current, sort_keys=True), now, owner),
             )
         return current
 

@@ -11,14 +11,23 @@ games are live.
 A timer fires at most once: :meth:`TimerStore.claim` deletes it only if it is
 still exactly the timer the scheduler read (same due time, same game
 version), and :meth:`TimerStore.reschedule` moves a reminder on the same way.
+
+Several processes may share the database (issue 20): each scheduler fires
+only the timers it claimed (:meth:`TimerStore.claim_due`: ``claimed_by`` and
+``lease_until``, migration 0009), and deleting or moving a timer on succeeds
+only while no other process holds it.  A claimed timer stays in the table
+until its handler is done, so a process that dies meanwhile loses it when
+the lease runs out, and another process fires it.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
+from storage.backend import for_update
 from storage.database import Database
 from storage.settings import SettingsStore
 
@@ -54,6 +63,12 @@ class Vacation:
     ends: float
 
 
+def _identity(timer: Timer) -> tuple[int, str, int, float, int, int]:
+    """What makes a stored timer the one read: its key, due time, version
+    and count (the order of the statements' ``WHERE``)."""
+    return (timer.game_id, timer.kind, timer.seat, timer.due, timer.version, timer.count)
+
+
 def _timer(row: Any) -> Timer:
     return Timer(
         due=float(row["due"]),
@@ -65,11 +80,23 @@ def _timer(row: Any) -> Timer:
     )
 
 
-class TimerStore:
-    """The timers table, and the vacations the clocks respect."""
+def local_owner() -> str:
+    """An owner for a store built without one (a test, a tool): claims
+    nobody else's."""
+    return f"local:{secrets.token_hex(4)}"
 
-    def __init__(self, db: Database) -> None:
+
+#: The condition that a timer is not another process's: unclaimed, or ours.
+_NOT_OTHERS = "(claimed_by IS NULL OR claimed_by = ?)"
+
+
+class TimerStore:
+    """The timers table, and the vacations the clocks respect.  ``owner``
+    names this process in the claims it takes (:mod:`bot.claims`)."""
+
+    def __init__(self, db: Database, owner: str | None = None) -> None:
         self.db = db
+        self.owner = owner or local_owner()
 
     async def replace(self, game_id: int, timers: Iterable[Timer]) -> None:
         """Make ``timers`` the game's only timers (none: clear them)."""
@@ -77,6 +104,10 @@ class TimerStore:
         if any(r[0] != game_id for r in rows):
             raise ValueError("every timer must belong to the game being set")
         async with self.db.transaction() as conn:
+            # Two replacements at once (on PostgreSQL) take turns on the game's row.
+            await conn.execute_fetchall(
+                f"SELECT 1 FROM games WHERE id = ?{for_update(conn)}", (game_id,)
+            )
             await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
             await conn.executemany(
                 f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)", rows
@@ -91,15 +122,68 @@ class TimerStore:
         return [_timer(r) for r in rows]
 
     async def earliest(self) -> Timer | None:
-        """The next timer to fire, or None."""
+        """The next timer to fire, or None: the earliest unclaimed one, or,
+        when a claim's lease runs out sooner (a process that died holding
+        it), that timer with ``due`` moved to the moment it can be claimed
+        again, so that the scheduler wakes then (two indexed reads)."""
         async with self.db.read() as conn:
-            rows = list(
+            free = list(
                 await conn.execute_fetchall(
-                    f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due, game_id, kind, seat "
-                    "LIMIT 1"
+                    f"SELECT {_TIMER_COLUMNS} FROM timers WHERE claimed_by IS NULL "
+                    "ORDER BY due, game_id, kind, seat LIMIT 1"
                 )
             )
-        return _timer(rows[0]) if rows else None
+            held = list(
+                await conn.execute_fetchall(
+                    f"SELECT {_TIMER_COLUMNS}, lease_until FROM timers "
+                    "WHERE claimed_by IS NOT NULL ORDER BY lease_until LIMIT 1"
+                )
+            )
+        found = [_timer(r) for r in free]
+        for row in held:
+            timer = _timer(row)
+            found.append(replace(timer, due=max(timer.due, float(row["lease_until"]))))
+        return min(found) if found else None
+
+    async def claim_due(self, now: float, until: float, limit: int = 500) -> list[Timer]:
+        """Claim the timers due at ``now`` or before that nobody holds (or
+        whose holder's lease ran out) for this process until ``until``, at
+        most ``limit``, earliest first: one statement, so two processes
+        never claim the same timer (on PostgreSQL each passes over the rows
+        the other is claiming, ``SKIP LOCKED``)."""
+        async with self.db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "UPDATE timers SET claimed_by = ?, lease_until = ? "
+                "WHERE (game_id, kind, seat) IN (SELECT game_id, kind, seat FROM timers "
+                "WHERE due <= ? AND (claimed_by IS NULL OR lease_until <= ?) "
+                f"ORDER BY due, game_id, kind, seat LIMIT ?{for_update(conn, skip_locked=True)}) "
+                f"RETURNING {_TIMER_COLUMNS}",
+                (self.owner, until, now, now, limit),
+            )
+        return sorted(_timer(r) for r in rows)
+
+    async def holds(self, timer: Timer) -> bool:
+        """Whether ``timer`` is unchanged and no other process holds it: a
+        handler's check before it acts on a timer it will finish after."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT 1 FROM timers WHERE game_id = ? AND kind = ? AND seat = ? "
+                f"AND due = ? AND version = ? AND count = ? AND {_NOT_OTHERS}",
+                (*_identity(timer), self.owner),
+            )
+        return bool(list(rows))
+
+    async def release(self, timer: Timer) -> bool:
+        """Give up this process's claim on ``timer`` (unchanged): it can be
+        claimed again at once.  True if this call released it."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE timers SET claimed_by = NULL, lease_until = NULL WHERE game_id = ? "
+                "AND kind = ? AND seat = ? AND due = ? AND version = ? AND count = ? "
+                "AND claimed_by = ?",
+                (*_identity(timer), self.owner),
+            )
+            return cursor.rowcount == 1
 
     async def due(self, now: float, limit: int = 500) -> list[Timer]:
         """Timers due at ``now`` or before, earliest first."""
@@ -112,13 +196,14 @@ class TimerStore:
         return [_timer(r) for r in rows]
 
     async def claim(self, timer: Timer) -> bool:
-        """Delete ``timer`` if it is unchanged; True if this call removed it
-        (so whoever claims it acts on it, once)."""
+        """Delete ``timer`` if it is unchanged and no other process holds
+        it; True if this call removed it (so whoever claims it acts on it,
+        once)."""
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat = ? "
-                "AND due = ? AND version = ? AND count = ?",
-                (timer.game_id, timer.kind, timer.seat, timer.due, timer.version, timer.count),
+                f"AND due = ? AND version = ? AND count = ? AND {_NOT_OTHERS}",
+                (*_identity(timer), self.owner),
             )
             return cursor.rowcount == 1
 
@@ -134,19 +219,12 @@ class TimerStore:
 
     async def _move(self, timer: Timer, due: float, *, fired: int) -> bool:
         async with self.db.transaction() as conn:
+            # Moved on, the timer is nobody's until it falls due again.
             cursor = await conn.execute(
-                "UPDATE timers SET due = ?, count = count + ? WHERE game_id = ? AND kind = ? "
-                "AND seat = ? AND due = ? AND version = ? AND count = ?",
-                (
-                    due,
-                    fired,
-                    timer.game_id,
-                    timer.kind,
-                    timer.seat,
-                    timer.due,
-                    timer.version,
-                    timer.count,
-                ),
+                "UPDATE timers SET due = ?, count = count + ?, claimed_by = NULL, "
+                "lease_until = NULL WHERE game_id = ? AND kind = ? "
+                f"AND seat = ? AND due = ? AND version = ? AND count = ? AND {_NOT_OTHERS}",
+                (due, fired, *_identity(timer), self.owner),
             )
             return cursor.rowcount == 1
 
@@ -172,7 +250,8 @@ class TimerStore:
     async def add_vacation(self, vacation: Vacation) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO vacations (user_id, starts, ends) VALUES (?, ?, ?)",
+                "INSERT INTO vacations (user_id, starts, ends) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, starts) DO UPDATE SET ends = excluded.ends",
                 (vacation.user_id, vacation.starts, vacation.ends),
             )
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
+from storage.backend import Connection, for_update
 from storage.database import Database, StorageError
 from storage.games import storable_id
-from storage.timekeeping import Timer
+from storage.timekeeping import Timer, local_owner
 
 __all__ = [
     "RoundDeadlines",
@@ -210,7 +211,7 @@ class TournamentStore:
 
     async def get(self, tournament_id: int) -> TournamentRecord | None:
         if not storable_id(tournament_id):
-            return None  # no row has an id outside SQLite's integers
+            return None  # no row has an id outside 64-bit integers
         async with self.db.read() as conn:
             rows = list(
                 await conn.execute_fetchall(
@@ -335,8 +336,9 @@ class TournamentStore:
             if status != "open":
                 raise TournamentClosed("That tournament no longer takes players.")
             cursor = await conn.execute(
-                "INSERT OR IGNORE INTO tournament_players "
-                "(tournament_id, user_id, display_name, rating, joined_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO tournament_players "
+                "(tournament_id, user_id, display_name, rating, joined_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 (tournament_id, user_id, display_name, rating, now),
             )
             return cursor.rowcount == 1
@@ -414,11 +416,12 @@ class TournamentStore:
     async def tables(self, tournament_id: int, round: int | None = None) -> list[TournamentTable]:
         if not storable_id(tournament_id) or (round is not None and not storable_id(round)):
             return []
+        in_round, in_round_value = ("", ()) if round is None else (" AND round = ?", (round,))
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT round, number, seats, game_id, places, adjudicated FROM tournament_tables "
-                "WHERE tournament_id = ? AND (? IS NULL OR round = ?) ORDER BY round, number",
-                (tournament_id, round, round),
+                f"WHERE tournament_id = ?{in_round} ORDER BY round, number",
+                (tournament_id, *in_round_value),
             )
         return [_table(r) for r in rows]
 
@@ -443,17 +446,23 @@ class TournamentStore:
     ) -> bool:
         """A table's places (one per seat, 1 best), once."""
         async with self.db.transaction() as conn:
+            # A table's seats never change once its round is written.
+            rows = await conn.execute_fetchall(
+                "SELECT seats FROM tournament_tables WHERE tournament_id = ? AND round = ? "
+                "AND number = ?",
+                (tournament_id, round, number),
+            )
+            if not rows or len(json.loads(rows[0]["seats"])) != len(places):
+                return False
             cursor = await conn.execute(
                 "UPDATE tournament_tables SET places = ?, adjudicated = ? WHERE tournament_id = ? "
-                "AND round = ? AND number = ? AND places IS NULL "
-                "AND json_array_length(seats) = ?",
+                "AND round = ? AND number = ? AND places IS NULL",
                 (
                     json.dumps([int(p) for p in places]),
                     int(adjudicated),
                     tournament_id,
                     round,
                     number,
-                    len(places),
                 ),
             )
             return cursor.rowcount == 1
@@ -475,11 +484,11 @@ class TournamentStore:
         return int(rows[0]["tournament_id"]), _table(rows[0])
 
     @staticmethod
-    async def _status(conn: Any, tournament_id: int) -> str:
-        rows = list(
-            await conn.execute_fetchall(
-                "SELECT status FROM tournaments WHERE id = ?", (tournament_id,)
-            )
+    async def _status(conn: Connection, tournament_id: int) -> str:
+        """The tournament's status, its row locked until the transaction ends
+        (a join and the first round's pairing take turns)."""
+        rows = await conn.execute_fetchall(
+            f"SELECT status FROM tournaments WHERE id = ?{for_update(conn)}", (tournament_id,)
         )
         if not rows:
             raise StorageError(f"There is no tournament #{tournament_id}.")
@@ -495,8 +504,10 @@ class RoundDeadlines:
     the deadline: ``due``, ``earliest`` and ``reschedule`` for the
     scheduler, ``claim`` for its handler."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, owner: str | None = None) -> None:
         self.db = db
+        self.owner = owner or local_owner()
+        """This process in the claims it takes (issue 20, migration 0009)."""
 
     _SELECT = (
         "SELECT id, round, round_deadline FROM tournaments WHERE round_deadline IS NOT NULL "
@@ -514,13 +525,27 @@ class RoundDeadlines:
         )
 
     async def earliest(self) -> Timer | None:
+        """The next deadline to fire; one that another process holds counts
+        from when its lease runs out (see :meth:`TimerStore.earliest`)."""
         async with self.db.read() as conn:
             rows = list(
                 await conn.execute_fetchall(
-                    f"{self._SELECT} ORDER BY round_deadline, id LIMIT 1"
+                    f"{self._SELECT} AND deadline_claimed_by IS NULL "
+                    "ORDER BY round_deadline, id LIMIT 1"
                 )
             )
-        return self._deadline(rows[0]) if rows else None
+            held = list(
+                await conn.execute_fetchall(
+                    f"{self._SELECT.replace('SELECT ', 'SELECT deadline_lease, ', 1)} "
+                    "AND deadline_claimed_by IS NOT NULL ORDER BY deadline_lease LIMIT 1"
+                )
+            )
+        found = [self._deadline(r) for r in rows]
+        for row in held:
+            deadline = self._deadline(row)
+            lease = float(row["deadline_lease"])
+            found.append(replace(deadline, due=max(deadline.due, lease)))
+        return min(found) if found else None
 
     async def due(self, now: float, limit: int = 500) -> list[Timer]:
         async with self.db.read() as conn:
@@ -530,14 +555,54 @@ class RoundDeadlines:
             )
         return [self._deadline(r) for r in rows]
 
-    async def claim(self, timer: Timer) -> bool:
-        """Clear the deadline if it is still the one read (same tournament,
-        round and time); True if this call cleared it, and so settles it."""
+    async def claim_due(self, now: float, until: float, limit: int = 500) -> list[Timer]:
+        """Claim the deadlines due at ``now`` that nobody holds (or whose
+        holder's lease ran out) until ``until``: one statement, as
+        :meth:`TimerStore.claim_due`."""
+        async with self.db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "UPDATE tournaments SET deadline_claimed_by = ?, deadline_lease = ? "
+                f"WHERE id IN (SELECT d.id FROM ({self._SELECT} AND round_deadline <= ? "
+                "AND (deadline_claimed_by IS NULL OR deadline_lease <= ?) "
+                f"ORDER BY round_deadline, id LIMIT ?{for_update(conn, skip_locked=True)}) AS d) "
+                "RETURNING id, round, round_deadline",
+                (self.owner, until, now, now, limit),
+            )
+        return sorted(self._deadline(r) for r in rows)
+
+    async def holds(self, timer: Timer) -> bool:
+        """Whether the deadline is still the one read and no other process
+        holds it (the handler's check before it settles the round)."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT 1 FROM tournaments WHERE id = ? AND round = ? AND round_deadline = ? "
+                "AND status = 'running' AND "
+                "(deadline_claimed_by IS NULL OR deadline_claimed_by = ?)",
+                (timer.game_id, timer.version, timer.due, self.owner),
+            )
+        return bool(list(rows))
+
+    async def release(self, timer: Timer) -> bool:
+        """Give this process's claim on an unchanged deadline back."""
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE tournaments SET round_deadline = NULL WHERE id = ? AND round = ? "
-                "AND round_deadline = ? AND status = 'running'",
-                (timer.game_id, timer.version, timer.due),
+                "UPDATE tournaments SET deadline_claimed_by = NULL, deadline_lease = NULL "
+                "WHERE id = ? AND round = ? AND round_deadline = ? AND deadline_claimed_by = ?",
+                (timer.game_id, timer.version, timer.due, self.owner),
+            )
+            return cursor.rowcount == 1
+
+    async def claim(self, timer: Timer) -> bool:
+        """Clear the deadline if it is still the one read (same tournament,
+        round and time) and no other process holds it; True if this call
+        cleared it, and so settles it."""
+        async with self.db.transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tournaments SET round_deadline = NULL, deadline_claimed_by = NULL, "
+                "deadline_lease = NULL WHERE id = ? AND round = ? "
+                "AND round_deadline = ? AND status = 'running' AND "
+                "(deadline_claimed_by IS NULL OR deadline_claimed_by = ?)",
+                (timer.game_id, timer.version, timer.due, self.owner),
             )
             return cursor.rowcount == 1
 
@@ -548,10 +613,12 @@ class RoundDeadlines:
         again is safe: games already over are left as they are."""
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
-                "UPDATE tournaments SET round_deadline = ? WHERE id = ? AND round = ? "
+                "UPDATE tournaments SET round_deadline = ?, deadline_claimed_by = NULL, "
+                "deadline_lease = NULL WHERE id = ? AND round = ? "
                 "AND status = 'running' AND (round_deadline = ? OR (round_deadline IS NULL "
                 "AND EXISTS (SELECT 1 FROM tournament_tables AS t WHERE t.tournament_id = "
-                "tournaments.id AND t.round = tournaments.round AND t.places IS NULL)))",
-                (due, timer.game_id, timer.version, timer.due),
+                "tournaments.id AND t.round = tournaments.round AND t.places IS NULL))) "
+                "AND (deadline_claimed_by IS NULL OR deadline_claimed_by = ?)",
+                (due, timer.game_id, timer.version, timer.due, self.owner),
             )
             return cursor.rowcount == 1

@@ -765,9 +765,10 @@ class _ErrorLogHandler(logging.Handler):
 
 
 # Long-lived tasks discord.py starts that an interaction must not wait for.
-BOT_BACKGROUND_TASKS: frozenset[str] = frozenset({"chaupal-scheduler"})
+BOT_BACKGROUND_TASKS: frozenset[str] = frozenset({"chaupal-scheduler", "chaupal-delivery-sweep"})
 """Tasks the bot keeps for its whole life (the timer scheduler sleeps until
-the next deadline): never waited for when an interaction settles."""
+the next deadline, the delivery sweep until its next look): never waited
+for when an interaction settles."""
 _BACKGROUND_QUALNAMES = ("__timeout_task_impl", "Loop._loop", ".inner_call")
 
 

@@ -1,4 +1,7 @@
-"""``python -m bot backup FILE``: a consistent copy, even while the bot is writing."""
+"""``python -m bot backup FILE``: a consistent copy, even while the bot is writing.
+
+SQLite: the online backup, with the write-ahead log.  PostgreSQL: one
+snapshot copied into a SQLite file, which ``migrate-db`` restores."""
 
 from __future__ import annotations
 
@@ -8,10 +11,13 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.__main__ import main
-from storage.database import Database, StorageError, backup_database
+from storage.database import Database, StorageError, backup_database, load_migrations
+from tests.postgres import PostgresServer
+from tests.test_migrate_db import _build, _dump
 
 MOVES = 40
 
@@ -134,3 +140,88 @@ def test_backup_without_a_database_says_so(
 def test_backup_into_a_folder_asks_for_a_file_name(live: Path, tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="folder"):
         backup_database(live, tmp_path)
+
+
+# ----------------------------------------------------------------- PostgreSQL
+
+
+def test_a_postgresql_backup_is_a_chaupal_file_that_restores_whole(
+    postgres_server: PostgresServer,
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A consistent copy of the server's data in a SQLite file; migrate-db
+    puts it back into an empty database, every row as it was."""
+    asyncio.run(_build(postgres_url))
+    secret = "n0t-in-any-output"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CHAUPAL_DATABASE", postgres_url.replace("chaupal@", f"chaupal:{secret}@"))
+    target = tmp_path / "backups" / "chaupal.sqlite3"
+    assert main(["backup", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert "chaupal:***@" in out and secret not in out
+    assert str(target) in out and "5 games" in out
+    assert sorted(p.name for p in target.parent.iterdir()) == ["chaupal.sqlite3"]
+    assert _integrity(target) == ["ok"] and _games(target) == 5
+    original = asyncio.run(_dump(postgres_url))
+    assert asyncio.run(_dump(str(target))) == original  # itself a Chaupal database
+
+    restored = postgres_server.create_database()
+    try:
+        url = postgres_server.url(restored)
+        assert main(["migrate-db", "--from", f"sqlite:{target}", "--to", url]) == 0
+        assert asyncio.run(_dump(url)) == original
+    finally:
+        postgres_server.drop_database(restored)
+
+
+def test_a_postgresql_backup_changes_nothing_on_the_server(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before an upgrade is when a backup matters: the server stays at its
+    schema, and the backup is at that schema too."""
+    older = load_migrations()[:5]
+
+    async def create_old() -> None:
+        db = await Database.open(postgres_url, migrations=older)
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "
+                "created_at, updated_at) VALUES ('sangram', 1, 'active', 1, 2, 0, 0)"
+            )
+        await db.close()
+
+    asyncio.run(create_old())
+    monkeypatch.setenv("CHAUPAL_DATABASE", postgres_url)
+    target = tmp_path / "old.sqlite3"
+    assert main(["backup", str(target)]) == 0
+    conn = sqlite3.connect(target)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+    finally:
+        conn.close()
+    assert _games(target) == 1
+
+    async def version() -> int:
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            return int(await conn.fetchval("SELECT version FROM chaupal_schema"))
+        finally:
+            await conn.close()
+
+    assert asyncio.run(version()) == 5
+
+
+def test_a_postgresql_backup_of_nothing_says_so(
+    postgres_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("CHAUPAL_DATABASE", postgres_url)  # an empty database
+    target = tmp_path / "b.sqlite3"
+    assert main(["backup", str(target)]) == 3
+    assert "holds no Chaupal data" in capsys.readouterr().err
+    assert not target.exists()

@@ -2,7 +2,8 @@
 --
 -- Applied by storage/database.py inside one transaction, which also sets
 -- PRAGMA user_version.  Do not write BEGIN/COMMIT here.  Never edit a
--- migration that has shipped: add the next numbered file instead.
+-- migration that has shipped: add the next numbered file instead.  (The
+-- PostgreSQL block below came with PostgreSQL; SQLite's effect is unchanged.)
 --
 -- Times are REAL seconds since the epoch, passed in from Python.
 -- Discord ids (snowflakes, < 2^63) are INTEGER.  JSON is TEXT.
@@ -62,6 +63,7 @@ CREATE TABLE actions (
 -- row exists; deleting the game itself still removes its log, because the
 -- ON DELETE CASCADE runs after the games row is gone, so the WHEN clause is
 -- false for it.
+-- dialect sqlite
 CREATE TRIGGER actions_no_update
 BEFORE UPDATE ON actions
 BEGIN
@@ -74,6 +76,35 @@ WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
 BEGIN
     SELECT RAISE(ABORT, 'the action log is append-only: delete the game, not its entries');
 END;
+-- dialect postgresql
+-- The same two triggers.  A trigger's WHEN cannot hold a subquery here, so
+-- the function asks; it raises an integrity violation (SQLSTATE 23000), as
+-- SQLite's RAISE(ABORT) is one.
+CREATE FUNCTION actions_no_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the action log is append-only: entries cannot be changed'
+        USING ERRCODE = 'integrity_constraint_violation';
+END;
+$$;
+
+CREATE TRIGGER actions_no_update
+BEFORE UPDATE ON actions
+FOR EACH ROW EXECUTE FUNCTION actions_no_update();
+
+CREATE FUNCTION actions_no_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id) THEN
+        RAISE EXCEPTION 'the action log is append-only: delete the game, not its entries'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN OLD;
+END;
+$$;
+
+CREATE TRIGGER actions_no_delete
+BEFORE DELETE ON actions
+FOR EACH ROW EXECUTE FUNCTION actions_no_delete();
+-- dialect end
 
 -- A state snapshot taken after entry `seq` (0 = before any entry), as JSON.
 CREATE TABLE snapshots (

@@ -33,11 +33,13 @@ NAMES = ("asha", "bhima", "chitra", "dev")
 """The players a :class:`Tables` game seats, in join order."""
 
 
-def make_bot(path: Path, seed: int, clock: Callable[[], float] | None = None) -> ChaupalBot:
+def make_bot(
+    path: Path | str, seed: int, clock: Callable[[], float] | None = None
+) -> ChaupalBot:
     settings = Settings(
         token=None,
         dev_guild_id=None,
-        database_path=path,
+        database=path,
         log_level="DEBUG",
         snapshot_every=5,
         render_workers=0,

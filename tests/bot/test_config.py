@@ -18,7 +18,7 @@ BLANKS = ["", " ", "\t", "  \n"]
     ("name", "field"),
     [
         ("DEV_GUILD_ID", "dev_guild_id"),
-        ("CHAUPAL_DATABASE", "database_path"),
+        ("CHAUPAL_DATABASE", "database"),
         ("CHAUPAL_LOG_LEVEL", "log_level"),
         ("CHAUPAL_SNAPSHOT_EVERY", "snapshot_every"),
         ("CHAUPAL_RENDER_WORKERS", "render_workers"),
@@ -33,7 +33,7 @@ def test_an_empty_optional_setting_means_its_default(name: str, field: str, blan
 def test_the_defaults() -> None:
     assert DEFAULTS.token is None
     assert DEFAULTS.dev_guild_id is None
-    assert DEFAULTS.database_path == Path("data/chaupal.sqlite3")
+    assert DEFAULTS.database == Path("data/chaupal.sqlite3")
     assert DEFAULTS.log_level == "INFO"
     assert DEFAULTS.snapshot_every == 25
     assert DEFAULTS.render_workers == 1
@@ -41,7 +41,7 @@ def test_the_defaults() -> None:
 
 def test_an_empty_database_setting_is_not_the_current_folder() -> None:
     # Path("") is Path("."): the bot used to report "Cannot open the database .".
-    assert load_settings({"CHAUPAL_DATABASE": ""}).database_path != Path(".")
+    assert load_settings({"CHAUPAL_DATABASE": ""}).database != Path(".")
 
 
 def test_values_around_whitespace_are_read() -> None:
@@ -55,7 +55,7 @@ def test_values_around_whitespace_are_read() -> None:
         }
     )
     assert settings.dev_guild_id == 42
-    assert settings.database_path == Path("games/x.sqlite3")
+    assert settings.database == Path("games/x.sqlite3")
     assert settings.log_level == "DEBUG"
     assert settings.snapshot_every == 10
     assert settings.render_workers == 0
@@ -119,3 +119,12 @@ def test_an_empty_setting_in_a_dotenv_file_means_its_default(
         monkeypatch.delenv(name)
     (tmp_path / ".env").write_text("".join(f"{name}=\n" for name in names))
     assert load_settings(dotenv_path=tmp_path / ".env") == DEFAULTS
+
+
+def test_the_database_is_a_sqlite_file_or_a_postgresql_url() -> None:
+    url = "postgresql://chaupal@db.example:5432/chaupal"
+    assert load_settings({"CHAUPAL_DATABASE": f" {url} "}).database == url
+    assert load_settings({"CHAUPAL_DATABASE": "postgres://u@h/d"}).database == "postgres://u@h/d"
+    assert load_settings({"CHAUPAL_DATABASE": "sqlite:games/x.sqlite3"}).database == Path(
+        "games/x.sqlite3"
+    )

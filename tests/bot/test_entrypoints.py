@@ -108,7 +108,7 @@ def test_debug_logging_never_includes_discord_request_bodies() -> None:
 def test_settings_defaults_and_errors() -> None:
     settings = load_settings({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "42"})
     assert settings.token == "abc" and settings.dev_guild_id == 42
-    assert settings.database_path == Path("data/chaupal.sqlite3")
+    assert settings.database == Path("data/chaupal.sqlite3")
     with pytest.raises(ConfigError, match="DEV_GUILD_ID"):
         load_settings({"DEV_GUILD_ID": "my server"})
     with pytest.raises(ConfigError, match="SNAPSHOT"):
@@ -125,7 +125,7 @@ def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         monkeypatch.delenv(name)
     (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\nCHAUPAL_DATABASE=x/y.db\n")
     settings = load_settings(dotenv_path=tmp_path / ".env")
-    assert settings.token == "from-file" and settings.database_path == Path("x/y.db")
+    assert settings.token == "from-file" and settings.database == Path("x/y.db")
 
 
 def test_demo_all_writes_boards_private_views_and_a_log(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ class Seeded:
 
 
 async def open_service(
-    path: Path, draw: Any, snapshot_every: int = 7
+    path: Path | str, draw: Any, snapshot_every: int = 7
 ) -> tuple[Database, GameService]:
     db = await Database.open(path)
     return db, GameService(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ENGINES_DIR = Path(__file__).resolve().parents[2] / "bot" / "engines"
-FORBIDDEN = frozenset({"discord", "PIL", "aiosqlite", "asyncio", "time", "random"})
+FORBIDDEN = frozenset({"discord", "PIL", "aiosqlite", "asyncpg", "asyncio", "time", "random"})
 MODULES = sorted(ENGINES_DIR.rglob("*.py"))
 
 

@@ -325,7 +325,9 @@ def test_the_twin_check_catches_a_player_that_peeks(engine: AnyEngine) -> None:
 
 _PLAYERS_DIR = Path(__file__).resolve().parents[2] / "bot" / "players"
 _MODULES = sorted(_PLAYERS_DIR.glob("*.py"))
-FORBIDDEN = frozenset({"discord", "PIL", "aiosqlite", "asyncio", "time", "storage", "renderers"})
+FORBIDDEN = frozenset(
+    {"discord", "PIL", "aiosqlite", "asyncpg", "asyncio", "time", "storage", "renderers"}
+)
 
 
 def _tree(path: Path) -> ast.AST:

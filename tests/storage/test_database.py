@@ -1,4 +1,9 @@
-"""Database: opening, migrations, corruption and version checks, transactions."""
+"""Database: opening, migrations, corruption and version checks, transactions.
+
+The tests of migrations and transactions run on both backends
+(``database_target``); those about SQLite's file (pragmas, corruption,
+application_id, a read-only or full file) on SQLite only, and
+tests/storage/test_postgres.py has PostgreSQL's own."""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+from storage.backend import INTEGRITY_ERRORS
 from storage.database import (
     APPLICATION_ID,
     CorruptDatabase,
@@ -19,6 +26,7 @@ from storage.database import (
     DatabaseNotWritable,
     DatabaseTooNew,
     Migration,
+    SqliteDatabase,
     StorageError,
     StorageUnavailable,
     load_migrations,
@@ -33,8 +41,18 @@ M2_BROKEN = Migration(
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def sqlite_db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
     database = await Database.open(tmp_path / "chaupal.sqlite3")
+    assert isinstance(database, SqliteDatabase)
     try:
         yield database
     finally:
@@ -52,6 +70,22 @@ async def _scalar(database: Database, sql: str) -> object:
     async with database.read() as conn:
         rows = list(await conn.execute_fetchall(sql))
     return rows[0][0]
+
+
+async def _column(database: Database, sql: str) -> list[object]:
+    """The first column of every row, in order (group_concat is SQLite's own)."""
+    async with database.read() as conn:
+        return [r[0] for r in await conn.execute_fetchall(sql)]
+
+
+async def _stored_version(database: Database) -> int:
+    """The schema version as the database itself records it."""
+    sql = (
+        "PRAGMA user_version"
+        if database.dialect == "sqlite"
+        else "SELECT version FROM chaupal_schema"
+    )
+    return int(str(await _scalar(database, sql)))
 
 
 def _raw_scalar(path: Path, sql: str) -> object:
@@ -91,7 +125,8 @@ async def test_new_file_gets_the_schema_in_a_new_folder(tmp_path: Path) -> None:
         await database.close()
 
 
-async def test_pragmas_wal_foreign_keys_synchronous(db: Database) -> None:
+async def test_pragmas_wal_foreign_keys_synchronous(sqlite_db: SqliteDatabase) -> None:
+    db = sqlite_db
     assert str(await _scalar(db, "PRAGMA journal_mode")).lower() == "wal"
     assert await _scalar(db, "PRAGMA foreign_keys") == 1
     assert await _scalar(db, "PRAGMA synchronous") == 1  # NORMAL
@@ -109,11 +144,13 @@ def test_packaged_migrations_are_numbered_from_one() -> None:
 # ----------------------------------------------------------------- reopening and upgrading
 
 
-async def test_reopen_applies_nothing_new(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "c.sqlite3"
+async def test_reopen_applies_nothing_new(
+    database_target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = database_target
     first = await Database.open(path, migrations=[M1])
     await first.close()
-    caplog.set_level(logging.INFO, logger="storage.database")
+    caplog.set_level(logging.INFO, logger="storage")
     caplog.clear()
     second = await Database.open(path, migrations=[M1])
     try:
@@ -125,8 +162,8 @@ async def test_reopen_applies_nothing_new(tmp_path: Path, caplog: pytest.LogCapt
         await second.close()
 
 
-async def test_reopen_with_packaged_migrations_keeps_data(tmp_path: Path) -> None:
-    path = tmp_path / "c.sqlite3"
+async def test_reopen_with_packaged_migrations_keeps_data(database_target: str) -> None:
+    path = database_target
     first = await Database.open(path)
     async with first.transaction() as conn:
         await conn.execute(
@@ -143,17 +180,19 @@ async def test_reopen_with_packaged_migrations_keeps_data(tmp_path: Path) -> Non
         await second.close()
 
 
-async def test_old_database_upgrades(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "old.sqlite3"
+async def test_old_database_upgrades(
+    database_target: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = database_target
     old = await Database.open(path, migrations=[M1])
     assert old.schema_version == 1
     await old.close()
 
-    caplog.set_level(logging.INFO, logger="storage.database")
+    caplog.set_level(logging.INFO, logger="storage")
     new = await Database.open(path, migrations=[M1, M2])
     try:
         assert new.schema_version == 2
-        assert await _scalar(new, "PRAGMA user_version") == 2
+        assert await _stored_version(new) == 2
         assert await _scalar(new, "SELECT n FROM counter") == 2  # M1's row kept, M2 ran once
         assert await _scalar(new, "SELECT COUNT(*) FROM notes") == 0
         applied = [r.getMessage() for r in caplog.records if "applied migration" in r.getMessage()]
@@ -173,17 +212,21 @@ async def test_empty_file_at_schema_zero_upgrades(tmp_path: Path) -> None:
         await database.close()
 
 
-async def test_failed_migration_leaves_previous_schema(tmp_path: Path) -> None:
-    path = tmp_path / "m.sqlite3"
+async def test_failed_migration_leaves_previous_schema(database_target: str) -> None:
+    path = database_target
     await (await Database.open(path, migrations=[M1])).close()
     with pytest.raises(StorageError) as info:
         await Database.open(path, migrations=[M1, M2_BROKEN])
     message = str(info.value)
     assert "0002_broken" in message and str(path) in message and "schema 1" in message
-    assert _raw_scalar(path, "PRAGMA user_version") == 1
-    assert _raw_scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'half_done'") == 0
+    if not path.startswith("postgresql:"):
+        assert _raw_scalar(Path(path), "PRAGMA user_version") == 1
     again = await Database.open(path, migrations=[M1])
-    await again.close()
+    try:
+        assert await _stored_version(again) == 1
+        assert "half_done" not in await again.tables()
+    finally:
+        await again.close()
 
 
 async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path) -> None:
@@ -282,8 +325,9 @@ async def test_transaction_commits_and_rolls_back(db: Database) -> None:
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO t VALUES (2)")
             raise RuntimeError("boom")
-    assert await _scalar(db, "SELECT group_concat(x) FROM t") == "1"
-    assert not db.conn.in_transaction
+    assert await _column(db, "SELECT x FROM t ORDER BY x") == [1]
+    if isinstance(db, SqliteDatabase):
+        assert not db.conn.in_transaction
 
 
 async def test_transactions_of_two_tasks_do_not_mix(db: Database) -> None:
@@ -311,7 +355,7 @@ async def test_transactions_of_two_tasks_do_not_mix(db: Database) -> None:
     results = await asyncio.gather(task_a(), task_b(), return_exceptions=True)
     assert isinstance(results[0], RuntimeError)
     assert results[1] is None
-    assert await _scalar(db, "SELECT group_concat(who) FROM t") == "b"
+    assert await _column(db, "SELECT who FROM t") == ["b"]
 
 
 async def test_cancelled_transaction_rolls_back(db: Database) -> None:
@@ -332,11 +376,11 @@ async def test_cancelled_transaction_rolls_back(db: Database) -> None:
         await task
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO t VALUES (2)")
-    assert await _scalar(db, "SELECT group_concat(x) FROM t") == "2"
+    assert await _column(db, "SELECT x FROM t") == [2]
 
 
-async def test_close_is_idempotent_and_final(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "x.sqlite3")
+async def test_close_is_idempotent_and_final(database_target: str) -> None:
+    database = await Database.open(database_target)
     await database.close()
     await database.close()
     assert database.closed
@@ -432,8 +476,9 @@ def _player_sentence(message: str, path: str) -> None:
 
 
 async def test_a_read_only_database_refuses_writes_with_a_sentence_for_players(
-    db: Database, caplog: pytest.LogCaptureFixture
+    sqlite_db: SqliteDatabase, caplog: pytest.LogCaptureFixture
 ) -> None:
+    db = sqlite_db
     async with db.transaction() as conn:
         await _add_game(conn)
     await db.conn.execute("PRAGMA query_only = ON")  # "attempt to write a readonly database"
@@ -455,7 +500,10 @@ async def test_a_read_only_database_refuses_writes_with_a_sentence_for_players(
     assert await _games(db) == 2
 
 
-async def test_a_full_disk_rolls_back_and_the_connection_stays_usable(db: Database) -> None:
+async def test_a_full_disk_rolls_back_and_the_connection_stays_usable(
+    sqlite_db: SqliteDatabase,
+) -> None:
+    db = sqlite_db
     async with db.transaction() as conn:
         await _add_game(conn)
     pages = int(str(await _scalar(db, "PRAGMA page_count")))
@@ -479,7 +527,8 @@ async def test_a_full_disk_rolls_back_and_the_connection_stays_usable(db: Databa
     assert await _games(db) == 2
 
 
-async def test_a_database_locked_by_another_program_is_busy(db: Database) -> None:
+async def test_a_database_locked_by_another_program_is_busy(sqlite_db: SqliteDatabase) -> None:
+    db = sqlite_db
     await db.conn.execute("PRAGMA busy_timeout = 50")  # not the usual 5 s
     other = sqlite3.connect(db.path, isolation_level=None)
     try:
@@ -497,7 +546,8 @@ async def test_a_database_locked_by_another_program_is_busy(db: Database) -> Non
     assert await _games(db) == 1
 
 
-async def test_a_failed_read_is_a_sentence_for_players(db: Database) -> None:
+async def test_a_failed_read_is_a_sentence_for_players(sqlite_db: SqliteDatabase) -> None:
+    db = sqlite_db
     with pytest.raises(StorageUnavailable) as info:
         async with db.read():
             # What a failing disk raises (without an error code, as from older Pythons).
@@ -509,13 +559,16 @@ async def test_a_failed_read_is_a_sentence_for_players(db: Database) -> None:
 
 async def test_sql_mistakes_are_not_storage_problems(db: Database) -> None:
     # Constraint and syntax errors are handled by callers or are bugs: unchanged.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         async with db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, joined_at) "
                 "VALUES (999, 0, 1, 'x', 0)"
             )
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+    missing = (sqlite3.OperationalError, asyncpg.UndefinedTableError)
+    with pytest.raises(missing, match=r"no such table|does not exist"):
         async with db.read() as conn:
             await conn.execute("SELECT * FROM no_such_table")
-    assert not db.conn.in_transaction
+    if isinstance(db, SqliteDatabase):
+        assert not db.conn.in_transaction
+    assert await _games(db) == 0  # and the database still works

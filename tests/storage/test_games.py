@@ -1,15 +1,16 @@
-"""GameStore: games, seats, the append-only log, snapshots, messages, a restart."""
+"""GameStore: games, seats, the append-only log, snapshots, messages, a restart.
+
+Every test runs on both backends (``database_target``: SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from storage.backend import INTEGRITY_ERRORS
 from storage.database import Database
 from storage.games import (
     GameNotFound,
@@ -30,8 +31,8 @@ ALICE, BOB, CAROL, DAVE = 111_000_000_000_000_001, 222, 333, 444
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     try:
         yield database
     finally:
@@ -310,7 +311,7 @@ async def test_stale_version_writes_nothing(store: GameStore) -> None:
 async def test_failure_after_the_version_bump_rolls_everything_back(store: GameStore) -> None:
     game = await active_game(store)
     bad = NewEntry(actor=0, action=None, narration="n", private_to=None)  # type: ignore[arg-type]
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await store.append(game.id, expected_version=0, entries=[entries("ok")[0], bad], now=9.0)
     again = await store.get_game(game.id)
     assert again is not None and again.version == 0
@@ -412,10 +413,10 @@ async def test_concurrent_appends_exactly_one_wins(store: GameStore) -> None:
 async def test_action_log_refuses_update_and_delete(store: GameStore) -> None:
     game = await active_game(store)
     await store.append(game.id, expected_version=0, entries=entries("a", "b"), now=1.0)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
         async with store.db.transaction() as conn:
             await conn.execute("UPDATE actions SET action = 'forged' WHERE game_id = ?", (game.id,))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
         async with store.db.transaction() as conn:
             await conn.execute("DELETE FROM actions WHERE game_id = ? AND seq = 2", (game.id,))
     assert [e.action for e in await store.log(game.id)] == ["a", "b"]
@@ -457,8 +458,8 @@ async def test_messages_upsert(store: GameStore) -> None:
 # ----------------------------------------------------------------- restart
 
 
-async def test_restart_keeps_everything_and_continues(tmp_path: Path) -> None:
-    path = tmp_path / "data" / "chaupal.sqlite3"
+async def test_restart_keeps_everything_and_continues(database_target: str) -> None:
+    path = database_target
     db1 = await Database.open(path)
     try:
         store1 = GameStore(db1)

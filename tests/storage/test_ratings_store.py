@@ -1,18 +1,19 @@
 """Ratings and rating history (migration 0004): a game is rated once only,
 leaderboards by conservative estimate, history and trends, stale ratings
-refused, and the migration on a fresh database and on one at schema 3."""
+refused, and the migration on a fresh database and on one at schema 3.  On
+both backends."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
-import sqlite3
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.tournament.ratings import FinishedGame, Rating, rate
+from storage.backend import INTEGRITY_ERRORS
 from storage.database import Database, load_migrations
 from storage.games import GameStore
 from storage.ratings import RatingChange, RatingStore, StaleRating, ordinal
@@ -22,8 +23,8 @@ OTHER_GUILD = 901
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     try:
         yield database
     finally:
@@ -112,8 +113,8 @@ async def test_a_game_is_rated_once_only(db: Database) -> None:
     assert record is not None and record.games == 1 and record.updated_at == 1.0
 
 
-async def test_a_game_is_rated_once_across_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "c.sqlite3"
+async def test_a_game_is_rated_once_across_a_restart(database_target: str) -> None:
+    path = database_target
     game = FinishedGame("artaban", (1, 2), ranking((1,), (0,)))
     first = await Database.open(path)
     try:
@@ -172,6 +173,69 @@ async def test_a_change_from_an_outdated_rating_is_refused(db: Database) -> None
     assert await rate_and_store(store, 2, b, now=3.0)
     record = await store.get(GUILD, "artaban", 1)
     assert record is not None and record.games == 2
+
+
+async def _rated_together(
+    store: RatingStore, games: dict[int, FinishedGame]
+) -> list[bool | BaseException]:
+    """Rate the games from the same stored ratings, all at once (on
+    PostgreSQL their transactions run side by side)."""
+    players = sorted({u for g in games.values() for u in g.players})
+    # Reads side by side first, so that a pool has a connection for each game.
+    await asyncio.gather(*(store.ratings(GUILD, "artaban", players) for _ in games))
+    stored = await store.ratings(GUILD, "artaban", players)
+    current = {u: Rating.of(r) for u, r in stored.items()}
+    return await asyncio.gather(
+        *(
+            store.apply(gid, GUILD, "artaban", rate(current, g).values(), 2.0)
+            for gid, g in games.items()
+        ),
+        return_exceptions=True,
+    )
+
+
+async def test_two_games_rated_at_once_never_lose_an_update(db: Database) -> None:
+    store = RatingStore(db)
+    assert await rate_and_store(store, 1, FinishedGame("artaban", (1, 2), ranking((0,), (1,))), 1.0)
+    results = await _rated_together(
+        store,
+        {
+            2: FinishedGame("artaban", (1, 3), ranking((0,), (1,))),
+            3: FinishedGame("artaban", (1, 4), ranking((1,), (0,))),
+        },
+    )
+    assert sorted(type(r).__name__ for r in results) == ["StaleRating", "bool"], results
+    record = await store.get(GUILD, "artaban", 1)
+    assert record is not None and record.games == 2  # the refused game is rated again later
+
+
+async def test_two_first_ratings_at_once_never_lose_an_update(db: Database) -> None:
+    store = RatingStore(db)
+    results = await _rated_together(
+        store,
+        {
+            1: FinishedGame("artaban", (1, 2), ranking((0,), (1,))),
+            2: FinishedGame("artaban", (1, 3), ranking((1,), (0,))),
+        },
+    )
+    assert sorted(type(r).__name__ for r in results) == ["StaleRating", "bool"], results
+    record = await store.get(GUILD, "artaban", 1)
+    assert record is not None and record.games == 1
+
+
+async def test_one_game_rated_twice_at_once_counts_once(db: Database) -> None:
+    store = RatingStore(db)
+    game = FinishedGame("artaban", (1, 2), ranking((0,), (1,)))
+    changes = rate({}, game).values()
+    await asyncio.gather(store.is_rated(7), store.is_rated(7))  # two connections
+    results = await asyncio.gather(
+        store.apply(7, GUILD, "artaban", changes, 1.0),
+        store.apply(7, GUILD, "artaban", changes, 1.0),
+        return_exceptions=True,
+    )
+    assert sorted(results, key=str) == [False, True], results
+    record = await store.get(GUILD, "artaban", 1)
+    assert record is not None and record.games == 1
 
 
 async def test_a_new_player_must_be_new(db: Database) -> None:
@@ -353,11 +417,15 @@ async def test_seat_names_are_the_newest_seat_on_that_server(db: Database) -> No
 
 
 async def _tables(db: Database) -> set[str]:
+    """The tables and indexes."""
+    sql = (
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"
+        if db.dialect == "sqlite"
+        else "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()"
+    )
     async with db.read() as conn:
-        rows = await conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'index')"
-        )
-    return {str(r[0]) for r in rows}
+        rows = await conn.execute_fetchall(sql)
+    return {str(r[0]) for r in rows} | set(await db.tables())
 
 
 async def test_migration_on_a_fresh_database(db: Database) -> None:
@@ -370,15 +438,15 @@ async def test_migration_on_a_fresh_database(db: Database) -> None:
         await conn.execute(
             "INSERT INTO rating_history VALUES (1, 2, 'x', 3, 25, 8, 26, 7, 1, 1, 0)"
         )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         async with db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO rating_history VALUES (1, 2, 'x', 3, 25, 8, 27, 7, 1, 1, 0)"
             )
 
 
-async def test_migration_on_a_database_at_schema_3(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
+async def test_migration_on_a_database_at_schema_3(database_target: str) -> None:
+    path = database_target
     old = await Database.open(path, migrations=load_migrations()[:3])
     try:
         assert old.schema_version == 3

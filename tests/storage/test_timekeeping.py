@@ -1,12 +1,11 @@
 """Timers, settings and vacations (migration 0003), and the scheduler that
 fires the timers: in order, once each, across restarts, driven by a fake
-clock."""
+clock.  On both backends."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,8 @@ from tests.fakes import FakeClock
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     try:
         yield database
     finally:
@@ -113,8 +112,10 @@ class Recorder:
             self.acted.append(timer)
 
 
-async def test_overdue_timers_fire_once_each_in_order_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "chaupal.sqlite3"
+async def test_overdue_timers_fire_once_each_in_order_after_a_restart(
+    database_target: str,
+) -> None:
+    path = database_target
     clock = FakeClock(1000.0)
     db = await Database.open(path)
     games = [await new_game(db) for _ in range(3)]

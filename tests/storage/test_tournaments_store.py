@@ -1,22 +1,22 @@
-"""Tournaments in SQLite (migration 0005): players join while it is open,
-rounds are written whole and once, a table plays one game and records one
-result, and a restart mid-round finds everything as it was."""
+"""Tournaments in storage (migration 0005), on both backends: players join
+while it is open, rounds are written whole and once, a table plays one game
+and records one result, and a restart mid-round finds everything as it was."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
+from storage.backend import INTEGRITY_ERRORS
 from storage.database import Database, StorageError
 from storage.games import GameStore
 from storage.tournaments import TournamentClosed, TournamentStore
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "t.sqlite3")
+async def db(database_target: str) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     try:
         yield database
     finally:
@@ -90,7 +90,7 @@ async def test_a_table_plays_one_game_and_records_one_result(db: Database) -> No
     game, other = await new_game(db), await new_game(db)
     assert await store.link_game(tid, 1, 1, game)
     assert not await store.link_game(tid, 1, 1, other)  # a restart never starts it twice
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)unique"):
         await store.link_game(tid, 1, 2, game)  # one game, one table
     found = await store.table_of_game(game)
     assert found is not None and found[0] == tid and found[1].number == 1
@@ -104,8 +104,8 @@ async def test_a_table_plays_one_game_and_records_one_result(db: Database) -> No
     assert tables[1].places == (1, 1) and tables[1].adjudicated
 
 
-async def test_a_restart_mid_round_finds_everything(tmp_path: Path) -> None:
-    path = tmp_path / "t.sqlite3"
+async def test_a_restart_mid_round_finds_everything(database_target: str) -> None:
+    path = database_target
     db = await Database.open(path)
     store = TournamentStore(db)
     tid = await new_tournament(store, "pods")

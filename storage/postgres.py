@@ -1,0 +1,566 @@
+"""PostgreSQL, the second storage backend, through asyncpg.
+
+:class:`PostgresDatabase` is what :meth:`storage.database.Database.open`
+returns for a ``postgresql://`` URL: a pool of asyncpg connections.
+
+- :meth:`~PostgresDatabase.transaction` takes a pooled connection and runs
+  one transaction at READ COMMITTED, PostgreSQL's default.  Writes that must
+  not be overtaken are guarded in SQL, so they hold on both engines: a
+  conditional ``UPDATE`` (``... WHERE version = ?``: a second writer waits for
+  the row, then finds the condition false and changes nothing) or a read
+  ending in :func:`storage.backend.for_update`, which locks the rows read.
+  SERIALIZABLE would give the same guarantees without them, but fails
+  transactions under contention, and the stores' ``async with`` blocks
+  cannot be run again.
+- :meth:`~PostgresDatabase.read` reads on a pooled connection without a
+  transaction: each statement sees what was committed when it started.
+- Statements arrive with ``?`` placeholders (:mod:`storage.backend`);
+  :func:`postgres_sql` rewrites them to ``$1 .. $n`` once per distinct
+  statement, and asyncpg keeps each prepared.
+- The migrations are SQLite's files: :func:`postgres_migration` keeps the
+  ``-- dialect postgresql`` blocks and reads SQLite's column types as
+  PostgreSQL's (``INTEGER`` is ``BIGINT``: Discord ids are 64-bit).  The
+  schema version is the one row of ``chaupal_schema``, the marker of a
+  Chaupal schema; each migration runs in its own transaction under an
+  advisory lock, so two processes starting at once migrate once.
+- A URL's password never reaches a message or the log
+  (:func:`storage.backend.redact`).  Without one in the URL, asyncpg uses
+  ``PGPASSWORD`` or ``~/.pgpass``, as ``psql`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import re
+import urllib.parse
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+import asyncpg
+
+from storage.backend import Connection, Dialect, Executed, Row, redact, scrub, secrets_of
+from storage.database import (
+    APPLICATION_ID,
+    Database,
+    DatabaseNotWritable,
+    DatabaseTooNew,
+    Migration,
+    StorageError,
+    StorageUnavailable,
+    _check_numbering,
+    load_migrations,
+)
+
+__all__ = [
+    "POOL_SIZE",
+    "PostgresConnection",
+    "PostgresDatabase",
+    "postgres_migration",
+    "postgres_sql",
+]
+
+log = logging.getLogger(__name__)
+
+#: Connections the pool may open: one per concurrent transaction or read.
+POOL_SIZE = 10
+#: Seconds to connect, or to wait for a free connection of the pool.
+CONNECT_TIMEOUT = 10.0
+#: Session settings, unless the URL sets them.  lock_timeout is SQLite's busy
+#: timeout: a write waiting longer than this for a locked row gives up ("busy").
+SESSION_SETTINGS = {"application_name": "chaupal", "lock_timeout": "5s"}
+#: A migration may wait longer for the tables it alters (a running bot reading them).
+MIGRATION_LOCK_TIMEOUT = "60s"
+#: The advisory lock held while migrating ("CHPL", as SQLite's application_id).
+MIGRATION_LOCK = APPLICATION_ID
+#: The table whose one row is the schema version; it marks a Chaupal schema.
+SCHEMA_TABLE = "chaupal_schema"
+
+
+# ----------------------------------------------------------------- SQL text
+
+# What is not SQL code: literals, quoted names, comments, dollar-quoted bodies.
+_NOT_CODE = re.compile(
+    r"""'(?:[^']|'')*'
+      | "(?:[^"]|"")*"
+      | --[^\n]*
+      | /\*.*?\*/
+      | \$(?P<tag>[A-Za-z_]*)\$.*?\$(?P=tag)\$""",
+    re.DOTALL | re.VERBOSE,
+)
+
+
+def _code_pieces(sql: str) -> list[tuple[bool, str]]:
+    """*sql* cut into ``(is_code, text)`` pieces."""
+    pieces: list[tuple[bool, str]] = []
+    at = 0
+    for match in _NOT_CODE.finditer(sql):
+        pieces.append((True, sql[at : match.start()]))
+        pieces.append((False, match.group(0)))
+        at = match.end()
+    pieces.append((True, sql[at:]))
+    return pieces
+
+
+@functools.lru_cache(maxsize=2048)
+def postgres_sql(sql: str) -> str:
+    """*sql* with its ``?`` placeholders numbered ``$1 .. $n`` (not those in
+    literals, quoted names or comments).  Cached: the stores' statements are
+    a few hundred distinct texts."""
+    if "?" not in sql:
+        return sql
+    number = 0
+
+    def numbered(_: re.Match[str]) -> str:
+        nonlocal number
+        number += 1
+        return f"${number}"
+
+    return "".join(
+        re.sub(r"\?", numbered, text) if is_code else text for is_code, text in _code_pieces(sql)
+    )
+
+
+# SQLite's column types, read as PostgreSQL's.  AUTOINCREMENT ids become
+# identity columns, which never hand out an id twice either.
+_TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", re.IGNORECASE),
+        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+    ),
+    (re.compile(r"\bINTEGER\b", re.IGNORECASE), "BIGINT"),
+    (re.compile(r"\bREAL\b", re.IGNORECASE), "DOUBLE PRECISION"),
+    (re.compile(r"\bBLOB\b", re.IGNORECASE), "BYTEA"),
+    (re.compile(r"\)\s*WITHOUT\s+ROWID\b", re.IGNORECASE), ")"),
+)
+
+
+def postgres_migration(migration: Migration) -> str:
+    """The script PostgreSQL runs for *migration*: its text without the
+    ``-- dialect sqlite`` blocks, with SQLite's types read as PostgreSQL's
+    (outside literals and comments)."""
+    pieces = _code_pieces(migration.text_for("postgresql"))
+    out: list[str] = []
+    for is_code, text in pieces:
+        if is_code:
+            for pattern, replacement in _TYPES:
+                text = pattern.sub(replacement, text)
+        out.append(text)
+    return "".join(out)
+
+
+# ----------------------------------------------------------------- failures
+
+# SQLSTATEs of a server, disk or connection that failed (not of Chaupal's
+# SQL), as StorageUnavailable's problems.  Anything else propagates as it is.
+_SQLSTATE_PROBLEMS: dict[str, str] = {
+    "25006": "read-only",  # read_only_sql_transaction (a standby, default_transaction_read_only)
+    "42501": "read-only",  # insufficient_privilege
+    "53100": "full",  # disk_full
+    "55P03": "busy",  # lock_not_available (lock_timeout)
+    "57014": "busy",  # query_canceled (statement_timeout)
+    "40001": "busy",  # serialization_failure
+    "40P01": "busy",  # deadlock_detected
+    "57P01": "unreachable",  # admin_shutdown
+    "57P02": "unreachable",  # crash_shutdown
+    "57P03": "unreachable",  # cannot_connect_now (starting up)
+    "58030": "disk error",  # io_error
+    "XX001": "damaged",  # data_corrupted
+    "XX002": "damaged",  # index_corrupted
+}
+_SQLSTATE_CLASSES: dict[str, str] = {
+    "08": "unreachable",  # connection exceptions
+    "53": "busy",  # insufficient resources (memory, connections)
+    "58": "disk error",  # system errors
+}
+
+# At start-up, for the operator: what is wrong and what to do.
+_OPERATOR_ADVICE: dict[str, str] = {
+    "read-only": "the server refuses writes (a standby, or default_transaction_read_only), "
+    "or Chaupal's database user may not write its tables. Point CHAUPAL_DATABASE at the "
+    "primary server, as a user that owns Chaupal's schema",
+    "full": "the server's disk is full. Free some space and restart",
+    "busy": "the server is busy, or another program holds a lock on Chaupal's tables. "
+    "Try again, and stop that program if it keeps happening",
+    "unreachable": "the connection to the server broke. Check that the server runs",
+    "disk error": "the server reported a disk error. Check the server",
+    "damaged": "the server reported damaged data. Check the server and restore a backup",
+}
+
+
+def _problem(exc: BaseException) -> str | None:
+    """Which failure of the server or the connection *exc* reports, or None."""
+    state = getattr(exc, "sqlstate", None)
+    if isinstance(state, str) and state:
+        return _SQLSTATE_PROBLEMS.get(state) or _SQLSTATE_CLASSES.get(state[:2])
+    if isinstance(exc, OSError | TimeoutError):
+        return "unreachable"
+    return None
+
+
+def _rowcount(status: str) -> int:
+    """The row count in a command tag (``INSERT 0 1``, ``UPDATE 3``), or -1."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+@dataclass(frozen=True, slots=True)
+class _Executed:
+    rowcount: int
+
+
+# ----------------------------------------------------------------- the connection
+
+
+class PostgresConnection:
+    """An asyncpg connection as a :class:`storage.backend.Connection`."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @property
+    def dialect(self) -> Dialect:
+        return "postgresql"
+
+    async def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> Executed:
+        status = await self._conn.execute(postgres_sql(sql), *parameters)
+        return _Executed(_rowcount(str(status)))
+
+    async def execute_fetchall(self, sql: str, parameters: Iterable[Any] = (), /) -> Sequence[Row]:
+        # asyncpg.Record reads by name and by position, like sqlite3.Row.
+        return cast(Sequence[Row], await self._conn.fetch(postgres_sql(sql), *parameters))
+
+    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> None:
+        rows = [tuple(p) for p in parameters]
+        if rows:
+            await self._conn.executemany(postgres_sql(sql), rows)
+
+
+# ----------------------------------------------------------------- the database
+
+
+def _session_settings(url: str) -> dict[str, str]:
+    """:data:`SESSION_SETTINGS` less those the URL's query sets itself."""
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+    return {k: v for k, v in SESSION_SETTINGS.items() if k not in query}
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database (its current schema): a pool of asyncpg connections."""
+
+    dialect: ClassVar[Dialect] = "postgresql"
+
+    def __init__(self, location: str, pool: Any, schema_version: int, secrets: list[str]) -> None:
+        super().__init__(location, schema_version)
+        self._pool: Any | None = pool
+        self._secrets = secrets
+
+    # ----------------------------------------------------------------- opening
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        migrations: Sequence[Migration] | None = None,
+        upgrade: bool = True,
+    ) -> PostgresDatabase:
+        """Connect to the database at *url* and bring its schema up to date.
+
+        With *upgrade* False (backups), nothing is written: the schema must
+        already be Chaupal's, at any version this Chaupal knows.  Raises
+        :class:`StorageError` (the server cannot be reached, refuses the
+        login, or the schema is another program's), :class:`DatabaseTooNew`
+        or :class:`DatabaseNotWritable`.
+        """
+        location = redact(url)
+        secrets = secrets_of(url)
+        steps = list(load_migrations() if migrations is None else migrations)
+        _check_numbering(steps)
+        try:
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                timeout=CONNECT_TIMEOUT,
+                server_settings=_session_settings(url),
+            )
+        except Exception as exc:
+            raise StorageError(
+                f"Cannot connect to the PostgreSQL database {location} "
+                f"({scrub(str(exc) or type(exc).__name__, secrets)}). Check that the server "
+                "runs and that CHAUPAL_DATABASE names its host, port, database, user and "
+                "password (or set PGPASSWORD)."
+            ) from None  # asyncpg's own exception may repeat the URL
+        try:
+            version = await cls._prepare(pool, location, secrets, steps, upgrade=upgrade)
+        except BaseException:
+            pool.terminate()
+            raise
+        return cls(location, pool, version, secrets)
+
+    @classmethod
+    async def _prepare(
+        cls,
+        pool: Any,
+        location: str,
+        secrets: Sequence[str],
+        steps: Sequence[Migration],
+        *,
+        upgrade: bool,
+    ) -> int:
+        try:
+            async with pool.acquire() as conn:
+                current = await cls._check_schema(conn, location, len(steps), upgrade=upgrade)
+                if not upgrade:
+                    return current
+                for step in steps[current:]:
+                    await cls._apply(conn, location, step)
+                # One real write, so a read-only server is refused at start-up.
+                async with conn.transaction():
+                    await conn.execute(f"UPDATE {SCHEMA_TABLE} SET version = version")
+                return int(await conn.fetchval(f"SELECT version FROM {SCHEMA_TABLE}"))
+        except StorageError:
+            raise
+        except Exception as exc:
+            detail = scrub(str(exc) or type(exc).__name__, secrets)
+            problem = _problem(exc)
+            if problem is not None and problem != "unreachable":
+                raise DatabaseNotWritable(
+                    f"Cannot write to the PostgreSQL database {location}: "
+                    f"{_OPERATOR_ADVICE[problem]} ({detail})."
+                ) from exc
+            raise StorageError(
+                f"Cannot open the PostgreSQL database {location} ({detail}). "
+                "Check that the server runs and that Chaupal's user may use the database."
+            ) from exc
+
+    @staticmethod
+    async def _check_schema(conn: Any, location: str, latest: int, *, upgrade: bool) -> int:
+        """The schema version, after refusing another program's schema and a
+        newer Chaupal's; marks an empty schema as Chaupal's (version 0)."""
+        async with conn.transaction():
+            if upgrade:
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            schema = await conn.fetchval("SELECT current_schema()")
+            if schema is None:
+                raise StorageError(
+                    f"{location} has no schema to create Chaupal's tables in (its "
+                    "search_path names none that exists). Create one, or fix the search_path."
+                )
+            tables = [
+                str(r[0])
+                for r in await conn.fetch(
+                    "SELECT c.relname FROM pg_class c JOIN pg_namespace n "
+                    "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+                    "AND c.relkind IN ('r', 'p', 'v', 'm', 'f') ORDER BY c.relname"
+                )
+            ]
+            if SCHEMA_TABLE not in tables:
+                if tables:
+                    held = ", ".join(tables[:3]) + (", ..." if len(tables) > 3 else "")
+                    raise StorageError(
+                        f"{location} is a PostgreSQL database, but its schema {schema} is "
+                        f"not Chaupal's (it holds {held}, and no {SCHEMA_TABLE} table). "
+                        "Point Chaupal at an empty database or schema, or move those "
+                        "tables aside."
+                    )
+                if not upgrade:
+                    raise StorageError(
+                        f"{location} holds no Chaupal data (schema {schema} is empty)."
+                    )
+                await conn.execute(f"CREATE TABLE {SCHEMA_TABLE} (version BIGINT NOT NULL)")
+                await conn.execute(f"INSERT INTO {SCHEMA_TABLE} (version) VALUES (0)")
+                return 0
+            rows = await conn.fetch(f"SELECT version FROM {SCHEMA_TABLE}")
+            if len(rows) != 1:
+                raise StorageError(
+                    f"{location}: the table {SCHEMA_TABLE} must hold one row (Chaupal's "
+                    f"schema version), but holds {len(rows)}. Restore a backup."
+                )
+            current = int(rows[0][0])
+            if current > latest:
+                raise DatabaseTooNew(
+                    f"{location} was written by a newer Chaupal (schema {current}, "
+                    f"this version knows up to {latest}). Upgrade Chaupal, "
+                    "or point it at another database."
+                )
+            return current
+
+    @staticmethod
+    async def _apply(conn: Any, location: str, step: Migration) -> None:
+        script = postgres_migration(step)
+        try:
+            async with conn.transaction():
+                await conn.execute(f"SET LOCAL lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'")
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                # Another process may have migrated while we waited for the lock.
+                if int(await conn.fetchval(f"SELECT version FROM {SCHEMA_TABLE}")) >= step.number:
+                    return
+                if script.strip():
+                    await conn.execute(script)  # no arguments: the whole script at once
+                await conn.execute(f"UPDATE {SCHEMA_TABLE} SET version = $1", step.number)
+        except asyncpg.PostgresError as exc:
+            if _problem(exc) is not None:
+                raise  # not the migration's fault: _prepare says what it is
+            raise StorageError(
+                f"Migration {step.number:04d}_{step.name} failed on {location} ({exc}); "
+                f"the database was left at schema {step.number - 1}. "
+                "Report this as a bug; restore a backup if the schema was edited by hand."
+            ) from exc
+        log.info("%s: applied migration %04d_%s", location, step.number, step.name)
+
+    # ----------------------------------------------------------------- using
+
+    @property
+    def pool(self) -> Any:
+        """The asyncpg pool. Prefer :meth:`read` and :meth:`transaction`."""
+        if self._pool is None:
+            raise StorageError(f"The database {self.location} is closed.")
+        return self._pool
+
+    @property
+    def closed(self) -> bool:
+        return self._pool is None
+
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One transaction on a pooled connection, at READ COMMITTED (see the module)."""
+        return self._transaction()
+
+    def read(self) -> AbstractAsyncContextManager[Connection]:
+        """Reads on a pooled connection, outside any transaction: each
+        statement sees what was committed when it started."""
+        return self._read()
+
+    def snapshot(self) -> AbstractAsyncContextManager[Connection]:
+        """A REPEATABLE READ, READ ONLY transaction: one snapshot for every statement."""
+        return self._snapshot()
+
+    async def tables(self) -> list[str]:
+        async with self.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT c.relname FROM pg_class c JOIN pg_namespace n "
+                "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+                "AND c.relkind IN ('r', 'p') AND c.relname <> ? ORDER BY c.relname",
+                (SCHEMA_TABLE,),
+            )
+        return [str(r[0]) for r in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        async with self.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema() AND table_name = ? "
+                "ORDER BY ordinal_position",
+                (table,),
+            )
+        return [str(r[0]) for r in rows]
+
+    @asynccontextmanager
+    async def _acquired(self, what: str) -> AsyncIterator[Any]:
+        pool = self.pool
+        try:
+            raw = await pool.acquire(timeout=CONNECT_TIMEOUT)
+        except TimeoutError as exc:
+            # Every pooled connection stayed busy (or a new one was slow to open).
+            log.warning("%s: %s waited %ss for a connection", self.location, what, CONNECT_TIMEOUT)
+            raise StorageUnavailable("busy") from exc
+        except Exception as exc:
+            if (unavailable := self._unavailable(exc, what)) is not None:
+                raise unavailable from exc
+            raise
+        try:
+            yield raw
+        finally:
+            try:
+                await pool.release(raw)
+            except Exception:  # a broken connection: the pool replaces it
+                log.debug("%s: releasing a connection failed", self.location, exc_info=True)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        async with self._acquired("a write") as raw:
+            transaction = raw.transaction()
+            try:
+                await transaction.start()
+            except Exception as exc:
+                if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    raise unavailable from exc
+                raise
+            try:
+                yield PostgresConnection(raw)
+            except BaseException as exc:
+                # A broken connection cannot roll back; the server already has.
+                with contextlib.suppress(Exception):
+                    await transaction.rollback()
+                if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    raise unavailable from exc
+                raise
+            try:
+                await transaction.commit()
+            except Exception as exc:
+                if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    raise unavailable from exc
+                raise
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Connection]:
+        async with self._acquired("a read") as raw:
+            try:
+                yield PostgresConnection(raw)
+            except Exception as exc:
+                if (unavailable := self._unavailable(exc, "a read")) is not None:
+                    raise unavailable from exc
+                raise
+
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Connection]:
+        async with self._acquired("a read") as raw:
+            transaction = raw.transaction(isolation="repeatable_read", readonly=True)
+            try:
+                await transaction.start()
+                try:
+                    yield PostgresConnection(raw)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await transaction.rollback()  # it only read: nothing to keep
+            except Exception as exc:
+                if (unavailable := self._unavailable(exc, "a read")) is not None:
+                    raise unavailable from exc
+                raise
+
+    def _unavailable(self, exc: BaseException, what: str) -> StorageUnavailable | None:
+        """*exc* as :class:`StorageUnavailable` if the server or the connection
+        failed, else None.  The operator's log gets the server's words, which
+        never hold the statement's values nor the password."""
+        problem = _problem(exc)
+        if problem is None:
+            return None
+        log.warning(
+            "%s: %s failed (%s): %s [%s]",
+            self.location,
+            what,
+            problem,
+            scrub(str(exc), self._secrets),
+            getattr(exc, "sqlstate", None) or type(exc).__name__,
+        )
+        return StorageUnavailable(problem)
+
+    async def close(self) -> None:
+        """Close the pool, after the transactions running in it end. Safe to call twice."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        try:
+            await asyncio.wait_for(pool.close(), timeout=CONNECT_TIMEOUT)
+        except TimeoutError:
+            log.warning(
+                "%s: connections still busy after %ss; closed", self.location, CONNECT_TIMEOUT
+            )
+            pool.terminate()

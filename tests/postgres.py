@@ -1,0 +1,20 @@
+"""The tests' throwaway PostgreSQL server: :mod:`storage.pgserver`, shipped
+so that ``python -m bot.loadtest`` starts one too."""
+
+from storage.pgserver import (
+    HOW_TO_INSTALL,
+    OPT_OUT,
+    SUPERUSER,
+    PostgresServer,
+    PostgresUnavailable,
+    server_binaries,
+)
+
+__all__ = [
+    "HOW_TO_INSTALL",
+    "OPT_OUT",
+    "SUPERUSER",
+    "PostgresServer",
+    "PostgresUnavailable",
+    "server_binaries",
+]
