@@ -188,7 +188,8 @@ class GameService:
         """How long an automatic seat waits before it acts (see
         ``AUTO_DELAY``); 0 plays automatic seats at once, inside the change
         that made them due (the benchmarks and simulations)."""
-        self.shared = store.db.dialect == "postgresql" if shared is None else shared
+        dialect = getattr(store.db, "dialect", None)  # None: a store without a database (tests)
+        self.shared = dialect == "postgresql" if shared is None else shared
         """Whether other processes may write this database too (issue 20):
         then a cached game is checked against storage before it is used
         (:meth:`_current`, two reads).  Only PostgreSQL is shared; a SQLite

@@ -60,9 +60,11 @@ Readings of the rulings, explained where they are implemented:
   ``accept-draw``, ``decline-draw`` (and still move) or simply move, which lets
   the offer lapse.  Offers are not plies for the 40-ply rule.
 
-States are frozen dataclasses; the per-move path builds them through
-:func:`_replace`/:func:`_after_move` (``object.__new__`` plus the field dict)
-instead of the generated frozen ``__init__``, which nearly doubles playout speed.
+States are frozen dataclasses.  In pure Python the per-move path builds them
+through :func:`_replace`/:func:`_after_move` (``object.__new__`` plus the field
+dict) instead of the generated frozen ``__init__``, which nearly doubles
+playout speed; compiled, :class:`ArtabanState` is a native class, built by its
+own compiled ``__init__`` (:data:`_NATIVE`), which is cheaper still.
 For random playouts and search (issue 19) a die's moves come from tables
 indexed by the verdicts on its neighbours (:func:`_generate`), and a PLAY
 state keeps each seat's moves in a slot outside its fields (:data:`_LEGAL`):
@@ -80,8 +82,6 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import cache
 from typing import Any, Final, NoReturn
-
-from mypy_extensions import mypyc_attr
 
 from bot.engines.artaban_views import (
     ArtabanView,
@@ -680,12 +680,33 @@ def _values_ok(values: tuple[int, ...]) -> bool:
 LastMove = tuple[Seat, str, int, int]
 """(seat, kind, from square, to square); kind is tip, turn, capture or sacrifice."""
 
+# The two pairs below are typed as tuples of any length so that mypyc keeps
+# them as tuple objects: a pair type it unpacks into C values, and indexing
+# it by seat then builds a new tuple every time.
+Squares = tuple[tuple[int, ...], ...]
+"""One tuple of squares per seat."""
+Known = tuple[list[ArtabanAction] | None, ...]
+"""What a state keeps under :data:`_LEGAL`: each seat's moves, or None."""
 
-# A Python class when compiled (see bot/engines/compiled.py): it keeps
-# derived data in its ``__dict__``, which mypyc's native classes lack.
-@mypyc_attr(native_class=False)
+
+class _MoveCache:
+    """The slot in which a state keeps its moves (:data:`_LEGAL`): declared
+    on a base class, as an annotation in the dataclass would make a field of
+    it (and mypyc needs the annotation to give the native class the slot)."""
+
+    __slots__ = ("_legal",)
+    _legal: Known
+
+    @property
+    def __dict__(self) -> dict[str, Any]:  # type: ignore[override]
+        # Only the compiled (native) class gets here: its fields live in C
+        # slots, so vars() and _fields_of find them through this.  The pure
+        # class's own __dict__ comes first.
+        return {name: getattr(self, name) for name in _FIELD_ORDER}
+
+
 @dataclass(frozen=True)
-class ArtabanState:
+class ArtabanState(_MoveCache):
     phase: str
     diagonal: bool
     """R5: the diagonal-captures variant is on."""
@@ -706,21 +727,52 @@ class ArtabanState:
     """The seat whose random set-up chance is dealing now."""
     result: str
     """How the game ended: ``stuck``, ``quiet``, ``agreed`` (empty while on)."""
-    movers: tuple[tuple[int, ...], tuple[int, ...]]
+    movers: Squares
     """Derived from :attr:`board` (kept for speed): each seat's squares with a
     die that may still move (not home, R8), ascending."""
 
-    # The fields live in __dict__ as before; the move cache (_LEGAL) in a
-    # slot, outside it, so vars(), equality, hashing, repr and JSON never
-    # see it.
-    __slots__ = ("__dict__", "__weakref__", "_legal")
+    def __init__(
+        self,
+        phase: str,
+        diagonal: bool,
+        board: tuple[int, ...],
+        to_play: Seat,
+        quiet: int,
+        ply: int,
+        draw_offer: Seat | None,
+        last_move: LastMove | None,
+        values: tuple[tuple[int, ...], tuple[int, ...]],
+        leaders: tuple[int, int],
+        committed: tuple[bool, bool],
+        dealing: Seat | None,
+        result: str,
+        movers: Squares,
+    ) -> None:
+        # The frozen dataclass's own __init__ (dataclass() keeps one the
+        # class defines), written out so that mypyc compiles it instead of
+        # leaving it to the interpreter: a compiled state is then built for
+        # about the cost of a tuple (_after_move).
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "diagonal", diagonal)
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "to_play", to_play)
+        object.__setattr__(self, "quiet", quiet)
+        object.__setattr__(self, "ply", ply)
+        object.__setattr__(self, "draw_offer", draw_offer)
+        object.__setattr__(self, "last_move", last_move)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "leaders", leaders)
+        object.__setattr__(self, "committed", committed)
+        object.__setattr__(self, "dealing", dealing)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "movers", movers)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (to a search worker) without the move cache (:data:`_LEGAL`)."""
         return _fields_of(self)
 
 
-def _movers(board: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _movers(board: tuple[int, ...]) -> Squares:
     found: tuple[list[int], list[int]] = ([], [])
     for sq, code in enumerate(board):
         if code and not _HOME[_OWNER[code]][sq]:
@@ -728,9 +780,13 @@ def _movers(board: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(found[0]), tuple(found[1])
 
 
+_NATIVE: Final = ArtabanState.__dictoffset__ == 0
+"""Compiled with mypyc, ArtabanState is a native class: its fields live in
+C slots, not in a ``__dict__``, and its ``__init__`` is compiled."""
 _new_state: Final = object.__new__
 _set_fields: Final = object.__setattr__
-_FIELD_NAMES: Final = frozenset(f.name for f in fields(ArtabanState))
+_FIELD_ORDER: Final = tuple(f.name for f in fields(ArtabanState))
+_FIELD_NAMES: Final = frozenset(_FIELD_ORDER)
 
 _LEGAL: Final = "_legal"
 """The slot in which a PLAY state keeps, per seat, the list of its dice's
@@ -739,9 +795,6 @@ equality, hashing, ``repr``, ``vars``, JSON and pickles never see it.
 States are immutable, so it never goes stale; a state built from another
 starts without it unless the rules say the moves are the same (a turn, a
 draw offer or a refusal; see ``_after_move`` and ``_same_moves``)."""
-
-Known = tuple[list[ArtabanAction] | None, list[ArtabanAction] | None]
-"""What a state keeps under :data:`_LEGAL`: each seat's moves, or None."""
 
 
 def _fields_of(state: ArtabanState) -> dict[str, Any]:
@@ -757,7 +810,10 @@ def _fields_of(state: ArtabanState) -> dict[str, Any]:
 
 def _build(d: dict[str, Any]) -> ArtabanState:
     """The state with the field dict ``d``, built like ``ArtabanState(**d)``
-    would be at a third of the cost of the frozen ``__init__``."""
+    would be: in pure Python at a third of the cost of the frozen
+    ``__init__``, compiled by that (compiled) ``__init__`` itself."""
+    if _NATIVE:
+        return ArtabanState(**d)
     after = _new_state(ArtabanState)
     _set_fields(after, "__dict__", d)
     return after
@@ -768,14 +824,31 @@ def _replace(state: ArtabanState, **changes: Any) -> ArtabanState:
     ``state`` with ``changes`` (and without its move cache)."""
     if not changes.keys() <= _FIELD_NAMES:
         raise TypeError(f"ArtabanState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+    if _NATIVE:
+        # Compiled: the fields read and the state built natively, several
+        # times cheaper than through the field dict.
+        return ArtabanState(
+            changes.get("phase", state.phase),
+            changes.get("diagonal", state.diagonal),
+            changes.get("board", state.board),
+            changes.get("to_play", state.to_play),
+            changes.get("quiet", state.quiet),
+            changes.get("ply", state.ply),
+            changes.get("draw_offer", state.draw_offer),
+            changes.get("last_move", state.last_move),
+            changes.get("values", state.values),
+            changes.get("leaders", state.leaders),
+            changes.get("committed", state.committed),
+            changes.get("dealing", state.dealing),
+            changes.get("result", state.result),
+            changes.get("movers", state.movers),
+        )
     d = _fields_of(state)
     d.update(changes)
     return _build(d)
 
 
-def _pair(
-    pair: tuple[tuple[int, ...], tuple[int, ...]], seat: Seat, squares: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _pair(pair: Squares, seat: Seat, squares: tuple[int, ...]) -> Squares:
     return (squares, pair[1]) if seat == 0 else (pair[0], squares)
 
 
@@ -819,7 +892,7 @@ def _after_move(
     state: ArtabanState,
     seat: Seat,
     board: tuple[int, ...],
-    movers: tuple[tuple[int, ...], tuple[int, ...]],
+    movers: Squares,
     last: LastMove,
     progress: bool,
     known: Known | None,
@@ -829,41 +902,68 @@ def _after_move(
     (a turn), else None."""
     quiet = 0 if progress else state.quiet + 1
     nxt = 1 - seat
-    # The hot path of every game: the fields copied and the changed ones
-    # set, at a third of the cost of the frozen __init__.
-    d = {**state.__dict__}  # a combined dict, see _fields_of
-    if state.dealing is not None or state.result:
-        d["dealing"] = None  # only a hand-made state could say otherwise
-        d["result"] = ""
-    d["board"] = board
-    d["to_play"] = nxt
-    d["quiet"] = quiet
-    d["ply"] = state.ply + 1
-    d["last_move"] = last
-    d["movers"] = movers
+    keep: Known | None = None
     if quiet >= QUIET_LIMIT:
-        d["phase"] = OVER
-        d["draw_offer"] = None
-        d["result"] = QUIET
-        return _build(d)
-    # R9: the game ends when the player to move next has no tip, capture
-    # or sacrifice.  Their moves are worked out now (and kept for
-    # legal_actions): each die has two turns, so anything more is one.
-    theirs = known[nxt] if known is not None else None
-    if theirs is None:
-        theirs = _generate(board, movers[nxt], nxt, state.diagonal)
-    if len(theirs) == 2 * len(movers[nxt]):
-        d["phase"] = OVER
-        d["draw_offer"] = None
-        d["result"] = STUCK
-        return _build(d)
+        result = QUIET
+    else:
+        # R9: the game ends when the player to move next has no tip, capture
+        # or sacrifice.  Their moves are worked out now (and kept for
+        # legal_actions): each die has two turns, so anything more is one.
+        theirs = known[nxt] if known is not None else None
+        if theirs is None:
+            theirs = _generate(board, movers[nxt], nxt, state.diagonal)
+        if len(theirs) == 2 * len(movers[nxt]):
+            result = STUCK
+        else:
+            result = ""
+            mine = known[seat] if known is not None else None
+            keep = (mine, theirs) if nxt == 1 else (theirs, mine)
     # R9: the opponent's pending offer lapses when this player moves
     # instead; this player's own offer stands for the opponent to answer.
-    if state.draw_offer is not None and state.draw_offer != seat:
-        d["draw_offer"] = None
-    mine = known[seat] if known is not None else None
-    after = _build(d)
-    _set_fields(after, _LEGAL, (mine, theirs) if nxt == 1 else (theirs, mine))
+    offer = state.draw_offer
+    if offer is not None and (result or offer != seat):
+        offer = None
+    if not _NATIVE:
+        # The hot path of every game, in Python: the fields copied and the
+        # changed ones set, at a third of the cost of the frozen __init__.
+        d = {**state.__dict__}  # a combined dict, see _fields_of
+        if result or state.dealing is not None or state.result:
+            d["phase"] = OVER if result else PLAY
+            d["dealing"] = None  # only a hand-made state could say otherwise
+            d["result"] = result
+        d["board"] = board
+        d["to_play"] = nxt
+        d["quiet"] = quiet
+        d["ply"] = state.ply + 1
+        d["draw_offer"] = offer
+        d["last_move"] = last
+        d["movers"] = movers
+        after = _new_state(ArtabanState)  # as _build does
+        _set_fields(after, "__dict__", d)
+        if keep is not None:
+            _set_fields(after, _LEGAL, keep)
+        return after
+    # Compiled: the native class's compiled __init__ beats any copy.
+    after = ArtabanState(
+        OVER if result else PLAY,
+        state.diagonal,
+        board,
+        nxt,
+        quiet,
+        state.ply + 1,
+        offer,
+        last,
+        state.values,
+        state.leaders,
+        state.committed,
+        None,
+        result,
+        movers,
+    )
+    if keep is not None:
+        # Written out, mypyc calls the slot's setter directly (the alias
+        # above is the cheaper call in Python).
+        object.__setattr__(after, _LEGAL, keep)
     return after
 
 
@@ -1037,7 +1137,8 @@ class ArtabanEngine:
                         new = list(board)
                         new[dst] = _TIPPED[d][board[sq]]
                         new[sq] = 0
-                        if d == FORWARD:
+                        forward = d == FORWARD
+                        if forward:
                             mine = _moved(movers[seat], sq, dst, _HOME[seat])
                         else:
                             # Sideways: the next square of the same rank, so
@@ -1051,7 +1152,7 @@ class ArtabanEngine:
                             tuple(new),
                             (mine, movers[1]) if seat == 0 else (movers[0], mine),
                             (seat, "tip", sq, dst),
-                            d == FORWARD,
+                            forward,
                             None,
                         )
                 self._refuse_tip(state, seat, action)
@@ -1252,6 +1353,7 @@ class ArtabanEngine:
         """Captures, sacrifices and draw offers (``apply`` does tips and turns)."""
         board = state.board
         kind: str
+        movers: Squares
         if isinstance(action, Capture | Sacrifice):
             sq = self._own_die(state, seat, action.frm)
             dst = action.to
@@ -1363,10 +1465,10 @@ class ArtabanEngine:
         return (score[0], score[1]), (home[0], home[1]), (on_board[0], on_board[1])
 
     def outcome(self, state: ArtabanState) -> Outcome | None:
-        # The reason names seats as {p0}/{p1}, filled in by the caller.
-        who = seat_tag
         if state.phase != OVER:
             return None
+        # The reason names seats as {p0}/{p1}, filled in by the caller.
+        who = seat_tag
         scores, home, on_board = self.tally(state.board)
         both = frozenset((0, 1))
         if state.result == AGREED:
