@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"chaupal: {exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
     from bot.engines import ENGINE_BUILD
     from storage.database import Database
 

@@ -5,7 +5,7 @@
 of all five games through :class:`~bot.service.GameService`, some with a
 clock that runs out during the run, and for each N of ``--processes``
 starts N worker processes.  Each worker runs a real
-:class:`~bot.client.ChaupalBot` (its service, delivery and its sweep, the
+:class:`~bot.edge.client.ChaupalBot` (its service, delivery and its sweep, the
 timer and round schedulers, the keeper, the tournament director) over a
 fake Discord HTTP layer that answers like Discord and writes every request
 to a journal (JSON lines).  Worker *i* runs the shards ``s % N == i``.
@@ -190,9 +190,10 @@ class FakeHttp:
 async def worker_main(args: argparse.Namespace) -> None:
     import discord
 
-    from bot import claims, delivery
-    from bot.client import ChaupalBot
+    from bot import claims
     from bot.config import Settings
+    from bot.edge import delivery
+    from bot.edge.client import ChaupalBot
     from bot.engines.core import CHANCE, GameError, progress_seat
 
     # Leases short enough that a killed process's work is taken over

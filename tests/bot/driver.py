@@ -17,8 +17,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 import pytest
 
-from bot.client import ChaupalBot
 from bot.config import Settings
+from bot.edge.client import ChaupalBot
 from bot.engines.core import CHANCE
 from storage.games import OutboxRow
 from tests.discord_harness import FakeDiscord, FakeUser, Sent

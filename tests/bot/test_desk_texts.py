@@ -1,4 +1,4 @@
-"""The tournament desk's pure texts (``bot/desk.py``): a moderator's verdict
+"""The tournament desk's pure texts (``bot/edge/desk.py``): a moderator's verdict
 parsed, table lines, standings cut to one message, the announcement, and the
 format's description with its planned rounds (``bot/director.py``)."""
 
@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.desk import (
+from bot.director import MAX_NAME, planned_rounds
+from bot.edge.desk import (
     NAMES_SHOWN,
     announcement_text,
     describe_format,
@@ -19,7 +20,6 @@ from bot.desk import (
     standings_text,
     table_line,
 )
-from bot.director import MAX_NAME, planned_rounds
 from bot.engines.core import GameError
 from bot.outgoing import MAX_CONTENT, safe_name
 from bot.tournament.standings import Standing, Tiebreak

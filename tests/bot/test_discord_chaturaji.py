@@ -21,9 +21,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from bot.edge.ui.items import BOARD_BUTTON_MOVES
 from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
 from bot.engines.core import CHANCE
-from bot.ui.items import BOARD_BUTTON_MOVES
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,

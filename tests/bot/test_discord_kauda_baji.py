@@ -24,7 +24,7 @@ someone else's pick is refused and changes nothing.
 The rules ("Playing on Discord") say the headline under the board tells
 every throw and every forfeit.  Fails today: delivery leaves the chance
 player's narrations (every throw, R6's third six, an R8 forfeit at the
-throw, R16's bonus throw) out of the headline (``bot/delivery.py``,
+throw, R16's bonus throw) out of the headline (``bot/edge/delivery.py``,
 ``Delivery._board``); see the report.
 """
 
@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.choices import FLAT_LIMIT, MAX_SELECTS
+from bot.edge.ui.items import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import (
     SEATINGS,
@@ -50,7 +51,6 @@ from bot.engines.kauda_baji import (
     Throw,
     square_of,
 )
-from bot.ui.items import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,

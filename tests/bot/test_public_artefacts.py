@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from bot.delivery import headline
+from bot.edge.delivery import headline
+from bot.edge.ui.items import board_choices
 from bot.engines import ENGINES
 from bot.engines.core import Engine
 from bot.service import GameService, LiveGame
-from bot.ui.items import board_choices
 from storage.games import GameRecord, SeatRecord
 from tests.engines.test_conformance import TWINS, _artaban_half_committed, _twin_pairs
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.client import ChaupalBot
-from bot.delivery import jump_url
+from bot.edge.client import ChaupalBot
+from bot.edge.delivery import jump_url
 from bot.engines.core import progress_seat
 from bot.outgoing import safe_name
 from bot.tournament.ratings import FinishedGame, Rating, rate

@@ -25,11 +25,11 @@ from typing import Any
 
 import pytest
 
-from bot import delivery as delivery_module
 from bot.claims import LEASE
 from bot.config import ConfigError, load_settings
-from bot.delivery import Delivery
 from bot.director import TournamentDirector
+from bot.edge import delivery as delivery_module
+from bot.edge.delivery import Delivery
 from bot.engines.core import CHANCE, GameError, progress_seat
 from bot.scheduler import Scheduler
 from bot.service import GameService, MoveResult, Player

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from bot.client import ChaupalBot
+from bot.edge.client import ChaupalBot
 from bot.timekeeping import format_left
 from storage.database import Database
 from storage.timekeeping import Timer, TimerStore

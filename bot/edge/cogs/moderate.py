@@ -7,8 +7,8 @@ carries ``default_permissions(manage_messages=True)``: members without
 Manage Messages do not see them.  A server can show them to anyone
 (Server Settings → Integrations), and the Chaupal moderator role
 (``/moderate settings moderator_role``) grants no Discord permission, so
-every command still checks who may use it (:meth:`bot.table.Table.is_moderator`,
-the tournament desk, :class:`bot.cogs.settings.ServerSettingsChanges`).
+every command still checks who may use it (:meth:`bot.edge.table.Table.is_moderator`,
+the tournament desk, :class:`bot.edge.cogs.settings.ServerSettingsChanges`).
 Thin: each command hands over to the same code the old ones did.
 """
 
@@ -20,13 +20,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.game import GAME_CHOICES, GAME_NUMBER, channel_game_choices, parse_options
-from bot.cogs.settings import ServerSettingsChanges
-from bot.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
+from bot.edge.cogs.game import GAME_CHOICES, GAME_NUMBER, channel_game_choices, parse_options
+from bot.edge.cogs.settings import ServerSettingsChanges
+from bot.edge.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
 from storage.games import GameStatus
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 RUNNING: tuple[GameStatus, ...] = ("active",)
 

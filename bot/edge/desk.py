@@ -2,8 +2,8 @@
 what a tournament says in its channel.
 
 :class:`~bot.director.TournamentDirector` runs tournaments without Discord;
-this is its Discord edge, as :class:`bot.table.Table` is the game service's.
-Slash commands (``bot/cogs/tournament.py``) and the Join and Leave buttons
+this is its Discord edge, as :class:`bot.edge.table.Table` is the game service's.
+Slash commands (``bot/edge/cogs/tournament.py``) and the Join and Leave buttons
 on the announcement both land here.  Refusals are ephemeral and change
 nothing.  Every public post is made once: round and final announcements are
 claimed in SQLite before they are posted, so a restart never repeats one;
@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.delivery import jump_url
 from bot.director import (
     FORMAT_TITLES,
     TIME_LOSSES_TO_DROP,
@@ -30,6 +29,7 @@ from bot.director import (
     TournamentDirector,
     planned_rounds,
 )
+from bot.edge.delivery import jump_url
 from bot.engines import get_engine
 from bot.engines.core import GameError, whole_number
 from bot.outgoing import NO_PINGS, clip, discord_time, plain_name, reply, safe_name
@@ -49,7 +49,7 @@ from storage.tournaments import (
 )
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
@@ -305,7 +305,7 @@ class TournamentDesk:
         """Before a tournament game's first board: its table message in the
         tournament's channel (the game's "lobby" message, from which its
         thread opens).  None for games that are not a tournament's."""
-        from bot.table import lobby_text
+        from bot.edge.table import lobby_text
 
         heading = await self.heading(game)
         if not heading:
@@ -411,7 +411,7 @@ class TournamentDesk:
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the announcement: its players, and what the tournament is doing."""
-        from bot.ui.items import tournament_view
+        from bot.edge.ui.items import tournament_view
 
         if record.message_channel_id is None or record.message_id is None:
             return
@@ -624,7 +624,7 @@ class TournamentDesk:
         round_time: str | None = None,
         auto_drop: bool = True,
     ) -> None:
-        from bot.ui.items import tournament_view
+        from bot.edge.ui.items import tournament_view
 
         try:
             if itx.guild_id is None:
@@ -667,7 +667,7 @@ class TournamentDesk:
                 log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
 
     async def join(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        from bot.table import player_of
+        from bot.edge.table import player_of
 
         try:
             if tournament_id is None and await self._offer_open(itx):
@@ -691,7 +691,7 @@ class TournamentDesk:
     async def _offer_open(self, itx: discord.Interaction[Any]) -> bool:
         """With several open tournaments here (this channel's, else the
         server's) and none named, answer with a menu of them; True if so."""
-        from bot.ui.items import TournamentJoinSelect
+        from bot.edge.ui.items import TournamentJoinSelect
 
         if itx.guild_id is None:
             return False

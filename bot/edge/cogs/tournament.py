@@ -1,7 +1,7 @@
 """``/tournament``: players join, watch the standings and find their
 games; moderators run tournaments with ``/moderate tournament``
-(:mod:`bot.cogs.moderate`).  Thin: every request goes to
-:class:`bot.desk.TournamentDesk`."""
+(:mod:`bot.edge.cogs.moderate`).  Thin: every request goes to
+:class:`bot.edge.desk.TournamentDesk`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 TOURNAMENT = "Tournament number (only needed when several are on)"
 FORMAT_CHOICES = [

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 import discord
 
 from bot.choices import follow_up_prompt
-from bot.delivery import jump_url
+from bot.edge.delivery import jump_url
 from bot.engines import get_engine
 from bot.engines.core import Engine, GameError, NamesSeats, Option
 from bot.outgoing import (
@@ -41,7 +41,7 @@ from storage.database import StorageError
 from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesMade
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
@@ -291,7 +291,7 @@ class Table:
     async def _refresh_lobby(
         self, itx: discord.Interaction[Any], game: LiveGame, *, note: str = "", closed: bool = False
     ) -> None:
-        from bot.ui.items import lobby_rules_view
+        from bot.edge.ui.items import lobby_rules_view
 
         content = (
             lobby_text(game)
@@ -326,7 +326,7 @@ class Table:
     async def play_text(
         self, itx: discord.Interaction[Any], game_id: int | None, text: str
     ) -> None:
-        from bot.ui.items import private_view
+        from bot.edge.ui.items import private_view
 
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
@@ -356,7 +356,7 @@ class Table:
         in_menu: bool,
     ) -> None:
         """Follow a button or select path: play the action, or show the next menu."""
-        from bot.ui.items import menu_heading, menu_view, private_view
+        from bot.edge.ui.items import menu_heading, menu_view, private_view
 
         try:
             # Menus (and the board's "Choose…", which only opens one) stay
@@ -416,7 +416,7 @@ class Table:
     ) -> None:
         """A button or menu from before menus were shown flat: its path would
         pick something else now, so nothing is played."""
-        from bot.ui.items import private_view
+        from bot.edge.ui.items import private_view
 
         why = "That menu was made by an older version of Chaupal, so nothing was played."
         try:
@@ -438,7 +438,7 @@ class Table:
     async def _refresh_menu(self, itx: discord.Interaction[Any], game_id: int, why: str) -> None:
         """A menu whose choice is gone: say so, and offer the current choices
         if the player still has any (nothing was changed)."""
-        from bot.ui.items import private_view
+        from bot.edge.ui.items import private_view
 
         game = await self.service.get(game_id)
         seat = game.seat_of(itx.user.id)
@@ -460,7 +460,7 @@ class Table:
 
     async def show_mine(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
         """The caller's private view, ephemerally (the DM fallback)."""
-        from bot.ui.items import private_view
+        from bot.edge.ui.items import private_view
 
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
@@ -694,8 +694,8 @@ class Table:
         """``/moderate game replace``: a moderator asks ``new`` (in the game's thread,
         pinging only them) to take ``old``'s seat; nothing changes until they
         press **Take the seat**."""
+        from bot.edge.ui.items import seat_offer_view
         from bot.outgoing import mention, pinging
-        from bot.ui.items import seat_offer_view
 
         try:
             await itx.response.defer(ephemeral=True)
@@ -808,7 +808,7 @@ class Table:
         """A game's summary with a **Complete rules** button, or (``full``)
         its complete rules as a Markdown file: one message a player can read
         in Discord's preview, download or search, instead of a dozen pages."""
-        from bot.ui.items import rules_view
+        from bot.edge.ui.items import rules_view
 
         try:
             engine = get_engine(engine_name)
@@ -841,7 +841,7 @@ class Table:
         """A new lobby in this channel (``/game new``, or a **Play** button
         of ``/help``), posted publicly with Join, Leave, Start and Rules;
         ``bots`` seats are the automatic players' (``/game new bots:N``)."""
-        from bot.ui.items import lobby_rules_view
+        from bot.edge.ui.items import lobby_rules_view
 
         if itx.guild_id is None:
             await self.refuse(itx, GameError("Start games in a server channel, not in DMs."))
@@ -866,10 +866,10 @@ class Table:
 
     async def ask_resign(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
         """``/game resign``: nothing happens yet; an ephemeral question with
-        **Resign** (good for :data:`~bot.ui.items.RESIGN_CONFIRM_SECONDS`) and
+        **Resign** (good for :data:`~bot.edge.ui.items.RESIGN_CONFIRM_SECONDS`) and
         **Keep playing**.  A moderator ending a game they do not play in is
         asked the same way."""
-        from bot.ui.items import RESIGN_CONFIRM_SECONDS, resign_view
+        from bot.edge.ui.items import RESIGN_CONFIRM_SECONDS, resign_view
 
         try:
             await itx.response.defer(ephemeral=True)
@@ -986,8 +986,8 @@ class Table:
         game's channel, opened by the clicker; the other players are pinged
         once and each presses **Join**.  Only the game's players may press
         it; while the rematch's lobby is open, another press points to it."""
+        from bot.edge.ui.items import lobby_rules_view
         from bot.outgoing import mention, pinging
-        from bot.ui.items import lobby_rules_view
 
         try:
             await itx.response.defer(ephemeral=True)

@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.claims import LEASE, SWEEP_EVERY
+from bot.edge.keeper import clock_line
 from bot.engines.core import CHANCE, Seat
-from bot.keeper import clock_line
 from bot.outgoing import (
     NO_PINGS,
     Style,
@@ -55,7 +55,7 @@ from bot.service import LiveGame, MoveResult, secrets_of
 from storage.games import OutboxRow
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ def asked_privately(game: LiveGame, seat: Seat, served: frozenset[Seat] | None =
     something hidden, or they differ from other awaited seats'): such a seat
     gets its menu by DM.  ``served`` is what :func:`board_menu` says the
     board serves, when the caller has it already."""
-    from bot.ui.items import board_menu
+    from bot.edge.ui.items import board_menu
 
     state = game.state
     if state is None or game.is_over:
@@ -432,7 +432,7 @@ class Delivery:
         """Edit the lobby message: who plays (as the lobby said), then the
         game's status line.  Never fails delivery: a deleted lobby message
         just stays deleted."""
-        from bot.table import lobby_text
+        from bot.edge.table import lobby_text
 
         store = self.bot.store
         lobby = await store.get_message(game.id, "lobby")
@@ -628,7 +628,7 @@ class Delivery:
 
     async def _deliver(self, live: LiveGame, actor: Seat | None) -> bool:
         """The rest of :meth:`catch_up`, holding the game's delivery."""
-        from bot.ui.items import board_menu
+        from bot.edge.ui.items import board_menu
 
         game_id = live.id
         game = _frozen(live)
@@ -909,7 +909,7 @@ class Delivery:
     async def _send_board(
         self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
     ) -> discord.Message | None:
-        from bot.ui.items import board_view
+        from bot.edge.ui.items import board_view
 
         png = await self.public_png(game)
         previous = await self.bot.store.get_message(game.id, "board")
@@ -943,7 +943,7 @@ class Delivery:
         return message
 
     async def _edit_board(self, game: LiveGame, content: str) -> bool:
-        from bot.ui.items import board_view
+        from bot.edge.ui.items import board_view
 
         stored = await self.bot.store.get_message(game.id, "board")
         if stored is None:
@@ -1032,7 +1032,7 @@ class Delivery:
         """DM one seat its private view (and its menu, when it must choose;
         ``line``: the "your turn" line its wait owes), silently while its
         player is away or in their quiet hours."""
-        from bot.ui.items import private_view
+        from bot.edge.ui.items import private_view
 
         user_id = game.user_of(seat)
         png = await self.private_png(game, seat)

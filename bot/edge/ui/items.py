@@ -3,7 +3,7 @@
 Every component is a :class:`discord.ui.DynamicItem`: its custom_id carries
 the game id, the state version it was drawn for and a menu path of indices
 (see ``bot/choices.py``), never a card or any other hidden word.  Callbacks
-only hand over to :class:`bot.table.Table`; the rules stay in the engines.
+only hand over to :class:`bot.edge.table.Table`; the rules stay in the engines.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bot.outgoing import Style, fill_seats
 from bot.service import LiveGame, menu_words_of
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
     from storage.tournaments import TournamentRecord
 
 MAX_BOARD_BUTTONS = 20

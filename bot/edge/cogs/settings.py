@@ -38,7 +38,7 @@ from bot.server_settings import (
 from bot.timekeeping import ClockRule, TableOptions, format_duration
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ class ChaupalCog(
 
 class ServerSettingsChanges:
     """Changing this server's settings: the bodies of ``/moderate
-    settings …`` (:mod:`bot.cogs.moderate`), which Discord shows only to
+    settings …`` (:mod:`bot.edge.cogs.moderate`), which Discord shows only to
     members with Manage Messages by default; each still checks Manage Server
     or the server's moderator role itself, since a server can show the
     commands to anyone."""

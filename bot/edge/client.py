@@ -23,19 +23,19 @@ from discord.ext import commands
 
 from bot.claims import process_id
 from bot.config import Settings
-from bot.delivery import Delivery
-from bot.desk import TournamentDesk
 from bot.director import TournamentDirector
+from bot.edge.delivery import Delivery
+from bot.edge.desk import TournamentDesk
+from bot.edge.keeper import Keeper
+from bot.edge.table import Table
+from bot.edge.ui.items import DYNAMIC_ITEMS
 from bot.engines import ENGINES
 from bot.engines.core import excerpt
-from bot.keeper import Keeper
 from bot.outgoing import reply
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
-from bot.table import Table
 from bot.thinking import ThinkPool
-from bot.ui.items import DYNAMIC_ITEMS
 from storage.database import Database
 from storage.games import GameStore
 from storage.ratings import RatingStore
@@ -47,7 +47,12 @@ log = logging.getLogger(__name__)
 TOURNAMENT_GRACE = 5.0
 """Seconds a closing bot gives tournament passes still running."""
 
-EXTENSIONS = ("bot.cogs.game", "bot.cogs.settings", "bot.cogs.ratings", "bot.cogs.tournament")
+EXTENSIONS = (
+    "bot.edge.cogs.game",
+    "bot.edge.cogs.settings",
+    "bot.edge.cogs.ratings",
+    "bot.edge.cogs.tournament",
+)
 
 
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.
@@ -227,8 +232,8 @@ class ChaupalBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.load_extension("bot.cogs.help")  # /help (issue 17)
-        await self.load_extension("bot.cogs.moderate")  # /moderate (issue 18)
+        await self.load_extension("bot.edge.cogs.help")  # /help (issue 17)
+        await self.load_extension("bot.edge.cogs.moderate")  # /moderate (issue 18)
         live = await self.store.live_games()
         settings = self.settings
         log.info(

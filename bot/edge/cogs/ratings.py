@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.delivery import jump_url
+from bot.edge.delivery import jump_url
 from bot.engines import ENGINES
 from bot.outgoing import MAX_CONTENT, discord_time, reply, safe_name
 from renderers.common import to_png
@@ -34,7 +34,7 @@ from renderers.leaderboard import (
 from storage.ratings import HistoryEntry, RatingRecord
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
     from storage.ratings import RatingStore
 
 log = logging.getLogger(__name__)

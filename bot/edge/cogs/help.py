@@ -1,6 +1,6 @@
 """``/help``: what Chaupal is, how a game starts, and the five games, with a
 button for each game's rules and one to open a lobby for it (the buttons
-are :class:`bot.ui.items.GameHelpButton`, so they work after a restart)."""
+are :class:`bot.edge.ui.items.GameHelpButton`, so they work after a restart)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.engines.core import Engine
 from bot.outgoing import reply
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 GAME_LINES: Final = {
     "mahabharata": "draft dice to win the epic's leaders and build a secret Pati behind "
@@ -72,7 +72,7 @@ class HelpCog(commands.Cog):
         name="help", description="What Chaupal is, how to start a game, and the games"
     )
     async def help(self, itx: discord.Interaction[Any]) -> None:
-        from bot.ui.items import help_view
+        from bot.edge.ui.items import help_view
 
         await reply(itx, help_text(), view=help_view())
 

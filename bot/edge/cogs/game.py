@@ -1,5 +1,5 @@
 """``/game``: open, join, play and inspect games.  Thin: every request goes to
-:class:`bot.table.Table` or :class:`bot.service.GameService`."""
+:class:`bot.edge.table.Table` or :class:`bot.service.GameService`."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.table import TABLE_OPTION_HELP, option_values
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats, reply
 from bot.players import LEVELS
-from bot.table import TABLE_OPTION_HELP, option_values
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 from storage.games import GameStatus
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +255,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.describe(game=GAME_NUMBER)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def board(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        from bot.delivery import next_up
+        from bot.edge.delivery import next_up
 
         try:
             await itx.response.defer(ephemeral=True)
@@ -290,7 +290,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
     async def list_(self, itx: discord.Interaction[Any]) -> None:
-        from bot.table import moves_word
+        from bot.edge.table import moves_word
 
         here = await self.bot.store.games_in_channel(itx.channel_id or 0)
         mine = await self.bot.store.games_of_user(itx.user.id)

@@ -32,7 +32,7 @@ from storage.games import is_automatic_player
 from storage.timekeeping import Timer
 
 if TYPE_CHECKING:
-    from bot.client import ChaupalBot
+    from bot.edge.client import ChaupalBot
 
 log = logging.getLogger(__name__)
 
