@@ -23,7 +23,7 @@ import discord
 
 if TYPE_CHECKING:
     from bot.engines.core import Seat
-    from bot.service import LiveGame
+    from bot.live import LiveGame
 
 MAX_CONTENT = 2000
 """Discord's limit on a message's content."""

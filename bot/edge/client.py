@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -28,7 +28,7 @@ from bot.edge.delivery import Delivery
 from bot.edge.desk import TournamentDesk
 from bot.edge.keeper import Keeper
 from bot.edge.table import Table
-from bot.edge.ui.items import DYNAMIC_ITEMS
+from bot.edge.ui.items import DYNAMIC_ITEMS, Clicks
 from bot.engines import ENGINES
 from bot.engines.core import excerpt
 from bot.outgoing import reply
@@ -346,3 +346,12 @@ class ChaupalBot(commands.AutoShardedBot):
         db = getattr(self, "db", None) or self._database
         if db is not None:
             await db.close()
+
+
+if TYPE_CHECKING:
+
+    def _clicks(bot: ChaupalBot) -> Clicks:
+        """The components find the table and the desk on the client
+        (:class:`bot.edge.ui.items.Clicks`): mypy checks here that it fits,
+        as it checks each host where the client hands itself over."""
+        return bot

@@ -31,18 +31,20 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
 from bot.claims import LEASE, SWEEP_EVERY
-from bot.edge.keeper import clock_line
+from bot.edge.lobby import lobby_text
+from bot.edge.ports import Discord, Headings
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
     NO_PINGS,
     Style,
     clip,
+    discord_time,
     fill_seats,
     mention,
     names_of,
@@ -51,11 +53,14 @@ from bot.outgoing import (
     safe_name,
 )
 from bot.server_settings import server_settings
-from bot.service import LiveGame, MoveResult, secrets_of
+from bot.service import GameService, LiveGame, MoveResult, secrets_of
+from bot.timekeeping import clock_deadline, format_left, time_left
 from storage.games import OutboxRow
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.rendering import RenderPool
+    from storage.games import GameStore
+    from storage.timekeeping import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +165,41 @@ def status_line(game: LiveGame, last: str, link: str) -> str:
         parts.append(f"Latest: {clip(said, LAST_MOVE_CHARS)}")
     parts.append(link)
     return clip(" ".join(p for p in parts if p))
+
+
+def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
+    """Each player's clock and who is away, for the text above the board
+    ("" when there is nothing to say): ``Clocks: Asha ⏳ runs out <t:…:R> ·
+    Bhima 1d (away, back <t:…:R>)``.
+
+    A running clock shows its deadline as a Discord timestamp, which each
+    reader sees as a live countdown in their own time zone: a duration would
+    be stale as soon as the board is posted.  A stopped clock keeps its time
+    left, which does not change until it runs again."""
+    if game.state is None or game.is_over:
+        return ""
+    away = away or {}
+    rule = game.table.clock
+    parts: list[str] = []
+    for s in game.seats:
+        if s.controller == "auto":
+            continue
+        back = away.get(s.seat)
+        note = f" (away, back {discord_time(back)})" if back is not None else ""
+        left = time_left(s, rule, now)
+        if left is None:
+            if note:
+                parts.append(f"{{p{s.seat}}}{note}")
+            continue
+        deadline = clock_deadline(s, rule)
+        if deadline is not None and not game.paused:
+            parts.append(f"{{p{s.seat}}} ⏳ runs out {discord_time(deadline)}{note}")
+        else:
+            parts.append(f"{{p{s.seat}}} {format_left(left)}{note}")
+    if not parts:
+        return ""
+    label = "Clocks: " if rule is not None else "Away: "
+    return ("Paused. " if game.paused else "") + label + " · ".join(parts)
 
 
 def headline(
@@ -282,8 +322,29 @@ def _owed(row: OutboxRow | None) -> bool:
     return row is not None and row.digest.startswith(OWED)
 
 
+class DeliveryHost(Discord, Protocol):
+    """What delivery uses of the bot: Discord's channels and DMs, the games'
+    store and service, each server's settings, the render pool, the clock,
+    this process's id, and the tournament desk's headings."""
+
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def server_settings(self) -> SettingsStore: ...
+    @property
+    def renders(self) -> RenderPool: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    @property
+    def process(self) -> str: ...
+    @property
+    def desk(self) -> Headings: ...
+
+
 class Delivery:
-    def __init__(self, bot: ChaupalBot, *, owner: str | None = None) -> None:
+    def __init__(self, bot: DeliveryHost, *, owner: str | None = None) -> None:
         self.bot = bot
         self.owner = owner or bot.process
         """This process in the delivery claims it takes (issue 20)."""
@@ -432,8 +493,6 @@ class Delivery:
         """Edit the lobby message: who plays (as the lobby said), then the
         game's status line.  Never fails delivery: a deleted lobby message
         just stays deleted."""
-        from bot.edge.table import lobby_text
-
         store = self.bot.store
         lobby = await store.get_message(game.id, "lobby")
         if lobby is None:
@@ -913,7 +972,7 @@ class Delivery:
 
         png = await self.public_png(game)
         previous = await self.bot.store.get_message(game.id, "board")
-        view = board_view(self.bot, game)
+        view = board_view(game)
         kwargs: dict[str, Any] = {}
         if nonce:
             # Discord drops a second message with the same nonce for a few
@@ -949,7 +1008,7 @@ class Delivery:
         if stored is None:
             return False
         png = await self.public_png(game)
-        view = board_view(self.bot, game)
+        view = board_view(game)
         try:
             await (
                 self.bot.get_partial_messageable(stored[0])
@@ -1036,7 +1095,8 @@ class Delivery:
 
         user_id = game.user_of(seat)
         png = await self.private_png(game, seat)
-        view = private_view(self.bot, game, seat) if asked_privately(game, seat, served) else None
+        asked = asked_privately(game, seat, served)
+        view = private_view(self.bot.service, game, seat) if asked else None
         content = f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>."
         if view is not None:
             content += " It is your decision: choose below."

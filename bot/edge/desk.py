@@ -17,8 +17,8 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -29,12 +29,14 @@ from bot.director import (
     TournamentDirector,
     planned_rounds,
 )
-from bot.edge.delivery import jump_url
+from bot.edge.delivery import Delivery, jump_url
+from bot.edge.ports import Discord
+from bot.edge.table import Table, player_of
 from bot.engines import get_engine
 from bot.engines.core import GameError, whole_number
 from bot.outgoing import NO_PINGS, clip, discord_time, plain_name, reply, safe_name
 from bot.server_settings import server_settings
-from bot.service import LiveGame, ServiceError
+from bot.service import GameService, LiveGame, ServiceError
 from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options
 from bot.tournament import standings
 from renderers.common import to_png
@@ -49,7 +51,8 @@ from storage.tournaments import (
 )
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from storage.games import GameStore
+    from storage.timekeeping import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -270,8 +273,27 @@ def standings_text(
     return clip("\n".join(lines))
 
 
+class DeskHost(Discord, Protocol):
+    """What the desk uses of the bot: Discord's channels, the games' store
+    and service, delivery, the table (its refusals, who moderates), each
+    server's settings and the clock."""
+
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def delivery(self) -> Delivery: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def server_settings(self) -> SettingsStore: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+
 class TournamentDesk:
-    def __init__(self, bot: ChaupalBot, director: TournamentDirector) -> None:
+    def __init__(self, bot: DeskHost, director: TournamentDirector) -> None:
         self.bot = bot
         self.director = director
         self._headings: OrderedDict[int, str] = OrderedDict()
@@ -305,7 +327,7 @@ class TournamentDesk:
         """Before a tournament game's first board: its table message in the
         tournament's channel (the game's "lobby" message, from which its
         thread opens).  None for games that are not a tournament's."""
-        from bot.edge.table import lobby_text
+        from bot.edge.lobby import lobby_text
 
         heading = await self.heading(game)
         if not heading:
@@ -667,8 +689,6 @@ class TournamentDesk:
                 log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
 
     async def join(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        from bot.edge.table import player_of
-
         try:
             if tournament_id is None and await self._offer_open(itx):
                 return

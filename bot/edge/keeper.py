@@ -18,21 +18,22 @@ it decides; sending happens after, without it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.edge.delivery import Delivery
+from bot.edge.ports import Discord
 from bot.engines.core import Seat
 from bot.outgoing import NO_PINGS, clip, discord_time, mention, pinging
-from bot.service import LiveGame, MoveResult
-from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, clock_deadline, format_left, time_left
+from bot.service import GameService, LiveGame, MoveResult
+from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
 from storage.database import StorageError
 from storage.games import is_automatic_player
 from storage.timekeeping import Timer
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from storage.games import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -44,41 +45,6 @@ def board_link(game: LiveGame, message: tuple[int, int] | None) -> str:
         channel = game.record.thread_id or game.record.channel_id
         return f"https://discord.com/channels/{guild}/{channel}"
     return f"https://discord.com/channels/{guild}/{message[0]}/{message[1]}"
-
-
-def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
-    """Each player's clock and who is away, for the text above the board
-    ("" when there is nothing to say): ``Clocks: Asha ⏳ runs out <t:…:R> ·
-    Bhima 1d (away, back <t:…:R>)``.
-
-    A running clock shows its deadline as a Discord timestamp, which each
-    reader sees as a live countdown in their own time zone: a duration would
-    be stale as soon as the board is posted.  A stopped clock keeps its time
-    left, which does not change until it runs again."""
-    if game.state is None or game.is_over:
-        return ""
-    away = away or {}
-    rule = game.table.clock
-    parts: list[str] = []
-    for s in game.seats:
-        if s.controller == "auto":
-            continue
-        back = away.get(s.seat)
-        note = f" (away, back {discord_time(back)})" if back is not None else ""
-        left = time_left(s, rule, now)
-        if left is None:
-            if note:
-                parts.append(f"{{p{s.seat}}}{note}")
-            continue
-        deadline = clock_deadline(s, rule)
-        if deadline is not None and not game.paused:
-            parts.append(f"{{p{s.seat}}} ⏳ runs out {discord_time(deadline)}{note}")
-        else:
-            parts.append(f"{{p{s.seat}}} {format_left(left)}{note}")
-    if not parts:
-        return ""
-    label = "Clocks: " if rule is not None else "Away: "
-    return ("Paused. " if game.paused else "") + label + " · ".join(parts)
 
 
 def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str:
@@ -114,8 +80,20 @@ def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str
     )
 
 
+class KeeperHost(Discord, Protocol):
+    """What the keeper uses of the bot: DMs, the games' store and service,
+    and delivery (a timeout's new board, a reminder's fallback post)."""
+
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def delivery(self) -> Delivery: ...
+
+
 class Keeper:
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: KeeperHost) -> None:
         self.bot = bot
 
     async def fire(self, timer: Timer) -> None:

@@ -11,16 +11,18 @@ from __future__ import annotations
 import datetime
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.choices import follow_up_prompt
-from bot.edge.delivery import jump_url
+from bot.edge.delivery import Delivery, jump_url
+from bot.edge.lobby import lobby_text
+from bot.edge.ports import Discord, Headings
 from bot.engines import get_engine
-from bot.engines.core import Engine, GameError, NamesSeats, Option
+from bot.engines.core import GameError
 from bot.outgoing import (
     NO_PINGS,
     Style,
@@ -36,12 +38,14 @@ from bot.outgoing import (
 from bot.server_settings import has_moderator_permissions
 from bot.server_settings import is_moderator as moderator_here
 from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
-from bot.timekeeping import TABLE_OPTIONS, clock_deadline
+from bot.timekeeping import clock_deadline
 from storage.database import StorageError
 from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesMade
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.director import TournamentDirector
+    from storage.games import GameStore
+    from storage.timekeeping import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -60,145 +64,7 @@ LOG_LIMIT = 8 * 1024 * 1024
 """A game's log file is cut (from the start) past this many bytes."""
 
 
-def show_option(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
-    """The lobby message: the game, its players and options, and what to do
-    (or, once it started, ``status``: the line delivery keeps current).
-    ``heading`` goes first: a tournament game's round and table."""
-    engine = game.engine
-    roles: tuple[str, ...] = ()
-    if isinstance(engine, NamesSeats):
-        roles = engine.seat_roles(len(game.seats), game.record.options)
-    seats = (
-        "\n".join(
-            f"{s.seat + 1}. {safe_name(s.display_name)}"
-            + (f" — {roles[s.seat]}" if s.seat < len(roles) else "")
-            for s in game.seats
-        )
-        or "(nobody yet)"
-    )
-    options = ", ".join(f"{k}={show_option(v)}" for k, v in sorted(game.record.options.items()))
-    players = (
-        f"{engine.min_players} players"
-        if engine.min_players == engine.max_players
-        else f"{engine.min_players}-{engine.max_players} players"
-    )
-    lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
-    if heading:
-        lines.insert(0, heading)
-    if game.record.status == "lobby":
-        # A lobby explains its options: players decide to join on them.
-        lines += option_help_lines(engine, game.record.options)
-    elif options:
-        lines.append(f"Options: {options}")
-    lines.append(f"Time: {game.table.describe()}.")
-    if game.record.status == "lobby":
-        if any(s.automatic_player for s in game.seats):
-            # Said before the buttons: the owner may start alone at once.
-            lines.append(
-                f"🤖 seats are played by the automatic player at level **{game.table.level}**, "
-                "each taking a few seconds per move; the game is not rated."
-            )
-        lines.append(
-            f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
-            "**Start** when everyone is in. **Rules** shows how to play."
-        )
-    elif status:
-        lines.append(status)
-    elif game.record.status == "active":
-        lines.append("The game has started.")
-    else:
-        lines.append("This lobby is closed.")
-    return clip("\n".join(lines))
-
-
-# -- what options mean, and the rules (the lobby, ``/help``, ``/game rules``) ----
-
-TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
-    "clock": (
-        "time for each move (`1d`, `12h`) or a bank plus time per move (`3d+12h`); none: no clock",
-        ("none", "12h", "1d", "2d", "3d", "7d", "1d+12h", "3d+12h", "7d+1d"),
-    ),
-    "timeout": (
-        "when a clock runs out: the automatic player makes that move (substitute), "
-        "the seat passes where it can (skip), or the player loses (forfeit)",
-        ("substitute", "skip", "forfeit"),
-    ),
-    "reminder": (
-        "auto: reminders follow the clock; a time (`12h`): the first reminder after that "
-        "long; off: none",
-        ("auto", "off", "6h", "12h", "1d", "2d"),
-    ),
-    "rated": ("whether the result counts for the players' ratings", ("yes", "no")),
-    "level": (
-        "how strong the lobby's automatic players are: easy (rules of thumb), "
-        "medium (searches about 0.2 s a move) or hard (about 1 s)",
-        ("easy", "medium", "hard"),
-    ),
-    "substitute": (
-        "how strong the automatic player is that moves on a timeout or plays a seat a "
-        "person left: easy, medium or hard",
-        ("easy", "medium", "hard"),
-    ),
-}
-"""The service's own lobby options (``bot.timekeeping.TABLE_OPTIONS``), in
-players' words, with values to suggest."""
-
-OPTION_VALUES_LISTED: Final = 12
-"""A whole-number option with at most this many values suggests them all;
-a wider one suggests its default and its bounds."""
-
-
-def option_range(option: Option) -> str:
-    """The values an engine option takes, in players' words."""
-    if isinstance(option.default, bool):
-        return "yes or no"
-    if option.choices:
-        words = [show_option(c) for c in option.choices]
-        return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
-    if option.low is not None and option.high is not None:
-        return f"{option.low}-{option.high}"
-    if option.low is not None:
-        return f"{option.low} or more"
-    if option.high is not None:
-        return f"up to {option.high}"
-    return "a whole number" if isinstance(option.default, int) else "a word"
-
-
-def option_values(option: Option) -> tuple[str, ...]:
-    """Values worth suggesting for an engine option, its default first."""
-    values: list[object] = [option.default]
-    if isinstance(option.default, bool):
-        values += [True, False]
-    elif option.choices:
-        values += list(option.choices)
-    elif option.low is not None and option.high is not None:
-        if option.high - option.low < OPTION_VALUES_LISTED:
-            values += list(range(option.low, option.high + 1))
-        else:
-            values += [option.low, option.high]
-    shown = [show_option(v) for v in values]
-    return tuple(dict.fromkeys(shown))
-
-
-def option_help_lines(engine: Engine[Any, Any, Any], values: Mapping[str, Any]) -> list[str]:
-    """The lobby's lines on options: each of the game's options with its
-    value, the values it takes and what it does; then the table's options."""
-    if engine.options:
-        lines = ["**Options** (chosen with `/game new` `options:`):"]
-        for name, option in sorted(engine.options.items()):
-            value = show_option(values.get(name, option.default))
-            lines.append(f"- `{name}={value}` ({option_range(option)}): {option.help}")
-    else:
-        lines = [f"**Options**: {engine.title} has no game options."]
-    table = " · ".join(f"`{name}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS)
-    lines.append(f"Table options: {table}.")
-    return lines
+# -- the rules (``/help``, ``/game rules``) ----
 
 
 def rules_summary(engine_name: str) -> str:
@@ -220,8 +86,29 @@ def complete_rules(engine_name: str) -> str:
     )
 
 
+class TableHost(Discord, Protocol):
+    """What the table uses of the bot: Discord's channels and DMs, the
+    games' store and service, delivery, each server's settings, the clock,
+    the tournaments (is a game a tournament's?) and the desk's headings."""
+
+    @property
+    def store(self) -> GameStore: ...
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def delivery(self) -> Delivery: ...
+    @property
+    def server_settings(self) -> SettingsStore: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    @property
+    def tournaments(self) -> TournamentDirector: ...
+    @property
+    def desk(self) -> Headings: ...
+
+
 class Table:
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: TableHost) -> None:
         self.bot = bot
 
     @property
@@ -338,7 +225,7 @@ class Table:
         done = self._done_text(result)
         # Still this player's turn: the next menu comes with the reply.
         seat = result.actor
-        follow_up = private_view(self.bot, result.game, seat) if seat is not None else None
+        follow_up = private_view(self.bot.service, result.game, seat) if seat is not None else None
         if follow_up is not None and seat is not None:
             prompt = follow_up_prompt(result.game.engine, result.game.state, seat)
             await reply(itx, f"{done}\n{prompt}", view=follow_up)
@@ -390,7 +277,7 @@ class Table:
                 self.service.menu_words(game, seat),
                 step.depth,
             )
-            prompt = menu_heading(self.bot, game, seat, step.path)
+            prompt = menu_heading(self.bot.service, game, seat, step.path)
             if in_menu:
                 await edit_reply(itx, prompt, view=view)
             else:
@@ -400,7 +287,9 @@ class Table:
         # Still this player's turn (a second pick, the next step of a set-up):
         # offer the next menu at once instead of sending them back to the board.
         actor = result.actor
-        follow_up = private_view(self.bot, result.game, actor) if actor is not None else None
+        follow_up = (
+            private_view(self.bot.service, result.game, actor) if actor is not None else None
+        )
         if follow_up is not None and actor is not None:
             done += "\n" + follow_up_prompt(result.game.engine, result.game.state, actor)
         if in_menu:
@@ -429,7 +318,7 @@ class Table:
             return
 
         seat = game.seat_of(itx.user.id)
-        view = private_view(self.bot, game, seat) if seat is not None else None
+        view = private_view(self.bot.service, game, seat) if seat is not None else None
         if view is None:
             await reply(itx, f"{why} Use the newest board.")
         else:
@@ -442,7 +331,7 @@ class Table:
 
         game = await self.service.get(game_id)
         seat = game.seat_of(itx.user.id)
-        view = private_view(self.bot, game, seat) if seat is not None else None
+        view = private_view(self.bot.service, game, seat) if seat is not None else None
         if view is None:
             await edit_reply(itx, why, view=None)
         else:
@@ -476,7 +365,7 @@ class Table:
         except Exception as exc:
             await self.refuse(itx, exc)
             return
-        view = private_view(self.bot, game, seat)
+        view = private_view(self.bot.service, game, seat)
         text = f"Your private view of {game.engine.title} #{game.id} (only you can see this)."
         if view is not None:
             await reply(itx, text, file=file, view=view)

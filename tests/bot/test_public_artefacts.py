@@ -9,7 +9,6 @@ player read a secret off the public board.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,18 +17,11 @@ from bot.edge.delivery import headline
 from bot.edge.ui.items import board_choices
 from bot.engines import ENGINES
 from bot.engines.core import Engine
-from bot.service import GameService, LiveGame
+from bot.service import LiveGame
 from storage.games import GameRecord, SeatRecord
 from tests.engines.test_conformance import TWINS, _artaban_half_committed, _twin_pairs
 
 AnyEngine = Engine[Any, Any, Any]
-
-
-class _Bot:
-    """What board_choices reads from the bot: only the service's pure helpers."""
-
-    # A store with no database: these helpers never touch storage.
-    service = GameService(store=SimpleNamespace(db=None), draw=lambda: 0.0)  # type: ignore[arg-type]
 
 
 def live(engine: AnyEngine, state: Any, players: int) -> LiveGame:
@@ -55,7 +47,7 @@ def live(engine: AnyEngine, state: Any, players: int) -> LiveGame:
 def public_artefacts(engine: AnyEngine, state: Any, players: int) -> tuple[Any, ...]:
     game = live(engine, state, players)
     return (
-        tuple(board_choices(_Bot(), game)),  # type: ignore[arg-type]
+        tuple(board_choices(game)),
         headline(game, []),
     )
 
@@ -84,6 +76,6 @@ def test_artaban_board_shows_no_pending_set_up() -> None:
     the other's pending set-up as labelled buttons."""
     engine = ENGINES["artaban"]
     state, twin = _artaban_half_committed()
-    choices = board_choices(_Bot(), live(engine, state, 2))  # type: ignore[arg-type]
+    choices = board_choices(live(engine, state, 2))
     assert choices == [((), "Choose…")]
     assert public_artefacts(engine, state, 2) == public_artefacts(engine, twin, 2)

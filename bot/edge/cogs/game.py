@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.edge.table import TABLE_OPTION_HELP, option_values
+from bot.edge.lobby import TABLE_OPTION_HELP, option_values
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats, reply

@@ -9,9 +9,9 @@ only hand over to :class:`bot.edge.table.Table`; the rules stay in the engines.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 
@@ -28,10 +28,9 @@ from bot.choices import (
 )
 from bot.engines.core import CHANCE, LabelsChoices, Seat
 from bot.outgoing import Style, fill_seats
-from bot.service import LiveGame, menu_words_of
+from bot.service import GameService, LiveGame, menu_words_of
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
     from storage.tournaments import TournamentRecord
 
 MAX_BOARD_BUTTONS = 20
@@ -39,8 +38,89 @@ MAX_BOARD_BUTTONS = 20
 "Show mine" and "My turn"."""
 
 
-def _bot(itx: discord.Interaction[Any]) -> ChaupalBot:
-    return cast("ChaupalBot", itx.client)
+class TableClicks(Protocol):
+    """What a click hands over to (:class:`bot.edge.table.Table`)."""
+
+    async def lobby(
+        self, itx: discord.Interaction[Any], game_id: int | None, verb: str
+    ) -> None: ...
+
+    async def pick(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        path: tuple[int, ...],
+        *,
+        in_menu: bool,
+    ) -> None: ...
+
+    async def outdated_menu(
+        self, itx: discord.Interaction[Any], game_id: int, *, in_menu: bool
+    ) -> None: ...
+
+    async def show_mine(self, itx: discord.Interaction[Any], game_id: int | None) -> None: ...
+
+    async def answer_seat_offer(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        seat: int,
+        *,
+        new_user_id: int,
+        old_user_id: int,
+        take: bool,
+    ) -> None: ...
+
+    async def answer_resign(
+        self,
+        itx: discord.Interaction[Any],
+        game_id: int,
+        version: int,
+        until: int,
+        *,
+        confirmed: bool,
+    ) -> None: ...
+
+    async def rematch(self, itx: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def next_turn(self, itx: discord.Interaction[Any]) -> None: ...
+
+    async def open_lobby(
+        self,
+        itx: discord.Interaction[Any],
+        engine_name: str,
+        options: Mapping[str, str],
+        *,
+        bots: int = 0,
+    ) -> None: ...
+
+    async def rules(
+        self, itx: discord.Interaction[Any], engine_name: str, *, full: bool
+    ) -> None: ...
+
+
+class DeskClicks(Protocol):
+    """What a tournament's buttons hand over to (:class:`bot.edge.desk.TournamentDesk`)."""
+
+    async def join(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None: ...
+
+    async def leave(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None: ...
+
+
+class Clicks(Protocol):
+    """What a component's callback finds on the interaction's client: the
+    table and the desk, which it hands the click to (the items never import
+    the client, which registers them)."""
+
+    @property
+    def table(self) -> TableClicks: ...
+    @property
+    def desk(self) -> DeskClicks: ...
+
+
+def _bot(itx: discord.Interaction[Any]) -> Clicks:
+    return cast(Clicks, itx.client)
 
 
 class LobbyButton(
@@ -323,14 +403,14 @@ def option_label(
     return fill_seats(label, game, style)[:100] or "…"
 
 
-def menu_heading(bot: ChaupalBot, game: LiveGame, seat: Seat, path: Sequence[int]) -> str:
+def menu_heading(service: GameService, game: LiveGame, seat: Seat, path: Sequence[int]) -> str:
     """The words above the menu ``path`` leads to: what the player picked on
     the way there, in the options' own labels (:func:`bot.choices.menu_prompt`)."""
     if game.state is None or not path:
         return menu_prompt(())
-    texts = bot.service.legal_texts(game, seat)
+    texts = service.legal_texts(game, seat)
     try:
-        picked = trail(texts, path, bot.service.menu_words(game, seat))
+        picked = trail(texts, path, service.menu_words(game, seat))
     except StaleChoice:
         return menu_prompt(())
     # Message text, not a select label: names are escaped.
@@ -353,7 +433,7 @@ def lobby_view(game: LiveGame) -> discord.ui.View:
     return view
 
 
-def board_view(bot: ChaupalBot, game: LiveGame) -> discord.ui.View | None:
+def board_view(game: LiveGame) -> discord.ui.View | None:
     """Components under the board: the mover's choices when they follow from
     the public view (a few moves as buttons, more as selects, or groups such
     as dice as buttons), else a "Choose…" button; and "Show mine" and "My
@@ -401,7 +481,7 @@ class BoardMenu:
     by DM)."""
 
 
-def board_choices(bot: ChaupalBot, game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
+def board_choices(game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
     """The public board's pick buttons and select options, as (path, label)."""
     menu = board_menu(game)
     picks = list(menu.buttons)
@@ -508,14 +588,14 @@ def menu_view(
     return view
 
 
-def private_view(bot: ChaupalBot, game: LiveGame, seat: Seat) -> discord.ui.View | None:
+def private_view(service: GameService, game: LiveGame, seat: Seat) -> discord.ui.View | None:
     """Components for a seat's DM or ephemeral view: its menu, when it may act."""
     if game.is_over or game.state is None or seat not in game.engine.to_move(game.state):
         return None
-    texts = bot.service.legal_texts(game, seat)
+    texts = service.legal_texts(game, seat)
     if not texts:
         return None
-    words = bot.service.menu_words(game, seat)
+    words = service.menu_words(game, seat)
     _, options, depth = follow(texts, (), words)
     return menu_view(game, seat, game.version, (), options, words, depth)
 
