@@ -1,6 +1,7 @@
-"""The one way text leaves the bot: Discord's limits and who gets pinged.
+"""The one way text leaves the bot: Discord's limits, escaping and mentions.
 
-Every reply, post, edit and DM is built here, so that
+Every reply, post, edit and DM is built here (the edge sends them and says
+who they ping: :mod:`bot.edge.replies`), so that
 
 - content never passes Discord's 2,000-character limit (Discord answers 400
   past it, and the player is left with "This interaction failed");
@@ -8,6 +9,8 @@ Every reply, post, edit and DM is built here, so that
   content, so a nickname like ``<@123>`` or ``**x**`` is shown, not obeyed;
 - each message pings exactly the users it names in ``mentions``, and nobody
   else (the bot's default allows no mentions at all).
+
+Plain text, no discord.py: the service and the director use it too.
 """
 
 from __future__ import annotations
@@ -17,9 +20,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal
-
-import discord
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from bot.engines.core import Seat
@@ -98,37 +99,6 @@ def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
 
 def names_of(game: LiveGame, seats: Iterable[Seat]) -> str:
     return " & ".join(f"**{safe_name(game.names[s])}**" for s in sorted(seats))
-
-
-def pinging(user_ids: Iterable[int] = ()) -> discord.AllowedMentions:
-    """Allowed mentions for a message meant to ping exactly ``user_ids``."""
-    users = [discord.Object(id=int(u)) for u in sorted(set(user_ids))]
-    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
-
-
-NO_PINGS = discord.AllowedMentions.none()
-
-
-async def reply(
-    itx: discord.Interaction[Any],
-    content: str,
-    *,
-    ephemeral: bool = True,
-    **kwargs: Any,
-) -> None:
-    """Answer an interaction (first response, or a followup once it was
-    deferred or answered); nobody is pinged."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    if itx.response.is_done():
-        await itx.followup.send(content=clip(content), ephemeral=ephemeral, **kwargs)
-    else:
-        await itx.response.send_message(content=clip(content), ephemeral=ephemeral, **kwargs)
-
-
-async def edit_reply(itx: discord.Interaction[Any], content: str, **kwargs: Any) -> None:
-    """Edit the message a component belongs to, as the interaction's response."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    await itx.response.edit_message(content=clip(content), **kwargs)
 
 
 TimeStyle = Literal["t", "T", "d", "D", "f", "F", "R"]

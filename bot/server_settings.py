@@ -1,5 +1,6 @@
 """Each server's Chaupal settings (``/chaupal settings``), read with their
-defaults, and who counts as a Chaupal moderator.
+defaults (who counts as a moderator, read from an interaction:
+:mod:`bot.edge.moderators`).
 
 The settings are stored by :class:`storage.timekeeping.SettingsStore` as one
 JSON object per server; a missing key, or a value this version cannot read,
@@ -26,17 +27,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import discord
-
 from bot.engines.core import InvalidOptions
 from bot.timekeeping import TableOptions
 from storage.timekeeping import SettingsStore
 
 __all__ = [
     "ServerSettings",
-    "has_moderator_permissions",
-    "has_moderator_role",
-    "is_moderator",
     "server_settings",
     "table_defaults",
 ]
@@ -129,30 +125,3 @@ async def table_defaults(store: SettingsStore, guild_id: int | None) -> TableOpt
     """The clock, timeout policy and reminder delay a new game in this
     server starts with, before its own lobby options."""
     return (await server_settings(store, guild_id)).table()
-
-
-def has_moderator_permissions(itx: discord.Interaction[Any]) -> bool:
-    """Manage Server or Manage Messages in the channel."""
-    perms = itx.permissions
-    return bool(perms.manage_guild or perms.manage_messages)
-
-
-def has_moderator_role(itx: discord.Interaction[Any], role_id: int | None) -> bool:
-    """The caller holds the server's configured Chaupal moderator role."""
-    if role_id is None or itx.guild_id is None:
-        return False
-    user = itx.user
-    if not isinstance(user, discord.Member):
-        return False
-    return user.get_role(role_id) is not None
-
-
-async def is_moderator(store: SettingsStore, itx: discord.Interaction[Any]) -> bool:
-    """A Chaupal moderator here: Manage Server, Manage Messages, or the
-    server's configured moderator role (``/moderate settings moderator_role``)."""
-    if has_moderator_permissions(itx):
-        return True
-    if itx.guild_id is None:
-        return False
-    settings = await server_settings(store, itx.guild_id)
-    return has_moderator_role(itx, settings.moderator_role)

@@ -11,8 +11,8 @@ package's ``__init__`` that Python runs on the way is not counted, or every
 engine would be "in a circle" with the registry that lists it.
 
 - ``bot``'s import graph has no cycle (each cycle found is reported);
-- no module outside :data:`EDGE` imports the edge, except the entry points
-  that start or measure a whole bot (:data:`ENTRY_POINTS`);
+- no module outside :data:`EDGE` imports the edge, or ``discord``, except
+  the entry points that start or measure a whole bot (:data:`ENTRY_POINTS`);
 - engines import neither ``discord`` nor ``storage`` nor the edge, and
   renderers neither ``discord`` nor ``storage`` (engines' other purity
   rules: ``tests/engines/test_layering.py``).
@@ -32,7 +32,7 @@ EDGE = "bot.edge"
 
 ENTRY_POINTS = frozenset({"bot.__main__", "bot.loadtest", "bot.bench", "bot.demo"})
 """Tools that build a whole bot or reuse the edge's texts: they stand above
-every layer, and nothing imports them."""
+every layer (only each other import them: ``python -m bot demo``)."""
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -172,6 +172,13 @@ def layer_breaches(edges: Mapping[str, Iterable[str]]) -> list[str]:
                 and module not in ENTRY_POINTS
             ):
                 breaches.append(f"{module} imports the edge ({target})")
+            if (
+                target == "discord"
+                and in_package(module, "bot")
+                and not in_package(module, EDGE)
+                and module not in ENTRY_POINTS
+            ):
+                breaches.append(f"{module} imports discord outside the edge")
             if in_package(module, "bot.engines") and (
                 target in {"discord", "storage"} or in_package(target, "storage")
             ):
@@ -225,9 +232,10 @@ def test_no_layer_is_breached() -> None:
 
 
 def test_the_checks_catch_a_cycle_and_a_breach(tmp_path: Path) -> None:
-    """The same checks on a copy of the tree with one breach added: the
+    """The same checks on a copy of the tree with two breaches added: the
     service imports the client under TYPE_CHECKING (as the bot's modules
-    once imported ChaupalBot), which is both a breach and a circle."""
+    once imported ChaupalBot), which is both a breach and a circle, and the
+    scheduler imports discord inside a function."""
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             if "__pycache__" in path.parts:
@@ -242,8 +250,16 @@ def test_the_checks_catch_a_cycle_and_a_breach(tmp_path: Path) -> None:
         + "    from bot.edge.client import ChaupalBot\n",
         encoding="utf-8",
     )
+    scheduler = tmp_path / "bot" / "scheduler.py"
+    scheduler.write_text(
+        scheduler.read_text(encoding="utf-8") + "\ndef later():\n    import discord.ui\n",
+        encoding="utf-8",
+    )
     edges = graph(tmp_path)
-    assert "bot.service imports the edge (bot.edge.client)" in layer_breaches(edges)
+    assert layer_breaches(edges) == [
+        "bot.scheduler imports discord outside the edge",
+        "bot.service imports the edge (bot.edge.client)",
+    ]
     found = cycles(within_bot(edges))
     assert len(found) == 1, found
     assert "bot.service -> bot.edge.client -> " in found[0], found

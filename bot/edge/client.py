@@ -27,11 +27,11 @@ from bot.director import TournamentDirector
 from bot.edge.delivery import Delivery
 from bot.edge.desk import TournamentDesk
 from bot.edge.keeper import Keeper
+from bot.edge.replies import reply
 from bot.edge.table import Table
 from bot.edge.ui.items import DYNAMIC_ITEMS, Clicks
 from bot.engines import ENGINES
 from bot.engines.core import excerpt
-from bot.outgoing import reply
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame

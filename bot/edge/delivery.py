@@ -39,16 +39,15 @@ import discord
 from bot.claims import LEASE, SWEEP_EVERY
 from bot.edge.lobby import lobby_text
 from bot.edge.ports import Discord, Headings
+from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
-    NO_PINGS,
     Style,
     clip,
     discord_time,
     fill_seats,
     mention,
     names_of,
-    pinging,
     plain_name,
     safe_name,
 )

@@ -31,10 +31,11 @@ from bot.director import (
 )
 from bot.edge.delivery import Delivery, jump_url
 from bot.edge.ports import Discord
+from bot.edge.replies import NO_PINGS, reply
 from bot.edge.table import Table, player_of
 from bot.engines import get_engine
 from bot.engines.core import GameError, whole_number
-from bot.outgoing import NO_PINGS, clip, discord_time, plain_name, reply, safe_name
+from bot.outgoing import clip, discord_time, plain_name, safe_name
 from bot.server_settings import server_settings
 from bot.service import GameService, LiveGame, ServiceError
 from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options

@@ -24,8 +24,9 @@ import discord
 
 from bot.edge.delivery import Delivery
 from bot.edge.ports import Discord
+from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import Seat
-from bot.outgoing import NO_PINGS, clip, discord_time, mention, pinging
+from bot.outgoing import clip, discord_time, mention
 from bot.service import GameService, LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
 from storage.database import StorageError

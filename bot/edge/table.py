@@ -20,23 +20,13 @@ import discord
 from bot.choices import follow_up_prompt
 from bot.edge.delivery import Delivery, jump_url
 from bot.edge.lobby import lobby_text
+from bot.edge.moderators import has_moderator_permissions
+from bot.edge.moderators import is_moderator as moderator_here
 from bot.edge.ports import Discord, Headings
+from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
 from bot.engines.core import GameError
-from bot.outgoing import (
-    NO_PINGS,
-    Style,
-    clip,
-    discord_time,
-    edit_reply,
-    fill_seats,
-    names_of,
-    plain_name,
-    reply,
-    safe_name,
-)
-from bot.server_settings import has_moderator_permissions
-from bot.server_settings import is_moderator as moderator_here
+from bot.outgoing import Style, clip, discord_time, fill_seats, names_of, plain_name, safe_name
 from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
 from bot.timekeeping import clock_deadline
 from storage.database import StorageError
@@ -583,8 +573,9 @@ class Table:
         """``/moderate game replace``: a moderator asks ``new`` (in the game's thread,
         pinging only them) to take ``old``'s seat; nothing changes until they
         press **Take the seat**."""
+        from bot.edge.replies import pinging
         from bot.edge.ui.items import seat_offer_view
-        from bot.outgoing import mention, pinging
+        from bot.outgoing import mention
 
         try:
             await itx.response.defer(ephemeral=True)
@@ -875,8 +866,9 @@ class Table:
         game's channel, opened by the clicker; the other players are pinged
         once and each presses **Join**.  Only the game's players may press
         it; while the rematch's lobby is open, another press points to it."""
+        from bot.edge.replies import pinging
         from bot.edge.ui.items import lobby_rules_view
-        from bot.outgoing import mention, pinging
+        from bot.outgoing import mention
 
         try:
             await itx.response.defer(ephemeral=True)

@@ -21,7 +21,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.server_settings import ServerSettings, is_moderator, table_defaults
+from bot.edge.moderators import is_moderator
+from bot.server_settings import ServerSettings, table_defaults
 from bot.timekeeping import DAY, HOUR, ClockRule, TableOptions
 from tests.bot.driver import (
     PNG_MAGIC,

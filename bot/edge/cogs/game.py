@@ -13,9 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.edge.lobby import TABLE_OPTION_HELP, option_values
+from bot.edge.replies import reply
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
-from bot.outgoing import Style, fill_seats, reply
+from bot.outgoing import Style, fill_seats
 from bot.players import LEVELS
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 from storage.games import GameStatus

@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.replies import reply
 from bot.engines import ENGINES
 from bot.engines.core import Engine
-from bot.outgoing import reply
 
 if TYPE_CHECKING:
     from bot.edge.client import ChaupalBot

@@ -22,8 +22,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.edge.delivery import jump_url
+from bot.edge.replies import reply
 from bot.engines import ENGINES
-from bot.outgoing import MAX_CONTENT, discord_time, reply, safe_name
+from bot.outgoing import MAX_CONTENT, discord_time, safe_name
 from renderers.common import to_png
 from renderers.leaderboard import (
     MAX_ROWS,

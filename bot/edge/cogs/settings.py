@@ -20,6 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.moderators import has_moderator_role
+from bot.edge.replies import reply
 from bot.engines.core import GameError, excerpt
 from bot.notifications import (
     Notifications,
@@ -28,13 +30,7 @@ from bot.notifications import (
     timezone_names,
     tzinfo_of,
 )
-from bot.outgoing import reply
-from bot.server_settings import (
-    ServerSettings,
-    has_moderator_role,
-    server_settings,
-    table_defaults,
-)
+from bot.server_settings import ServerSettings, server_settings, table_defaults
 from bot.timekeeping import ClockRule, TableOptions, format_duration
 
 if TYPE_CHECKING:
