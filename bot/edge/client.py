@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.claims import process_id
 from bot.config import Settings
 from bot.director import TournamentDirector
+from bot.edge.cogs import CogHost
 from bot.edge.delivery import Delivery
 from bot.edge.desk import TournamentDesk
 from bot.edge.keeper import Keeper
@@ -354,4 +355,9 @@ if TYPE_CHECKING:
         """The components find the table and the desk on the client
         (:class:`bot.edge.ui.items.Clicks`): mypy checks here that it fits,
         as it checks each host where the client hands itself over."""
+        return bot
+
+    def _cog_host(bot: ChaupalBot) -> CogHost:
+        """What the command groups' ``setup`` is handed (loaded by name, so
+        checked here)."""
         return bot

@@ -22,7 +22,7 @@ from bot.timekeeping import TABLE_OPTIONS, TableOptions
 from storage.games import GameStatus
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def _accepted(engine: Engine[Any, Any, Any] | None, name: str, value: str) -> bo
 
 
 async def channel_game_choices(
-    bot: ChaupalBot,
+    bot: CogHost,
     itx: discord.Interaction[Any],
     current: str,
     *,
@@ -132,7 +132,7 @@ async def channel_game_choices(
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         super().__init__()
 
@@ -347,5 +347,5 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.bot.table.rules(itx, game.value, full=False)
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(GameCog(bot))

@@ -15,7 +15,7 @@ from bot.engines import ENGINES
 from bot.engines.core import Engine
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
 
 GAME_LINES: Final = {
     "mahabharata": "draft dice to win the epic's leaders and build a secret Pati behind "
@@ -65,7 +65,7 @@ def help_text() -> str:
 
 
 class HelpCog(commands.Cog):
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @app_commands.command(
@@ -77,5 +77,5 @@ class HelpCog(commands.Cog):
         await reply(itx, help_text(), view=help_view())
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(HelpCog(bot))

@@ -26,7 +26,7 @@ from bot.edge.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
 from storage.games import GameStatus
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
 
 RUNNING: tuple[GameStatus, ...] = ("active",)
 
@@ -46,7 +46,7 @@ class ModerateCog(
         name="settings", description="Moderators: change this server's Chaupal settings"
     )
 
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.changes = ServerSettingsChanges(bot)
         super().__init__()
@@ -265,5 +265,5 @@ class ModerateCog(
         await self.changes.moderator_role(itx, role)
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(ModerateCog(bot))

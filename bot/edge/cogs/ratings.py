@@ -35,7 +35,7 @@ from renderers.leaderboard import (
 from storage.ratings import HistoryEntry, RatingRecord
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
     from storage.ratings import RatingStore
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def rating_line(record: RatingRecord, place: tuple[int, int] | None) -> str:
 
 
 class RatingsCog(commands.Cog):
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     @property
@@ -314,5 +314,5 @@ def _leaderboard_png(rows: Sequence[LeaderboardRow], title: str) -> bytes:
 __all__ = ["RatingsCog", "leaderboard_text", "ordinal_word", "setup"]
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(RatingsCog(bot))

@@ -34,7 +34,7 @@ from bot.server_settings import ServerSettings, server_settings, table_defaults
 from bot.timekeeping import ClockRule, TableOptions, format_duration
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class ChaupalCog(
         name="settings", description="This server's Chaupal settings"
     )
 
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         super().__init__()
 
@@ -277,7 +277,7 @@ class ServerSettingsChanges:
     or the server's moderator role itself, since a server can show the
     commands to anyone."""
 
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
 
     # -- who may ----------------------------------------------------------------
@@ -444,5 +444,5 @@ class ServerSettingsChanges:
         )
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(ChaupalCog(bot))

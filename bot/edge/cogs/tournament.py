@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 if TYPE_CHECKING:
-    from bot.edge.client import ChaupalBot
+    from bot.edge.cogs import CogHost
 
 TOURNAMENT = "Tournament number (only needed when several are on)"
 FORMAT_CHOICES = [
@@ -26,7 +26,7 @@ FORMAT_CHOICES = [
 class TournamentCog(
     commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"
 ):
-    def __init__(self, bot: ChaupalBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         super().__init__()
 
@@ -95,5 +95,5 @@ class TournamentCog(
         await self.bot.desk.settings(itx, tournament, round_time=None, auto_drop=None)
 
 
-async def setup(bot: ChaupalBot) -> None:
+async def setup(bot: CogHost) -> None:
     await bot.add_cog(TournamentCog(bot))
