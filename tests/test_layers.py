@@ -8,7 +8,9 @@ a function (a lazy import is still a dependency) or under
 how the old ``ChaupalBot`` tangle began).  An import names the module it
 imports (``from bot.edge import delivery`` names ``bot.edge.delivery``); a
 package's ``__init__`` that Python runs on the way is not counted, or every
-engine would be "in a circle" with the registry that lists it.
+engine would be "in a circle" with the registry that lists it.  The cogs,
+which the client loads by name (``load_extension``), are not its imports:
+they stand above it and import only ``CogHost``.
 
 - ``bot``'s import graph has no cycle (each cycle found is reported);
 - no module outside :data:`EDGE` imports the edge, or ``discord``, except
