@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from storage.backend import Row, for_update
+from storage.backend import Connection, Row, for_update
 from storage.database import Database, StorageError
 
 __all__ = [
@@ -274,7 +274,7 @@ class RatingStore:
                         change.sigma_before,
                     )
                 if not fresh:
-                    raise StaleRating(guild_id, engine, change.user_id)
+                    await _stale_unless_rated(conn, game_id, guild_id, engine, change.user_id)
             for c in changes:
                 recorded = await conn.execute(
                     f"INSERT INTO rating_history ({_HISTORY_COLUMNS}) "
@@ -309,7 +309,8 @@ class RatingStore:
                     (guild_id, engine, c.user_id, c.mu_after, c.sigma_after, int(c.won), now),
                 )
                 if created.rowcount != 1:
-                    # Another game gave this player a first rating meanwhile.
+                    # Another game gave this player a first rating meanwhile
+                    # (this very game would have stopped at its history row).
                     raise StaleRating(guild_id, engine, c.user_id)
         return True
 
@@ -448,3 +449,19 @@ class RatingStore:
             entry = _entry(row)
             by_user[entry.user_id].append(entry)
         return {u: trend(entries, last) for u, entries in by_user.items()}
+
+
+async def _stale_unless_rated(
+    conn: Connection, game_id: int, guild_id: int, engine: str, user_id: int
+) -> NoReturn:
+    """A stored rating moved on since the change was worked out: StaleRating,
+    unless what moved it was this very game, rated by another transaction
+    that committed after this one looked (on PostgreSQL each statement reads
+    what has committed since, so the game looked unrated, then its players
+    looked rated): then the game counts once already."""
+    rated = await conn.execute_fetchall(
+        "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+    )
+    if list(rated):
+        raise _RatedMeanwhile
+    raise StaleRating(guild_id, engine, user_id)

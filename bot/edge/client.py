@@ -258,9 +258,13 @@ class ChaupalBot(commands.AutoShardedBot):
         self._catch_up = asyncio.create_task(self._start_up(), name="chaupal-catch-up")
 
     async def _start_up(self) -> None:
-        """Deliver what is behind, set any timers a crash lost, then let the
-        scheduler fire what fell due while the bot was down (once each)."""
-        await self.delivery.catch_up_all()
+        """Set any timers a crash lost and let the scheduler fire what fell
+        due while the bot was down (once each), then deliver what is behind.
+
+        The deadlines do not wait for the deliveries: after a long outage
+        the backlog can be thousands of boards (each drawn), and a clock
+        that ran out must still run out on time, not when the last board is
+        posted (the load test found them held back for the whole run)."""
         try:
             settled = await self.service.settle_timers()
         except Exception:
@@ -270,6 +274,7 @@ class ChaupalBot(commands.AutoShardedBot):
                 log.info("set the timers of %d running games", settled)
         self.scheduler.start()
         self.round_scheduler.start()
+        await self.delivery.catch_up_all()
         # Deliveries another process left behind (issue 20).
         self.delivery.start_sweeping()
         # Tournament rounds a crash interrupted: results not yet read, games

@@ -6,6 +6,7 @@ the right ranking."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.delivery import Delivery
 from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, resign, start
@@ -264,3 +266,26 @@ async def test_in_a_simultaneous_phase_only_those_still_to_choose_are_reminded(
     reminded = [d for d in game.fake.dms(second) if "Reminder" in (d.content or "")]
     assert len(reminded) == 1 and "everyone else has chosen" in (reminded[0].content or "")
     assert not any("Reminder" in (d.content or "") for d in game.fake.dms(first))
+
+
+async def test_an_overdue_deadline_fires_while_the_boards_behind_are_still_going_out(
+    games: list[Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an outage the boards behind can take minutes to go out; the
+    clocks that ran out meanwhile must not wait for them (issue 20)."""
+    game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1 clock=1h reminder=off")
+    backlog = asyncio.Event()  # never set: a backlog that outlasts the test
+
+    async def slow_catch_up(self: Delivery) -> None:
+        await backlog.wait()
+
+    monkeypatch.setattr(Delivery, "catch_up_all", slow_catch_up)
+    game.clock.now += 3 * HOUR
+    game.fake = await game.fake.restart(make_bot(game.path, game.seed + 1, game.clock))
+    scheduler = bot_of(game.fake).scheduler
+    for _ in range(100):
+        if "@timeout" in await game.log_actions():
+            break
+        await asyncio.sleep(0.01)
+    await scheduler.wait_idle()
+    assert (await game.log_actions()).count("@timeout") == 1
