@@ -227,9 +227,32 @@ async def worker_main(args: argparse.Namespace) -> None:
     state.user = discord.ClientUser(state=state, data=_user_payload(APPLICATION_ID))  # type: ignore[arg-type]
     bot.http.request = fake.request  # type: ignore[method-assign]
     await bot.setup_hook()
-    bot.scheduler.lease = args.lease
-    bot.round_scheduler.lease = args.lease
+    for scheduler in (bot.scheduler, bot.round_scheduler):
+        scheduler.lease = args.lease
+        # The watchdog stays shorter than the lease, as in production.
+        scheduler.job_limit = args.lease * 2 / 3
     service = bot.service
+    clock_timer = service.clock_timer
+
+    async def journalled_clock_timer(timer: Any) -> Any:
+        # Each deadline acted on, by identity (the timer row as claimed):
+        # what "fired twice" counts, across every worker's journal.
+        result = await clock_timer(timer)
+        if result is not None and result.timeout is not None:
+            journal.write(
+                timeout=result.timeout,
+                timer=[
+                    timer.game_id,
+                    timer.kind,
+                    timer.seat,
+                    timer.due,
+                    timer.version,
+                    timer.count,
+                ],
+            )
+        return result
+
+    service.clock_timer = journalled_clock_timer  # type: ignore[method-assign]
     background: set[asyncio.Task[None]] = set()
 
     async def publish(result: Any) -> None:
@@ -599,21 +622,29 @@ def check_deadlines(
     pending: Sequence[tuple[int, str, int, float, float | None]],
     now: float,
     grace: float,
-    clock: float = 60.0,
+    acted: Iterable[Sequence[Any]] = (),
 ) -> dict[str, int]:
-    """Deadlines fired twice (two timeouts of one seat closer together than
-    half a clock: one deadline acted on twice), never (a timed game with no
-    timeout, or any timer past due whose lease ran out more than ``grace``
-    ago), and timers still waiting for a dead process's lease."""
-    timeouts: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for e in log:
+    """Deadlines fired twice, by identity: one timer (game, kind, seat, due,
+    version, count) acted on more than once in the workers' journals
+    (``acted``), or a seat's timeout in the log followed by another of the
+    same seat before that seat moved (each timeout is followed by the move
+    made for the seat, or the seat leaves: a second one in between acted on
+    one deadline twice).  Never: a timed game with no timeout, or any timer
+    past due whose lease ran out more than ``grace`` ago.  And timers still
+    held under a live lease at the end (a stopped process's, given back on
+    a clean stop)."""
+    twice = sum(n - 1 for n in Counter(tuple(t) for t in acted).values() if n > 1)
+    waiting: set[tuple[int, int]] = set()
+    fired: set[int] = set()
+    for e in sorted(log, key=lambda e: (e.game, e.seq)):
+        key = (e.game, e.actor)
         if e.action.startswith(TIMEOUT_EVENTS):
-            timeouts[(e.game, e.actor)].append(e.at)
-    twice = 0
-    for times in timeouts.values():
-        times.sort()
-        twice += sum(1 for a, b in itertools.pairwise(times) if b - a < clock / 2)
-    fired = {game for game, _ in timeouts}
+            fired.add(e.game)
+            if key in waiting:
+                twice += 1
+            waiting.add(key)
+        elif not e.action.startswith("@"):
+            waiting.discard(key)
     never = sum(1 for game, due in deadlines.items() if due < now - grace and game not in fired)
     held = 0
     for _game, _kind, _seat, due, lease in pending:
@@ -755,8 +786,10 @@ async def run_once(target: str, processes: int, args: argparse.Namespace) -> dic
         "killed": args.kill_at > 0,
     }
     report.update(check_moves(stats.acks, log))
-    report.update(check_deadlines(seeded.deadlines, log, pending, now, args.grace))
-    report.update(check_boards(read_journals(folder)))
+    journal = read_journals(folder)
+    acted = [r["timer"] for r in journal if "timer" in r]
+    report.update(check_deadlines(seeded.deadlines, log, pending, now, args.grace, acted))
+    report.update(check_boards(journal))
     report["journals"] = str(folder)
     return report
 

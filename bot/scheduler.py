@@ -38,8 +38,16 @@ MAX_SLEEP = 3600.0
 """Wake at least hourly, in case the machine's clock jumped (suspend, NTP)."""
 RETRY_AFTER = 60.0
 """A timer whose handler failed is tried again this much later."""
-BATCH = 500
-"""Due timers are read and fired in batches of at most this many."""
+BATCH = 16
+"""Due timers are claimed and fired in batches of at most this many.
+
+Small on purpose (issue 20): a batch is claimed under one lease, so a
+process must fire the whole batch within it.  With 500 per claim, a busy
+process held hundreds of overdue timers it could not reach before its lease
+ran out, while the other processes, finding nothing unclaimed, slept: the
+load test's deadlines fired minutes late, or not within the run.  Sixteen
+at a time, the processes share a backlog, and a process that dies strands
+at most sixteen timers for one lease."""
 JOB_LIMIT = 120.0
 """The watchdog: a timer's handler that has not finished after this many
 seconds (a lock never released, a request that never answers) is cancelled,
@@ -80,6 +88,10 @@ class Scheduler:
         self._idle = asyncio.Event()
         """Set while the loop sleeps with nothing due."""
         self._task: asyncio.Task[None] | None = None
+        self._held: list[Timer] = []
+        """Timers of the current batch claimed and not yet fired: given
+        back on :meth:`close`, so a process that stops cleanly leaves no
+        claim for the others to wait out."""
         self.fired = 0
         """Timers handed to the handler so far (for tests and the bench)."""
 
@@ -107,6 +119,10 @@ class Scheduler:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        held, self._held = self._held, []
+        for timer in held:
+            with contextlib.suppress(StorageError):
+                await self.timers.release(timer)
 
     async def run_due(self) -> int:
         """Fire every timer due now, in order; how many were fired."""
@@ -114,10 +130,20 @@ class Scheduler:
         seen: set[Timer] = set()
         while True:
             now = self._clock()
-            batch = await self.timers.claim_due(now, now + self.lease, limit=BATCH)
+            until = now + self.lease
+            batch = await self.timers.claim_due(now, until, limit=BATCH)
             if not batch:
                 return fired
+            self._held = list(batch)
             for timer in batch:
+                self._held.remove(timer)
+                if self._clock() + min(self.job_limit, self.lease / 2) > until:
+                    # The claim could run out mid-job, and another process
+                    # fire the timer too (only the compare-and-delete would
+                    # stop it): give it back and claim afresh.
+                    with contextlib.suppress(StorageError):
+                        await self.timers.release(timer)
+                    continue
                 if timer in seen:
                     # The handler left it as it was (a bug): do not spin.
                     log.error("timer %s of game %d was not handled", timer.kind, timer.game_id)
@@ -152,6 +178,7 @@ class Scheduler:
                         await self.timers.release(timer)
                 fired += 1
                 self.fired += 1
+            self._held = []
 
     async def _run(self) -> None:
         while True:

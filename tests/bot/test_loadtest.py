@@ -52,8 +52,19 @@ def test_deadlines_fired_twice_or_never_are_counted() -> None:
     ok = check_deadlines({1: 899.0}, fired, [], now, grace)
     assert ok["deadlines_fired_twice"] == 0 and ok["deadlines_never_fired"] == 0
     assert ok["deadlines_fired"] == 1
-    twice = [*fired, LogEntry(1, 7, 0, "@timeout", 901.0)]
+    # A second timeout of the seat before the move made for it: one
+    # deadline acted on twice.
+    twice = [fired[0], LogEntry(1, 6, 0, "@timeout", 900.0), LogEntry(1, 7, 0, "pass", 900.0)]
     assert check_deadlines({1: 899.0}, twice, [], now, grace)["deadlines_fired_twice"] == 1
+    # The seat's next deadline a second later (its clock was spent), after
+    # the move made for it: not twice, however close in time.
+    again = [*fired, LogEntry(1, 7, 0, "@timeout", 901.0), LogEntry(1, 8, 0, "pass", 901.0)]
+    assert check_deadlines({1: 899.0}, again, [], now, grace)["deadlines_fired_twice"] == 0
+    # One timer acted on by two workers (their journals), by identity.
+    timer = [1, "clock", 0, 899.0, 4, 0]
+    acted = [timer, [1, "clock", 1, 899.0, 4, 0], list(timer)]
+    found = check_deadlines({1: 899.0}, fired, [], now, grace, acted)
+    assert found["deadlines_fired_twice"] == 1
     # A timed game that never timed out, and a timer left past due.
     never = check_deadlines({2: 899.0}, fired, [(3, "clock", 0, 800.0, None)], now, grace)
     assert never["deadlines_never_fired"] == 2

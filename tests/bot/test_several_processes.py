@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from bot import scheduler as scheduler_module
 from bot.claims import LEASE
 from bot.config import ConfigError, load_settings
 from bot.director import TournamentDirector
@@ -286,6 +287,90 @@ async def test_two_schedulers_fire_every_due_timer_once(
     assert sorted(t for _, t in fired) == timers  # each once
     assert sum(counts) == len(timers)
     assert await a.service.timers.count() == 0
+
+
+async def test_a_backlog_is_shared_a_process_claims_one_small_batch_at_a_time(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """Process A starts on a backlog of 60 overdue timers and is slow; B
+    looks while A fires its first.  B finds the timers A has not claimed
+    and fires them (the load test: with 500 claimed at once, B found
+    nothing, and A's lease ran out before it reached them)."""
+    a, b, clock = two
+    timers = await due_timers(a.db, 60, clock.now - 500)
+    fired: dict[str, list[Timer]] = {a.name: [], b.name: []}
+    b_fired: list[int] = []
+
+    def handler(p: Process) -> Callable[[Timer], Awaitable[None]]:
+        async def fire(timer: Timer) -> None:
+            if p is a and not fired[a.name]:
+                b_fired.append(await schedulers[1].run_due())
+            assert await p.service.timers.claim(timer)
+            fired[p.name].append(timer)
+
+        return fire
+
+    schedulers = [Scheduler(p.service.timers, handler(p), clock) for p in (a, b)]
+    assert await schedulers[0].run_due() == len(timers) - b_fired[0]
+    assert b_fired[0] == len(timers) - scheduler_module.BATCH
+    assert sorted(fired[a.name] + fired[b.name]) == timers  # each once
+
+
+async def test_a_timer_is_fired_only_while_its_claim_outlasts_a_job(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """Each job takes most of a lease (the fake clock moves on in the
+    handler): the timers behind it in the batch are given back and claimed
+    afresh, so no handler starts on a claim that could run out under it."""
+    a, _, clock = two
+    timers = await due_timers(a.db, 4, clock.now - 10)
+    fired: list[Timer] = []
+    scheduler: Scheduler
+
+    async def fire(timer: Timer) -> None:
+        async with a.db.read() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT lease_until FROM timers WHERE game_id = ? AND kind = ? AND seat = ?",
+                    (timer.game_id, timer.kind, timer.seat),
+                )
+            )
+        left = float(rows[0][0]) - clock.now
+        assert left >= min(scheduler.job_limit, scheduler.lease / 2)
+        assert await a.service.timers.claim(timer)
+        fired.append(timer)
+        clock.now += LEASE * 0.6
+
+    scheduler = Scheduler(a.service.timers, fire, clock)
+    assert await scheduler.run_due() == 4
+    assert fired == timers
+
+
+async def test_a_process_that_stops_gives_back_the_timers_it_had_not_fired(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """A stops (SIGTERM) in the middle of a batch: the timers it claimed
+    and had not reached are free at once, for B, not after the lease."""
+    a, b, clock = two
+    timers = await due_timers(a.db, 5, clock.now - 10)
+    started = asyncio.Event()
+
+    async def stuck(timer: Timer) -> None:
+        started.set()
+        await asyncio.Event().wait()
+
+    scheduler = Scheduler(a.service.timers, stuck, clock)
+    scheduler.start()
+    await started.wait()
+    await scheduler.close()
+    fired: list[Timer] = []
+
+    async def fire(timer: Timer) -> None:
+        assert await b.service.timers.claim(timer)
+        fired.append(timer)
+
+    assert await Scheduler(b.service.timers, fire, clock).run_due() == 4
+    assert fired == timers[1:]  # the first was mid-job: its lease decides
 
 
 async def test_a_process_that_died_holding_timers_loses_them_after_the_lease(
