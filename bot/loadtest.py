@@ -12,16 +12,19 @@ to a journal (JSON lines).  Worker *i* runs the shards ``s % N == i``.
 
 Simulated players in the coordinator (``--players`` asyncio tasks) pick a
 game, ask the worker that would receive the click what the board shows
-(version, who must act, the legal moves), choose one and send it: three in
-four to the worker running the game's guild shard (a click in the channel),
-one in four to the worker running shard 0 (a menu in a DM, which Discord
-delivers on shard 0), so processes keep serving games another process
-changed.  A move is applied by ``GameService.play`` with the version the
-player saw, as a board button would be (strict), and acknowledged once it
-is committed; its board is then delivered as ``Table`` does after a click
-(``Delivery.publish``).  The interaction itself (discord.py's dispatch, the
-reply) is not simulated here: tests/discord_harness.py does that in the
-test suite.
+(version, who must act, the legal moves and their menu paths), choose one
+and click it: three in four on the board's button in the game's channel,
+sent to the worker running the game's guild shard, one in four on the last
+level of the seat's menu in a DM, sent to the worker running shard 0 (which
+Discord delivers DMs on), so processes keep serving games another process
+changed.  A click is an ``INTERACTION_CREATE`` payload handed to discord.py's
+own dispatch (``parse_interaction_create``, what the gateway reader calls):
+the bot's dynamic item, ``Table.pick``, the service, the reply through the
+interaction's webhook and the board's delivery all run as in production.
+The move is acknowledged once the service committed it (the interaction's
+task reports what ``play_path`` returned); a board button is strict about
+its version, a menu reads an older path against the current moves, as for
+a player.
 
 Mid-run one worker is killed with SIGKILL and started again on its shards.
 Requests in flight to it count as errors; a move it acknowledged must be in
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import json
 import os
@@ -122,6 +126,8 @@ class FakeHttp:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
+        self.interaction_channels: dict[str, int] = {}
+        """Interaction token -> the channel it came from (its responses' channel)."""
 
     async def request(self, route: Any, *, form: Any = None, **kwargs: Any) -> Any:
         method, path = route.method, route.path
@@ -162,6 +168,33 @@ class FakeHttp:
             return {"id": str(params["channel_id"]), "type": 0, "name": "games"}
         return None
 
+    async def webhook(
+        self,
+        route: Any,
+        *,
+        payload: Mapping[str, Any] | None = None,
+        multipart: Any = None,
+        **_: Any,
+    ) -> Any:
+        """Stands in for discord.py's webhook adapter, which sends the
+        interactions' responses (the callback, follow-ups, edits of the
+        original response): answers as Discord would and journals them."""
+        method, path = route.method, route.path
+        body = _request_body({"json": payload}, multipart)
+        channel = self.interaction_channels.get(str(route.webhook_token), 0)
+        if path.endswith("/callback"):
+            kind = int(body.get("type") or 0)
+            self.journal.write(m="ITX", t=kind, i=str(route.webhook_id))
+            data = body.get("data") or {}
+            return {
+                "interaction": {"id": str(route.webhook_id), "type": 3},
+                "resource": {"type": kind, "message": self._message(channel, data)},
+            }
+        self.journal.write(m="WEBHOOK", p=path, x=method)
+        if method == "DELETE":
+            return None
+        return self._message(channel, body)
+
     def _message(self, channel_id: int, body: Mapping[str, Any]) -> dict[str, Any]:
         mid = self.journal.snowflake()
         return {
@@ -189,13 +222,20 @@ class FakeHttp:
 
 async def worker_main(args: argparse.Namespace) -> None:
     import discord
+    from discord.webhook.async_ import AsyncWebhookAdapter
 
     from bot import claims
+    from bot.choices import format_path, path_to
     from bot.config import Settings
     from bot.edge import delivery
     from bot.edge.client import ChaupalBot
     from bot.engines.core import CHANCE, GameError, progress_seat
 
+    import logging
+
+    logging.basicConfig(
+        level=logging.WARNING, format=f"worker {args.index} %(levelname)s %(name)s: %(message)s"
+    )
     # Leases short enough that a killed process's work is taken over
     # within the run (the module constants, as the tests patch them).
     vars(delivery).update(
@@ -226,6 +266,8 @@ async def worker_main(args: argparse.Namespace) -> None:
     state.application_id = APPLICATION_ID
     state.user = discord.ClientUser(state=state, data=_user_payload(APPLICATION_ID))  # type: ignore[arg-type]
     bot.http.request = fake.request  # type: ignore[method-assign]
+    # Interactions answer through discord.py's webhook adapter, not bot.http.
+    AsyncWebhookAdapter.request = fake.webhook  # type: ignore[assignment,method-assign]
     await bot.setup_hook()
     for scheduler in (bot.scheduler, bot.round_scheduler):
         scheduler.lease = args.lease
@@ -255,9 +297,123 @@ async def worker_main(args: argparse.Namespace) -> None:
     service.clock_timer = journalled_clock_timer  # type: ignore[method-assign]
     background: set[asyncio.Task[None]] = set()
 
-    async def publish(result: Any) -> None:
-        with contextlib.suppress(Exception):
-            await bot.delivery.publish(result)
+    clicks: contextvars.ContextVar[asyncio.Future[Any] | None] = contextvars.ContextVar(
+        "click", default=None
+    )
+    play_path = service.play_path
+
+    async def answered_play_path(*args: Any, **kwargs: Any) -> Any:
+        # What the click led to, for the coordinator: the interaction's task
+        # runs in a copy of the context the click was dispatched in.
+        click = clicks.get()
+        try:
+            step = await play_path(*args, **kwargs)
+        except BaseException as exc:
+            if click is not None and not click.done():
+                click.set_exception(exc)
+            raise
+        if click is not None and not click.done():
+            click.set_result(step)
+        return step
+
+    service.play_path = answered_play_path  # type: ignore[method-assign]
+
+    def row(data: dict[str, Any]) -> dict[str, Any]:
+        """The action row holding the component ``data`` presses."""
+        component: dict[str, Any] = {"type": data["component_type"], "custom_id": data["custom_id"]}
+        if data["component_type"] == 2:
+            component.update(style=1, label="move")
+        else:
+            component.update(
+                options=[{"label": v, "value": v} for v in data["values"]],
+                min_values=1,
+                max_values=1,
+            )
+        return {"type": 1, "components": [component]}
+
+    def interaction(user: int, guild: int | None, channel: int, data: dict[str, Any]) -> Any:
+        iid = journal.snowflake()
+        token = f"load-{iid}"
+        fake.interaction_channels[token] = channel
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(APPLICATION_ID),
+            "type": 3,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "locale": "en-US",
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "entitlements": [],
+            "app_permissions": str(discord.Permissions.all().value),
+            "channel_id": str(channel),
+            # discord.py finds the pressed item on the message's own components.
+            "message": fake._message(channel, {"content": "board", "components": [row(data)]}),
+        }
+        if guild is not None:
+            payload.update(
+                guild_id=str(guild),
+                guild_locale="en-US",
+                guild={"id": str(guild), "locale": "en-US", "features": []},
+                channel={"id": str(channel), "type": 0, "guild_id": str(guild), "name": "games",
+                         "position": 0, "permissions": str(discord.Permissions.all().value)},
+                member={"user": _user_payload(user), "roles": [], "joined_at":
+                        "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False, "flags": 0,
+                        "pending": False, "nick": None, "avatar": None, "premium_since": None,
+                        "communication_disabled_until": None, "permissions": "0"},
+                context=0,
+                authorizing_integration_owners={"0": str(guild)},
+            )  # fmt: skip
+        else:
+            payload.update(
+                channel={"id": str(channel), "type": 1, "recipients": [_user_payload(user)],
+                         "last_message_id": None},
+                user=_user_payload(user),
+                context=1,
+                authorizing_integration_owners={"0": str(user)},
+            )  # fmt: skip
+        return payload
+
+    async def click(request: dict[str, Any]) -> dict[str, Any]:
+        """A player's click, through discord.py's dispatch: the board's
+        button in the game's channel, or the last level of the seat's menu
+        in a DM (which Discord delivers on shard 0)."""
+        game_id, user, version = int(request["game"]), int(request["user"]), int(request["version"])
+        path = tuple(int(i) for i in request["path"])
+        if request["where"] == "dm":
+            data: dict[str, Any] = {
+                "custom_id": f"chaupal:choose:{game_id}:{version}:{format_path(path[:-1])}:0",
+                "component_type": 3,
+                "values": [str(path[-1])],
+            }
+            payload = interaction(user, None, user + 1, data)
+        else:
+            data = {
+                "custom_id": f"chaupal:move:{game_id}:{version}:{format_path(path)}",
+                "component_type": 2,
+            }
+            payload = interaction(user, int(request["guild"]), int(request["channel"]), data)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        reset = clicks.set(done)
+        try:
+            # What the gateway reader does with an INTERACTION_CREATE event.
+            state.parse_interaction_create(payload)
+        finally:
+            clicks.reset(reset)
+        try:
+            async with asyncio.timeout(60.0):
+                step = await done
+        except GameError as exc:
+            return {"refused": type(exc).__name__}
+        if step.result is None:
+            return {"refused": "MenuNotLeaf"}
+        result = step.result
+        return {
+            "ok": True,
+            "from": version,
+            "to": result.version,
+            "seat": result.actor if result.actor is not None else -2,
+        }
 
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         game_id = int(request["game"])
@@ -268,30 +424,19 @@ async def worker_main(args: argparse.Namespace) -> None:
             seat = progress_seat(game.engine, game.state)
             if seat == CHANCE or game.is_auto(seat):
                 return {"wait": True}
+            texts = service.legal_texts(game, seat)
+            words = service.menu_words(game, seat)
             return {
                 "version": game.version,
                 "seat": seat,
                 "user": game.user_of(seat),
-                "texts": service.legal_texts(game, seat),
+                "channel": game.record.thread_id or game.record.channel_id,
+                "texts": texts,
+                "paths": [path_to(texts, text, words) for text in texts],
             }
-        try:
-            result = await service.play(
-                game_id,
-                int(request["user"]),
-                str(request["text"]),
-                expected_version=int(request["version"]),
-            )
-        except GameError as exc:
-            return {"refused": type(exc).__name__}
-        task = asyncio.create_task(publish(result))
-        background.add(task)
-        task.add_done_callback(background.discard)
-        return {
-            "ok": True,
-            "from": int(request["version"]),
-            "to": result.version,
-            "seat": result.actor if result.actor is not None else -2,
-        }
+        if request["op"] == "click":
+            return await click(request)
+        raise ValueError(f"unknown request {request['op']!r}")
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         lock = asyncio.Lock()
@@ -300,7 +445,7 @@ async def worker_main(args: argparse.Namespace) -> None:
             try:
                 answer = await handle(request)
             except Exception as exc:
-                answer = {"error": type(exc).__name__}
+                answer = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
             answer["id"] = request["id"]
             async with lock:
                 writer.write((json.dumps(answer) + "\n").encode())
@@ -341,6 +486,7 @@ class Stats:
     acks: list[Ack] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)
     errors: int = 0
+    error_kinds: Counter[str] = field(default_factory=Counter)
 
 
 class Worker:
@@ -534,7 +680,8 @@ async def drive(
             game_id, guild = games[mine.randrange(len(games))]
             if game_id in done:
                 continue
-            worker = workers[0] if mine.random() < 0.25 else owner(guild)
+            dm = mine.random() < 0.25
+            worker = workers[0] if dm else owner(guild)
             turn = await worker.call(op="turn", game=game_id)
             if turn.get("over"):
                 done.add(game_id)
@@ -542,11 +689,18 @@ async def drive(
             if "texts" not in turn or not turn["texts"]:
                 await asyncio.sleep(0.05)
                 continue
-            text = mine.choice(turn["texts"])
+            path = mine.choice(turn["paths"])
             await asyncio.sleep(mine.random() * args.think)
             sent = time.monotonic()
             answer = await worker.call(
-                op="move", game=game_id, user=turn["user"], text=text, version=turn["version"]
+                op="click",
+                where="dm" if dm else "channel",
+                game=game_id,
+                guild=guild,
+                channel=turn["channel"],
+                user=turn["user"],
+                path=path,
+                version=turn["version"],
             )
             if answer.get("ok"):
                 stats.latencies.append((time.monotonic() - sent) * 1000)
@@ -555,6 +709,7 @@ async def drive(
                 stats.refused[answer["refused"]] += 1
             else:
                 stats.errors += 1
+                stats.error_kinds[str(answer.get("error"))[:80]] += 1
                 await asyncio.sleep(0.2)
 
     async def killer() -> None:
@@ -783,6 +938,7 @@ async def run_once(target: str, processes: int, args: argparse.Namespace) -> dic
         "latency_ms": {f"p{q}": round(percentile(stats.latencies, q), 1) for q in (50, 95, 99)},
         "refused": dict(stats.refused),
         "errors": stats.errors,
+        "error_kinds": dict(stats.error_kinds.most_common(5)),
         "killed": args.kill_at > 0,
     }
     report.update(check_moves(stats.acks, log))
