@@ -221,6 +221,8 @@ class FakeHttp:
 
 
 async def worker_main(args: argparse.Namespace) -> None:
+    import logging
+
     import discord
     from discord.webhook.async_ import AsyncWebhookAdapter
 
@@ -230,8 +232,6 @@ async def worker_main(args: argparse.Namespace) -> None:
     from bot.edge import delivery
     from bot.edge.client import ChaupalBot
     from bot.engines.core import CHANCE, GameError, progress_seat
-
-    import logging
 
     logging.basicConfig(
         level=logging.WARNING, format=f"worker {args.index} %(levelname)s %(name)s: %(message)s"
