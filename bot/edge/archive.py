@@ -171,7 +171,8 @@ class Archive:
             )
             # The newest end shown: later games stay off these pages.
             newest = records[0].updated_at if records else self.bot.clock()
-            until = math.floor(newest) + 1
+            # In milliseconds: a game that ends a moment later stays off.
+            until = math.floor(newest * 1000) + 1
             page = HistoryPage(itx.user.id, player_id or 0, engine_name or "all", until, 0)
             content, view = await self._page(guild_id, page, total, records)
         except Exception as exc:
@@ -198,7 +199,7 @@ class Archive:
             player = page.player or None
             engine = None if page.engine == "all" else page.engine
             total, _ = await self.bot.store.finished(
-                guild_id, user_id=player, engine=engine, until=page.until, limit=0
+                guild_id, user_id=player, engine=engine, until=page.until / 1000, limit=0
             )
             pages = max(1, math.ceil(total / PAGE_SIZE))
             wanted = {
@@ -212,7 +213,7 @@ class Archive:
                 guild_id,
                 user_id=player,
                 engine=engine,
-                until=page.until,
+                until=page.until / 1000,
                 limit=PAGE_SIZE,
                 offset=target * PAGE_SIZE,
             )

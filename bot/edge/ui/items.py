@@ -923,8 +923,8 @@ class HistoryPage:
     """One page of ``/game history``, all a page button needs to draw the
     next: who asked (only they turn its pages), whose games (0: everyone's)
     and which game ("all": every game), the moment the history was first
-    shown (games that ended later stay off its pages, so pages do not shift
-    under the reader) and the page shown, from 0."""
+    shown, in milliseconds (games that ended later stay off its pages, so
+    pages do not shift under the reader) and the page shown, from 0."""
 
     owner: int
     player: int
@@ -943,7 +943,7 @@ class HistoryButton(
 ):
     """⏮ ◀ ▶ ⏭ under a page of ``/game history``.  Stateless: the
     custom_id holds the page shown and its filters (ids, a game's name, a
-    time and a number: at most 92 characters), so the buttons work after a
+    time and a number: at most 95 characters), so the buttons work after a
     restart, and the archive reads the page again when one is pressed."""
 
     def __init__(
