@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,7 @@ def rows(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("- ")]
 
 
-def nav(fake: FakeDiscord, message: Sent | int, label: str) -> dict[str, object]:
+def nav(fake: FakeDiscord, message: Sent | int, label: str) -> dict[str, Any]:
     return fake.find_button(message, label=label)
 
 
