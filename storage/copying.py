@@ -56,6 +56,7 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("messages", ("game_id", "kind")),
     ("outbox", ("game_id", "target")),
     ("outbox_claims", ("game_id",)),
+    ("followers", ("game_id", "user_id")),
     ("timers", ("game_id", "kind", "seat")),
     ("guild_settings", ("guild_id",)),
     ("vacations", ("user_id", "starts")),

@@ -521,6 +521,64 @@ class GameStore:
             )
         return [_game(r) for r in rows]
 
+    async def finished(
+        self,
+        guild_id: int,
+        *,
+        user_id: int | None = None,
+        engine: str | None = None,
+        until: float | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[int, list[GameRecord]]:
+        """A server's games that ended with an outcome (``/game history``),
+        newest end first: how many there are in all, and ``limit`` of them
+        from ``offset``.  ``user_id``: only games that member had a seat in;
+        ``engine``: only that game; ``until``: only games that ended before
+        that time (a history's pages stay put while new games end)."""
+        if not storable_id(guild_id) or (user_id is not None and not storable_id(user_id)):
+            return 0, []
+        # Built in Python: PostgreSQL cannot type a bare ``? IS NULL``.
+        clause = "guild_id = ? AND status IN ('finished', 'abandoned') AND outcome IS NOT NULL"
+        params: list[Any] = [guild_id]
+        if user_id is not None:
+            clause += " AND id IN (SELECT game_id FROM seats WHERE user_id = ?)"
+            params.append(user_id)
+        if engine is not None:
+            clause += " AND engine = ?"
+            params.append(engine)
+        if until is not None:
+            clause += " AND updated_at < ?"
+            params.append(float(until))
+        async with self.db.read() as conn:
+            counted = await _fetch_one(
+                conn, f"SELECT COUNT(*) AS n FROM games WHERE {clause}", params
+            )
+            rows = await conn.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {clause} "
+                "ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+                (*params, max(0, limit), max(0, offset)),
+            )
+        total = int(counted["n"]) if counted is not None else 0
+        return total, [_game(r) for r in rows]
+
+    async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[SeatRecord]]:
+        """The seats of several games in one query, by game and seat."""
+        ids = sorted({int(g) for g in game_ids if storable_id(int(g))})
+        if not ids:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id IN ({_placeholders(ids)}) "
+                "ORDER BY game_id, seat",
+                ids,
+            )
+        found: dict[int, list[SeatRecord]] = {g: [] for g in ids}
+        for row in rows:
+            seat = _seat(row)
+            found[seat.game_id].append(seat)
+        return found
+
     async def delete_game(self, game_id: int) -> None:
         """Delete a game with its seats, log, snapshots and messages. No error if absent."""
         async with self.db.transaction() as conn:
@@ -1034,7 +1092,7 @@ class GameStore:
         ``until`` in one statement: games whose delivery a process claimed
         and lost with its lease (it died, or its retry never came), and
         games left behind (their board behind their version, or a turn DM
-        owed, as :meth:`games_behind`) that nobody holds and nobody changed
+        or a follower's DM owed, as :meth:`games_behind`) that nobody holds and nobody changed
         since ``quiet_since`` (the process that made the change delivers
         it, a moment later), changed since ``horizon`` unless still active.
         On PostgreSQL the games being changed right now are passed over
@@ -1055,7 +1113,8 @@ class GameStore:
                 "AND o.target = 'board' AND o.version >= g.version "
                 "AND (o.over = 1 OR g.status NOT IN ('finished', 'abandoned'))) "
                 "OR EXISTS (SELECT 1 FROM outbox AS t WHERE t.game_id = g.id "
-                "AND t.target LIKE 'turn:%' AND t.digest LIKE 'owed%')))) "
+                "AND (t.target LIKE 'turn:%' OR t.target LIKE 'follow:%') "
+                "AND t.digest LIKE 'owed%')))) "
                 f"ORDER BY g.id LIMIT ?{for_update(conn, skip_locked=True, of='g')}) AS w "
                 "WHERE 1 = 1 ON CONFLICT (game_id) DO UPDATE SET "
                 "claimed_by = excluded.claimed_by, lease_until = excluded.lease_until "
@@ -1067,13 +1126,17 @@ class GameStore:
 
     async def games_behind(self) -> list[int]:
         """Started games whose board is behind their version (or whose final
-        board was never posted), by id: what delivery must catch up."""
+        board was never posted, or whose follower is owed a DM), by id: what
+        delivery must catch up."""
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT g.id FROM games AS g LEFT JOIN outbox AS o "
                 "ON o.game_id = g.id AND o.target = 'board' "
                 "WHERE g.status <> 'lobby' AND (o.version IS NULL OR o.version < g.version "
-                "OR (g.status IN ('finished', 'abandoned') AND o.over = 0)) "
+                "OR (g.status IN ('finished', 'abandoned') AND o.over = 0) "
+                # A follower's DM recorded as owed but not yet sent (issue 21).
+                "OR EXISTS (SELECT 1 FROM outbox AS f WHERE f.game_id = g.id "
+                "AND f.target LIKE 'follow:%' AND f.digest LIKE 'owed%')) "
                 # A lobby everyone left is abandoned without seats or a board.
                 "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) ORDER BY g.id"
             )

@@ -426,6 +426,24 @@ class RatingStore:
             )
         return [_entry(r) for r in rows]
 
+    async def changes(self, game_ids: Iterable[int]) -> dict[int, dict[int, float]]:
+        """Each rated game's rating changes (the conservative estimate's),
+        by game and player, in one query; unrated games are absent."""
+        ids = sorted({int(g) for g in game_ids})
+        if not ids:
+            return {}
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {_HISTORY_COLUMNS} FROM rating_history "
+                f"WHERE game_id IN ({_placeholders(ids)})",
+                ids,
+            )
+        found: dict[int, dict[int, float]] = {}
+        for row in rows:
+            entry = _entry(row)
+            found.setdefault(entry.game_id, {})[entry.user_id] = entry.delta
+        return found
+
     async def trends(
         self, guild_id: int, engine: str, user_ids: Iterable[int], last: int = 5
     ) -> dict[int, float]:

@@ -22,6 +22,7 @@ from bot.service import GameService, Player
 from bot.tournament.ratings import FinishedGame, rate
 from storage.copying import TABLES
 from storage.database import Database
+from storage.followers import FollowerStore
 from storage.games import GameStore, OutboxRow
 from storage.ratings import RatingStore
 from storage.settings import PlayerSettingsStore, SettingsStore
@@ -114,6 +115,10 @@ async def build_community(db: Database) -> dict[str, Any]:
     assert await tournaments.link_game(cup.id, 1, 1, games["artaban"])
     assert await tournaments.record_result(cup.id, 1, 2, [2, 1])
 
+    # A member who follows a game they do not play (issue 21).
+    watcher = 999_000_000_000_000_001
+    assert await FollowerStore(db).follow(games["sangram"], watcher, every_move=True, now=73.5)
+    await svc.store.set_outbox(games["sangram"], OutboxRow(f"follow:{watcher}", 3, digest="owed"))
     await SettingsStore(db).set(GUILD, "threads", True, now=70.0)
     await PlayerSettingsStore(db).set(PLAYERS[1].user_id, "turn", "dm", now=71.0)
     await TimerStore(db).add_vacation(Vacation(PLAYERS[2].user_id, 72.0, 1e10))

@@ -24,6 +24,7 @@ from discord.ext import commands
 from bot.claims import process_id
 from bot.config import Settings
 from bot.director import TournamentDirector
+from bot.edge.archive import Archive
 from bot.edge.cogs import CogHost
 from bot.edge.delivery import Delivery
 from bot.edge.desk import TournamentDesk
@@ -38,6 +39,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
 from bot.thinking import ThinkPool
 from storage.database import Database
+from storage.followers import FollowerStore
 from storage.games import GameStore
 from storage.ratings import RatingStore
 from storage.timekeeping import SettingsStore
@@ -148,12 +150,15 @@ class ChaupalTree(app_commands.CommandTree["ChaupalBot"]):
 class ChaupalBot(commands.AutoShardedBot):
     db: Database
     store: GameStore
+    followers: FollowerStore
+    """Who follows which game (``/game follow``, issue 21)."""
     server_settings: SettingsStore
     """Each server's ``/chaupal settings`` (``self.settings`` is the bot's
     own configuration, from the environment)."""
     service: GameService
     delivery: Delivery
     table: Table
+    archive: Archive
     renders: RenderPool
     keeper: Keeper
     scheduler: Scheduler
@@ -206,6 +211,7 @@ class ChaupalBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.db = self._database or await Database.open(self.settings.database)
         self.store = GameStore(self.db)
+        self.followers = FollowerStore(self.db)
         self.server_settings = SettingsStore(self.db)
         self.service = GameService(
             self.store,
@@ -230,6 +236,7 @@ class ChaupalBot(commands.AutoShardedBot):
         self.tournaments.deadlines_changed = self.round_scheduler.rearm
         self.service.game_over_hooks.append(self._game_over)
         self.table = Table(self)
+        self.archive = Archive(self)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -58,6 +58,7 @@ from storage.games import OutboxRow
 
 if TYPE_CHECKING:
     from bot.rendering import RenderPool
+    from storage.followers import Follower, FollowerStore
     from storage.games import GameStore
     from storage.timekeeping import SettingsStore
 
@@ -291,6 +292,15 @@ channel pings them instead)."""
 OWED = "owed"
 OWED_LAST = "owed:last"
 
+FOLLOW = "follow:"
+"""Outbox targets ``follow:<user_id>`` (issue 21): what a member who follows
+the game (``/game follow``) was last sent.  ``version`` is the game version
+the DM became owed at, ``digest`` ``owed`` (a new board, for a follower of
+every move) or ``owed:end`` (the game ended), then ``sent`` or
+``dropped``.  Owed by the board's delivery before the board's own row, as
+the turn DMs are, so a crash in between loses none."""
+OWED_END = "owed:end"
+
 
 @dataclasses.dataclass(frozen=True)
 class Audience:
@@ -340,6 +350,8 @@ class DeliveryHost(Discord, Protocol):
     def process(self) -> str: ...
     @property
     def desk(self) -> Headings: ...
+    @property
+    def followers(self) -> FollowerStore: ...
 
 
 class Delivery:
@@ -710,6 +722,10 @@ class Delivery:
                     turn = rows.get(f"{TURN}{seat}")
                     if _owed(turn):
                         delivered &= await self._turn(game, seat, turn, audience)
+            rows = await store.outbox(game_id)
+            for key, row in sorted(rows.items()):
+                if key.startswith(FOLLOW) and _owed(row):
+                    delivered &= await self._follow(game, row)
         except (asyncio.CancelledError, _ClaimLost):
             # Cut off (the scheduler's watchdog stopped the timeout that
             # asked for it: what was not recorded as delivered goes out on
@@ -818,6 +834,7 @@ class Delivery:
         sent = False
         if not fresh:
             sent = await self._edit_board(game, content)
+        edited = sent
         if not sent:
             if last_one:
                 pings |= awaited
@@ -833,6 +850,7 @@ class Delivery:
             # that a crash in between loses none (see ``TURN``).
             shown_at = row.version if row is not None else -1
             await self._owe_turns(game, rows, pings & audience.dm, shown_at, last=last_one)
+            await self._owe_follows(game, rows, new_board=not edited)
             # Sticky while the same message is edited: it still shows the
             # phase until a new board replaces it.
             shown = simultaneous or (not fresh and row is not None and row.simultaneous)
@@ -869,6 +887,94 @@ class Delivery:
                     notice=old.notice if old is not None else False,
                 ),
             )
+
+    async def _owe_follows(
+        self, game: LiveGame, rows: Mapping[str, OutboxRow], *, new_board: bool
+    ) -> None:
+        """Record the DMs this board owes the game's followers: the final
+        board to every follower, and each new board message (not an edit in
+        place: the channel's own rhythm) to those who follow every move.  A
+        follower owed or sent this version already (a retry) owes nothing."""
+        over = game.is_over
+        if not over and not new_board:
+            return
+        for follower in await self.bot.followers.of_game(game.id):
+            if follower.dms_closed or not (over or follower.every_move):
+                continue
+            key = f"{FOLLOW}{follower.user_id}"
+            old = rows.get(key)
+            if old is not None and old.version >= game.version:
+                continue
+            await self._record(
+                game.id, OutboxRow(key, game.version, digest=OWED_END if over else OWED)
+            )
+
+    async def _follow(self, game: LiveGame, row: OutboxRow) -> bool:
+        """Send a follower the DM their row owes, once: the public board and
+        the public narration only, never a seat's view.  A follower who
+        unfollowed or whose DMs are closed is dropped; Discord's refusal
+        (50007) closes them for this game and never fails the game's
+        delivery."""
+        user_id = int(row.target.removeprefix(FOLLOW))
+        follower = await self.bot.followers.get(game.id, user_id)
+        if follower is None or follower.dms_closed or (not game.is_over and row.digest == OWED_END):
+            await self._record(game.id, dataclasses.replace(row, digest="dropped"))
+            return True
+        content, files = await self.follower_message(game, follower, row)
+        # One DM per follower and version: a retry after a crash mid-send is
+        # dropped by Discord.  A digest, because a user id is too long for
+        # Discord's 25 characters (it names nothing hidden either way).
+        nonce = "f" + hashlib.sha256(f"{game.id}.{user_id}.{row.version}".encode()).hexdigest()
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=user_id))
+            await dm.send(
+                content=clip(content),
+                files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+                allowed_mentions=NO_PINGS,
+                nonce=nonce[:25],
+            )
+        except discord.Forbidden as exc:
+            log.info("game %d: a follower's DMs are closed (code %s)", game.id, exc.code)
+            await self.bot.followers.close_dms(game.id, user_id)
+            await self._record(game.id, dataclasses.replace(row, digest="dropped"))
+            return True
+        except discord.HTTPException as exc:
+            log.warning("game %d: a follower's DM failed (%s %s)", game.id, exc.status, exc.code)
+            return False
+        await self._record(game.id, dataclasses.replace(row, digest="sent"))
+        return True
+
+    async def follower_message(
+        self, game: LiveGame, follower: Follower, row: OutboxRow
+    ) -> tuple[str, list[tuple[str, bytes]]]:
+        """A follower's DM: its text and its files.  Only what the channel
+        shows: the public narration since the follower's last DM, who acts
+        next or the result (names, never mentions: nobody but the reader is
+        in a DM), a link to the game, and :meth:`follower_files`."""
+        since = max(0, game.version - NARRATION_LINES * 4)
+        entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
+        narrations = [e.narration for e in entries if e.narration]
+        # The end: the last moves before the result; else what led to this board.
+        narrations = narrations[-2:] if game.is_over else narrations[-NARRATION_LINES:]
+        everyone = set(range(len(game.seats)))
+        text = headline(game, narrations, named=everyone)
+        link = await self._board_link(game)
+        lead = "The end of a game you follow:" if game.is_over else "A game you follow moved on:"
+        tail = f"The game: {link} · `/game unfollow game:{game.id}` to stop."
+        if game.is_over:
+            files = await self.final_files(game)
+        else:
+            files = [(f"chaupal-{game.id}-{game.version}.png", await self.public_png(game))]
+        return clip(f"{lead}\n{text}\n{tail}"), files
+
+    async def final_files(self, game: LiveGame) -> list[tuple[str, bytes]]:
+        """How a game that is over is shown afterwards, to anyone: for now
+        its final board, the public view.  **The hook for the replay**
+        (issue 21 §1): the follower's end-of-game DM and the history's
+        **Replay** button both send what this returns, so the animated
+        replay joins (or replaces) the board here, once, for both."""
+        png = await self.public_png(game)
+        return [(f"chaupal-{game.id}-{game.version}.png", png)]
 
     def _turn_text(self, game: LiveGame, row: OutboxRow, link: str) -> str:
         title = f"{game.engine.title} #{game.id}"

@@ -491,7 +491,23 @@ class TournamentDesk:
             )
         lines += await self._table_lines(record, tables, players)
         lines.append("Each game is played in its own thread; Chaupal records every result.")
-        await self._send(record.channel_id, record.guild_id, "\n".join(lines))
+        view = await self._follow_view(tables)
+        if view is not None:
+            lines.append("**Follow** a table to get a DM when its game ends.")
+        await self._send(record.channel_id, record.guild_id, "\n".join(lines), view=view)
+
+    async def _follow_view(self, tables: Iterable[TournamentTable]) -> discord.ui.View | None:
+        """**Follow** for each table whose game is running (issue 21)."""
+        from bot.edge.ui.items import follow_view
+
+        live: list[tuple[int, str]] = []
+        for table in tables:
+            if table.game_id is None or table.places is not None:
+                continue
+            game = await self.bot.store.get_game(table.game_id)
+            if game is not None and game.status == "active":
+                live.append((table.game_id, f"Table {table.number}"))
+        return follow_view(live)
 
     async def _post_final(self, record: TournamentRecord) -> None:
         table = await self.director.table_of_standings(record.id)
@@ -521,11 +537,19 @@ class TournamentDesk:
                 log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
 
     async def _send(
-        self, channel_id: int, guild_id: int, content: str, *, png: bytes | None = None
+        self,
+        channel_id: int,
+        guild_id: int,
+        content: str,
+        *,
+        png: bytes | None = None,
+        view: discord.ui.View | None = None,
     ) -> discord.Message:
         extra: dict[str, Any] = {}
         if png is not None:
             extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
+        if view is not None:
+            extra["view"] = view
         return await self.bot.get_partial_messageable(channel_id, guild_id=guild_id).send(
             content=clip(content), allowed_mentions=NO_PINGS, **extra
         )
@@ -825,10 +849,14 @@ class TournamentDesk:
             if number == record.round and (deadline := round_deadline(record)) is not None:
                 lines[0] += f", settled {deadline}"
             lines += await self._table_lines(record, tables, players)
+            view = await self._follow_view(tables) if number == record.round else None
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
-        await reply(itx, "\n".join(lines))
+        if view is not None:
+            await reply(itx, "\n".join(lines), view=view)
+        else:
+            await reply(itx, "\n".join(lines))
 
     async def drop(
         self,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from discord.ext import commands
 
 if TYPE_CHECKING:
+    from bot.edge.archive import Archive
     from bot.edge.delivery import Delivery
     from bot.edge.desk import TournamentDesk
     from bot.edge.table import Table
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 
 
 class CogHost(Protocol):
-    """What the command groups use of the bot: the table and the desk they
-    hand commands to, delivery (``/game board``), the service, the games'
+    """What the command groups use of the bot: the table, the desk and the
+    archive they hand commands to, delivery (``/game board``), the service, the games'
     store (autocomplete, ratings), each server's settings and the clock;
     ``add_cog`` for ``setup``."""
 
@@ -31,6 +32,8 @@ class CogHost(Protocol):
     def table(self) -> Table: ...
     @property
     def desk(self) -> TournamentDesk: ...
+    @property
+    def archive(self) -> Archive: ...
     @property
     def delivery(self) -> Delivery: ...
     @property

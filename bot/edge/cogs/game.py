@@ -338,6 +338,62 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def back(self, itx: discord.Interaction[Any]) -> None:
         await self.bot.table.away(itx, None)
 
+    # -- looking back and looking on (issue 21) -------------------------------
+
+    @app_commands.command(name="history", description="Finished games on this server, newest first")
+    @app_commands.describe(
+        player="Only this player's games",
+        game="Only this game",
+        share="Post it in the channel (by default only you see it)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self,
+        itx: discord.Interaction[Any],
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+        share: bool = False,
+    ) -> None:
+        await self.bot.archive.open_history(
+            itx,
+            None if player is None else player.id,
+            None if game is None else game.value,
+            share=share,
+        )
+
+    async def running_games_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Running games of this channel (or its thread), newest first."""
+        running: tuple[GameStatus, ...] = ("active",)
+        return await channel_game_choices(self.bot, itx, current, statuses=running)
+
+    async def followed_autocomplete(
+        self, itx: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return [
+            app_commands.Choice(name=name, value=value)
+            for name, value in await self.bot.archive.followed_choices(itx, current)
+        ]
+
+    @app_commands.command(
+        name="follow", description="Get a DM when a game you don't play ends (or every board)"
+    )
+    @app_commands.describe(
+        game="Game number", every_move="A DM with every new board, not only at the end"
+    )
+    @app_commands.autocomplete(game=running_games_autocomplete)
+    async def follow(
+        self, itx: discord.Interaction[Any], game: int, every_move: bool = False
+    ) -> None:
+        await self.bot.archive.follow(itx, game, every_move=every_move)
+
+    @app_commands.command(name="unfollow", description="Stop following a game")
+    @app_commands.describe(game="Game number")
+    @app_commands.autocomplete(game=followed_autocomplete)
+    async def unfollow(self, itx: discord.Interaction[Any], game: int) -> None:
+        await self.bot.archive.unfollow(itx, game)
+
     @app_commands.command(
         name="rules", description="A game's rules: a summary, and the complete rules as a file"
     )

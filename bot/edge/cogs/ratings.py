@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.edge.delivery import jump_url
 from bot.edge.replies import reply
+from bot.edge.ui.items import player_history_view
 from bot.engines import ENGINES
 from bot.outgoing import MAX_CONTENT, discord_time, safe_name
 from renderers.common import to_png
@@ -247,11 +248,14 @@ class RatingsCog(commands.Cog):
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
+        # Every finished game of theirs, rated or not, page by page (issue 21).
+        history = player_history_view(user.id)
         if not records:
             await reply(
                 itx,
                 f"**{name}** has no rated games on this server yet.",
                 ephemeral=False,
+                view=history,
             )
             return
         games = sum(r.games for r in records)
@@ -270,7 +274,7 @@ class RatingsCog(commands.Cog):
             results.pop()
         lines.append(f"**Recent results** (last {len(results)}):")
         lines += results
-        await reply(itx, "\n".join(lines), ephemeral=False, suppress_embeds=True)
+        await reply(itx, "\n".join(lines), ephemeral=False, suppress_embeds=True, view=history)
 
     async def result_line(self, guild_id: int, entry: HistoryEntry) -> str:
         """``- Kauda Baji #12: 1st of 3, won, ▲ +2.1, <t:…:R> — <link>`` (when it

@@ -110,13 +110,15 @@ class DeskClicks(Protocol):
 
 class Clicks(Protocol):
     """What a component's callback finds on the interaction's client: the
-    table and the desk, which it hands the click to (the items never import
+    table, the desk and the archive, which it hands the click to (the items never import
     the client, which registers them)."""
 
     @property
     def table(self) -> TableClicks: ...
     @property
     def desk(self) -> DeskClicks: ...
+    @property
+    def archive(self) -> ArchiveClicks: ...
 
 
 def _bot(itx: discord.Interaction[Any]) -> Clicks:
@@ -883,3 +885,264 @@ def final_board_view(game: LiveGame) -> discord.ui.View:
 
 
 DYNAMIC_ITEMS += (ResignButton, RematchButton, MyTurnButton)
+
+
+# -- the history of finished games and following a game (issue 21) ----------
+
+
+class ArchiveClicks(Protocol):
+    """What the history's and the followers' components hand over to
+    (:class:`bot.edge.archive.Archive`)."""
+
+    async def history_page(
+        self, itx: discord.Interaction[Any], page: HistoryPage, verb: str
+    ) -> None: ...
+
+    async def open_history(
+        self,
+        itx: discord.Interaction[Any],
+        player_id: int | None,
+        engine_name: str | None,
+        *,
+        share: bool = False,
+    ) -> None: ...
+
+    async def replay(self, itx: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def follow(
+        self, itx: discord.Interaction[Any], game_id: int, *, every_move: bool
+    ) -> None: ...
+
+
+def _archive(itx: discord.Interaction[Any]) -> ArchiveClicks:
+    return cast(Clicks, itx.client).archive
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of ``/game history``, all a page button needs to draw the
+    next: who asked (only they turn its pages), whose games (0: everyone's)
+    and which game ("all": every game), the moment the history was first
+    shown, in milliseconds (games that ended later stay off its pages, so
+    pages do not shift under the reader) and the page shown, from 0."""
+
+    owner: int
+    player: int
+    engine: str
+    until: int
+    page: int
+
+
+HISTORY_VERBS: dict[str, str] = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:history:(?P<owner>\d+):(?P<player>\d+):(?P<game>[a-z_]{1,40})"
+    r":(?P<until>\d+):(?P<page>\d+):(?P<verb>first|prev|next|last)",
+):
+    """⏮ ◀ ▶ ⏭ under a page of ``/game history``.  Stateless: the
+    custom_id holds the page shown and its filters (ids, a game's name, a
+    time and a number: at most 95 characters), so the buttons work after a
+    restart, and the archive reads the page again when one is pressed."""
+
+    def __init__(
+        self, page: HistoryPage, verb: str, *, disabled: bool = False, row: int | None = None
+    ) -> None:
+        self.page, self.verb = page, verb
+        super().__init__(
+            discord.ui.Button(
+                label=HISTORY_VERBS[verb],
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=history_custom_id(page, verb),
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HistoryButton:
+        page = HistoryPage(
+            int(match["owner"]),
+            int(match["player"]),
+            match["game"],
+            int(match["until"]),
+            int(match["page"]),
+        )
+        return cls(page, match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _archive(itx).history_page(itx, self.page, self.verb)
+
+
+class PlayerHistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:history:(?P<player>\d+)",
+):
+    """**History** under a ``/profile``: that player's finished games, the
+    first page of ``/game history player:…``, answered only to whoever
+    presses it (the profile itself is the channel's)."""
+
+    def __init__(self, player_id: int) -> None:
+        self.player_id = player_id
+        super().__init__(
+            discord.ui.Button(
+                label="History",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:history:{player_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayerHistoryButton:
+        return cls(int(match["player"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _archive(itx).open_history(itx, self.player_id, None)
+
+
+def player_history_view(player_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayerHistoryButton(player_id))
+    return view
+
+
+def history_custom_id(page: HistoryPage, verb: str) -> str:
+    return (
+        f"chaupal:history:{page.owner}:{page.player}:{page.engine}:{page.until}:{page.page}:{verb}"
+    )
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:history-replay:(?P<game>\d+)",
+):
+    """**Replay #n** beside a game in ``/game history``: for now the game's
+    final board, ephemerally (:meth:`bot.edge.archive.Archive.replay`, the
+    hook where the animated replay goes)."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=f"Replay #{game_id}"[:80],
+                style=discord.ButtonStyle.primary,
+                custom_id=f"chaupal:history-replay:{game_id}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplayButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _archive(itx).replay(itx, self.game_id)
+
+
+def history_view(page: HistoryPage, pages: int, game_ids: Sequence[int]) -> discord.ui.View | None:
+    """The page's **Replay** buttons (one row: a page holds at most five
+    games) and, when there is more than one page, ⏮ ◀ ▶ ⏭."""
+    if not game_ids and pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for game_id in game_ids[:5]:
+        view.add_item(ReplayButton(game_id))
+    if pages > 1:
+        last = page.page >= pages - 1
+        for verb in HISTORY_VERBS:
+            first = verb in ("first", "prev")
+            view.add_item(
+                HistoryButton(page, verb, disabled=page.page == 0 if first else last, row=1)
+            )
+    return view
+
+
+class FollowButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:follow:(?P<game>\d+)",
+):
+    """**Follow** a tournament table's game: the clicker gets one DM when
+    it ends (``/game follow`` for every move)."""
+
+    def __init__(self, game_id: int, label: str = "Follow", *, row: int | None = None) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:follow:{game_id}",
+                row=row,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> FollowButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _archive(itx).follow(itx, self.game_id, every_move=False)
+
+
+class FollowSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:follows:(?P<chunk>\d+)",
+):
+    """**Follow a table…**: the same as :class:`FollowButton` when a round
+    has more tables than buttons fit.  Option values are public game
+    numbers, checked again (this server, still running) when picked."""
+
+    def __init__(
+        self, options: Sequence[discord.SelectOption] = (), chunk: int = 0, placeholder: str = ""
+    ) -> None:
+        super().__init__(
+            _select(f"chaupal:follows:{chunk}", options, placeholder or "Follow a table…")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> FollowSelect:
+        return cls(chunk=int(match["chunk"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        # A value that is not a number is refused as game #0, which never exists.
+        await _archive(itx).follow(itx, max(0, _picked(self.item)), every_move=False)
+
+
+FOLLOW_BUTTONS = 20
+"""Tables offered as **Follow** buttons (four rows of five); beyond that,
+selects of 25 (up to :data:`FOLLOW_SELECT_TABLES`)."""
+FOLLOW_SELECT_TABLES = 100
+
+
+def follow_view(tables: Sequence[tuple[int, str]]) -> discord.ui.View | None:
+    """**Follow** for each live table (its game and its label, "Table 3"):
+    buttons when they fit, else selects (four of 25: the fifth row stays
+    free); None without a live table."""
+    if not tables:
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(tables) <= FOLLOW_BUTTONS:
+        for i, (game_id, label) in enumerate(tables):
+            view.add_item(FollowButton(game_id, f"Follow {label}", row=i // 5))
+        return view
+    shown = tables[:FOLLOW_SELECT_TABLES]
+    for chunk, start in enumerate(range(0, len(shown), 25)):
+        part = shown[start : start + 25]
+        options = [
+            discord.SelectOption(label=label[:100], value=str(game_id)) for game_id, label in part
+        ]
+        head = f"Follow a table ({part[0][1]} … {part[-1][1]})…"
+        view.add_item(FollowSelect(options, chunk, head))
+    return view
+
+
+DYNAMIC_ITEMS += (HistoryButton, PlayerHistoryButton, ReplayButton, FollowButton, FollowSelect)
