@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import Engine, Outcome, apply_step, progress_seat, resolve_chance
+from bot.engines.core import Engine, Outcome, Step, apply_step, progress_seat, resolve_chance
 from renderers import GameRenderer, get_renderer
 from renderers.common import to_png
 
@@ -61,11 +61,13 @@ def seat_names(players: int) -> dict[str, str]:
 @dataclass(frozen=True)
 class Played:
     """One state of a demo game: after ``move`` player moves, with the log line
-    of the move that led to it (none for the start)."""
+    of the move that led to it (none for the start) and the log's steps that
+    led to it from the state before (the move and its chance)."""
 
     move: int
     state: Any
     line: str | None
+    steps: tuple[Step, ...] = ()
 
 
 def playthrough(
@@ -74,17 +76,20 @@ def playthrough(
     """A seeded game with random players, state by state (chance resolved)."""
     names = DEMO_NAMES[:players]
     fill = seat_names(players)
-    state, _ = resolve_chance(engine, engine.setup(players, demo_options(engine)), rng.random)
-    yield Played(0, state, None)
+    state, opening = resolve_chance(
+        engine, engine.setup(players, demo_options(engine)), rng.random
+    )
+    yield Played(0, state, None, tuple(opening))
     for move in range(1, max_moves + 1):
         if engine.outcome(state) is not None:
             return
         seat = progress_seat(engine, state)
         action = rng.choice(engine.legal_actions(state, seat))
         state, step = apply_step(engine, state, seat, action)
-        state, _ = resolve_chance(engine, state, rng.random)
+        state, chance = resolve_chance(engine, state, rng.random)
         narration = step.narration.format_map(fill)
-        yield Played(move, state, f"{move:03d} {names[seat]}: {step.text}. {narration}")
+        line = f"{move:03d} {names[seat]}: {step.text}. {narration}"
+        yield Played(move, state, line, (step, *chance))
 
 
 def result_line(outcome: Outcome, players: int) -> str:
