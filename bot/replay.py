@@ -119,14 +119,16 @@ class Action:
         else:
             match = _SEAT.fullmatch(who)
             if match is None or int(match.group(1)) >= seats:
-                raise RecordError(f"{line[:60]!r}: a line starts with p0 ... p{seats - 1} or chance.")
+                raise RecordError(
+                    f"{line[:60]!r}: a line starts with p0 ... p{seats - 1} or chance."
+                )
             actor = int(match.group(1))
         text = text.strip()
         if not text or "\n" in text:
             raise RecordError(f"{line[:60]!r}: the action is missing.")
         if text.startswith(TABLE_EVENT):
             event, _, said = text.partition(" ")
-            narration = ""
+            narration: object = ""
             if said:
                 try:
                     narration = json.loads(said)
@@ -134,7 +136,7 @@ class Action:
                     narration = None
                 if not isinstance(narration, str):
                     raise RecordError(f"{line[:60]!r}: a table event's words are a JSON string.")
-            return cls(actor, event, narration)
+            return cls(actor, event, str(narration))
         return cls(actor, text)
 
 

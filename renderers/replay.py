@@ -187,9 +187,7 @@ def _palette(images: Sequence[Image.Image]) -> Image.Image:
         strip.paste(im, (0, y))
         y += im.height
     strip = strip.resize((max(1, width // 3), max(1, height // 3)), Image.Resampling.NEAREST)
-    return strip.quantize(
-        _TRANSPARENT, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    return strip.quantize(_TRANSPARENT, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def _write_gif(
@@ -287,8 +285,7 @@ def encode_replay(
                 yield image, ms
 
         sample_images = [
-            image
-            for image, _ in drawn([chosen[0], chosen[len(chosen) // 2], chosen[-1]], scale)
+            image for image, _ in drawn([chosen[0], chosen[len(chosen) // 2], chosen[-1]], scale)
         ]
         palette = _palette(sample_images)
         try:
