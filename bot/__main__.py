@@ -1,7 +1,10 @@
 """``python -m bot`` runs the bot; ``python -m bot demo`` plays demo games offline;
 ``python -m bot backup FILE`` copies the database safely, even while the bot runs;
 ``python -m bot migrate-db --from SOURCE --to TARGET`` copies a community's
-data into an empty database (SQLite to PostgreSQL, or back).
+data into an empty database (SQLite to PostgreSQL, or back);
+``python -m bot export GAME_ID`` writes a game's complete record (every action,
+hidden ones included: the operator's) and ``python -m bot replay FILE`` draws a
+complete record's animated replay offline.
 
 Exit codes: 0 fine, 1 Discord unreachable, 2 a setting is missing or wrong
 (or Discord refused the token), 3 the database cannot be used (or backed up).
@@ -78,7 +81,44 @@ def main(argv: list[str] | None = None) -> int:
         help="an empty database: a postgresql:// URL (leave its password out and set "
         "PGPASSWORD), or sqlite:FILE",
     )
+    export = sub.add_parser(
+        "export",
+        help="write a game's complete record (every action, hidden ones included) to "
+        "stdout or --out; for the operator only",
+    )
+    export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number")
+    export.add_argument(
+        "--database",
+        metavar="TARGET",
+        help="the database to read: a SQLite file (or sqlite:FILE) or a postgresql:// URL "
+        "(default: CHAUPAL_DATABASE)",
+    )
+    export.add_argument("--out", type=Path, help="the file to write (default: stdout)")
+    export.add_argument(
+        "--public",
+        action="store_true",
+        help="write the public record instead: what players may read (hidden actions as ?)",
+    )
+    replay = sub.add_parser(
+        "replay", help="draw a complete record (from export) as an animated GIF, offline"
+    )
+    replay.add_argument("file", type=Path, help="the record, as `export` wrote it")
+    replay.add_argument(
+        "--out", type=Path, help="the GIF to write (default: FILE with the suffix .gif)"
+    )
+    replay.add_argument(
+        "--frames",
+        type=Path,
+        metavar="FOLDER",
+        help="also write every frame as a PNG into FOLDER (frame-000.png, ...)",
+    )
     args = parser.parse_args(argv)
+
+    if args.command == "export":
+        return _export(args.game, args.database, args.out, public=args.public)
+
+    if args.command == "replay":
+        return _replay(args.file, args.out, args.frames)
 
     if args.command == "demo":
         from bot.demo import run as run_demo_command
@@ -176,6 +216,80 @@ def _migrate_db(source: str, target: str) -> int:
         f"Copied {copied.total:,} rows from {origin} to {destination}. "
         "Set CHAUPAL_DATABASE to the new database and start Chaupal."
     )
+    return 0
+
+
+def _export(game_id: int, database: str | None, out: Path | None, *, public: bool) -> int:
+    from bot.replay import RecordError, load_record, public_record
+    from storage.backend import is_postgres_url, sqlite_path
+    from storage.database import Database
+    from storage.games import GameStore
+
+    if database is None:
+        try:
+            target: Path | str = load_settings().database
+        except ConfigError as exc:
+            print(f"chaupal: {exc}", file=sys.stderr)
+            return 2
+    else:
+        target = database if is_postgres_url(database) else Path(sqlite_path(database))
+    if isinstance(target, Path) and not target.is_file():
+        # Database.open would create an empty one: say what is wrong instead.
+        print(f"chaupal: there is no database at {target}", file=sys.stderr)
+        return 3
+
+    async def read() -> str:
+        db = await Database.open(target)
+        try:
+            record = await load_record(GameStore(db), game_id)
+        finally:
+            await db.close()
+        return (public_record(record) if public else record).format()
+
+    try:
+        text = asyncio.run(read())
+    except StorageError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 3
+    except RecordError as exc:
+        print(f"chaupal: {exc}", file=sys.stderr)
+        return 1
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        print(f"Game #{game_id} written to {out}.", file=sys.stderr)
+    return 0
+
+
+def _replay(source: Path, out: Path | None, frames_folder: Path | None) -> int:
+    from bot.replay import GameRecord, RecordError, frames
+    from renderers import get_renderer
+    from renderers.common import to_png
+    from renderers.replay import encode_replay, frame_image
+
+    try:
+        record = GameRecord.parse(source.read_text(encoding="utf-8"))
+        shown = frames(record)
+    except OSError as exc:
+        print(f"chaupal: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except (RecordError, UnicodeDecodeError) as exc:
+        print(f"chaupal: {source}: {exc}", file=sys.stderr)
+        return 1
+    renderer = get_renderer(record.engine)
+    encoded = encode_replay(renderer, shown, record.names)
+    target = out or source.with_suffix(".gif")
+    target.write_bytes(encoded.data)
+    kept = f"{encoded.frames} of {encoded.of} frames" if encoded.sampled else f"{encoded.of} frames"
+    print(f"Replay written to {target} ({len(encoded.data):,} bytes, {kept}).")
+    if frames_folder is not None:
+        frames_folder.mkdir(parents=True, exist_ok=True)
+        last = shown[-1].move
+        for i, frame in enumerate(shown):
+            png = to_png(frame_image(renderer, frame, record.names, last))
+            (frames_folder / f"frame-{i:03d}.png").write_bytes(png)
+        print(f"{len(shown)} frames written to {frames_folder}.")
     return 0
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.engines import ENGINES, get_engine
-from bot.engines.core import Engine, Outcome, apply_step, progress_seat, resolve_chance
+from bot.engines.core import Engine, Outcome, Step, apply_step, progress_seat, resolve_chance
 from renderers import GameRenderer, get_renderer
 from renderers.common import to_png
 
@@ -36,6 +36,9 @@ game has it."""
 GALLERY_MAX_IMAGES: Final = 60
 GALLERY_MAX_BYTES: Final = 30_000_000
 """The gallery stays small enough to open, look through and send to a friend."""
+DEMO_REPLAY_BUDGET: Final = 3_000_000
+"""Each game's replay in the gallery (one per game, at two players) aims at
+this, well under the bot's 8 MB, so the five fit the gallery's budget."""
 SHOWCASE_GAME: Final = "kauda_baji"
 SHOWCASE_PLAYERS: Final = 4
 """The README's board: the fullest table of a game whose board is busy
@@ -61,11 +64,13 @@ def seat_names(players: int) -> dict[str, str]:
 @dataclass(frozen=True)
 class Played:
     """One state of a demo game: after ``move`` player moves, with the log line
-    of the move that led to it (none for the start)."""
+    of the move that led to it (none for the start) and the log's steps that
+    led to it from the state before (the move and its chance)."""
 
     move: int
     state: Any
     line: str | None
+    steps: tuple[Step, ...] = ()
 
 
 def playthrough(
@@ -74,17 +79,18 @@ def playthrough(
     """A seeded game with random players, state by state (chance resolved)."""
     names = DEMO_NAMES[:players]
     fill = seat_names(players)
-    state, _ = resolve_chance(engine, engine.setup(players, demo_options(engine)), rng.random)
-    yield Played(0, state, None)
+    state, opening = resolve_chance(engine, engine.setup(players, demo_options(engine)), rng.random)
+    yield Played(0, state, None, tuple(opening))
     for move in range(1, max_moves + 1):
         if engine.outcome(state) is not None:
             return
         seat = progress_seat(engine, state)
         action = rng.choice(engine.legal_actions(state, seat))
         state, step = apply_step(engine, state, seat, action)
-        state, _ = resolve_chance(engine, state, rng.random)
+        state, chance = resolve_chance(engine, state, rng.random)
         narration = step.narration.format_map(fill)
-        yield Played(move, state, f"{move:03d} {names[seat]}: {step.text}. {narration}")
+        line = f"{move:03d} {names[seat]}: {step.text}. {narration}"
+        yield Played(move, state, line, (step, *chance))
 
 
 def result_line(outcome: Outcome, players: int) -> str:
@@ -194,6 +200,7 @@ class Highlights:
     middle: Played
     end: Played
     lines: tuple[str, ...]
+    played: tuple[Played, ...] = ()
 
 
 def highlights(
@@ -201,7 +208,7 @@ def highlights(
 ) -> Highlights:
     states = list(playthrough(engine, players, rng, max_moves))
     lines = tuple(p.line for p in states if p.line is not None)
-    return Highlights(states[0], states[len(states) // 2], states[-1], lines)
+    return Highlights(states[0], states[len(states) // 2], states[-1], lines, tuple(states))
 
 
 def table_sizes(engine: Engine[Any, Any, Any], players: int | None) -> list[int]:
@@ -212,7 +219,17 @@ def table_sizes(engine: Engine[Any, Any, Any], players: int | None) -> list[int]
     return sorted({max(2, engine.min_players), engine.max_players})
 
 
-def _game_section(out: Path, seed: int, name: str, players: int, max_moves: int) -> Section:
+def demo_record(engine: Engine[Any, Any, Any], players: int, played: Sequence[Played]) -> Any:
+    """The complete record (:class:`bot.replay.GameRecord`) of a demo game."""
+    from bot.replay import GameRecord
+
+    steps = [step for p in played for step in p.steps]
+    return GameRecord.from_steps(engine, DEMO_NAMES[:players], demo_options(engine), steps)
+
+
+def _game_section(
+    out: Path, seed: int, name: str, players: int, max_moves: int, *, replay: bool = False
+) -> Section:
     engine, renderer = get_engine(name), get_renderer(name)
     names = list(DEMO_NAMES[:players])
     game = highlights(engine, players, game_rng(seed, name, players), max_moves)
@@ -241,6 +258,13 @@ def _game_section(out: Path, seed: int, name: str, players: int, max_moves: int)
     pictures.append(
         Picture(path, f"What only {names[seat]} sees (a DM), after move {game.middle.move}")
     )
+    if replay:
+        from bot.rendering import render_replay
+
+        path = f"{name}/{prefix}-replay.gif"
+        data = render_replay(demo_record(engine, players, game.played), DEMO_REPLAY_BUDGET)
+        (out / path).write_bytes(data)
+        pictures.append(Picture(path, "/game replay: the whole game, one frame a move"))
     log = f"{name}/{prefix}-log.txt"
     footer = [] if result is None else [f"Game over: {result}"]
     (out / log).write_text("\n".join([*game.lines, *footer]) + "\n", encoding="utf-8")
@@ -365,12 +389,17 @@ def _gallery(
 ) -> None:
     # A folder left by an earlier run (perhaps --all, thousands of images)
     # would be counted with the gallery and shown nowhere: clear its images.
-    for old in [*out.glob("*.png"), *(p for g in games for p in (out / g).glob("*.png"))]:
+    for old in [
+        *out.glob("*.png"),
+        *(p for g in games for pattern in ("*.png", "*.gif") for p in (out / g).glob(pattern)),
+    ]:
         old.unlink()
     sections: list[Section] = []
     for name in games:
-        for n in table_sizes(get_engine(name), players):
-            sections.append(_game_section(out, seed, name, n, max_moves))
+        sizes = table_sizes(get_engine(name), players)
+        for n in sizes:
+            # One replay per game: the smallest table's game.
+            sections.append(_game_section(out, seed, name, n, max_moves, replay=n == sizes[0]))
     sections.append(_tournament_section(out, seed, max_moves))
     (out / "index.html").write_text(index_html(seed, sections), encoding="utf-8")
 

@@ -14,9 +14,13 @@ import logging
 import multiprocessing
 import threading
 import time
-from collections.abc import Awaitable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from bot.replay import GameRecord
 
 from renderers import get_renderer
 from renderers.common import to_png
@@ -39,6 +43,63 @@ def render_png(engine_name: str, kind: str, view: Any, names: Sequence[str]) -> 
     return to_png(draw(view, names=list(names)))
 
 
+REPLAY_TIMEOUT = 300.0
+"""A replay draws every frame of a game: the longest Kauda Baji game takes
+seconds (tens when the budget makes it try again), never minutes."""
+
+T = TypeVar("T")
+
+
+def render_replay(record: GameRecord, budget: int | None = None) -> bytes:
+    """A game's animated replay (GIF bytes) from its *complete* record; runs in
+    the pool.  The frames are the public views only (:mod:`bot.replay`)."""
+    from bot.replay import frames
+    from renderers.replay import BUDGET, encode_replay
+
+    encoded = encode_replay(
+        get_renderer(record.engine),
+        frames(record),
+        record.names,
+        budget=BUDGET if budget is None else budget,
+    )
+    return encoded.data
+
+
+class ReplayCache:
+    """The replays drawn last, newest kept, bounded by count and by bytes.
+
+    One per :class:`RenderPool`, so per process (like the pools: a second
+    process draws a replay once more).  Keyed by ``(game id, version)``: a
+    game that moved on is a new key, and a finished game's replay never
+    changes, so nothing needs invalidating; the oldest fall out."""
+
+    def __init__(self, max_entries: int = 8, max_bytes: int = 64_000_000) -> None:
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.bytes = 0
+
+    def get(self, key: Hashable) -> bytes | None:
+        data = self._items.get(key)
+        if data is not None:
+            self._items.move_to_end(key)
+        return data
+
+    def put(self, key: Hashable, data: bytes) -> None:
+        if len(data) > self.max_bytes:
+            return
+        old = self._items.pop(key, None)
+        if old is not None:
+            self.bytes -= len(old)
+        self._items[key] = data
+        self.bytes += len(data)
+        while len(self._items) > self.max_entries or self.bytes > self.max_bytes:
+            _, dropped = self._items.popitem(last=False)
+            self.bytes -= len(dropped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
 def _warm_up() -> None:
     # Import the engines' view types and load fonts once per worker.
     import bot.engines  # noqa: F401
@@ -49,10 +110,20 @@ class RenderTimeout(TimeoutError):
 
 
 class RenderPool:
-    def __init__(self, workers: int = 1, *, render_timeout: float = RENDER_TIMEOUT) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        render_timeout: float = RENDER_TIMEOUT,
+        replay_timeout: float = REPLAY_TIMEOUT,
+        replay_cache: ReplayCache | None = None,
+    ) -> None:
         self.workers = workers
         self.render_timeout = render_timeout
+        self.replay_timeout = replay_timeout
+        self.replays = replay_cache if replay_cache is not None else ReplayCache()
         self._executor: Executor | None = None
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
 
     def _pool(self) -> Executor | None:
         if self.workers <= 0:
@@ -72,28 +143,81 @@ class RenderPool:
         A hung worker would otherwise hold up its game's delivery for ever
         (and every image queued behind it); its processes are replaced.
         """
+        return await self._run(
+            render_png,
+            (engine_name, kind, view, list(names)),
+            self.render_timeout,
+            f"a {engine_name} {kind} image",
+        )
+
+    async def replay(
+        self, record: GameRecord, *, key: Hashable | None = None, budget: int | None = None
+    ) -> bytes:
+        """A game's animated replay (GIF bytes, under 8 MB) drawn in the pool,
+        with its own longer time limit (:data:`REPLAY_TIMEOUT`).
+
+        ``record`` is the game's *complete* record (:func:`bot.replay.load_record`):
+        the worker needs every action to rebuild the states, and draws only
+        public views.  ``key`` (default ``(game id, number of log entries)``)
+        finds it in :attr:`replays`, this process's cache, so a second request
+        is served without drawing; two requests at once draw it once."""
+        if key is None and record.game_id is not None:
+            key = (record.game_id, len(record.actions))
+        if key is None:
+            return await self._draw_replay(record, budget)
+        cached = self.replays.get(key)
+        if cached is not None:
+            return cached
+        drawing = self._drawing.get(key)
+        if drawing is not None:
+            return await asyncio.shield(drawing)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            data = await self._draw_replay(record, budget)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            self._drawing.pop(key, None)
+        self.replays.put(key, data)
+        future.set_result(data)
+        return data
+
+    async def _draw_replay(self, record: GameRecord, budget: int | None) -> bytes:
+        # Looked up at call time, so a test can count the renders.
+        return await self._run(
+            render_replay,
+            (record, budget),
+            self.replay_timeout,
+            f"the replay of {record.engine} #{record.game_id}",
+        )
+
+    async def _run(
+        self, work_fn: Callable[..., T], args: tuple[Any, ...], timeout: float, what: str
+    ) -> T:
         pool = self._pool()
-        work: Awaitable[bytes]
+        work: Awaitable[T]
         if pool is None:
-            work = asyncio.to_thread(render_png, engine_name, kind, view, list(names))
+            work = asyncio.to_thread(work_fn, *args)
         else:
             loop = asyncio.get_running_loop()
-            work = loop.run_in_executor(pool, render_png, engine_name, kind, view, list(names))
+            work = loop.run_in_executor(pool, work_fn, *args)
         try:
-            return await asyncio.wait_for(work, self.render_timeout)
+            return await asyncio.wait_for(work, timeout)
         except TimeoutError:
             log.error(
-                "a %s %s image took over %g s to draw; %s",
-                engine_name,
-                kind,
-                self.render_timeout,
+                "%s took over %g s to draw; %s",
+                what,
+                timeout,
                 "restarting the render workers" if pool is not None else "giving up on it",
             )
             if pool is not None and pool is self._executor:
                 # The next image starts a fresh pool; this one's hung worker is terminated.
                 self._executor = None
                 await asyncio.to_thread(_stop, pool, 0.0)
-            raise RenderTimeout(f"drawing the {kind} image took too long") from None
+            raise RenderTimeout(f"drawing {what} took too long") from None
 
     def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Stop the workers: queued renders are cancelled, running ones get *timeout*

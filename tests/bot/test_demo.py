@@ -50,13 +50,24 @@ def test_the_gallery_is_small(gallery: Path) -> None:
     for path in images:
         with Image.open(path) as image:
             assert image.format == "PNG" and image.width >= 800, path
+    # One replay per game (issue 21), animated, under the bot's upload limit.
+    replays = sorted(gallery.rglob("*-replay.gif"))
+    assert [p.parent.name for p in replays] == sorted(ENGINES)
+    for path in replays:
+        assert path.stat().st_size < 8_000_000, path
+        with Image.open(path) as image:
+            assert image.format == "GIF" and getattr(image, "n_frames", 1) > 10, path
 
 
 def test_index_links_every_image_and_every_link_exists(gallery: Path) -> None:
     page = (gallery / "index.html").read_text(encoding="utf-8")
     parser = _Links()
     parser.feed(page)
-    images = {p.relative_to(gallery).as_posix() for p in gallery.rglob("*.png")}
+    images = {
+        p.relative_to(gallery).as_posix()
+        for pattern in ("*.png", "*.gif")
+        for p in gallery.rglob(pattern)
+    }
     assert set(parser.images) == images and set(parser.links) >= images
     for link in parser.links + parser.images:
         assert not re.match(r"[a-z]+:|/", link), link  # relative, opens from disk
