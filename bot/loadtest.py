@@ -410,7 +410,9 @@ async def worker_main(args: argparse.Namespace) -> None:
         result = step.result
         return {
             "ok": True,
-            "from": version,
+            # A menu applies the move at the game's version now, which may
+            # be past the one the player saw: each step is one log entry.
+            "from": result.version - len(result.steps),
             "to": result.version,
             "seat": result.actor if result.actor is not None else -2,
         }

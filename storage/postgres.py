@@ -216,6 +216,17 @@ class _Executed:
 # ----------------------------------------------------------------- the connection
 
 
+def _storable(parameters: Iterable[Any]) -> list[Any]:
+    """Parameters PostgreSQL accepts: its text cannot hold NUL (U+0000),
+    which SQLite stores and asyncpg refuses ("invalid byte sequence"), so a
+    name or a typed text carrying one would fail the whole write.  It
+    becomes U+FFFD, the replacement character: NUL never means anything in
+    a name or a move."""
+    return [
+        p.replace("\x00", "\ufffd") if isinstance(p, str) and "\x00" in p else p for p in parameters
+    ]
+
+
 class PostgresConnection:
     """An asyncpg connection as a :class:`storage.backend.Connection`."""
 
@@ -229,15 +240,16 @@ class PostgresConnection:
         return "postgresql"
 
     async def execute(self, sql: str, parameters: Iterable[Any] = (), /) -> Executed:
-        status = await self._conn.execute(postgres_sql(sql), *parameters)
+        status = await self._conn.execute(postgres_sql(sql), *_storable(parameters))
         return _Executed(_rowcount(str(status)))
 
     async def execute_fetchall(self, sql: str, parameters: Iterable[Any] = (), /) -> Sequence[Row]:
         # asyncpg.Record reads by name and by position, like sqlite3.Row.
-        return cast(Sequence[Row], await self._conn.fetch(postgres_sql(sql), *parameters))
+        rows = await self._conn.fetch(postgres_sql(sql), *_storable(parameters))
+        return cast(Sequence[Row], rows)
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]], /) -> None:
-        rows = [tuple(p) for p in parameters]
+        rows = [tuple(_storable(p)) for p in parameters]
         if rows:
             await self._conn.executemany(postgres_sql(sql), rows)
 

@@ -502,3 +502,19 @@ async def test_restart_keeps_everything_and_continues(database_target: str) -> N
         assert await store2.latest_snapshot(game.id) == (4, {"turn": 4})
     finally:
         await db2.close()
+
+
+async def test_a_nul_character_in_a_name_or_an_entry_is_stored_not_refused(
+    store: GameStore,
+) -> None:
+    """PostgreSQL's text cannot hold U+0000 (SQLite can): a name or a log
+    text carrying one is written (as U+FFFD there), never a failed write."""
+    game = await new_game(store)
+    await store.add_seat(game.id, ALICE, "nul\x00name", now=1001.0)
+    await store.add_seat(game.id, BOB, "bob", now=1001.0)
+    await store.start(game.id, now=1002.0)
+    await store.append(game.id, expected_version=0, entries=entries("a\x00b"), now=1003.0)
+    (seat, _) = await store.seats(game.id)
+    (entry,) = await store.log(game.id)
+    assert seat.display_name.replace("\x00", "\ufffd") == "nul\ufffdname"
+    assert entry.action.replace("\x00", "\ufffd") == "a\ufffdb"
