@@ -128,6 +128,8 @@ class FakeHttp:
         self.journal = journal
         self.interaction_channels: dict[str, int] = {}
         """Interaction token -> the channel it came from (its responses' channel)."""
+        self.clicks: dict[str, asyncio.Future[Any]] = {}
+        """Interaction token -> the click waiting for what it led to."""
 
     async def request(self, route: Any, *, form: Any = None, **kwargs: Any) -> Any:
         method, path = route.method, route.path
@@ -186,6 +188,11 @@ class FakeHttp:
             kind = int(body.get("type") or 0)
             self.journal.write(m="ITX", t=kind, i=str(route.webhook_id))
             data = body.get("data") or {}
+            click = self.clicks.pop(str(route.webhook_token), None)
+            if click is not None and not click.done():
+                # Answered before any move was tried (a refusal the edge
+                # gives itself): what the player read.
+                click.set_result(str(data.get("content") or "")[:80])
             return {
                 "interaction": {"id": str(route.webhook_id), "type": 3},
                 "resource": {"type": kind, "message": self._message(channel, data)},
@@ -394,6 +401,7 @@ async def worker_main(args: argparse.Namespace) -> None:
             }
             payload = interaction(user, int(request["guild"]), int(request["channel"]), data)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fake.clicks[payload["token"]] = done
         reset = clicks.set(done)
         try:
             # What the gateway reader does with an INTERACTION_CREATE event.
@@ -405,6 +413,10 @@ async def worker_main(args: argparse.Namespace) -> None:
                 step = await done
         except GameError as exc:
             return {"refused": type(exc).__name__}
+        finally:
+            fake.clicks.pop(payload["token"], None)
+        if isinstance(step, str):
+            return {"refused": f"answered: {step}"}
         if step.result is None:
             return {"refused": "MenuNotLeaf"}
         result = step.result

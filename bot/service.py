@@ -1433,7 +1433,16 @@ class GameService:
                     if due:
                         # An automatic seat's moment to act came (``auto_delay``).
                         return await self.auto_move(game, seat, by_human=False)
-                    return await self._clock_timer(game, timer)
+                    try:
+                        return await self._clock_timer(game, timer)
+                    except StaleBoard:
+                        # Another process changed the game between this
+                        # one's look and its write (issue 20): the timer was
+                        # set for a version that is gone.  Look again at the
+                        # game as it is: its own timers are set right, and
+                        # the seat's clock runs on under them.
+                        game = await self._load(timer.game_id)
+                        return await self._clock_timer(game, timer)
             # A search takes up to a second: it runs outside the game's lock
             # (the players of a simultaneous phase may still act), and the
             # timer is kept as a lease, so a bot stopped mid-thought thinks
@@ -1642,24 +1651,23 @@ class GameService:
             await self._table_event(game, seat, FORFEIT_EVENT[1:], "")
             result = await self._seat_leaves(game, seat, f"{name} ran out of time.")
             return replace(result, timeout="lost" if game.is_over else "seat")
-        game.seats = await self.store.update_seats(
-            game.id, {seat: {"timeouts": streak}}, self._clock()
-        )
         count = (
             f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat is forfeited)"
         )
-        if policy == "skip" and "pass" in texts:
-            await self._table_event(
-                game, seat, "timeout", f"{name} ran out of time and passes{count}."
-            )
+        skip = policy == "skip" and "pass" in texts
+        if skip:
+            said = f"{name} ran out of time and passes{count}."
+        else:
+            said = f"{name} ran out of time; the automatic player makes this move for them{count}."
+        # The version-guarded write first: a timeout that lost the race to
+        # another process's write (issue 20) must not count in the streak.
+        await self._table_event(game, seat, "timeout", said)
+        game.seats = await self.store.update_seats(
+            game.id, {seat: {"timeouts": streak}}, self._clock()
+        )
+        if skip:
             result = await self._timeout_move(game, seat, texts["pass"])
             return replace(result, timeout="skip")
-        await self._table_event(
-            game,
-            seat,
-            "timeout",
-            f"{name} ran out of time; the automatic player makes this move for them{count}.",
-        )
         action = await self.choose_for(game, seat, pad=True)
         result = await self._timeout_move(game, seat, action)
         return replace(result, timeout="substitute")

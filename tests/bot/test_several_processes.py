@@ -426,6 +426,36 @@ async def test_a_clock_timeout_is_taken_over_after_a_crash_and_applied_once(
     await assert_log_whole(a.service, game_id)
 
 
+async def test_a_timeout_that_loses_the_race_to_a_move_in_another_process_is_void(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """A's scheduler times a seat out just as the seat moves through B: A
+    loaded the game before B's write and writes after it.  A's write is
+    refused by the version, and A looks again: no timeout, no error for the
+    scheduler to retry a minute later, and no timeout counted in the seat's
+    streak."""
+    a, b, clock = two
+    game_id = await new_game(a.service)
+    (deadline,) = [t for t in await a.service.timers.of_game(game_id) if t.kind == "clock"]
+    clock.now = deadline.due + 1
+    user, text = await next_move(b.service, game_id, random.Random(3))
+    append = a.service.store.append
+    moved: list[MoveResult] = []
+
+    async def append_after_b_moved(*args: Any, **kwargs: Any) -> Any:
+        if not moved:
+            moved.append(await b.service.play(game_id, user, text))
+        return await append(*args, **kwargs)
+
+    a.service.store.append = append_after_b_moved  # type: ignore[method-assign]
+    assert await a.service.clock_timer(deadline) is None
+    log = await b.service.store.log(game_id)
+    assert "@timeout" not in [e.action for e in log]
+    assert [s.timeouts for s in await b.service.store.seats(game_id)] == [0, 0]
+    a.service.store.append = append  # type: ignore[method-assign]
+    await assert_log_whole(a.service, game_id)
+
+
 CHILD = """
 import asyncio, sys, time
 from storage.database import Database
