@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -606,14 +606,25 @@ class GameService:
         return seat
 
     async def _commit_move(
-        self, game: LiveGame, seat: Seat, action: Any, *, by_human: bool = True
+        self,
+        game: LiveGame,
+        seat: Seat,
+        action: Any,
+        *,
+        by_human: bool = True,
+        event: NewEntry | None = None,
     ) -> MoveResult:
+        """Apply and write one move (and the chance it brings); ``event``, a
+        table event that caused it (a timeout), is written before it in the
+        same append, so a crash never leaves one without the other."""
         engine, before = game.engine, game.state
         state, step = apply_step(engine, before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
         steps = [step, *chance_steps]
         try:
-            record = await self._persist(game, game.record, state, steps)
+            record = await self._persist(
+                game, game.record, state, steps, events=() if event is None else (event,)
+            )
         except StaleBoard as exc:
             # Nothing of this move was written: the caller may load the game
             # again and try it once more against what the other writer made.
@@ -638,11 +649,17 @@ class GameService:
         steps: Iterable[Step],
         *,
         status: GameStatus | None = None,
+        events: Sequence[NewEntry] = (),
     ) -> GameRecord:
         engine = game.engine
         entries = [
-            NewEntry(actor=s.seat, action=s.text, narration=s.narration, private_to=s.private_to)
-            for s in steps
+            *events,
+            *(
+                NewEntry(
+                    actor=s.seat, action=s.text, narration=s.narration, private_to=s.private_to
+                )
+                for s in steps
+            ),
         ]
         outcome = ranked_with_departures(engine.outcome(state), game.seats)
         new_version = record.version + len(entries)
@@ -969,9 +986,13 @@ class GameService:
             await self._after_change(game, moved=None)
             return result, old
 
-    async def _seat_leaves(self, game: LiveGame, seat: Seat, why: str) -> MoveResult:
+    async def _seat_leaves(
+        self, game: LiveGame, seat: Seat, why: str, *, events: Sequence[NewEntry] = ()
+    ) -> MoveResult:
         """``seat`` is out: the game ends (two players) or the automatic
-        player takes the seat, ranked last (more)."""
+        player takes the seat, ranked last (more).  ``events`` (a forfeit's
+        marker) are written in the same append as the end or the leaving,
+        never apart from it."""
         n = len(game.seats)
         humans = [s.seat for s in game.seats if s.controller == "human" and s.seat != seat]
         if n <= 2 or not humans:
@@ -983,19 +1004,15 @@ class GameService:
                 scores=tuple(0 for _ in range(n)),
                 reason=why,
             )
-            return await self._abandon(game, outcome, actor=seat)
+            return await self._abandon(game, outcome, actor=seat, events=events)
         order = 1 + max((s.left_order or 0) for s in game.seats)
         game.seats = await self.store.update_seats(
             game.id,
             {seat: {"controller": "auto", "left_order": order, "clock_since": None}},
             self._clock(),
         )
-        await self._table_event(
-            game,
-            seat,
-            "left",
-            f"{why} The automatic player plays their seat from now on, ranked last.",
-        )
+        said = f"{why} The automatic player plays their seat from now on, ranked last."
+        await self._table_events(game, [*events, self._event_entry(seat, "left", said)])
         result = MoveResult(
             game=game, before=game.state, steps=(), actor=seat, version=game.version
         )
@@ -1011,10 +1028,22 @@ class GameService:
         )
         return await self._abandon(game, outcome, actor=None)
 
-    async def _abandon(self, game: LiveGame, outcome: Outcome, actor: Seat | None) -> MoveResult:
-        record = await self.store.set_status(
-            game.id, "abandoned", self._clock(), outcome=outcome.to_json()
-        )
+    async def _abandon(
+        self,
+        game: LiveGame,
+        outcome: Outcome,
+        actor: Seat | None,
+        *,
+        events: Sequence[NewEntry] = (),
+    ) -> MoveResult:
+        if events:
+            record = await self._table_events(
+                game, events, status="abandoned", outcome=outcome.to_json()
+            )
+        else:
+            record = await self.store.set_status(
+                game.id, "abandoned", self._clock(), outcome=outcome.to_json()
+            )
         game.record, game.outcome = record, outcome
         await self.timers.replace(game.id, [])
         self.timers_changed()
@@ -1026,21 +1055,35 @@ class GameService:
             game=game, before=game.state, steps=(), actor=actor, version=record.version
         )
 
+    @staticmethod
+    def _event_entry(seat: Seat, what: str, narration: str) -> NewEntry:
+        """Something the table did (not a move), as the public log keeps it."""
+        return NewEntry(
+            actor=seat, action=f"{TABLE_EVENT}{what}", narration=narration, private_to=None
+        )
+
     async def _table_event(self, game: LiveGame, seat: Seat, what: str, narration: str) -> None:
         """Record something the table did (not a move) in the public log."""
+        await self._table_events(game, [self._event_entry(seat, what, narration)])
+
+    async def _table_events(
+        self,
+        game: LiveGame,
+        events: Sequence[NewEntry],
+        *,
+        status: GameStatus | None = None,
+        outcome: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """Append table events in one write (with ``status`` and
+        ``outcome``, when they end the game), guarded by the version."""
         try:
             record = await self.store.append(
                 game.id,
                 expected_version=game.record.version,
-                entries=[
-                    NewEntry(
-                        actor=seat,
-                        action=f"{TABLE_EVENT}{what}",
-                        narration=narration,
-                        private_to=None,
-                    )
-                ],
+                entries=list(events),
                 now=self._clock(),
+                status=status,
+                outcome=outcome,
             )
         except StaleVersion:
             # Another process changed the game meanwhile (issue 20).
@@ -1048,6 +1091,7 @@ class GameService:
             raise StaleBoard(OUT_OF_DATE) from None
         game.record = record
         game.remember(record.version, game.state)
+        return record
 
     # -- pausing, vacations ----------------------------------------------------
 
@@ -1648,8 +1692,11 @@ class GameService:
         if streak >= MAX_TIMEOUTS_IN_A_ROW:
             policy = "forfeit"  # a vanished player does not hold the game up for ever
         if policy == "forfeit":
-            await self._table_event(game, seat, FORFEIT_EVENT[1:], "")
-            result = await self._seat_leaves(game, seat, f"{name} ran out of time.")
+            # One write with the seat's leaving, as for a timeout's move.
+            forfeit = self._event_entry(seat, FORFEIT_EVENT[1:], "")
+            result = await self._seat_leaves(
+                game, seat, f"{name} ran out of time.", events=(forfeit,)
+            )
             return replace(result, timeout="lost" if game.is_over else "seat")
         count = (
             f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat is forfeited)"
@@ -1659,21 +1706,24 @@ class GameService:
             said = f"{name} ran out of time and passes{count}."
         else:
             said = f"{name} ran out of time; the automatic player makes this move for them{count}."
-        # The version-guarded write first: a timeout that lost the race to
-        # another process's write (issue 20) must not count in the streak.
-        await self._table_event(game, seat, "timeout", said)
+        action = texts["pass"] if skip else await self.choose_for(game, seat, pad=True)
+        # The timeout and the move made for it are one write: a process
+        # killed between two writes left the timeout without its move, and
+        # the seat, its clock still spent, timed out again after the restart
+        # (the load test).  The version guards it: a timeout that lost the
+        # race to another process's write (issue 20) is not written, nor
+        # counted in the streak, which is set after.
+        event = self._event_entry(seat, "timeout", said)
+        result = await self._timeout_move(game, seat, action, event=event)
         game.seats = await self.store.update_seats(
             game.id, {seat: {"timeouts": streak}}, self._clock()
         )
-        if skip:
-            result = await self._timeout_move(game, seat, texts["pass"])
-            return replace(result, timeout="skip")
-        action = await self.choose_for(game, seat, pad=True)
-        result = await self._timeout_move(game, seat, action)
-        return replace(result, timeout="substitute")
+        return replace(result, timeout="skip" if skip else "substitute")
 
-    async def _timeout_move(self, game: LiveGame, seat: Seat, action: Any) -> MoveResult:
-        return await self._commit_move(game, seat, action, by_human=False)
+    async def _timeout_move(
+        self, game: LiveGame, seat: Seat, action: Any, *, event: NewEntry | None = None
+    ) -> MoveResult:
+        return await self._commit_move(game, seat, action, by_human=False, event=event)
 
     # -- queries ---------------------------------------------------------
 

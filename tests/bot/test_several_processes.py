@@ -456,6 +456,43 @@ async def test_a_timeout_that_loses_the_race_to_a_move_in_another_process_is_voi
     await assert_log_whole(a.service, game_id)
 
 
+class Killed(BaseException):
+    """SIGKILL in the middle of a write, for a test."""
+
+
+async def test_a_process_killed_mid_timeout_leaves_no_half_of_it(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """A times a seat out and is killed while writing the move made for
+    it.  Nothing of the timeout was written, so B, taking the timer over
+    after the lease, times the seat out once: one ``@timeout``, followed by
+    the seat's move (the load test found a timeout written without its
+    move, and a second timeout of the same seat after the restart)."""
+    a, b, clock = two
+    game_id = await new_game(a.service)
+    (deadline,) = [t for t in await a.service.timers.of_game(game_id) if t.kind == "clock"]
+    clock.now = deadline.due + 1
+    assert deadline in await a.service.timers.claim_due(clock.now, clock.now + LEASE)
+    append = a.service.store.append
+
+    async def killed_writing_a_move(game: int, **kwargs: Any) -> Any:
+        if any(not e.action.startswith("@") for e in kwargs["entries"]):
+            raise Killed
+        return await append(game, **kwargs)
+
+    a.service.store.append = killed_writing_a_move  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        await a.service.clock_timer(deadline)
+    clock.now += LEASE
+    assert await Scheduler(b.service.timers, b.service.clock_timer, clock).run_due() >= 1  # type: ignore[arg-type]
+    log = [(e.actor, e.action) for e in await b.service.store.log(game_id)]
+    timeouts = [i for i, (_, action) in enumerate(log) if action == "@timeout"]
+    assert len(timeouts) == 1
+    actor = log[timeouts[0]][0]
+    assert log[timeouts[0] + 1][0] == actor and not log[timeouts[0] + 1][1].startswith("@")
+    await assert_log_whole(b.service, game_id)
+
+
 CHILD = """
 import asyncio, sys, time
 from storage.database import Database
