@@ -20,7 +20,7 @@ from bot.__main__ import main
 from bot.demo import DEMO_NAMES, demo_record, playthrough
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import CHANCE
-from bot.rendering import RenderPool, ReplayCache
+from bot.rendering import RenderPool, Replay, ReplayCache
 from bot.replay import (
     HIDDEN,
     Action,
@@ -335,13 +335,13 @@ def test_export_and_replay_on_the_command_line(
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    real: Callable[..., bytes] = rendering.render_replay
+    real: Callable[..., Replay] = rendering.draw_replay
 
-    def counted(record: GameRecord, budget: int | None = None) -> bytes:
+    def counted(record: GameRecord, budget: int | None = None) -> Replay:
         calls.append(1)
         return real(record, budget)
 
-    monkeypatch.setattr(rendering, "render_replay", counted)
+    monkeypatch.setattr(rendering, "draw_replay", counted)
     return calls
 
 
@@ -366,15 +366,18 @@ async def test_a_second_request_is_served_from_the_cache(monkeypatch: pytest.Mon
 
 
 def test_the_cache_is_bounded_by_count_and_bytes() -> None:
+    def gif(data: bytes) -> Replay:
+        return Replay(data, frames=1, moves=0)
+
     cache = ReplayCache(max_entries=2, max_bytes=10)
-    cache.put("a", b"1234")
-    cache.put("b", b"1234")
-    assert cache.get("a") == b"1234"  # now the newest
-    cache.put("c", b"12")
+    cache.put("a", gif(b"1234"))
+    cache.put("b", gif(b"1234"))
+    assert cache.get("a") == gif(b"1234")  # now the newest
+    cache.put("c", gif(b"12"))
     assert cache.get("b") is None and len(cache) == 2
-    cache.put("d", b"1234567")
-    assert cache.bytes <= 10 and cache.get("d") == b"1234567"
-    cache.put("huge", b"x" * 11)
+    cache.put("d", gif(b"1234567"))
+    assert cache.bytes <= 10 and cache.get("d") == gif(b"1234567")
+    cache.put("huge", gif(b"x" * 11))
     assert cache.get("huge") is None
 
 
