@@ -6,6 +6,7 @@ command line, and the render pool's cache."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections.abc import Callable
 from io import BytesIO
@@ -30,7 +31,9 @@ from bot.replay import (
     RecordError,
     frames,
     load_record,
+    menu_frames,
     public_record,
+    state_at,
 )
 from renderers import get_renderer
 from renderers.replay import BUDGET, DISCORD_LIMIT, encode_replay, frame_image, sample
@@ -386,3 +389,22 @@ def test_frame_headlines_name_the_players() -> None:
     shown = frames(record)
     text = " ".join(f.headline(record.names) for f in shown)
     assert "{p" not in text and any(name in text for name in DEMO_NAMES[:2])
+
+
+def test_a_reviews_menu_offers_the_moves_around_and_landmarks() -> None:
+    assert menu_frames(5, 2) == [0, 1, 2, 3, 4]
+    for count, current in [(26, 0), (100, 50), (2165, 0), (2165, 1000), (2165, 2164)]:
+        shown = menu_frames(count, current)
+        assert len(shown) == 25 == len(set(shown)) and shown == sorted(shown)
+        assert {0, count - 1} <= set(shown)
+        # The neighbours of the move shown are a pick away.
+        assert {max(0, current - 1), current, min(count - 1, current + 1)} <= set(shown)
+    spread = menu_frames(2165, 0)
+    assert max(b - a for a, b in itertools.pairwise(spread)) < 2165 // 8
+
+
+def test_state_at_a_frames_version_is_the_logs_state() -> None:
+    record = seeded_record("sangram", 3, max_moves=30)
+    expected = states_by_version(record)
+    for frame in frames(record):
+        assert state_at(record, frame.version) == expected[frame.version]

@@ -1,7 +1,13 @@
 """Looking back and looking on (issue 21): a server's finished games
-(``/game history``, the **History** button of ``/profile``) and members who
-follow a game they do not play (``/game follow``, ``/game unfollow``, a
-tournament round's **Follow** buttons).
+(``/game history``, the **History** button of ``/profile``), a game's
+animated replay (``/game replay``, the **Replay** buttons) and stepping
+through it (``/game review``), and members who follow a game they do not
+play (``/game follow``, ``/game unfollow``, a tournament round's **Follow**
+buttons).
+
+Replays and reviews are drawn in the render pool from the game's complete
+record, which never leaves it: what comes back is public boards, and, for
+a review of a finished game, the asker's own seat's view.
 
 The history is read from storage alone (the games' rows, seats, stored
 outcomes and rating changes): no game is loaded or replayed to list it.  Its
