@@ -37,6 +37,7 @@ from tests.bot.driver import (
 )
 from tests.bot.driver import resign as resign_game
 from tests.discord_harness import ATTACHMENT_SIZE_LIMIT, FakeDiscord, FakeUser, Sent
+from tests.test_replay import states_by_version
 
 GIF_MAGIC = b"GIF89a"
 EVIL = "@everyone **Bhima** <@&1>"
@@ -364,19 +365,6 @@ async def test_a_foreign_or_stale_press_is_refused(
 # -- hidden information ---------------------------------------------------------------------
 
 
-def states_by_version(engine_name: str, seats: int, options: Any, log: Any) -> list[Any]:
-    """The state after each log entry, rebuilt here from the stored log."""
-    engine = get_engine(engine_name)
-    state = engine.setup(seats, dict(options))
-    out = [state]
-    for entry in log:
-        if not entry.action.startswith("@"):
-            action = engine.parse(state, entry.actor, entry.action)
-            state = engine.apply(state, entry.actor, action)
-        out.append(state)
-    return out
-
-
 class Drawn:
     """Every image the render pool's workers draw, by its bytes."""
 
@@ -434,13 +422,12 @@ async def test_replay_and_review_never_show_another_seats_secrets(
     await resign_game(fake, fake.moderator(), game_id, command="moderate game end")
     await fake.settle()
     assert (await bot.service.get(game_id)).is_over
-    record = await bot.store.get_game(game_id)
-    assert record is not None
-    log = await bot.store.log(game_id)
+    # The states after each stored log entry, replayed with the engine alone.
+    record = await load_record(bot.store, game_id)
     engine = get_engine(game)
-    states = states_by_version(game, players, record.options, log)
+    states = states_by_version(record)
     publics = [engine.view(s, None) for s in states]
-    names = list((await load_record(bot.store, game_id)).names)
+    names = list(record.names)
 
     # The replay: every board it drew is the public view at some version.
     viewer = fake.user("viewer")
@@ -480,3 +467,20 @@ async def test_replay_and_review_never_show_another_seats_secrets(
     # A member who did not play sees the public board only.
     spectator = answer(await fake.slash(viewer, "game review", game=game_id))
     assert len(spectator.files) == 1
+
+
+async def test_review_and_replay_buttons_work_after_a_restart(
+    fake: FakeDiscord, kauda: dict[str, Any], tmp_path: Path
+) -> None:
+    game_id, asha = kauda["id"], kauda["asha"]
+    review = answer(await fake.slash(asha, "game review", game=game_id))
+    final = boards(fake)[-1]
+    fake = await fake.restart(make_bot(tmp_path / "chaupal.sqlite3", 12))
+    try:
+        last = review_move(review)
+        await fake.click(asha, review, nav(fake, review, "◀"))
+        assert review_move(fake.current(review)) == last - 1
+        _, gif = replay_of(await fake.click(asha, final, nav(fake, final, "Replay")))
+        assert gif_frames(gif) == last + 1
+    finally:
+        await fake.close()

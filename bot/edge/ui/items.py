@@ -1177,7 +1177,8 @@ class ReviewStep:
     frame: int
 
 
-REVIEW_VERBS: dict[str, str] = {"first": "⏮", "prev": "◀", "next": "▶", "last": "⏭"}
+REVIEW_VERBS = HISTORY_VERBS
+"""The same ⏮ ◀ ▶ ⏭ as the history's pages."""
 LAST_FRAME = 2**31
 """⏭'s target: the last frame there is when it is pressed (a game still
 being played has more by then)."""
