@@ -10,6 +10,7 @@ thread instead (tests, tiny hosts).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import multiprocessing
 import threading
@@ -17,6 +18,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -43,6 +45,10 @@ def render_png(engine_name: str, kind: str, view: Any, names: Sequence[str]) -> 
     return to_png(draw(view, names=list(names)))
 
 
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's upload limit for a bot's message (10 MiB), for the files of one
+message together; a replay aims at 8 MB (``renderers.replay.BUDGET``)."""
+
 REPLAY_TIMEOUT = 300.0
 """A replay draws every frame of a game: the longest Kauda Baji game takes
 seconds (tens when the budget makes it try again), never minutes."""
@@ -50,19 +56,53 @@ seconds (tens when the budget makes it try again), never minutes."""
 T = TypeVar("T")
 
 
-def render_replay(record: GameRecord, budget: int | None = None) -> bytes:
-    """A game's animated replay (GIF bytes) from its *complete* record; runs in
-    the pool.  The frames are the public views only (:mod:`bot.replay`)."""
+@dataclass(frozen=True)
+class Replay:
+    """A game's animated replay and what it shows, so that the message it is
+    posted with can say so (how many moves, whether sampled)."""
+
+    data: bytes
+    """The GIF."""
+    frames: int
+    """Pictures in the GIF (the start, then the moves kept)."""
+    moves: int
+    """The moves of the game the replay covers (the last frame's number)."""
+    scale: float = 1.0
+    """1.0: each board at its own size; less when the budget shrank it."""
+    over: bool = True
+    """False for a game still being played (a replay up to now)."""
+
+    @property
+    def sampled(self) -> bool:
+        return self.frames < self.moves + 1
+
+    @property
+    def step(self) -> int:
+        """About every how many moves a frame is kept (1: every move)."""
+        if not self.sampled:
+            return 1
+        return max(2, round(self.moves / max(1, self.frames - 1)))
+
+
+def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
+    """A game's animated replay from its *complete* record; runs in the pool.
+    The frames are the public views only (:mod:`bot.replay`)."""
     from bot.replay import frames
     from renderers.replay import BUDGET, encode_replay
 
+    shown = frames(record)
     encoded = encode_replay(
         get_renderer(record.engine),
-        frames(record),
+        shown,
         record.names,
         budget=BUDGET if budget is None else budget,
     )
-    return encoded.data
+    return Replay(encoded.data, encoded.frames, shown[-1].move, encoded.scale, shown[-1].over)
+
+
+def render_replay(record: GameRecord, budget: int | None = None) -> bytes:
+    """The GIF bytes alone (the demo, the command line)."""
+    return draw_replay(record, budget).data
 
 
 class ReplayCache:
@@ -75,29 +115,119 @@ class ReplayCache:
 
     def __init__(self, max_entries: int = 8, max_bytes: int = 64_000_000) -> None:
         self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._items: OrderedDict[Hashable, Replay] = OrderedDict()
         self.bytes = 0
 
-    def get(self, key: Hashable) -> bytes | None:
-        data = self._items.get(key)
-        if data is not None:
+    def get(self, key: Hashable) -> Replay | None:
+        replay = self._items.get(key)
+        if replay is not None:
             self._items.move_to_end(key)
-        return data
+        return replay
 
-    def put(self, key: Hashable, data: bytes) -> None:
-        if len(data) > self.max_bytes:
+    def put(self, key: Hashable, replay: Replay) -> None:
+        if len(replay.data) > self.max_bytes:
             return
         old = self._items.pop(key, None)
         if old is not None:
-            self.bytes -= len(old)
-        self._items[key] = data
-        self.bytes += len(data)
+            self.bytes -= len(old.data)
+        self._items[key] = replay
+        self.bytes += len(replay.data)
         while len(self._items) > self.max_entries or self.bytes > self.max_bytes:
             _, dropped = self._items.popitem(last=False)
-            self.bytes -= len(dropped)
+            self.bytes -= len(dropped.data)
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+# -- one frame of a game, for /game review ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One frame of a game as ``/game review`` shows it: the public board at
+    that move, and (when asked for a seat) that seat's own view of the same
+    moment.  ``lines`` keep their ``{p0}`` tags (the edge fills them, escaped)."""
+
+    index: int
+    """The frame shown, from 0 (the start): the one asked for, kept in range."""
+    count: int
+    """Frames in the whole game (the last is ``count - 1``)."""
+    move: int
+    last_move: int
+    version: int
+    lines: tuple[str, ...]
+    over: bool
+    board: bytes
+    """PNG: the public board (``engine.view(state, None)``)."""
+    private: bytes | None
+    """PNG: the asked seat's own view at that moment, None when not asked or
+    when that seat had nothing hidden then."""
+    menu: tuple[tuple[int, int, str], ...]
+    """The frames a "move k" menu offers: (index, move, headline with plain names)."""
+
+
+REVIEW_FRAMES = 4
+"""Games whose frames a process keeps for ``/game review`` (one press after
+another rebuilds none; the longest Kauda Baji game takes about 0.3 s)."""
+_review_frames: OrderedDict[str, list[Any]] = OrderedDict()
+_review_lock = threading.Lock()
+
+
+def _frames_of(record: GameRecord) -> list[Any]:
+    """The record's frames, kept per process by the record's own text (two
+    games, or two versions of one, never share an entry)."""
+    from bot.replay import frames
+
+    key = hashlib.sha256(record.format().encode()).hexdigest()
+    with _review_lock:
+        found = _review_frames.get(key)
+        if found is not None:
+            _review_frames.move_to_end(key)
+            return found
+    built = frames(record)
+    with _review_lock:
+        _review_frames[key] = built
+        while len(_review_frames) > REVIEW_FRAMES:
+            _review_frames.popitem(last=False)
+    return built
+
+
+def render_shot(record: GameRecord, index: int, seat: int | None) -> Shot:
+    """Frame ``index`` of a game (kept in range) drawn for ``/game review``;
+    runs in the pool.  ``seat``: also draw that seat's own view of that
+    moment (the edge asks only for a player of a finished game, for their
+    own seat).  The complete record is needed to rebuild the state; only
+    the public view and the asked seat's view are drawn from it."""
+    from bot.engines import get_engine
+    from bot.replay import menu_frames, state_at
+
+    shown = _frames_of(record)
+    index = min(max(index, 0), len(shown) - 1)
+    frame = shown[index]
+    names = list(record.names)
+    board = render_png(record.engine, "board", frame.view, names)
+    private = None
+    if seat is not None:
+        engine = get_engine(record.engine)
+        view = engine.view(state_at(record, frame.version), seat)
+        if getattr(view, "me", None) is not None:
+            private = render_png(record.engine, "private", view, names)
+    menu = tuple(
+        (i, shown[i].move, shown[i].headline(names)) for i in menu_frames(len(shown), index)
+    )
+    return Shot(
+        index=index,
+        count=len(shown),
+        move=frame.move,
+        last_move=shown[-1].move,
+        version=frame.version,
+        lines=frame.lines,
+        over=frame.over,
+        board=board,
+        private=private,
+        menu=menu,
+    )
 
 
 def _warm_up() -> None:
@@ -123,7 +253,7 @@ class RenderPool:
         self.replay_timeout = replay_timeout
         self.replays = replay_cache if replay_cache is not None else ReplayCache()
         self._executor: Executor | None = None
-        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._drawing: dict[Hashable, asyncio.Future[Replay]] = {}
 
     def _pool(self) -> Executor | None:
         if self.workers <= 0:
@@ -152,9 +282,9 @@ class RenderPool:
 
     async def replay(
         self, record: GameRecord, *, key: Hashable | None = None, budget: int | None = None
-    ) -> bytes:
-        """A game's animated replay (GIF bytes, under 8 MB) drawn in the pool,
-        with its own longer time limit (:data:`REPLAY_TIMEOUT`).
+    ) -> Replay:
+        """A game's animated replay (a GIF under 8 MB, and what it shows)
+        drawn in the pool, with its own longer time limit (:data:`REPLAY_TIMEOUT`).
 
         ``record`` is the game's *complete* record (:func:`bot.replay.load_record`):
         the worker needs every action to rebuild the states, and draws only
@@ -171,27 +301,38 @@ class RenderPool:
         drawing = self._drawing.get(key)
         if drawing is not None:
             return await asyncio.shield(drawing)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Replay] = asyncio.get_running_loop().create_future()
         self._drawing[key] = future
         try:
-            data = await self._draw_replay(record, budget)
+            replay = await self._draw_replay(record, budget)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: nobody else may be waiting
             raise
         finally:
             self._drawing.pop(key, None)
-        self.replays.put(key, data)
-        future.set_result(data)
-        return data
+        self.replays.put(key, replay)
+        future.set_result(replay)
+        return replay
 
-    async def _draw_replay(self, record: GameRecord, budget: int | None) -> bytes:
+    async def _draw_replay(self, record: GameRecord, budget: int | None) -> Replay:
         # Looked up at call time, so a test can count the renders.
         return await self._run(
-            render_replay,
+            draw_replay,
             (record, budget),
             self.replay_timeout,
             f"the replay of {record.engine} #{record.game_id}",
+        )
+
+    async def shot(self, record: GameRecord, index: int, seat: int | None = None) -> Shot:
+        """Frame ``index`` of a game for ``/game review``, drawn in the pool
+        (rebuilding a long game's frames takes a few tenths of a second:
+        never on the event loop).  See :func:`render_shot`."""
+        return await self._run(
+            render_shot,
+            (record, index, seat),
+            self.render_timeout,
+            f"move {index} of {record.engine} #{record.game_id}",
         )
 
     async def _run(

@@ -426,3 +426,47 @@ def public_record(record: GameRecord, reader: Seat | None = None) -> GameRecord:
         elif engine.narrate(before, line.actor, action, after):
             kept.append(Action(line.actor, HIDDEN))
     return replace(record, actions=tuple(kept), kind="public", reader=reader)
+
+
+def state_at(record: GameRecord, version: int) -> Any:
+    """The state after the first ``version`` lines of a complete record (a
+    frame's :attr:`Frame.version`): what a seat's own view of that moment is
+    drawn from.  Replaying is cheap (the views are what cost)."""
+    engine = _engine(record)
+    if version <= 0:
+        _require_complete(record)
+        return engine.setup(record.seats, dict(record.options))
+    for number, (_, _, _, after) in enumerate(states(record), start=1):
+        if number >= version:
+            return after
+    raise RecordError(f"The record has {len(record.actions)} lines, not {version}.")
+
+
+MENU_FRAMES: Final = 25
+"""Discord's options in one select."""
+
+
+def menu_frames(count: int, current: int, size: int = MENU_FRAMES) -> list[int]:
+    """Which of ``count`` frames a "move k" menu offers, at most ``size``:
+    all of them in a short game; in a long one the moves around
+    ``current`` (half the menu) and landmarks spread evenly over the whole
+    game, the start and the end always among them, so any move is a few
+    picks away."""
+    if count <= size:
+        return list(range(count))
+    near = size // 2 + 1
+    start = min(max(current - near // 2, 0), count - near)
+    chosen = set(range(start, start + near)) | {0, count - 1}
+    landmarks = size - len(chosen)
+    step = (count - 1) / (landmarks + 1)
+    # Evenly spaced between the start and the end, skipping the frames near
+    # the current one (taken already): the next landmark stands in.
+    candidates = sorted({round(step * i) for i in range(1, landmarks + 1)} - chosen)
+    spare = (i for i in range(count) if i not in chosen and i not in candidates)
+    for i in candidates:
+        if len(chosen) >= size:
+            break
+        chosen.add(i)
+    while len(chosen) < size:
+        chosen.add(next(spare))
+    return sorted(chosen)

@@ -6,6 +6,7 @@ command line, and the render pool's cache."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections.abc import Callable
 from io import BytesIO
@@ -20,7 +21,7 @@ from bot.__main__ import main
 from bot.demo import DEMO_NAMES, demo_record, playthrough
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import CHANCE
-from bot.rendering import RenderPool, ReplayCache
+from bot.rendering import RenderPool, Replay, ReplayCache
 from bot.replay import (
     HIDDEN,
     Action,
@@ -30,7 +31,9 @@ from bot.replay import (
     RecordError,
     frames,
     load_record,
+    menu_frames,
     public_record,
+    state_at,
 )
 from renderers import get_renderer
 from renderers.replay import BUDGET, DISCORD_LIMIT, encode_replay, frame_image, sample
@@ -335,13 +338,13 @@ def test_export_and_replay_on_the_command_line(
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    real: Callable[..., bytes] = rendering.render_replay
+    real: Callable[..., Replay] = rendering.draw_replay
 
-    def counted(record: GameRecord, budget: int | None = None) -> bytes:
+    def counted(record: GameRecord, budget: int | None = None) -> Replay:
         calls.append(1)
         return real(record, budget)
 
-    monkeypatch.setattr(rendering, "render_replay", counted)
+    monkeypatch.setattr(rendering, "draw_replay", counted)
     return calls
 
 
@@ -366,15 +369,18 @@ async def test_a_second_request_is_served_from_the_cache(monkeypatch: pytest.Mon
 
 
 def test_the_cache_is_bounded_by_count_and_bytes() -> None:
+    def gif(data: bytes) -> Replay:
+        return Replay(data, frames=1, moves=0)
+
     cache = ReplayCache(max_entries=2, max_bytes=10)
-    cache.put("a", b"1234")
-    cache.put("b", b"1234")
-    assert cache.get("a") == b"1234"  # now the newest
-    cache.put("c", b"12")
+    cache.put("a", gif(b"1234"))
+    cache.put("b", gif(b"1234"))
+    assert cache.get("a") == gif(b"1234")  # now the newest
+    cache.put("c", gif(b"12"))
     assert cache.get("b") is None and len(cache) == 2
-    cache.put("d", b"1234567")
-    assert cache.bytes <= 10 and cache.get("d") == b"1234567"
-    cache.put("huge", b"x" * 11)
+    cache.put("d", gif(b"1234567"))
+    assert cache.bytes <= 10 and cache.get("d") == gif(b"1234567")
+    cache.put("huge", gif(b"x" * 11))
     assert cache.get("huge") is None
 
 
@@ -383,3 +389,22 @@ def test_frame_headlines_name_the_players() -> None:
     shown = frames(record)
     text = " ".join(f.headline(record.names) for f in shown)
     assert "{p" not in text and any(name in text for name in DEMO_NAMES[:2])
+
+
+def test_a_reviews_menu_offers_the_moves_around_and_landmarks() -> None:
+    assert menu_frames(5, 2) == [0, 1, 2, 3, 4]
+    for count, current in [(26, 0), (100, 50), (2165, 0), (2165, 1000), (2165, 2164)]:
+        shown = menu_frames(count, current)
+        assert len(shown) == 25 == len(set(shown)) and shown == sorted(shown)
+        assert {0, count - 1} <= set(shown)
+        # The neighbours of the move shown are a pick away.
+        assert {max(0, current - 1), current, min(count - 1, current + 1)} <= set(shown)
+    spread = menu_frames(2165, 0)
+    assert max(b - a for a, b in itertools.pairwise(spread)) < 2165 // 8
+
+
+def test_state_at_a_frames_version_is_the_logs_state() -> None:
+    record = seeded_record("sangram", 3, max_moves=30)
+    expected = states_by_version(record)
+    for frame in frames(record):
+        assert state_at(record, frame.version) == expected[frame.version]

@@ -1,7 +1,13 @@
 """Looking back and looking on (issue 21): a server's finished games
-(``/game history``, the **History** button of ``/profile``) and members who
-follow a game they do not play (``/game follow``, ``/game unfollow``, a
-tournament round's **Follow** buttons).
+(``/game history``, the **History** button of ``/profile``), a game's
+animated replay (``/game replay``, the **Replay** buttons) and stepping
+through it (``/game review``), and members who follow a game they do not
+play (``/game follow``, ``/game unfollow``, a tournament round's **Follow**
+buttons).
+
+Replays and reviews are drawn in the render pool from the game's complete
+record, which never leaves it: what comes back is public boards, and, for
+a review of a finished game, the asker's own seat's view.
 
 The history is read from storage alone (the games' rows, seats, stored
 outcomes and rating changes): no game is loaded or replayed to list it.  Its
@@ -25,16 +31,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.edge.delivery import jump_url, next_up
-from bot.edge.replies import edit_reply, reply
+from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
 from bot.engines.core import GameError
-from bot.outgoing import discord_time, plain_name, safe_name
-from storage.games import FINAL_STATUSES, GameRecord, SeatRecord
+from bot.outgoing import clip, discord_time, fill_seats, plain_name, safe_name
+from bot.replay import load_record
+from storage.games import GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.edge.delivery import Delivery
     from bot.edge.table import Table
-    from bot.edge.ui.items import HistoryPage
+    from bot.edge.ui.items import HistoryPage, ReviewStep
+    from bot.live import LiveGame
+    from bot.rendering import RenderPool, Replay, Shot
     from bot.service import GameService
     from storage.followers import FollowerStore
     from storage.games import GameStore
@@ -118,10 +127,75 @@ def history_row(
     return line if len(line) <= ROW_CHARS else f"{head} — [board](<{link}>)"
 
 
+def replay_filename(game_id: int) -> str:
+    return f"chaupal-{game_id}-replay.gif"
+
+
+def ordinal(n: int) -> str:
+    """``2nd``, ``11th``, ``23rd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def moves_text(n: int) -> str:
+    return "1 move" if n == 1 else f"{n:,} moves"
+
+
+def replay_text(game: LiveGame, drawn: Replay) -> str:
+    """What a replay's message says it is: the game, its players (escaped),
+    how many moves it shows and how (every one, or every k-th to fit
+    Discord's upload limit), and where the game stands."""
+    players = ", ".join(f"**{safe_name(name)}**" for name in game.names)
+    head = f"**Replay of {game.engine.title} #{game.id}** ({players}): "
+    if drawn.moves == 0:
+        shown = "the start only, no move yet."
+    elif not drawn.sampled:
+        shown = f"{moves_text(drawn.moves)}, every one shown."
+    else:
+        shown = (
+            f"{moves_text(drawn.moves)}, shown every {ordinal(drawn.step)} move "
+            f"({drawn.frames} pictures) to fit Discord's upload limit."
+        )
+    if drawn.scale < 1.0:
+        shown += " Drawn smaller, to fit."
+    lines = [head + shown + " The public board only."]
+    if game.is_over:
+        lines.append(next_up(game, named=range(len(game.seats))))
+    else:
+        lines.append(
+            "The game is still being played: this is up to the current move. "
+            f"`/game replay game:{game.id}` again later shows more."
+        )
+    return clip("\n".join(lines))
+
+
+def frame_label(move: int, headline: str) -> str:
+    """A "move k" menu option: ``Move 12: Asha rolled 5…`` (names plain)."""
+    label = "Start" if move == 0 else f"Move {move}"
+    return f"{label}: {headline}"[:100] if headline else label
+
+
+def review_text(game: LiveGame, shot: Shot) -> str:
+    """A review's text: the game, the move shown and what happened in it
+    (names escaped), and what the images are."""
+    where = "the start" if shot.move == 0 else f"move {shot.move} of {shot.last_move}"
+    said = " ".join(fill_seats(line, game) for line in shot.lines if line)
+    if not said and shot.move == 0:
+        said = "The game begins."
+    lines = [f"**{game.engine.title} #{game.id}**, {where} (only you see this review).", said]
+    if not game.is_over:
+        lines.append(
+            "The game is still being played: up to the current move, the public board only."
+        )
+    elif shot.private is not None:
+        lines.append("The second image is what only you saw at that moment.")
+    return clip("\n".join(line for line in lines if line))
+
+
 class ArchiveHost(Protocol):
     """What the archive uses of the bot: the games' store, the followers,
-    the service (ratings, loading a game), delivery (a finished game's
-    images), the table (its refusals) and the clock."""
+    the service (ratings, loading a game), delivery, the render pool
+    (replays, a review's frames), the table (its refusals) and the clock."""
 
     @property
     def table(self) -> Table: ...
@@ -133,6 +207,8 @@ class ArchiveHost(Protocol):
     def service(self) -> GameService: ...
     @property
     def delivery(self) -> Delivery: ...
+    @property
+    def renders(self) -> RenderPool: ...
     @property
     def clock(self) -> Callable[[], float]: ...
 
@@ -271,28 +347,113 @@ class Archive:
             return jump_url(record.guild_id, board[0], board[1])
         return jump_url(record.guild_id, record.thread_id or record.channel_id)
 
-    async def replay(self, itx: discord.Interaction[Any], game_id: int) -> None:
-        """**Replay #n** in the history.  For now: the game's result and final
-        board, only to whoever pressed it.  The images come from
-        :meth:`bot.edge.delivery.Delivery.final_files`, the one hook where
-        the animated replay (issue 21 §1) takes the board's place."""
+    # -- /game replay and the Replay buttons (issue 21 §1) ------------------------
+
+    async def replay(
+        self, itx: discord.Interaction[Any], game_id: int, *, public: bool = True
+    ) -> None:
+        """``/game replay``, **Replay** on the final board and **Replay #n** in
+        the history: the animated replay of the whole game (the public view
+        only), drawn in the render pool (a second request comes from its
+        cache).  ``public``: posted in the channel; else only the presser sees
+        it (the button was on their own ephemeral history page).  A game
+        still being played is replayed up to now, and the message says so."""
         try:
-            await itx.response.defer(ephemeral=True, thinking=True)
-            record = await self.bot.store.get_game(game_id)
-            if record is None or record.guild_id is None or record.guild_id != itx.guild_id:
-                raise GameError(f"There is no game #{game_id} on this server.")
-            if record.status not in FINAL_STATUSES:
-                raise GameError(f"Game #{game_id} is not over yet.")
+            # Refusals first, quickly and only to the asker: the drawing
+            # below is deferred publicly.
+            await self._started_here(itx, game_id, "Replay")
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        try:
+            # Drawing takes seconds for a long game: answer Discord first.
+            await itx.response.defer(ephemeral=not public, thinking=True)
             game = await self.bot.service.get(game_id)
-            files = await self.bot.delivery.final_files(game)
+            drawn = await self.bot.renders.replay(await load_record(self.bot.store, game_id))
+            if len(drawn.data) > itx.filesize_limit:
+                raise GameError(
+                    f"The replay of game #{game_id} is too big for this server's upload limit."
+                )
         except Exception as exc:
             await self.bot.table.refuse(itx, exc)
             return
         await reply(
             itx,
-            next_up(game, named=range(len(game.seats))),
-            files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+            replay_text(game, drawn),
+            ephemeral=not public,
+            file=discord.File(io.BytesIO(drawn.data), filename=replay_filename(game.id)),
         )
+
+    async def _started_here(
+        self, itx: discord.Interaction[Any], game_id: int, doing: str
+    ) -> GameRecord:
+        record = await self._game_here(itx, game_id, doing)
+        if record.status == "lobby":
+            raise GameError(f"Game #{game_id} has not started yet: there is nothing to show.")
+        return record
+
+    # -- /game review: step through a game (issue 21 §2) ----------------------------
+
+    async def review(self, itx: discord.Interaction[Any], game_id: int) -> None:
+        """``/game review``: the board at the last move, only to the asker,
+        with ⏮ ◀ ▶ ⏭ and a "move k" menu (:class:`bot.edge.ui.items.ReviewStep`)."""
+        from bot.edge.ui.items import LAST_FRAME
+
+        try:
+            await self._started_here(itx, game_id, "Review")
+            await itx.response.defer(ephemeral=True, thinking=True)
+            content, files, view = await self._review(itx.user.id, game_id, LAST_FRAME)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await reply(itx, content, files=files, view=view)
+
+    async def review_step(
+        self, itx: discord.Interaction[Any], step: ReviewStep, target: int
+    ) -> None:
+        """A press under a review: the frame ``target`` (kept in range) in
+        place of the one shown.  Checked every time: the member whose review
+        it is, the game still there and still this server's."""
+        if itx.user.id != step.owner:
+            await self._refuse(
+                itx,
+                "This review is someone else's: `/game review` opens your own.",
+            )
+            return
+        try:
+            record = await self.bot.store.get_game(step.game_id)
+            if record is None or record.guild_id != itx.guild_id or record.status == "lobby":
+                raise GameError(f"Game #{step.game_id} is not there any more.")
+            # Drawing may wait behind another image in the render pool.
+            await itx.response.defer()
+            content, files, view = await self._review(itx.user.id, step.game_id, target)
+        except Exception as exc:
+            await self.bot.table.refuse(itx, exc)
+            return
+        await itx.edit_original_response(
+            content=clip(content), attachments=files, view=view, allowed_mentions=NO_PINGS
+        )
+
+    async def _review(
+        self, user_id: int, game_id: int, target: int
+    ) -> tuple[str, list[discord.File], discord.ui.View]:
+        """The text, images and components of a review at frame ``target``."""
+        from bot.edge.ui.items import ReviewStep, review_view
+
+        game = await self.bot.service.get(game_id)
+        full = await load_record(self.bot.store, game_id)
+        # The hidden-information rule: a seat's own view, to its own player,
+        # once the game is over; while it is played, the public board only.
+        seat = game.seat_of(user_id) if game.is_over else None
+        shot = await self.bot.renders.shot(full, target, seat)
+        step = ReviewStep(user_id, game_id, shot.index)
+        files = [discord.File(io.BytesIO(shot.board), filename=f"chaupal-{game_id}-review.png")]
+        if shot.private is not None:
+            files.append(
+                discord.File(io.BytesIO(shot.private), filename=f"chaupal-{game_id}-yours.png")
+            )
+        menu = [(frame, frame_label(move, headline)) for frame, move, headline in shot.menu]
+        return review_text(game, shot), files, review_view(step, shot.count, menu)
 
     # -- following a game ------------------------------------------------------------
 
@@ -314,8 +475,8 @@ class Archive:
         what = (
             "each new board, and its end"
             if every_move
-            else "its end, with the final board and the result (`every_move:true` for every "
-            "new board)"
+            else "its end, with the final board, the result and the replay "
+            "(`every_move:true` for every new board)"
         )
         answers = {
             "followed": f"You follow {title}: I'll DM you {what}.",
@@ -348,10 +509,12 @@ class Archive:
         else:
             await reply(itx, f"You do not follow game #{game_id}.")
 
-    async def _game_here(self, itx: discord.Interaction[Any], game_id: int) -> GameRecord:
+    async def _game_here(
+        self, itx: discord.Interaction[Any], game_id: int, doing: str = "Follow"
+    ) -> GameRecord:
         """A game of this server whose channel the member may see."""
         if itx.guild_id is None:
-            raise GameError("Follow a game from its server (where its board is posted).")
+            raise GameError(f"{doing} a game from its server (where its board is posted).")
         record = await self.bot.store.get_game(game_id)
         if record is None or record.guild_id != itx.guild_id:
             raise GameError(f"There is no game #{game_id} on this server.")
@@ -385,4 +548,11 @@ def _view(view: discord.ui.View | None) -> dict[str, Any]:
     return {} if view is None else {"view": view}
 
 
-__all__ = ["Archive", "ArchiveHost", "history_row", "result_text"]
+__all__ = [
+    "Archive",
+    "ArchiveHost",
+    "history_row",
+    "replay_text",
+    "result_text",
+    "review_text",
+]

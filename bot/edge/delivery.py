@@ -51,6 +51,8 @@ from bot.outgoing import (
     plain_name,
     safe_name,
 )
+from bot.rendering import UPLOAD_LIMIT
+from bot.replay import load_record
 from bot.server_settings import server_settings
 from bot.service import GameService, LiveGame, MoveResult, secrets_of
 from bot.timekeeping import clock_deadline, format_left, time_left
@@ -950,7 +952,7 @@ class Delivery:
         """A follower's DM: its text and its files.  Only what the channel
         shows: the public narration since the follower's last DM, who acts
         next or the result (names, never mentions: nobody but the reader is
-        in a DM), a link to the game, and :meth:`follower_files`."""
+        in a DM), a link to the game, and :meth:`final_files` at the end."""
         since = max(0, game.version - NARRATION_LINES * 4)
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
         narrations = [e.narration for e in entries if e.narration]
@@ -959,7 +961,11 @@ class Delivery:
         everyone = set(range(len(game.seats)))
         text = headline(game, narrations, named=everyone)
         link = await self._board_link(game)
-        lead = "The end of a game you follow:" if game.is_over else "A game you follow moved on:"
+        lead = (
+            "The end of a game you follow (its final board and the replay of the whole game):"
+            if game.is_over
+            else "A game you follow moved on:"
+        )
         tail = f"The game: {link} · `/game unfollow game:{game.id}` to stop."
         if game.is_over:
             files = await self.final_files(game)
@@ -967,14 +973,26 @@ class Delivery:
             files = [(f"chaupal-{game.id}-{game.version}.png", await self.public_png(game))]
         return clip(f"{lead}\n{text}\n{tail}"), files
 
-    async def final_files(self, game: LiveGame) -> list[tuple[str, bytes]]:
-        """How a game that is over is shown afterwards, to anyone: for now
-        its final board, the public view.  **The hook for the replay**
-        (issue 21 §1): the follower's end-of-game DM and the history's
-        **Replay** button both send what this returns, so the animated
-        replay joins (or replaces) the board here, once, for both."""
-        png = await self.public_png(game)
-        return [(f"chaupal-{game.id}-{game.version}.png", png)]
+    async def final_files(
+        self, game: LiveGame, limit: int = UPLOAD_LIMIT
+    ) -> list[tuple[str, bytes]]:
+        """How a game that is over is shown to a follower at its end: its
+        final board (the public view) and the animated replay of the whole
+        game (issue 21 §1, drawn in the render pool, from its cache when
+        someone asked for it already).  Both within ``limit`` bytes (one
+        message's upload): the replay alone when both would not fit; the
+        board alone, and a log line, when the replay cannot be drawn (the DM
+        still goes out; ``/game replay`` can try again)."""
+        board = (f"chaupal-{game.id}-{game.version}.png", await self.public_png(game))
+        try:
+            drawn = await self.bot.renders.replay(await load_record(self.bot.store, game.id))
+        except Exception:
+            log.exception("game %d: its replay could not be drawn; the final board alone", game.id)
+            return [board]
+        replay = (f"chaupal-{game.id}-replay.gif", drawn.data)
+        if len(board[1]) + len(drawn.data) > limit:
+            return [replay] if len(drawn.data) <= limit else [board]
+        return [board, replay]
 
     def _turn_text(self, game: LiveGame, row: OutboxRow, link: str) -> str:
         title = f"{game.engine.title} #{game.id}"

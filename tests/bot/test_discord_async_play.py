@@ -152,7 +152,7 @@ async def test_forfeit_ends_a_two_player_game(games: list[Game], tmp_path: Path)
     assert live.outcome.ranking[-1] == frozenset({live.seat_of(late.id)})
     final = game.board()
     assert "is over" in (final.content or "") and "ran out of time" in (final.content or "")
-    assert [b["label"] for b in game.fake.buttons(final)] == ["Rematch"]
+    assert [b["label"] for b in game.fake.buttons(final)] == ["Rematch", "Replay"]
 
 
 async def test_skip_passes_where_a_pass_is_legal(games: list[Game], tmp_path: Path) -> None:

@@ -284,7 +284,8 @@ async def finish_whole_game(table: Table, rng: random.Random, warm_up: int) -> N
     final = boards(table.fake)[-1]
     assert "is over" in (final.content or ""), final.content
     final_buttons = table.fake.buttons(table.fake.current(final))
-    assert [b["label"] for b in final_buttons] == ["Rematch"], "only Rematch on a final board"
+    labels = [b["label"] for b in final_buttons]
+    assert labels == ["Rematch", "Replay"], "only Rematch and Replay on a final board"
     assert decisions > warm_up // 2
     # Nothing is hidden and the board offers every choice: no DM ever asks
     # for a decision (at most one DM each, the view turned to one's side).

@@ -110,8 +110,8 @@ async def test_one_dm_at_the_end_with_the_final_board(fake: FakeDiscord) -> None
     [dm] = fake.dms(chitra)
     assert f"Artaban #{game_id} is over" in (dm.content or "")
     assert "Winner: **asha**" in (dm.content or "")
-    [(_, png)] = dm.files
-    assert png.startswith(PNG_MAGIC)
+    [(_, png), (replay, gif)] = dm.files  # the final board and the replay
+    assert png.startswith(PNG_MAGIC) and replay.endswith(".gif") and gif.startswith(b"GIF89a")
     final = boards(fake)[-1]
     assert [data for _, data in final.files] == [png]  # what the channel saw last
     assert not dm.components
@@ -241,7 +241,8 @@ async def test_a_follower_sees_only_the_public_view(
     )
     for dm in dms:
         assert not dm.components  # never a seat's menu
-        for _, data in dm.files:
+        # The replay (at the end) is checked in tests/bot/test_discord_replay.py.
+        for _, data in [f for f in dm.files if not f[0].endswith(".gif")]:
             # Only ever drawn as the public board, from a view without `me`.
             assert drawn[data], "a DM image that was never drawn here"
             assert all(kind == "board" and view.me is None for kind, view in drawn[data])

@@ -17,7 +17,7 @@ import pytest
 from bot.edge.delivery import jump_url
 from bot.edge.ui.items import HistoryPage, history_custom_id
 from bot.outgoing import safe_name
-from tests.bot.driver import PNG_MAGIC, assert_no_secret_ids, bot_of, make_bot, open_lobby, start
+from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, open_lobby, start
 from tests.bot.driver import resign as resign_game
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
@@ -202,24 +202,25 @@ def test_the_widest_page_button_fits_discords_custom_id() -> None:
     assert len(history_custom_id(widest, "first")) <= 100
 
 
-async def test_replay_button_shows_the_final_board_to_the_presser(
-    fake: FakeDiscord, seven: dict[str, object]
-) -> None:
+async def test_replay_button_sends_the_replay(fake: FakeDiscord, seven: dict[str, object]) -> None:
+    """**Replay #n** answers with the game's animated replay: only to the
+    presser under a page only they see, in the channel under a shared one
+    (``tests/bot/test_discord_replay.py`` checks the replay itself)."""
     asha, chitra = seven["asha"], seven["chitra"]
     assert isinstance(asha, FakeUser) and isinstance(chitra, FakeUser)
     ids = seven["ids"]
     assert isinstance(ids, list)
+    page = the_reply(await fake.slash(chitra, "game history"))
+    replay = fake.find_button(page, label=f"Replay #{ids[-1]}")
+    answer = [s for s in await fake.click(chitra, page, replay["custom_id"]) if s.files][-1]
+    assert answer.ephemeral and answer.user_id == chitra.id
+    assert f"Replay of Kauda Baji #{ids[-1]}" in (answer.content or "")
+    [(name, gif)] = answer.files
+    assert name.endswith(".gif") and gif.startswith(b"GIF89a")
     page = the_reply(await fake.slash(asha, "game history", share=True))
     replay = fake.find_button(page, label=f"Replay #{ids[-1]}")
-    out = await fake.click(chitra, page, replay["custom_id"])
-    answer = the_reply(out)
-    assert answer.ephemeral and answer.user_id == chitra.id
-    assert f"#{ids[-1]} is over" in (answer.content or "")
-    [(name, png)] = answer.files
-    assert name.endswith(".png") and png.startswith(PNG_MAGIC)
-    # The same image the channel saw as the final board.
-    game = await bot_of(fake).service.get(ids[-1])
-    assert png == await bot_of(fake).delivery.public_png(game)
+    answer = [s for s in await fake.click(chitra, page, replay["custom_id"]) if s.files][-1]
+    assert not answer.ephemeral and answer.files == [(name, gif)]
 
 
 async def test_profile_offers_the_players_history(

@@ -213,8 +213,8 @@ class Table(driver.Table):
         for item in [*buttons, *selects]:
             assert CUSTOM_ID.match(item["custom_id"]), item
         if game.is_over:
-            # Issue 18: a finished game's board offers a rematch, nothing else.
-            assert [b["label"] for b in buttons] == ["Rematch"], buttons
+            # A finished game's board offers a rematch (issue 18) and its replay (21).
+            assert [b["label"] for b in buttons] == ["Rematch", "Replay"], buttons
             assert not selects, selects
             return
         seat = next(iter(E.waiting_on(game.state)))
@@ -648,7 +648,8 @@ async def finish_whole_game(table: Table, rng: random.Random, *, selects: bool) 
     assert f"({places})" in content, content
     assert f"Winner: {table.name(state.places[0])}" in content, content
     final_buttons = table.fake.buttons(table.fake.current(final))
-    assert [b["label"] for b in final_buttons] == ["Rematch"], "only Rematch on a final board"
+    labels = [b["label"] for b in final_buttons]
+    assert labels == ["Rematch", "Replay"], "only Rematch and Replay on a final board"
     assert decisions > 20
     assert table.styles["buttons"] and table.styles["command"] and table.styles["menu"]
     assert table.styles["board button played"], table.styles
@@ -971,7 +972,8 @@ async def test_R18_finishes_and_places(tables: Tables) -> None:
     assert f"{table.name(2)} has finished, place 2." in content, content
     assert "is over" in content and f"Winner: {table.name(0)}." in content, content
     assert f"(1. {table.name(0)}; 2. {table.name(2)}; 3. {table.name(1)})" in content, content
-    assert [b["label"] for b in table.fake.buttons(table.fake.current(final))] == ["Rematch"]
+    final_buttons = table.fake.buttons(table.fake.current(final))
+    assert [b["label"] for b in final_buttons] == ["Rematch", "Replay"]
     assert not table.pinged  # the end pings nobody
     out = await table.fake.slash(asha, "game play", action="d3 1 in")
     await table.refused(out, f"game #{game.id} is over", game.version)

@@ -149,7 +149,7 @@ async def test_full_game_through_dispatch(tmp_path: Path, caplog: pytest.LogCapt
 
     final = boards(fake)[-1]
     assert "is over" in (final.content or "")
-    assert [b["label"] for b in fake.buttons(final)] == ["Rematch"]
+    assert [b["label"] for b in fake.buttons(final)] == ["Rematch", "Replay"]
     game = await bot_of(fake).service.get(game_id)
     assert game.record.status == "finished" and game.outcome is not None
 
@@ -218,7 +218,7 @@ async def test_resign_posts_the_final_board(fake: FakeDiscord) -> None:
     final = boards(fake)[-1]
     assert "bhima resigned" in (final.content or "").lower().replace("*", "")
     # A finished game's board offers only a rematch (issue 18).
-    assert [b["label"] for b in fake.buttons(final)] == ["Rematch"]
+    assert [b["label"] for b in fake.buttons(final)] == ["Rematch", "Replay"]
     out = await fake.slash(asha, "game play", action="d1 screen", game=game_id)
     assert any("over" in (s.content or "") for s in out)
 

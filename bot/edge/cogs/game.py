@@ -361,6 +361,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             share=share,
         )
 
+    @app_commands.command(
+        name="replay", description="The whole game as an animated image, posted here"
+    )
+    @app_commands.describe(game="Game number")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def replay(self, itx: discord.Interaction[Any], game: int) -> None:
+        await self.bot.archive.replay(itx, game)
+
+    @app_commands.command(
+        name="review", description="Step through a game move by move (only you see it)"
+    )
+    @app_commands.describe(game="Game number")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def review(self, itx: discord.Interaction[Any], game: int) -> None:
+        await self.bot.archive.review(itx, game)
+
     async def running_games_autocomplete(
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:

@@ -58,6 +58,8 @@ def help_text() -> str:
         "`/game mine` lists your games and where it is your turn; `/game rules` gives a "
         "game's rules.\n"
         "`/game history` lists the server's finished games (a player's, a game's); "
+        "`/game replay` posts a whole game as an animated image, and `/game review` steps "
+        "through it move by move, only for you; "
         "`/game follow` DMs you when a game you watch ends (`every_move:true`: every "
         "board), `/game unfollow` stops it.\n"
         "\n"

@@ -878,9 +878,11 @@ class MyTurnButton(
 
 
 def final_board_view(game: LiveGame) -> discord.ui.View:
-    """Under a finished game's board: **Rematch**."""
+    """Under a finished game's board: **Rematch** and **Replay** (issue 21:
+    the whole game as an animated image, posted in the channel)."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game.id))
+    view.add_item(ReplayButton(game.id, "Replay"))
     return view
 
 
@@ -907,7 +909,13 @@ class ArchiveClicks(Protocol):
         share: bool = False,
     ) -> None: ...
 
-    async def replay(self, itx: discord.Interaction[Any], game_id: int) -> None: ...
+    async def replay(
+        self, itx: discord.Interaction[Any], game_id: int, *, public: bool = True
+    ) -> None: ...
+
+    async def review_step(
+        self, itx: discord.Interaction[Any], step: ReviewStep, target: int
+    ) -> None: ...
 
     async def follow(
         self, itx: discord.Interaction[Any], game_id: int, *, every_move: bool
@@ -1019,19 +1027,22 @@ def history_custom_id(page: HistoryPage, verb: str) -> str:
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"chaupal:history-replay:(?P<game>\d+)",
+    template=r"chaupal:replay:(?P<game>\d+)",
 ):
-    """**Replay #n** beside a game in ``/game history``: for now the game's
-    final board, ephemerally (:meth:`bot.edge.archive.Archive.replay`, the
-    hook where the animated replay goes)."""
+    """**Replay** on a finished game's board and **Replay #n** beside a game in
+    ``/game history``: the animated replay of the whole game
+    (:meth:`bot.edge.archive.Archive.replay`), posted where the button is:
+    in the channel under a public message, only to the presser under their
+    own ephemeral history page."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, label: str | None = None, *, row: int | None = None) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label=f"Replay #{game_id}"[:80],
+                label=(label or f"Replay #{game_id}")[:80],
                 style=discord.ButtonStyle.primary,
-                custom_id=f"chaupal:history-replay:{game_id}",
+                custom_id=f"chaupal:replay:{game_id}",
+                row=row,
             )
         )
 
@@ -1042,7 +1053,11 @@ class ReplayButton(
         return cls(int(match["game"]))
 
     async def callback(self, itx: discord.Interaction[Any]) -> None:
-        await _archive(itx).replay(itx, self.game_id)
+        # Under an ephemeral message (a history page only its reader sees)
+        # the replay stays as private; under a public one it is the channel's.
+        message = itx.message
+        public = message is None or not message.flags.ephemeral
+        await _archive(itx).replay(itx, self.game_id, public=public)
 
 
 def history_view(page: HistoryPage, pages: int, game_ids: Sequence[int]) -> discord.ui.View | None:
@@ -1146,3 +1161,122 @@ def follow_view(tables: Sequence[tuple[int, str]]) -> discord.ui.View | None:
 
 
 DYNAMIC_ITEMS += (HistoryButton, PlayerHistoryButton, ReplayButton, FollowButton, FollowSelect)
+
+
+# -- stepping through a game: /game review (issue 21 §2) ----------------------
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    """A ``/game review`` message: whose it is (only they step through it),
+    which game and the frame shown (0: the start).  All in the custom_id, so
+    the buttons work after a restart; the archive checks each again."""
+
+    owner: int
+    game_id: int
+    frame: int
+
+
+REVIEW_VERBS = HISTORY_VERBS
+"""The same ⏮ ◀ ▶ ⏭ as the history's pages."""
+LAST_FRAME = 2**31
+"""⏭'s target: the last frame there is when it is pressed (a game still
+being played has more by then)."""
+
+
+def review_target(step: ReviewStep, verb: str) -> int:
+    return {
+        "first": 0,
+        "prev": step.frame - 1,
+        "next": step.frame + 1,
+        "last": LAST_FRAME,
+    }[verb]
+
+
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:review:(?P<owner>\d+):(?P<game>\d+):(?P<frame>\d+)"
+    r":(?P<verb>first|prev|next|last)",
+):
+    """⏮ ◀ ▶ ⏭ under ``/game review``: the frame before or after the one shown
+    (in the custom_id, with the game and the member whose review it is)."""
+
+    def __init__(self, step: ReviewStep, verb: str, *, disabled: bool = False) -> None:
+        self.step, self.verb = step, verb
+        super().__init__(
+            discord.ui.Button(
+                label=REVIEW_VERBS[verb],
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"chaupal:review:{step.owner}:{step.game_id}:{step.frame}:{verb}",
+                row=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
+        step = ReviewStep(int(match["owner"]), int(match["game"]), int(match["frame"]))
+        return cls(step, match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _archive(itx).review_step(itx, self.step, review_target(self.step, self.verb))
+
+
+class ReviewSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:review-move:(?P<owner>\d+):(?P<game>\d+):(?P<frame>\d+)",
+):
+    """**Go to a move…** under ``/game review``: option values are frame numbers
+    (public: every frame of a game is its channel's), read back and kept in
+    range by the archive."""
+
+    def __init__(
+        self,
+        step: ReviewStep,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "Go to move…",
+    ) -> None:
+        self.step = step
+        super().__init__(
+            _select(
+                f"chaupal:review-move:{step.owner}:{step.game_id}:{step.frame}",
+                options,
+                placeholder,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewSelect:
+        step = ReviewStep(int(match["owner"]), int(match["game"]), int(match["frame"]))
+        return cls(step)
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        # A value that is not a number reads as -1: the start, kept in range.
+        await _archive(itx).review_step(itx, self.step, _picked(self.item))
+
+
+def review_view(step: ReviewStep, count: int, menu: Sequence[tuple[int, str]]) -> discord.ui.View:
+    """A review's components: the "move k" select (``menu``: frame and its
+    label, at most 25) above ⏮ ◀ ▶ ⏭, the first two disabled at the start
+    and the last two at the end."""
+    view = discord.ui.View(timeout=None)
+    if count > 1:
+        options = [
+            discord.SelectOption(
+                label=label[:100] or "…", value=str(frame), default=frame == step.frame
+            )
+            for frame, label in menu[:25]
+        ]
+        view.add_item(ReviewSelect(step, options, f"Go to a move ({count - 1} in all)…"))
+    at_start, at_end = step.frame <= 0, step.frame >= count - 1
+    for verb in REVIEW_VERBS:
+        disabled = at_start if verb in ("first", "prev") else at_end
+        view.add_item(ReviewButton(step, verb, disabled=disabled))
+    return view
+
+
+DYNAMIC_ITEMS += (ReviewButton, ReviewSelect)
