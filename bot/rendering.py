@@ -253,18 +253,21 @@ class RenderPool:
         self.replay_timeout = replay_timeout
         self.replays = replay_cache if replay_cache is not None else ReplayCache()
         self._executor: Executor | None = None
+        self._replay_executor: Executor | None = None
+        """Replays draw in a process of their own: a long game's replay
+        takes seconds (13 s for the longest Kauda Baji game), and boards
+        queued behind it in the board workers would wait as long."""
         self._drawing: dict[Hashable, asyncio.Future[Replay]] = {}
 
-    def _pool(self) -> Executor | None:
+    def _pool(self, lane: str = "board") -> Executor | None:
         if self.workers <= 0:
             return None
+        if lane == "replay":
+            if self._replay_executor is None:
+                self._replay_executor = _spawn_pool(1)
+            return self._replay_executor
         if self._executor is None:
-            # spawn, not fork: the parent already runs threads (aiosqlite).
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
-            )
+            self._executor = _spawn_pool(self.workers)
         return self._executor
 
     async def png(self, engine_name: str, kind: str, view: Any, names: Sequence[str]) -> bytes:
@@ -322,6 +325,7 @@ class RenderPool:
             (record, budget),
             self.replay_timeout,
             f"the replay of {record.engine} #{record.game_id}",
+            lane="replay",
         )
 
     async def shot(self, record: GameRecord, index: int, seat: int | None = None) -> Shot:
@@ -336,9 +340,15 @@ class RenderPool:
         )
 
     async def _run(
-        self, work_fn: Callable[..., T], args: tuple[Any, ...], timeout: float, what: str
+        self,
+        work_fn: Callable[..., T],
+        args: tuple[Any, ...],
+        timeout: float,
+        what: str,
+        *,
+        lane: str = "board",
     ) -> T:
-        pool = self._pool()
+        pool = self._pool(lane)
         work: Awaitable[T]
         if pool is None:
             work = asyncio.to_thread(work_fn, *args)
@@ -354,9 +364,12 @@ class RenderPool:
                 timeout,
                 "restarting the render workers" if pool is not None else "giving up on it",
             )
-            if pool is not None and pool is self._executor:
+            if pool is not None and pool in (self._executor, self._replay_executor):
                 # The next image starts a fresh pool; this one's hung worker is terminated.
-                self._executor = None
+                if pool is self._executor:
+                    self._executor = None
+                else:
+                    self._replay_executor = None
                 await asyncio.to_thread(_stop, pool, 0.0)
             raise RenderTimeout(f"drawing {what} took too long") from None
 
@@ -367,9 +380,19 @@ class RenderPool:
         ``shutdown(wait=True)`` alone would wait for ever on a hung worker,
         and so would the bot's exit (and a test run).
         """
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            _stop(executor, timeout)
+        for executor in (self._executor, self._replay_executor):
+            if executor is not None:
+                _stop(executor, timeout)
+        self._executor = self._replay_executor = None
+
+
+def _spawn_pool(workers: int) -> Executor:
+    # spawn, not fork: the parent already runs threads (aiosqlite).
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_warm_up,
+    )
 
 
 def _stop(executor: Executor, timeout: float) -> None:

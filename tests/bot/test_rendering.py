@@ -6,6 +6,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,39 @@ async def test_a_hung_render_times_out_and_the_pool_recovers(
     finally:
         _release.set()
         pool.close(timeout=1.0)
+
+
+@dataclass(frozen=True)
+class SomeRecord:
+    """Just what the pool reads of a record before it sends it on."""
+
+    engine: str = "mahabharata"
+    game_id: int = 1
+
+
+def slow_replay(record: Any, budget: int | None) -> Any:
+    """Stands in for draw_replay in the replay worker (pickled by name):
+    a replay that takes a long while."""
+    time.sleep(3600)
+
+
+async def test_a_board_is_drawn_while_a_long_replay_is_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With one render worker, a replay of seconds held up every board
+    queued behind it: replays draw in a process of their own."""
+    import asyncio
+
+    engine = get_engine("mahabharata")
+    state, _ = resolve_chance(engine, engine.setup(2, {}), random.Random(1).random)
+    pool = RenderPool(1)
+    monkeypatch.setattr(bot.rendering, "draw_replay", slow_replay)
+    try:
+        replaying = asyncio.ensure_future(pool._draw_replay(SomeRecord(), None))  # type: ignore[arg-type]
+        await asyncio.sleep(0.5)  # the replay has the worker it was given
+        board = await pool.png("mahabharata", "board", engine.view(state, None), ["A", "B"])
+        assert board.startswith(b"\x89PNG")
+        assert not replaying.done()
+        replaying.cancel()
+    finally:
+        pool.close(timeout=0.5)
