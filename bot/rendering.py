@@ -230,6 +230,16 @@ def render_shot(record: GameRecord, index: int, seat: int | None) -> Shot:
     )
 
 
+def public_record_text(record: GameRecord, reader: int | None) -> tuple[str, int]:
+    """A player's export of a game: the public record for ``reader`` (their
+    own lines kept) as text, and how many lines it hides; runs in the pool
+    (it replays the whole game)."""
+    from bot.replay import public_record
+
+    public = public_record(record, reader)
+    return public.format(), public.hidden_actions
+
+
 def _warm_up() -> None:
     # Import the engines' view types and load fonts once per worker.
     import bot.engines  # noqa: F401
@@ -337,6 +347,15 @@ class RenderPool:
             (record, index, seat),
             self.render_timeout,
             f"move {index} of {record.engine} #{record.game_id}",
+        )
+
+    async def public_record(self, record: GameRecord, reader: int | None) -> tuple[str, int]:
+        """:func:`public_record_text`, off the event loop."""
+        return await self._run(
+            public_record_text,
+            (record, reader),
+            self.render_timeout,
+            f"the record of {record.engine} #{record.game_id}",
         )
 
     async def _run(

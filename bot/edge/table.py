@@ -34,6 +34,7 @@ from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesM
 
 if TYPE_CHECKING:
     from bot.director import TournamentDirector
+    from bot.rendering import RenderPool
     from storage.games import GameStore
     from storage.timekeeping import SettingsStore
 
@@ -95,6 +96,8 @@ class TableHost(Discord, Protocol):
     def tournaments(self) -> TournamentDirector: ...
     @property
     def desk(self) -> Headings: ...
+    @property
+    def renders(self) -> RenderPool: ...
 
 
 class Table:
@@ -460,6 +463,38 @@ class Table:
             f"{discord_time(record.created_at, 'f')} ({discord_time(record.created_at)}). "
             "Times in the file are UTC.",
             file=discord.File(io.BytesIO(data), filename=f"chaupal-{game.id}-log.txt"),
+        )
+
+    async def export(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
+        """``/game export``: the game as text, the moves in Chaupal's notation
+        one a line (``python -m bot replay FILE`` reads it), privately.  What
+        another seat did in secret is written ``?``, also after the end: the
+        caller's own secret moves are kept, nobody else's."""
+        from bot.replay import load_record
+
+        try:
+            await itx.response.defer(ephemeral=True, thinking=True)
+            record = await self._log_record(itx, game_id)
+            game = await self.service.get(record.id)
+            complete = await load_record(self.bot.store, record.id)
+            text, hidden = await self.bot.renders.public_record(complete, game.seat_of(itx.user.id))
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if hidden:
+            plural = "s" if hidden != 1 else ""
+            what = (
+                f"{hidden} move{plural} other players made in secret {'are' if plural else 'is'} "
+                "written `?`, so it cannot be replayed offline; `/game replay` draws the "
+                "replay here."
+            )
+        else:
+            what = "It is complete: `python -m bot replay FILE` draws its replay offline."
+        await reply(
+            itx,
+            f"{game.engine.title} #{game.id} as text: the options, the seats, then every move "
+            f"in Chaupal's notation, one a line. {what}",
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"chaupal-{game.id}.txt"),
         )
 
     async def mine(self, itx: discord.Interaction[Any]) -> None:

@@ -25,7 +25,14 @@ from bot.edge.client import ChaupalBot
 from bot.engines import get_engine
 from bot.engines.core import progress_seat
 from bot.outgoing import safe_name
-from bot.replay import frames, load_record
+from bot.replay import (
+    GameRecord,
+    HiddenActions,
+    frames,
+    load_record,
+    public_record,
+    states,
+)
 from tests.bot.driver import (
     PNG_MAGIC,
     assert_no_secret_ids,
@@ -484,3 +491,50 @@ async def test_review_and_replay_buttons_work_after_a_restart(
         assert gif_frames(gif) == last + 1
     finally:
         await fake.close()
+
+
+# -- /game export (issue 21 §3) --------------------------------------------------------------
+
+
+async def test_export_gives_a_player_the_moves_with_only_their_own_secrets(
+    fake: FakeDiscord,
+) -> None:
+    """Sangram hides the hands: the export a player gets keeps their own
+    secret moves and writes every other seat's as ``?``, and says it cannot
+    be replayed offline; Kauda Baji has no secrets, so its export is
+    complete and replays to the same frames as the stored game."""
+    users = [fake.user(n) for n in ("asha", "bhima", "dev")]
+    bot = bot_of(fake)
+    game_id = await new_game(fake, "sangram", users)
+    await play(bot, game_id, random.Random(5), 20)
+    seat = 1
+    message = answer(await fake.slash(users[seat], "game export", game=game_id))
+    [(name, data)] = message.files
+    assert name == f"chaupal-{game_id}.txt" and message.ephemeral
+    exported = GameRecord.parse(data.decode("utf-8"))
+    complete = await load_record(bot.store, game_id)
+    engine = get_engine("sangram")
+    assert exported == public_record(complete, seat)
+    kept = set(exported.actions)
+    mine = others = 0
+    for line, action, before, _ in states(complete):
+        private = None if action is None else engine.private_to(before, line.actor, action)
+        if private == seat:
+            mine += 1
+            assert line in kept  # their own secret move, kept
+        elif private is not None:
+            others += 1
+            assert line not in kept  # another seat's secret, never written
+    assert mine and others and exported.hidden_actions
+    assert "written `?`" in (message.content or "")
+    with pytest.raises(HiddenActions):
+        frames(exported)
+
+    asha, bhima = fake.user("asha2"), fake.user("bhima2")
+    kauda_id = await new_game(fake, "kauda_baji", [asha, bhima], "pieces=1")
+    await play(bot, kauda_id, random.Random(3), 60)
+    message = answer(await fake.slash(bhima, "game export", game=kauda_id))
+    [(_, data)] = message.files
+    exported = GameRecord.parse(data.decode("utf-8"))
+    assert exported.hidden_actions == 0 and "python -m bot replay" in (message.content or "")
+    assert frames(exported) == frames(await load_record(bot.store, kauda_id))

@@ -320,6 +320,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.bot.table.log(itx, game)
 
     @app_commands.command(
+        name="export", description="A game as text: its moves in notation, one a line"
+    )
+    @app_commands.describe(game="Game number (running or finished; default: the one here)")
+    @app_commands.autocomplete(game=channel_games_autocomplete)
+    async def export(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.export(itx, game)
+
+    @app_commands.command(
         name="mine", description="Your live games anywhere, and where it is your turn"
     )
     async def mine(self, itx: discord.Interaction[Any]) -> None:

@@ -59,7 +59,7 @@ def help_text() -> str:
         "game's rules.\n"
         "`/game history` lists the server's finished games (a player's, a game's); "
         "`/game replay` posts a whole game as an animated image, and `/game review` steps "
-        "through it move by move, only for you; "
+        "through it move by move, only for you; `/game export` gives you its moves as text; "
         "`/game follow` DMs you when a game you watch ends (`every_move:true`: every "
         "board), `/game unfollow` stops it.\n"
         "\n"
