@@ -105,9 +105,13 @@ class Recorder:
 
     def __init__(self, timers: TimerStore) -> None:
         self.timers = timers
+        self.started: list[Timer] = []
+        """Timers in the order their jobs began (games fire side by side,
+        so they may finish in another order)."""
         self.acted: list[Timer] = []
 
     async def __call__(self, timer: Timer) -> None:
+        self.started.append(timer)
         if await self.timers.claim(timer):
             self.acted.append(timer)
 
@@ -132,13 +136,45 @@ async def test_overdue_timers_fire_once_each_in_order_after_a_restart(
         recorder = Recorder(timers)
         scheduler = Scheduler(timers, recorder, clock)
         assert await scheduler.run_due() == 3
-        assert [t.game_id for t in recorder.acted] == [games[1], games[2], games[0]]
+        assert [t.game_id for t in recorder.started] == [games[1], games[2], games[0]]
+        assert sorted(recorder.acted) == sorted(recorder.started)
         # A second pass (or a second process) finds nothing to do.
         assert await scheduler.run_due() == 0
         assert await Scheduler(timers, recorder, clock).run_due() == 0
         assert len(recorder.acted) == 3
     finally:
         await db.close()
+
+
+async def test_one_games_slow_job_does_not_hold_up_another_games_deadline(
+    db: Database,
+) -> None:
+    """Two games' clocks fall due together; the first game's job waits (its
+    board being drawn and posted) until the second game's has run.  Fired
+    one after another, the second waited for the first: the load test's
+    deadlines fired minutes late behind slow jobs."""
+    clock = FakeClock(1000.0)
+    games = [await new_game(db) for _ in range(2)]
+    timers = TimerStore(db)
+    for n, game in enumerate(games):
+        await timers.replace(game, [Timer(900.0 + n, game, "clock", 0, 1)])
+    second_ran = asyncio.Event()
+    waited: list[bool] = []
+
+    async def fire(timer: Timer) -> None:
+        assert await timers.claim(timer)
+        if timer.game_id == games[0]:
+            try:
+                async with asyncio.timeout(30):
+                    await second_ran.wait()
+                waited.append(True)
+            except TimeoutError:
+                waited.append(False)
+        else:
+            second_ran.set()
+
+    assert await Scheduler(timers, fire, clock).run_due() == 2
+    assert waited == [True]
 
 
 async def test_the_scheduler_sleeps_until_the_earliest_and_wakes_when_rearmed(
