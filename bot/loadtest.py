@@ -1030,7 +1030,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--deadline-share", type=float, default=0.05)
     parser.add_argument("--think", type=float, default=0.2, help="seconds a player waits at most")
     parser.add_argument("--kill-at", type=float, default=0.5, help="share of the run (0: no kill)")
-    parser.add_argument("--lease", type=float, default=10.0)
+    parser.add_argument(
+        "--lease",
+        type=float,
+        default=None,
+        help="seconds a claim lasts in the workers (default: a quarter of the run, at least 10)",
+    )
     parser.add_argument("--grace", type=float, default=None)
     parser.add_argument("--render-workers", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
@@ -1045,6 +1050,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         for key, value in defaults.items():
             if f"--{key}" not in given:
                 setattr(args, key, value)
+    if args.lease is None:
+        # Short enough that a killed worker's claims are taken over within
+        # the run; long enough that the watchdog (two thirds of it) does
+        # not stop jobs that are only slow because two cores serve 100
+        # players (a stopped job is tried again a minute later, after the run).
+        args.lease = max(10.0, args.seconds / 4)
     if args.grace is None:
         args.grace = args.lease * 2 + 5.0
     if args.database and args.database.startswith("sqlite:"):
