@@ -70,6 +70,10 @@ MAX_FRAMES: Final = 600
 MIN_FRAMES: Final = 60
 """Below this many frames a replay shrinks its image instead of losing moves."""
 MIN_SCALE: Final = 0.35
+MAX_ASPECT: Final = 1.25
+"""A frame is at most this many times as tall as it is wide, as every image
+the bot posts (docs/ARCHITECTURE.md, "Boards that fit the chat"): the
+headline band over a tall board widens the canvas instead."""
 HEADLINE_LINES: Final = 2
 _TRANSPARENT: Final = 255
 """The palette index that means "unchanged": the palette's other 255 hold colours."""
@@ -137,6 +141,9 @@ def frame_image(
     margin = 24
     line_h = size + 10
     band = 2 * 14 + HEADLINE_LINES * line_h + 3
+    # The band makes a tall board taller: widen the canvas (board centred)
+    # rather than post a frame the chat shows too small to read.
+    width = max(width, math.ceil((band + height) / MAX_ASPECT))
     c = Canvas(width, band + height, theme=theme)
     title_band(c, band)
     box = c.pill(
@@ -158,7 +165,7 @@ def frame_image(
     top = (band - len(lines) * line_h) // 2
     for i, line in enumerate(lines):
         c.text((margin, top + i * line_h), line, size=size, fill=theme.ink, anchor="la", bold=True)
-    c.image.paste(board, (0, band))
+    c.image.paste(board, ((c.width - board.width) // 2, band))
     return c.image
 
 
@@ -294,6 +301,10 @@ def encode_replay(
             # Project the whole file from what was written, and aim 10 % under.
             projected = over.size * len(chosen) / max(1, over.written)
             ratio = budget / projected * 0.9
+            # Fewer moves first: a shrunk frame's blended edges cost the
+            # GIF more bytes than the pixels it saves (a 561-move Sangram
+            # game shrunk to 0.6 still kept only 63 frames, drawn in twice
+            # the time), so shrinking waits until MIN_FRAMES.
             if keep > MIN_FRAMES:
                 keep = max(MIN_FRAMES, min(keep - 1, math.floor(keep * ratio)))
             elif scale > MIN_SCALE:

@@ -36,7 +36,14 @@ from bot.replay import (
     state_at,
 )
 from renderers import get_renderer
-from renderers.replay import BUDGET, DISCORD_LIMIT, encode_replay, frame_image, sample
+from renderers.replay import (
+    BUDGET,
+    DISCORD_LIMIT,
+    MAX_ASPECT,
+    encode_replay,
+    frame_image,
+    sample,
+)
 from storage.games import GameStore
 from tests.bot.test_service import PLAYERS, Seeded, open_service, play_random, started
 
@@ -206,6 +213,19 @@ def test_a_tiny_budget_samples_and_then_shrinks_but_never_fails() -> None:
     assert encoded.scale < 1.0 and encoded.attempts > 1
     image = _gif(encoded.data)
     assert image.width < 1320  # shrunk from the board's own width
+
+
+def test_every_frame_fits_the_chat_also_over_a_tall_board() -> None:
+    """The headline band over Sangram's five-player board made frames
+    taller than the chat shows readably; the canvas widens instead."""
+    record = seeded_record("sangram", 5, max_moves=300)
+    renderer = get_renderer("sangram")
+    shown = frames(record)
+    for frame in shown[:: max(1, len(shown) // 12)]:
+        image = frame_image(renderer, frame, record.names, 20)
+        board = renderer.board(frame.view, names=list(record.names))
+        assert image.height <= MAX_ASPECT * image.width, image.size
+        assert image.width >= board.width
 
 
 def test_the_last_frame_is_held_longer_than_the_others() -> None:
