@@ -579,3 +579,42 @@ def test_the_levels_round_robin_command_covers_each_player_count(
     assert [(r["players"], r["strong"], r["weak"]) for r in rows] == [
         (n, strong, weak) for n in (2, 4) for strong, weak in ROUND_ROBIN
     ]
+
+
+def test_R9_artabans_estimate_turns_into_the_tally_as_the_quiet_end_nears() -> None:
+    """After 40 quiet plies the game ends as it stands (R9), scored by R10's
+    tally: near that end the search must value a position as the tally
+    does, or a side ahead on its estimate drifts into a level ending (hard
+    drew 7 of 16 against medium that way)."""
+    from bot.engines import get_engine
+    from bot.engines.core import progress_seat as mover
+    from bot.engines.core import resolve_chance
+    from bot.players.levels import QUIET_HORIZON, artaban_estimate
+
+    engine = get_engine("artaban")
+    rng = random.Random(4)
+    state, _ = resolve_chance(engine, engine.setup(2, {}), rng.random)
+    while engine.view(state, None).phase == "setup" or not engine.view(state, None).dice:
+        seat = mover(engine, state)
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        state, _ = resolve_chance(engine, state, rng.random)
+    for _ in range(30):  # into the middle game, where the sides differ
+        seat = mover(engine, state)
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        state, _ = resolve_chance(engine, state, rng.random)
+    limit = engine.view(state, None).quiet_limit
+    at = {
+        quiet: engine.from_json({**engine.to_json(state), "quiet": quiet})  # type: ignore[dict-item]
+        for quiet in (0, limit - QUIET_HORIZON, limit - 1)
+    }
+    fresh = artaban_estimate(engine, at[0])
+    assert artaban_estimate(engine, at[limit - QUIET_HORIZON]) == fresh
+    scores, home, on_board = engine.tally(at[0].board)
+    standing = [(scores[s], home[s], on_board[s]) for s in (0, 1)]
+    ends = [
+        0.5 if standing[0] == standing[1] else float(standing[s] > standing[1 - s]) for s in (0, 1)
+    ]
+    assert fresh != ends  # the estimate and the tally disagree here
+    near = artaban_estimate(engine, at[limit - 1])
+    for seat in (0, 1):
+        assert abs(near[seat] - ends[seat]) < abs(fresh[seat] - ends[seat]) / 4
