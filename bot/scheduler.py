@@ -148,16 +148,22 @@ class Scheduler:
             games: dict[int, list[Timer]] = {}
             for timer in batch:
                 games.setdefault(timer.game_id, []).append(timer)
+            fired += sum(
+                await asyncio.gather(
+                    *(self._fire_game(t, until, seen, gate) for t in games.values())
+                )
+            )
 
-            async def one_game(timers: list[Timer], until: float = until) -> int:
-                done = 0
-                async with gate:
-                    for timer in timers:
-                        self._held.discard(timer)
-                        done += await self._job(timer, until, seen)
-                return done
-
-            fired += sum(await asyncio.gather(*(one_game(t) for t in games.values())))
+    async def _fire_game(
+        self, timers: list[Timer], until: float, seen: set[Timer], gate: asyncio.Semaphore
+    ) -> int:
+        """One game's claimed timers, in order, once ``gate`` lets it in."""
+        done = 0
+        async with gate:
+            for timer in timers:
+                self._held.discard(timer)
+                done += await self._job(timer, until, seen)
+        return done
 
     async def _job(self, timer: Timer, until: float, seen: set[Timer]) -> bool:
         """Fire one claimed timer (claimed until ``until``) under the
