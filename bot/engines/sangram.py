@@ -488,6 +488,14 @@ class _SangramFields(NamedTuple):
     revision 1 has no ``use`` before a Sarthi's draw, so revision 2 cannot
     replay it.  Delete this field and the branches reading it once no game
     created before revision 2 remains in any database."""
+    known: tuple[tuple[int, ...], ...]
+    """Per seat, highest first: cards the whole table knows to be among the
+    seat's hidden cards (hand and face-down card), R14: volunteers it
+    recruited (R10), a Vaidik's take (R8), a hand shown at Grow (R12), a
+    card an Acharya sent back (R5).  A card leaves when it is revealed; a
+    Vyapari's trade (R9), which the table does not see, forgets both hands.
+    Derived from the public log, so a snapshot without it loses nothing but
+    what the search may assume (:meth:`SangramEngine.determinize`)."""
 
 
 _LEGAL: Final = "_legal"
@@ -529,12 +537,13 @@ _RECENT: Final = _FIELD["recent"]
 _MOVERS: Final = _FIELD["movers"]
 _AWAITED: Final = _FIELD["awaited"]
 _RECRUITED: Final = _FIELD["recruited"]
+_KNOWN: Final = _FIELD["known"]
 
 _TAG: Final = {s: seat_tag(s) for s in range(CHANCE, 8)}
 """``seat_tag`` of each seat, looked up rather than formatted (narration)."""
 
 _new: Final = tuple.__new__
-"""``_new(SangramState, values)``: a state from its 37 field values, without
+"""``_new(SangramState, values)``: a state from its 38 field values, without
 ``_make``'s Python frame (apply builds one per action)."""
 
 
@@ -653,6 +662,7 @@ class _W:
         "grow_reveals",
         "grown",
         "hands",
+        "known",
         "legacy_rules",
         "legal",
         "levels",
@@ -687,9 +697,10 @@ class _W:
             self.returned, self.no_britishers, self.vaidik, self.task, self.actor,
             self.effect, self.origin, self.target, self.flying, self.draws,
             self.grow_reveals, _, self.recent, self.reason, _, _, self.outcomes,
-            self.recruited, self.round_limit, self.legacy_rules,
+            self.recruited, self.round_limit, self.legacy_rules, known,
         ) = s  # fmt: skip
         self.hands: list[tuple[int, ...]] = list(hands)
+        self.known: list[tuple[int, ...]] = list(known)
         self.committed: list[int] = list(committed)
         self.levels: list[int] = list(levels)
         self.britishers: list[int] = list(britishers)
@@ -744,6 +755,7 @@ class _W:
                 self.effect, self.origin, self.target, self.flying, self.draws,
                 self.grow_reveals, tuple(self.news), recent, self.reason, *self.movers(),
                 self.outcomes, self.recruited, self.round_limit, self.legacy_rules,
+                tuple(self.known),
             ),
         )  # fmt: skip
         if self.legal is not None and self.task == CHOOSE:
@@ -945,6 +957,7 @@ class SangramEngine:
             recruited=frozenset(),
             round_limit=limit,
             legacy_rules=legacy,
+            known=((),) * num_players,
         )
 
     # ----- whose turn -------------------------------------------------------
@@ -1041,11 +1054,12 @@ class SangramEngine:
         deal alike) and dealt afresh with ``draw``: the same hand sizes, a
         face-down card for the same players, the rest to the deck (a multiset
         without order, R3).  What the table has shown of a hidden hand stays
-        with its holder (:meth:`_known_holdings`), and in the commit phase a
+        with its holder (:meth:`_known_holdings`: recruits, a Vaidik's take,
+        a hand shown at Grow, a card sent back), and in the commit phase a
         hand's strength stays below the Grow step its holder has not reached
-        (:meth:`_strength_budget`).  What only the log tells (recruits, a
-        Vaidik's take, a Vyapari's trade, which cards a reshuffled deck holds)
-        is not in the state and is not honoured."""
+        (:meth:`_strength_budget`).  What the seat alone learnt (the cards of
+        its own Vyapari's trade) and which cards a reshuffled deck holds are
+        not honoured: the search then assumes less than it could, never more."""
         phase = state.phase
         if phase == OVER:
             return state  # R13: every hand is shown at the end
@@ -1129,15 +1143,22 @@ class SangramEngine:
         self, state: SangramState, slots: Mapping[Seat, int], unseen: list[int]
     ) -> dict[Seat, list[int]]:
         """Unseen cards the table has shown to be among a player's hidden
-        cards (hand and face-down card).  A card an Acharya sent back to hand
+        cards (hand and face-down card): :attr:`SangramState.known`, and for
+        snapshots written before that field, what the latest round showed.
+        A card an Acharya sent back to hand
         (R5) stays there until the next reveal: a retreated player skips the
         rest of Activate and Recruit and cannot be a Vyapari's target.  A
         hand shown at Grow (R12) is kept until the next reveal, which clears
         it: only Grow draws join it, and committing moves a card face down."""
-        if not state.returned and not state.grow_reveals:
-            return {}
         pool = set(unseen)
         known: dict[Seat, list[int]] = {}
+        for s in slots:
+            if state.known[s]:
+                mine = known.setdefault(s, [])
+                mine += [c for c in state.known[s] if c in pool]
+                pool.difference_update(state.known[s])
+        if not state.returned and not state.grow_reveals:
+            return {s: cards[: slots[s]] for s, cards in known.items() if cards}
         for s, card in state.revealed:
             if s in state.returned and s in slots and card in pool:
                 known.setdefault(s, []).append(card)
@@ -1374,6 +1395,7 @@ class SangramEngine:
             v[_AWAITED] = _NOBODY
         v[_QUEUE] = queue
         v[_HANDS] = _set(state.hands, seat, _insert_desc(state.hands[seat], card))
+        v[_KNOWN] = _set(state.known, seat, _insert_desc(state.known[seat], card))
         v[_RECRUITED] = state.recruited | _ONLY[seat]
         if seat in state.no_britishers:
             line = self._recruit_line(seat, card, -1)
@@ -1521,6 +1543,7 @@ class SangramEngine:
             case Take(card):
                 w.discard = _remove_last(w.discard, card)
                 w.hands[seat] = _insert_desc(w.hands[seat], card)
+                w.known[seat] = _insert_desc(w.known[seat], card)
                 got = self._take_britishers(w, seat, self._brit[card])
                 w.vaidik = w.vaidik | {seat}
                 w.say(
@@ -1550,6 +1573,8 @@ class SangramEngine:
         target = w.target
         w.hands[target] = _remove(w.hands[target], card)
         w.hands[w.actor] = _insert_desc(w.hands[w.actor], card)
+        # R9: the table does not see which card, nor the one given back.
+        w.known[target] = w.known[w.actor] = ()
         w.task = GIVE
         w.say(f"{_TAG[w.actor]} took a random card from {_TAG[target]}.")
 
@@ -1634,6 +1659,7 @@ class SangramEngine:
             card = w.committed[target]
             w.committed[target] = NO_CARD
             w.hands[target] = _insert_desc(w.hands[target], card)
+            w.known[target] = _insert_desc(w.known[target], card)
             w.returned = w.returned | {target}
             w.say(
                 f"{what} retreats {_TAG[target]}: {self._names[card]} goes back "
@@ -1665,6 +1691,7 @@ class SangramEngine:
     def _recruit_card(self, w: _W, seat: Seat, card: int) -> None:
         w.volunteers = _remove(w.volunteers, card)
         w.hands[seat] = _insert_desc(w.hands[seat], card)
+        w.known[seat] = _insert_desc(w.known[seat], card)
         w.recruited = w.recruited | _ONLY[seat]
         if seat in w.no_britishers:
             w.say(self._recruit_line(seat, card, -1))
@@ -1745,6 +1772,9 @@ class SangramEngine:
             reverse=True,
         )
         w.revealed = tuple((s, committed[s]) for s in order)
+        for s in order:
+            if committed[s] in w.known[s]:
+                w.known[s] = _remove(w.known[s], committed[s])
         w.outcomes = ("",) * len(order)
         w.revealed_round = w.round
         w.returned = frozenset()
@@ -1815,6 +1845,7 @@ class SangramEngine:
             if w.grown[s] == 0 and tas >= GROW_FIRST:
                 w.grown[s] = 1
                 reveals.append((s, w.round, hand, w.levels[s]))
+                w.known[s] = hand
                 shown = ", ".join(self._names[c] for c in hand) or "no cards"
                 got = min(2, room)
                 room -= got
@@ -2245,6 +2276,7 @@ class SangramEngine:
             "recruited": sorted(state.recruited),
             "round_limit": state.round_limit,
             "legacy_rules": state.legacy_rules,
+            "known": [cards(k) for k in state.known],
         }
 
     def from_json(self, obj: JSON) -> SangramState:
@@ -2312,6 +2344,8 @@ class SangramEngine:
                 # game keeps revision 1's rules, with its 50-round limit.
                 round_limit=int(obj.get("round_limit", LEGACY_ROUND_LIMIT)),
                 legacy_rules=bool(obj.get("legacy_rules", "round_limit" not in obj)),
+                # Older snapshots lack it: nothing known, which is always sound.
+                known=tuple(desc(k) for k in obj.get("known", [[]] * n)),
             )
             # Fields added after the first release: older saves lack them.
             if "outcomes" in obj:
@@ -2365,6 +2399,10 @@ class SangramEngine:
             return "the outcomes do not match the revealed cards"
         if not state.recruited <= frozenset(range(n)):
             return "an unknown seat recruited"
+        if len(state.known) != n or any(
+            not set(k) <= {*state.hands[s], state.committed[s]} for s, k in enumerate(state.known)
+        ):
+            return "a card known to be in a hand is not there"
         return ""
 
 

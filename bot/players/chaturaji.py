@@ -111,6 +111,32 @@ def evaluate(view: ChaturajiView, seat: Seat) -> float:
     return total
 
 
+def pressure(view: ChaturajiView, partnership: int) -> float:
+    """How closely ``partnership`` presses the enemy monarchs still on the
+    board (R12: capturing both wins), in [0, 1]: per monarch, 1 when one of
+    its pieces attacks it, else less the further the nearest one stands
+    (king's steps), averaged over the monarchs.  Material alone cannot tell
+    a hunt from a stroll once one side is far ahead."""
+    ours = {a.army for a in view.armies if a.partnership == partnership}
+    forward = {a.army: a.forward for a in view.armies}
+    board = {(p.file, p.rank): p.army for p in view.pieces}
+    hunters = [p for p in view.pieces if p.army in ours]
+    targets = [(p.file, p.rank) for p in view.pieces if p.kind == "monarch" and p.army not in ours]
+    if not targets or not hunters:
+        return 0.0
+    attacked: set[Square] = set()
+    for p in hunters:
+        attacked.update(_attacks(p.kind, forward[p.army], (p.file, p.rank), board))
+    total = 0.0
+    for f, r in targets:
+        if (f, r) in attacked:
+            total += 1.0
+        else:
+            near = min(max(abs(p.file - f), abs(p.rank - r)) for p in hunters)
+            total += (8 - near) / 8 * 0.75
+    return total / len(targets)
+
+
 class ChaturajiBaseline:
     """One-step lookahead with :func:`evaluate` (full information only)."""
 

@@ -27,6 +27,7 @@ from bot.players.artaban import Die
 from bot.players.artaban import evaluate as artaban_evaluate
 from bot.players.base import AutomaticPlayer, RandomPlayer
 from bot.players.chaturaji import evaluate as chaturaji_evaluate
+from bot.players.chaturaji import pressure as chaturaji_pressure
 from bot.players.kauda_baji import evaluate as kauda_baji_evaluate
 from bot.players.mahabharata import leader_points, points_margin
 from bot.players.search import Estimate, SearchPlayer
@@ -52,10 +53,53 @@ def _squash(advantage: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, advantage / scale))))
 
 
+def towards_end(
+    values: Sequence[float], left: int, horizon: int, ends: Sequence[float]
+) -> Sequence[float]:
+    """A position's worth as a quiet end nears (Artaban's R9, Chaturaji's
+    R15): over the last ``horizon`` quiet steps, ``values`` turn into
+    ``ends``, what each seat would get if the game ended now.  Without it a
+    side ahead on the estimate drifts into that end instead of making
+    progress (Artaban's hard drew 7 of 16 against medium so); with it,
+    progress, which restarts the quiet count, is worth its full estimate
+    again."""
+    if left >= horizon:
+        return values
+    weight = max(0, left) / horizon
+    return [weight * v + (1.0 - weight) * end for v, end in zip(values, ends, strict=True)]
+
+
 def chaturaji_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
-    """Each seat's partnership material and safety (the baseline's score)."""
+    """Each seat's partnership material and safety (the baseline's score);
+    R15: drawn as the quiet rounds run out."""
     view = engine.view(state, None)
-    return [_squash(chaturaji_evaluate(view, seat), 1.5) for seat in range(view.num_players)]
+    # R12: once a partnership is far ahead its material saturates the
+    # squash, and only the pressure on the enemy monarchs tells the moves
+    # apart (a four-player hard partnership a monarch up shuffled into
+    # R15's draw).  Partners share a value, so each is computed once.
+    hunt = [chaturaji_pressure(view, side) for side in (0, 1)]
+    side_of = {a.commander: a.partnership for a in view.armies}
+    by_side: dict[int, float] = {}
+    values = []
+    for seat in range(view.num_players):
+        side = side_of[seat]
+        if side not in by_side:
+            material = _squash(chaturaji_evaluate(view, seat), 1.5)
+            by_side[side] = (1 - HUNT) * material + HUNT * (1 + hunt[side] - hunt[1 - side]) / 2
+        values.append(by_side[side])
+    if not view.quiet_limit:
+        return values
+    draw = [0.5] * view.num_players
+    return towards_end(values, view.quiet_limit - view.quiet_turns, CHATURAJI_QUIET_HORIZON, draw)
+
+
+HUNT: Final = 0.15
+"""The share of Chaturaji's estimate that is the pressure on the enemy
+monarchs rather than material."""
+
+CHATURAJI_QUIET_HORIZON: Final = 12
+"""Turns (three rounds) before R15's quiet draw over which Chaturaji's
+estimate turns into the draw's even split."""
 
 
 def kauda_baji_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
@@ -77,15 +121,10 @@ def artaban_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[floa
         _squash(artaban_evaluate(board, seat, view.diagonal_captures), 8.0) for seat in (0, 1)
     ]
     # R9: after 40 quiet plies the game ends as it stands, scored by R10's
-    # tally.  Over the last QUIET_HORIZON plies the position is worth more
-    # and more what that tally says, so a side ahead on the estimate but
-    # level on the tally makes progress instead of drifting into a quiet
-    # end (hard drew 7 of 16 against medium that way).
+    # tally, so near that end a position is worth what the tally says.
     left = view.quiet_limit - view.quiet_plies
-    if left >= QUIET_HORIZON:
-        return values
     tally = getattr(engine, "tally", None)
-    if tally is None:
+    if left >= QUIET_HORIZON or tally is None:
         return values
     scores, home, on_board = tally(state.board)
     standing = [(scores[s], home[s], on_board[s]) for s in (0, 1)]
@@ -93,8 +132,7 @@ def artaban_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[floa
         1.0 if standing[s] > standing[1 - s] else 0.0 if standing[s] < standing[1 - s] else 0.5
         for s in (0, 1)
     ]
-    weight = max(0, left) / QUIET_HORIZON
-    return [weight * v + (1.0 - weight) * end for v, end in zip(values, ends, strict=True)]
+    return towards_end(values, left, QUIET_HORIZON, ends)
 
 
 QUIET_HORIZON: Final = 12
@@ -163,7 +201,7 @@ BUDGETS: Final[dict[str, Budget]] = {
     "mahabharata": Budget(
         medium=300, hard=2000, rollout_moves=10_000, estimate=mahabharata_estimate
     ),
-    "sangram": Budget(medium=160, hard=1600, rollout_moves=20, estimate=sangram_estimate),
+    "sangram": Budget(medium=160, hard=5000, rollout_moves=20, estimate=sangram_estimate),
     # Medium 150 won 16/24 against easy; hard won 8 of 16 against it, drew
     # 7 (R9's quiet end) and lost 1, until the estimate learnt the quiet
     # end (QUIET_HORIZON): then hard won 21 of 32 against medium (6 draws),

@@ -4,8 +4,9 @@
 plays the levels' round robin (issue 19): per game and player count (the
 fewest and the most, unless ``--players`` names one), one seat at a
 strong level against weaker seats (hard/easy, medium/easy, hard/medium,
-hard/random), seats rotated, with 95% Wilson intervals; at tables of three
-or more, the strong seat's wins against a weak seat's.
+hard/random, or the ``--pairs`` named), seats rotated, with 95% Wilson
+intervals; at tables of three or more, the strong seat's wins against a
+weak seat's.
 
 Without ``--levels`` it measures how often each engine's baseline beats
 uniform random players.
@@ -212,6 +213,17 @@ ROUND_ROBIN = (("hard", "easy"), ("medium", "easy"), ("hard", "medium"), ("hard"
 """The pairings measured, strong level first."""
 
 
+def _pairing(text: str) -> tuple[str, str]:
+    """``hard/easy`` -> ("hard", "easy"): two levels, or ``random`` as the weak one."""
+    strong, _, weak = text.strip().lower().partition("/")
+    if parse_level(strong) is None or (parse_level(weak) is None and weak != "random"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a pairing: write STRONG/WEAK with easy, medium, hard "
+            "(or random as the weak one), e.g. hard/easy"
+        )
+    return strong, weak
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.players.strength",
@@ -231,6 +243,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scale", type=float, default=1.0, help="shrink the search budgets (quick looks)"
     )
+    parser.add_argument(
+        "--pairs",
+        nargs="+",
+        type=_pairing,
+        default=list(ROUND_ROBIN),
+        metavar="STRONG/WEAK",
+        help="with --levels, only these pairings (e.g. hard/easy medium/easy)",
+    )
     args = parser.parse_args(argv)
     names = args.engines or list(ENGINES)
     if args.levels:
@@ -244,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             rows = []
             for n in counts:
-                for strong, weak in ROUND_ROBIN:
+                for strong, weak in args.pairs:
                     row = duel(
                         name,
                         strong,

@@ -336,24 +336,38 @@ def _mahabharata_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _sangram_twin(obj: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per seat holding cards, swap a card in its hand for one in the deck (or,
-    with an empty deck, for a card in another hand): hands and the deck are
-    hidden (R14), the hand sizes stay the same.  Finished games reveal hands,
-    so they have no twin."""
+    """Per seat holding a card the table does not know it holds, swap that
+    card for one in the deck (or, with an empty deck, for such a card in
+    another hand): hands and the deck are hidden (R14), the hand sizes stay
+    the same, and cards the table saw go into a hand (``known``: recruits,
+    Grow reveals) stay where they are.  Finished games reveal hands, so
+    they have no twin."""
     if obj["phase"] == "over":
         return []
-    holders = [seat for seat, hand in enumerate(obj["hands"]) if hand]
+    known = obj.get("known") or [[] for _ in obj["hands"]]
+
+    def secret(seat: int) -> int | None:
+        """The index in ``seat``'s hand of its first card nobody else knows."""
+        return next(
+            (i for i, card in enumerate(obj["hands"][seat]) if card not in known[seat]), None
+        )
+
+    holders = [seat for seat in range(len(obj["hands"])) if secret(seat) is not None]
     twins: list[dict[str, Any]] = []
     for first in holders:
         twin = _copy(obj)
         hands = twin["hands"]
+        i = secret(first)
+        assert i is not None
         if twin["deck"]:
-            hands[first][0], twin["deck"][0] = twin["deck"][0], hands[first][0]
+            hands[first][i], twin["deck"][0] = twin["deck"][0], hands[first][i]
         else:
             other = next((s for s in holders if s != first), None)
             if other is None:
                 continue
-            hands[first][0], hands[other][0] = hands[other][0], hands[first][0]
+            j = secret(other)
+            assert j is not None
+            hands[first][i], hands[other][j] = hands[other][j], hands[first][i]
         twins.append(twin)
     return twins
 

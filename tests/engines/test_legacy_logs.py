@@ -33,6 +33,12 @@ NARRATION_KEYS = frozenset({"news", "recent"})
 """Sangram keeps its narration lines in the state; their wording may change
 between revisions without changing the game, so comparisons leave them out."""
 
+LATER_KEYS = frozenset({"known"})
+"""Fields added since, which the old snapshots lack: Sangram's ``known`` (the
+cards the table has seen go into each hand) only guides the automatic
+players' guesses, and an old snapshot loads with nothing known, which is
+sound."""
+
 
 def _id(game: dict[str, Any]) -> str:
     done = "finished" if game["outcome"] else "in-progress"
@@ -56,7 +62,7 @@ def comparable(engine: ANY_ENGINE, state: Any) -> Any:
     """The state's JSON without its narration (see :data:`NARRATION_KEYS`)."""
     obj = json.loads(json.dumps(engine.to_json(state)))
     if isinstance(obj, dict):
-        return {k: v for k, v in obj.items() if k not in NARRATION_KEYS}
+        return {k: v for k, v in obj.items() if k not in NARRATION_KEYS | LATER_KEYS}
     return obj
 
 

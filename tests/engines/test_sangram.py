@@ -1490,12 +1490,14 @@ def test_property_public_view_ignores_hands_and_deck(data: st.DataObject, n: int
     for state in list(_playout(seed, n, 600))[::7]:
         if state.phase == "over" or not state.deck:
             continue
-        holders = [s for s, h in enumerate(state.hands) if h]
+        # A card the table saw go into a hand (state.known) is not hidden.
+        holders = [s for s, h in enumerate(state.hands) if set(h) - set(state.known[s])]
         if not holders:
             continue
         seat = holders[data.draw(st.integers(0, len(holders) - 1))]
+        hidden = [c for c in state.hands[seat] if c not in state.known[seat]]
         hand = state.hands[seat]
-        old = hand[data.draw(st.integers(0, len(hand) - 1))]
+        old = hidden[data.draw(st.integers(0, len(hidden) - 1))]
         new = state.deck[data.draw(st.integers(0, len(state.deck) - 1))]
         hands = list(state.hands)
         hands[seat] = tuple(sorted((*(c for c in hand if c != old), new), reverse=True))
@@ -1777,3 +1779,87 @@ def test_determinized_games_play_on_to_the_end() -> None:
                 mover = progress_seat(E, dealt)
                 dealt = E.apply(dealt, mover, rng.choice(E.legal_actions(dealt, mover)))
             assert E.outcome(dealt) is not None
+
+
+# --------------------------------------------------------------------------
+# What the table saw go into a hand (SangramState.known, R14)
+# --------------------------------------------------------------------------
+
+
+def test_R10_a_recruited_volunteer_stays_with_its_holder_when_dealt() -> None:
+    """A recruit is public (R14): the table saw the volunteer go into the
+    hand, so a determinized state keeps it there until it is revealed."""
+    state = table(
+        [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+        volunteers=["senapati-40", "sarthi-10", "yuvaraj-20"],
+    )
+    state = commit(state, {0: "maharani-30", 1: "maharani-29"})
+    assert state.phase == "recruit" and E.to_move(state) == {0}
+    state = act(state, 0, "recruit senapati-40")
+    senapati = card("senapati-40")
+    assert state.known[0] == (senapati,)
+    for i in range(50):
+        assert senapati in E.determinize(state, 1, random.Random(i).random).hands[0]
+    # Committed face down, it is still among the holder's hidden cards ...
+    state = act(next_round(state), 0, "commit senapati-40")
+    assert state.phase == "commit" and state.known[0] == (senapati,)
+    for i in range(50):
+        assert senapati in _hidden(E.determinize(state, 1, random.Random(i).random), 0)
+    # ... until the reveal shows it: then it has left the hand.
+    state = act(state, 1, "commit vaidik-2")
+    assert (0, senapati) in state.revealed and senapati not in state.known[0]
+
+
+def test_R9_a_vyapari_trade_forgets_what_the_table_knew_of_both_hands() -> None:
+    """The table does not see which card a Vyapari takes, nor which it gives
+    back (R9, R14): neither hand is known any more."""
+    state = table([["vyapari-15", "sarthi-10"], ["maharani-30", "acharya-52", "senapati-37"]])
+    state = edit(state, lambda obj: obj.update(known=[["sarthi-10"], ["acharya-52"]]))
+    assert state.known == ((card("sarthi-10"),), (card("acharya-52"),))
+    state = commit(state, {0: "vyapari-15", 1: "maharani-30"})
+    state = act(act(state, 0, "target 2"), CHANCE, "grab senapati-37")
+    assert state.known == ((), ())
+    state = act(state, 0, "give sarthi-10")
+    assert state.known == ((), ())
+
+
+def test_R12_a_hand_shown_at_grow_is_known_until_its_cards_are_revealed() -> None:
+    state = next_round(commit(_grow_table([4, 0]), {0: "vaidik-1", 1: "vaidik-2"}))
+    shown = state.grow_reveals[0][2]
+    assert state.known[0] == shown
+    first = shown[0]
+    state = act(state, 0, f"commit {E.card_id(first)}")
+    assert state.known[0] == shown
+    state = commit(state, {1: E.card_id(state.hands[1][0])})
+    assert state.known[0] == shown[1:] or state.phase == "over"
+
+
+def test_an_old_snapshot_without_known_cards_loads_with_nothing_known() -> None:
+    state = commit(
+        table(
+            [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+            volunteers=["senapati-40", "sarthi-10", "yuvaraj-20"],
+        ),
+        {0: "maharani-30", 1: "maharani-29"},
+    )
+    state = act(state, 0, "recruit senapati-40")
+    old = edit(state, lambda obj: obj.pop("known"))
+    assert old.known == ((), ()) and E.check(old) == ""
+    # Not a card in the seat's hand: refused as corrupt.
+    with pytest.raises(ValueError, match="known to be in a hand"):
+        edit(state, lambda obj: obj.update(known=[["yuvaraj-20"], []]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS, st.integers(2, 5))
+def test_property_determinize_keeps_every_known_card_with_its_holder(seed: int, n: int) -> None:
+    """Whatever the table saw go into a hand stays among that seat's hidden
+    cards in every determinized state; what it did not see is dealt afresh."""
+    rng = random.Random(seed)
+    for state in list(_playout(seed, n, 800))[::5]:
+        seat = rng.randrange(n)
+        dealt = E.determinize(state, seat, rng.random)
+        assert E.check(dealt) == ""
+        for other in range(n):
+            if other != seat and state.phase != "over":
+                assert set(state.known[other]) <= set(_hidden(dealt, other))

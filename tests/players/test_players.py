@@ -581,6 +581,84 @@ def test_the_levels_round_robin_command_covers_each_player_count(
     ]
 
 
+def test_the_round_robin_measures_only_the_pairings_asked_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--pairs hard/easy``: one pairing per player count; a pairing that is
+    not two levels is refused with what to write instead."""
+    from bot.players.strength import main
+
+    argv = ["--levels", "--games", "1", "--scale", "0.02", "--players", "2"]
+    assert main([*argv, "kauda_baji", "--pairs", "medium/random"]) == 0
+    rows = json.loads(capsys.readouterr().out)["levels"]["kauda_baji"]
+    assert [(r["players"], r["strong"], r["weak"]) for r in rows] == [(2, "medium", "random")]
+    with pytest.raises(SystemExit):
+        main([*argv, "kauda_baji", "--pairs", "hard-easy"])
+    assert "e.g. hard/easy" in capsys.readouterr().err
+
+
+def test_R12_chaturajis_estimate_tells_a_hunt_from_a_stroll_when_far_ahead() -> None:
+    """A partnership two monarchs and a raven against one monarch is so far
+    ahead that material alone values every move the same; the estimate
+    must still prefer the raven attacking the last enemy monarch (R12:
+    capturing it wins) to the raven standing idle, or hard shuffles into
+    R15's draw (as its four-player partnership did, 3 games of 8)."""
+    from bot.engines import get_engine
+    from bot.engines.core import resolve_chance
+    from bot.players.levels import chaturaji_estimate
+
+    engine = get_engine("chaturaji")
+    state, _ = resolve_chance(engine, engine.setup(4, {}), random.Random(3).random)
+    base = engine.to_json(state)
+
+    def placed(raven: str) -> Any:
+        pieces = {"b1": "blue monarch", "a3": "green monarch", raven: "blue raven"}
+        return engine.from_json({**base, "pieces": {**pieces, "h8": "red monarch"}})  # type: ignore[dict-item]
+
+    hunting = chaturaji_estimate(engine, placed("h1"))
+    idle = chaturaji_estimate(engine, placed("c2"))
+    for blue_green in (0, 2):
+        assert hunting[blue_green] > idle[blue_green] + 0.05
+        assert hunting[1] < idle[1]  # and Red's worth falls as much
+
+
+def test_R15_chaturajis_estimate_turns_into_a_draw_as_the_quiet_rounds_run_out() -> None:
+    """After ``quiet_rounds`` rounds without a capture, a promotion or a
+    squire move the game is drawn (R15): near that end a partnership ahead
+    on material is worth no more than the draw, unless it makes progress,
+    or it drifts into the draw (the four-player hard partnership drew 3 of
+    8 games against easy partners so)."""
+    from bot.engines import get_engine
+    from bot.engines.core import progress_seat as mover
+    from bot.engines.core import resolve_chance
+    from bot.players.levels import CHATURAJI_QUIET_HORIZON, chaturaji_estimate
+
+    engine = get_engine("chaturaji")
+    rng = random.Random(5)
+    state, _ = resolve_chance(engine, engine.setup(4, {}), rng.random)
+    for _ in range(20):  # into the middle game, where the partnerships differ
+        if engine.outcome(state) is not None:
+            break
+        seat = mover(engine, state)
+        state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        state, _ = resolve_chance(engine, state, rng.random)
+    assert engine.outcome(state) is None
+    limit = engine.view(state, None).quiet_limit
+    at = {
+        quiet: engine.from_json({**engine.to_json(state), "quiet": quiet})  # type: ignore[dict-item]
+        for quiet in (0, limit - CHATURAJI_QUIET_HORIZON, limit - 1)
+    }
+    fresh = chaturaji_estimate(engine, at[0])
+    assert max(abs(v - 0.5) for v in fresh) > 0.05  # one partnership is ahead here
+    assert chaturaji_estimate(engine, at[limit - CHATURAJI_QUIET_HORIZON]) == fresh
+    near = chaturaji_estimate(engine, at[limit - 1])
+    for seat in range(4):
+        assert abs(near[seat] - 0.5) < abs(fresh[seat] - 0.5) / 4
+    # Off (quiet_rounds=0), the estimate never turns.
+    off = engine.from_json({**engine.to_json(state), "quiet_limit": 0, "quiet": 10_000})  # type: ignore[dict-item]
+    assert chaturaji_estimate(engine, off) == fresh
+
+
 def test_R9_artabans_estimate_turns_into_the_tally_as_the_quiet_end_nears() -> None:
     """After 40 quiet plies the game ends as it stands (R9), scored by R10's
     tally: near that end the search must value a position as the tally
