@@ -111,6 +111,16 @@ def evaluate(view: ChaturajiView, seat: Seat) -> float:
     return total
 
 
+def army(view: ChaturajiView) -> tuple[float, float]:
+    """Each partnership's pieces other than its monarchs, at their worth (R3)."""
+    side = {a.army: a.partnership for a in view.armies}
+    worth = [0.0, 0.0]
+    for p in view.pieces:
+        if p.kind != "monarch":
+            worth[side[p.army]] += VALUES[p.kind]
+    return worth[0], worth[1]
+
+
 def pressure(view: ChaturajiView, partnership: int) -> float:
     """How closely ``partnership`` presses the enemy monarchs still on the
     board (R12: capturing both wins), in [0, 1]: per monarch, 1 when one of

@@ -167,9 +167,10 @@ def duel(
 ) -> dict[str, Any]:
     """One seat at level ``strong`` against ``weak`` seats (``random`` is
     uniform play), seats rotated: the strong seat's wins, and for a table of
-    three or more its win share against a weak seat's (the next seat).  In
-    Chaturaji with four players, the strong player's partner plays at the
-    strong level too (a partnership against a partnership)."""
+    three or more its win share against a weak seat's (the weak seats'
+    wins, averaged over them: every game tells of each).  In Chaturaji with
+    four players, the strong player's partner plays at the strong level too
+    (a partnership against a partnership)."""
     engine = get_engine(name)
     n = engine.min_players if num_players is None else num_players
 
@@ -178,20 +179,23 @@ def duel(
             return RandomPlayer()
         return player_for(name, parse_level(level) or "easy", scale=scale)
 
-    wins = draws = weak_wins = 0
+    wins = draws = 0
+    weak_wins = 0.0
     for i in range(games):
         seat = i % n
         players = [at(weak) for _ in range(n)]
         players[seat] = at(strong)
+        strong_seats = {seat}
         if name in PARTNERSHIP_GAMES and n == 4:
             players[(seat + 2) % 4] = at(strong)
+            strong_seats.add((seat + 2) % 4)
         outcome = play(engine, players, seed * 1_000_003 + i)
         if won(name, outcome, seat):
             wins += 1
         elif seat in outcome.ranking[0]:
             draws += 1
-        other = (seat + 1) % n
-        weak_wins += won(name, outcome, other)
+        weak_seats = [s for s in range(n) if s not in strong_seats]
+        weak_wins += sum(won(name, outcome, s) for s in weak_seats) / len(weak_seats)
     low, high = wilson(wins, games)
     report: dict[str, Any] = {
         "players": n,
@@ -204,7 +208,7 @@ def duel(
         "interval_95": [round(low, 3), round(high, 3)],
     }
     if n >= 3:
-        report["weak_seat_wins"] = weak_wins
+        report["weak_seat_wins"] = round(weak_wins, 2)
         report["share_ratio"] = round(wins / weak_wins, 2) if weak_wins else None
     return report
 

@@ -597,6 +597,26 @@ def test_the_round_robin_measures_only_the_pairings_asked_for(
     assert "e.g. hard/easy" in capsys.readouterr().err
 
 
+def test_a_weak_seats_share_counts_every_weak_seat_not_only_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At three, "easy's win share" is an easy seat's on average: when the
+    seat two after the strong one wins every game, the weak seats won half
+    a game each per game (the next seat alone said none, and no ratio)."""
+    from bot.engines.core import Outcome
+    from bot.players import strength
+
+    def scripted(engine: Any, players: Any, seed: int) -> Outcome:
+        strong = seed % 3  # duel: game i has the strong level in seat i mod 3
+        winner = (strong + 2) % 3
+        rest = frozenset({0, 1, 2} - {winner})
+        return Outcome(ranking=(frozenset({winner}), rest), scores=(0, 0, 0), reason="")
+
+    monkeypatch.setattr(strength, "play", scripted)
+    row = strength.duel("sangram", "medium", "easy", 6, num_players=3, scale=SEARCH_SCALE)
+    assert (row["wins"], row["weak_seat_wins"], row["share_ratio"]) == (0, 3.0, 0.0)
+
+
 def test_R12_chaturajis_estimate_tells_a_hunt_from_a_stroll_when_far_ahead() -> None:
     """A partnership two monarchs and a raven against one monarch is so far
     ahead that material alone values every move the same; the estimate
@@ -620,6 +640,12 @@ def test_R12_chaturajis_estimate_tells_a_hunt_from_a_stroll_when_far_ahead() -> 
     for blue_green in (0, 2):
         assert hunting[blue_green] > idle[blue_green] + 0.05
         assert hunting[1] < idle[1]  # and Red's worth falls as much
+    # Nor does it throw away the pieces it hunts with: without its raven
+    # the partnership is still far ahead, but worth less.
+    bare = engine.from_json(
+        {**base, "pieces": {"b1": "blue monarch", "a3": "green monarch", "h8": "red monarch"}}  # type: ignore[dict-item]
+    )
+    assert chaturaji_estimate(engine, bare)[0] < idle[0] - 0.05
 
 
 def test_R15_chaturajis_estimate_turns_into_a_draw_as_the_quiet_rounds_run_out() -> None:
