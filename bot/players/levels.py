@@ -71,8 +71,9 @@ def towards_end(
 
 
 def chaturaji_estimate(engine: Engine[Any, Any, Any], state: Any) -> Sequence[float]:
-    """Each seat's partnership material and safety (the baseline's score);
-    R15: drawn as the quiet rounds run out."""
+    """Each seat's partnership: material and safety (the baseline's
+    score), the pressure on the enemy monarchs and its share of the pieces
+    that are not monarchs; R15: drawn as the quiet rounds run out."""
     view = engine.view(state, None)
     # R12: once a partnership is far ahead its material saturates the
     # squash, and a four-player hard partnership a monarch up shuffled
