@@ -83,6 +83,12 @@ def _advance(view: ChaturajiView, army: str, file: int, rank: int) -> int:
     return {"north": rank - 1, "south": 8 - rank, "east": file, "west": 7 - file}[forward]
 
 
+def _layout(view: ChaturajiView) -> tuple[dict[str, str], dict[Square, str]]:
+    """Each army's forward direction, and which army stands on each square."""
+    forward = {a.army: a.forward for a in view.armies}
+    return forward, {(p.file, p.rank): p.army for p in view.pieces}
+
+
 def evaluate(view: ChaturajiView, seat: Seat) -> float:
     """How good the position is for ``seat``'s partnership (higher is better)."""
     mine = {a.army for a in view.armies if a.commander == seat}
@@ -91,8 +97,7 @@ def evaluate(view: ChaturajiView, seat: Seat) -> float:
     if view.final is not None and view.final.winners is not None:
         won = view.final.winners.split("-")
         return WIN if set(won) == ours else -WIN
-    forward = {a.army: a.forward for a in view.armies}
-    board = {(p.file, p.rank): p.army for p in view.pieces}
+    forward, board = _layout(view)
     attacked: set[Square] = set()
     for p in view.pieces:
         if p.army not in ours:
@@ -128,8 +133,7 @@ def pressure(view: ChaturajiView, partnership: int) -> float:
     (king's steps), averaged over the monarchs.  Material alone cannot tell
     a hunt from a stroll once one side is far ahead."""
     ours = {a.army for a in view.armies if a.partnership == partnership}
-    forward = {a.army: a.forward for a in view.armies}
-    board = {(p.file, p.rank): p.army for p in view.pieces}
+    forward, board = _layout(view)
     hunters = [p for p in view.pieces if p.army in ours]
     targets = [(p.file, p.rank) for p in view.pieces if p.kind == "monarch" and p.army not in ours]
     if not targets or not hunters:
