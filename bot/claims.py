@@ -30,6 +30,13 @@ SWEEP_EVERY = 30.0
 process that died after a move and before posting it, or mid-post."""
 
 
+STRANDED_SWEEP_EVERY = 300.0
+"""How often each process looks for running games that wait on a seat with
+nothing due (issue 29: ``GameService.repair_stranded``), besides once at
+start-up.  No change should leave one; the sweep is the net under any that
+does, so a game never waits on nobody for longer than this."""
+
+
 def process_id() -> str:
     """An id for this process's claims, unique among the processes sharing a
     database, and readable in the log and in the claim columns:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.choices import StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
@@ -56,22 +57,23 @@ from bot.timekeeping import (
     MAX_TIMEOUTS_IN_A_ROW,
     ReminderOption,
     TableOptions,
+    Waits,
     clock_changes,
     clock_deadline,
-    first_reminder,
+    game_timers,
     next_reminder,
-    plan_timers,
-    private_allowance,
     split_options,
     vacation_allowance,
 )
 from bot.tournament.ratings import FinishedGame, Rating, rate
 from storage.games import (
+    GameChange,
     GameRecord,
     GameStatus,
     GameStore,
     NewEntry,
     NotSeated,
+    SeatHandover,
     SeatRecord,
     SeatTaken,
     StaleVersion,
@@ -81,7 +83,7 @@ from storage.games import (
 )
 from storage.players import PlayerSettingsStore
 from storage.ratings import RatingStore, StaleRating
-from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
+from storage.timekeeping import SettingsStore, Timer, TimerPlan, TimerStore, Vacation
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +97,16 @@ FORFEIT_EVENT = "@forfeit"
 """The log entry (actor: the seat) written when a seat is forfeited because
 its time ran out; a tournament reads it to drop players who keep losing on
 time."""
+LEFT_EVENT = "@left"
+"""The log entry (actor: the seat) written when a seat passes to the
+automatic player (a resignation, a kick, a forfeit): its player reads the
+seat's secrets up to here, and no further (issue 29)."""
+REPLACED_EVENT = "@replaced"
+"""The log entry (actor: the seat) written when a moderator hands a seat to
+another member, as ``@replaced:<user id>`` of the member who held it until
+then (before issue 29, without the id)."""
+
+_Done = TypeVar("_Done")
 
 
 AUTO_DELAY = 4.0
@@ -240,19 +252,30 @@ class GameService:
 
         Several processes may share the database (issue 20), and any of them
         may change any game (a DM's menu arrives on shard 0, whatever the
-        game's guild): another process's write leaves this cache behind.  Two
-        indexed reads tell: the game's row (its version, status, pause,
-        thread; not ``updated_at``, which moves with every clock and is not
-        kept in the cache) and its seats.  A cached game with the same
-        version but another row or seats (a pause, a clock, a seat handed
-        over) is brought up to date in place; another version is reloaded."""
-        record = await self.store.get_game(game.id)
-        if record is None:
+        game's guild): another process's write leaves this cache behind.  One
+        read of the game's row and seats together tells (their version,
+        status, pause, thread, seats and clocks; not ``updated_at``, which
+        moves with every clock and is not kept in the cache).  A cached game
+        with the same version but another row or seats (a clock, a seat
+        handed over) is brought up to date in place; another version is
+        reloaded.
+
+        The read is one statement, so row and seats agree, and it is copied
+        in only if no writer of this process changed the game while it was
+        read (:meth:`get` asks without the game's lock): a read older than
+        that write must not turn the cached game's version back under its
+        state (issue 29)."""
+        record_then, seats_then = game.record, game.seats
+        read = await self.store.game_with_seats(game.id)
+        if game.record is not record_then or game.seats is not seats_then:
+            # Written here meanwhile, under the lock: newer than this read.
+            return True
+        if read is None:
             self._cache.pop(game.id, None)
             return False
+        record, seats = read
         if record.version != game.version or record.status != game.record.status:
             return False  # a lobby started with no chance to resolve keeps version 0
-        seats = await self.store.seats(game.id)
         if replace(record, updated_at=0.0) != replace(game.record, updated_at=0.0):
             game.record = record
             if record.outcome is not None:
@@ -268,16 +291,19 @@ class GameService:
                 return cached
             # Another process moved the game on: rebuild it from storage.
             self._cache.pop(game_id, None)
-        record = await self.store.get_game(game_id)
-        if record is None:
+        read = await self.store.game_with_seats(game_id)
+        if read is None:
             raise ServiceError(f"There is no game #{game_id}.")
+        record, seats = read
         try:
             engine = get_engine(record.engine)
         except GameError as exc:
             raise GameBroken(f"Game #{game_id} uses a game this bot no longer has: {exc}") from None
-        seats = await self.store.seats(game_id)
         game = LiveGame(record=record, seats=seats, engine=engine, state=None)
         if record.status != "lobby":
+            # Replayed up to the version read with the seats, not to
+            # whatever the log holds by the time it is read: one consistent
+            # game, whose version is its state's (issue 29).
             game.state = await self._rebuild(game)
             if record.outcome is not None:
                 game.outcome = Outcome.from_json(record.outcome)
@@ -287,9 +313,7 @@ class GameService:
             # stored them apart) would leave a game nobody can move: settle
             # and store the chance before anyone acts.
             state, steps = resolve_chance(engine, game.state, self._draw)
-            game.record = await self._persist(game, record, state, steps)
-            game.state = state
-            game.remember(game.record.version, state)
+            await self._write(game, state=state, steps=steps)
             log.info("game %d: resolved %d pending chance action(s) on load", game_id, len(steps))
         self._cache[game_id] = game
         return game
@@ -307,7 +331,7 @@ class GameService:
                 engine.revision,
             )
         try:
-            return await self._replay(game, up_to=None)
+            return await self._replay(game, up_to=record.version)
         except (GameError, KeyError, TypeError, ValueError, UnreadableRow) as exc:
             # The message names the game, never the failing action (it may be secret);
             # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games.py).
@@ -436,18 +460,22 @@ class GameService:
             state = engine.setup(len(game.seats), game.record.options)
             state, steps = resolve_chance(engine, state, self._draw)
             # One transaction: lobby -> active together with the opening
-            # chance (shuffles, first rolls), so a crash never leaves an
-            # active game that nobody can move.
-            record = await self._persist(game, game.record, state, steps, status="active")
-            game.record, game.state = record, state
-            game.remember(record.version, state)
+            # chance (shuffles, first rolls), the clocks and the timers, so
+            # a crash never leaves an active game that nobody can move.
+            try:
+                await self._write(game, state=state, steps=steps, status="active")
+            except _LostRace:
+                raise ServiceError(
+                    f"Game #{game_id} changed while it was being started (another "
+                    "start?); look at the game again."
+                ) from None
             await self._after_change(game, moved=None)
             return MoveResult(
                 game=game,
                 before=None,
                 steps=tuple(steps),
                 actor=None,
-                version=record.version,
+                version=game.version,
             )
 
     def _require_unfinished(self, game: LiveGame) -> None:
@@ -613,45 +641,62 @@ class GameService:
         *,
         by_human: bool = True,
         event: NewEntry | None = None,
+        seats: Mapping[int, Mapping[str, Any]] | None = None,
     ) -> MoveResult:
         """Apply and write one move (and the chance it brings); ``event``, a
         table event that caused it (a timeout), is written before it in the
-        same append, so a crash never leaves one without the other."""
+        same write, and ``seats`` (a timeout's streak) with it, so a crash
+        never leaves one without the other."""
         engine, before = game.engine, game.state
         state, step = apply_step(engine, before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
         steps = [step, *chance_steps]
-        try:
-            record = await self._persist(
-                game, game.record, state, steps, events=() if event is None else (event,)
-            )
-        except StaleBoard as exc:
-            # Nothing of this move was written: the caller may load the game
-            # again and try it once more against what the other writer made.
-            raise _LostRace(str(exc)) from None
-        game.record, game.state = record, state
-        game.remember(record.version, state)
+        changes = dict(seats or {})
         if by_human and game.seats[seat].timeouts:
-            game.seats = await self.store.update_seats(
-                game.id, {seat: {"timeouts": 0}}, self._clock()
-            )
+            changes[seat] = {**changes.get(seat, {}), "timeouts": 0}
+        await self._write(
+            game,
+            state=state,
+            steps=steps,
+            events=() if event is None else (event,),
+            seats=changes,
+            moved=seat,
+        )
         result = MoveResult(
-            game=game, before=before, steps=tuple(steps), actor=seat, version=record.version
+            game=game, before=before, steps=tuple(steps), actor=seat, version=game.version
         )
         await self._after_change(game, moved=seat)
         return result
 
-    async def _persist(
+    async def _write(
         self,
         game: LiveGame,
-        record: GameRecord,
-        state: Any,
-        steps: Iterable[Step],
         *,
-        status: GameStatus | None = None,
+        state: Any = None,
+        steps: Sequence[Step] = (),
         events: Sequence[NewEntry] = (),
-    ) -> GameRecord:
-        engine = game.engine
+        status: GameStatus | None = None,
+        outcome: Outcome | None = None,
+        seats: Mapping[int, Mapping[str, Any]] | None = None,
+        handover: SeatHandover | None = None,
+        pause: tuple[float | None] | None = None,
+        moved: Seat | None = None,
+        rated: bool = True,
+    ) -> None:
+        """Write one action's whole change to ``game`` (under its lock) in
+        one transaction guarded by the version it was computed against
+        (issue 29): the table's ``events`` and the ``steps`` (the new
+        ``state``, when it changes), the status and ``outcome`` (the end
+        the table made; else the engine's, ranked with the seats that
+        left), how ``seats`` are played, a ``handover``, a ``pause``, and
+        what follows from them: the clocks (``moved`` just moved) and the
+        game's timers.  An action that loses the race to another writer
+        leaves nothing behind: :class:`_LostRace` (nothing was written; the
+        cached game is dropped), which the caller may try once more on the
+        game as it is now.  A write that ends the game rates it (with
+        ``rated``) and tells the game-over hooks."""
+        engine, now = game.engine, self._clock()
+        new_state = game.state if state is None else state
         entries = [
             *events,
             *(
@@ -661,28 +706,84 @@ class GameService:
                 for s in steps
             ),
         ]
-        outcome = ranked_with_departures(engine.outcome(state), game.seats)
-        new_version = record.version + len(entries)
-        crosses = record.version // self._snapshot_every != new_version // self._snapshot_every
-        snapshot = engine.to_json(state) if (crosses or outcome is not None) else None
+        version = game.version + len(entries)
+        after = _after_seats(game.seats, seats or {}, handover)
+        if outcome is None and new_state is not None and status != "lobby":
+            outcome = ranked_with_departures(engine.outcome(new_state), after)
+            if outcome is not None:
+                status = "finished"
+        # The game as this change leaves it, for its clocks and timers.
+        draft = LiveGame(
+            record=replace(
+                game.record,
+                version=version,
+                status=status or game.record.status,
+                paused_at=game.record.paused_at if pause is None else pause[0],
+            ),
+            seats=after,
+            engine=engine,
+            state=new_state,
+            outcome=outcome,
+        )
+        clocks, timers = await self._time_plan(draft, moved=moved, now=now)
+        every = self._snapshot_every
+        crosses = game.version // every != version // every
+        change = GameChange(
+            entries=entries,
+            snapshot=(
+                engine.to_json(new_state)
+                if new_state is not None and steps and (crosses or outcome is not None)
+                else None
+            ),
+            status=status,
+            outcome=None if outcome is None else outcome.to_json(),
+            seats=_merged(seats or {}, clocks),
+            handover=handover,
+            pause=pause,
+            timers=timers,
+        )
         try:
-            record = await self.store.append(
-                game.id,
-                expected_version=record.version,
-                entries=entries,
-                now=self._clock(),
-                snapshot=snapshot,
-                status="finished" if outcome is not None else status,
-                outcome=outcome.to_json() if outcome is not None else None,
+            written = await self.store.commit(
+                game.id, expected_version=game.version, change=change, now=now
             )
-        except StaleVersion:
+        except (StaleVersion, WrongStatus) as exc:
             # Another process wrote between this one's look at storage and
-            # its write (issue 20): nothing was written; the next load
-            # rebuilds the game from storage.
+            # its write (issue 20), or ended the game meanwhile: nothing was
+            # written; the next load rebuilds the game from storage.
             self._cache.pop(game.id, None)
-            raise StaleBoard(OUT_OF_DATE) from None
-        game.outcome = outcome
-        return record
+            raise _LostRace(OUT_OF_DATE) from exc
+        was_over = game.is_over
+        game.record, game.seats, game.state = written.record, written.seats, new_state
+        if outcome is not None:
+            game.outcome = outcome
+        if entries:
+            game.remember(game.version, new_state)
+        if written.timers_changed:
+            self.timers_changed()
+        if game.is_over and not was_over:
+            if rated:
+                # A result (the engine's, a resignation, a forfeit, a
+                # verdict); a moderator's plain end is not one.
+                await self._rate(game)
+            self._game_over(game)
+
+    async def _retrying(
+        self, game_id: int, act: Callable[[LiveGame], Awaitable[_Done]]
+    ) -> _Done:
+        """Under the game's lock: load the game and ``act`` on it.  An act
+        that lost the race to another process's write (:class:`_LostRace`:
+        nothing of it was stored) is tried once more on the game as it is
+        now, where it applies, or is refused as it would be anyway (not your
+        turn, the game is over); a second loss is "out of date"."""
+        async with self.lock(game_id):
+            for attempt in range(RETRIES_AFTER_RACE + 1):
+                game = await self._load(game_id)
+                try:
+                    return await act(game)
+                except _LostRace:
+                    if attempt == RETRIES_AFTER_RACE:
+                        raise StaleBoard(OUT_OF_DATE) from None
+            raise AssertionError("unreachable")
 
     async def resign(self, game_id: int, user_id: int, *, moderator: bool = False) -> MoveResult:
         """A player leaves a running game.
@@ -692,8 +793,8 @@ class GameService:
         play on.  A moderator who is not playing may end a game for everyone
         (a draw).
         """
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> MoveResult:
             if game.is_over:
                 raise ServiceError(f"Game #{game_id} is already over.")
             seat = game.seat_of(user_id)
@@ -707,36 +808,51 @@ class GameService:
                 return await self._seat_leaves(game, seat, f"{seat_tag(seat)} resigned.")
             return await self._end_by_moderator(game)
 
+        return await self._retrying(game_id, act)
+
     async def end_broken(self, game_id: int) -> None:
         """A moderator ends a game that can no longer be restored (a broken
         log or snapshot): abandoned without a result, its timers cleared.
-        Nothing is replayed, so nothing broken is read."""
+        Nothing is replayed, so nothing broken is read; the write is guarded
+        by the version read with it, like every change."""
         async with self.lock(game_id):
-            record = await self.store.get_game(game_id)
-            if record is None:
-                raise ServiceError(f"There is no game #{game_id}.")
-            if record.status in ("finished", "abandoned"):
-                raise ServiceError(f"Game #{game_id} is already over.")
-            n = len(await self.store.seats(game_id))
-            outcome = Outcome(
-                ranking=(frozenset(range(n)),),
-                scores=tuple(0 for _ in range(n)),
-                reason="A moderator ended the game: it could not be restored.",
-            )
-            await self.store.set_status(
-                game_id, "abandoned", self._clock(), outcome=outcome.to_json()
-            )
-            await self.timers.replace(game_id, [])
+            for attempt in range(RETRIES_AFTER_RACE + 1):
+                read = await self.store.game_with_seats(game_id)
+                if read is None:
+                    raise ServiceError(f"There is no game #{game_id}.")
+                record, seats = read
+                if record.status in ("finished", "abandoned"):
+                    raise ServiceError(f"Game #{game_id} is already over.")
+                n = len(seats)
+                outcome = Outcome(
+                    ranking=(frozenset(range(n)),),
+                    scores=tuple(0 for _ in range(n)),
+                    reason="A moderator ended the game: it could not be restored.",
+                )
+                change = GameChange(
+                    status="abandoned", outcome=outcome.to_json(), timers=_no_timers
+                )
+                try:
+                    await self.store.commit(
+                        game_id, expected_version=record.version, change=change, now=self._clock()
+                    )
+                except (StaleVersion, WrongStatus):
+                    if attempt == RETRIES_AFTER_RACE:
+                        raise StaleBoard(OUT_OF_DATE) from None
+                    continue
+                break
             self._cache.pop(game_id, None)
             self.timers_changed()
 
     async def end(self, game_id: int) -> MoveResult:
         """End a running game for everyone without a result (a tournament's
         moderator adjudicated it, or ended the tournament)."""
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> MoveResult:
             self._require_unfinished(game)
             return await self._end_by_moderator(game)
+
+        return await self._retrying(game_id, act)
 
     # -- tournaments: a round's deadline, a moderator's verdict (issue 16) -------------
 
@@ -764,17 +880,16 @@ class GameService:
         every seat (``substitute`` and ``skip`` do only that), so the game
         reaches a real result, rated as usual.  None if it was already over.
         """
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> MoveResult | None:
             if game.is_over or game.record.status != "active" or game.state is None:
                 return None
             result: MoveResult | None = None
             if forfeit:
                 held = sorted(self.held_up_by(game))
                 humans = [s.seat for s in game.seats if not game.is_auto(s.seat)]
-                for seat in held:
-                    # The marker tournaments count (two in a row drop a player).
-                    await self._table_event(game, seat, FORFEIT_EVENT[1:], "")
+                # The marker tournaments count (two in a row drop a player).
+                forfeits = [self._event_entry(seat, FORFEIT_EVENT[1:], "") for seat in held]
                 if held and len(humans) > 1 and set(humans) <= set(held):
                     departed = sorted(
                         (s for s in game.seats if s.left_order is not None),
@@ -785,12 +900,16 @@ class GameService:
                         scores=tuple(0 for _ in game.seats),
                         reason="Time ran out for every player at the round's deadline.",
                     )
-                    return await self._abandon(game, outcome, actor=held[0])
-                for seat in held:
+                    return await self._abandon(game, outcome, actor=held[0], events=forfeits)
+                for seat, marker in zip(held, forfeits, strict=True):
                     if game.is_over:
                         break
+                    # Each seat's loss on time is one write with its marker.
                     result = await self._seat_leaves(
-                        game, seat, f"{seat_tag(seat)} lost on time at the round's deadline."
+                        game,
+                        seat,
+                        f"{seat_tag(seat)} lost on time at the round's deadline.",
+                        events=(marker,),
                     )
                 if game.is_over:
                     return result
@@ -810,9 +929,10 @@ class GameService:
                 await self.auto_move(game, seat, by_human=False, settle=False, level="easy")
             else:
                 log.error("game %d: the automatic players did not finish it", game.id)
-            # Clocks and timers, and at the end the rating and the game-over hooks.
             await self._after_change(game, moved=None)
             return MoveResult(game=game, before=before, steps=(), actor=None, version=game.version)
+
+        return await self._retrying(game_id, act)
 
     async def end_with_result(
         self, game_id: int, places: tuple[int, ...], reason: str
@@ -820,8 +940,8 @@ class GameService:
         """End a running game with a moderator's verdict: ``places`` per seat
         (1 best, equal places tie).  Unlike :meth:`end` this is a result, so
         the game is rated (once: the rating store refuses a second time)."""
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> MoveResult:
             self._require_unfinished(game)
             if len(places) != len(game.seats):
                 raise ServiceError(f"Game #{game_id} has {len(game.seats)} seats.")
@@ -833,24 +953,19 @@ class GameService:
                 scores=tuple(0 for _ in game.seats),
                 reason=reason,
             )
-            record = await self.store.set_status(
-                game.id, "abandoned", self._clock(), outcome=outcome.to_json()
-            )
-            game.record, game.outcome = record, outcome
-            await self.timers.replace(game.id, [])
-            self.timers_changed()
-            await self._rate(game)
-            self._game_over(game)
+            await self._write(game, status="abandoned", outcome=outcome)
             return MoveResult(
-                game=game, before=game.state, steps=(), actor=None, version=record.version
+                game=game, before=game.state, steps=(), actor=None, version=game.version
             )
+
+        return await self._retrying(game_id, act)
 
     async def kick(self, game_id: int, target_user_id: int, *, moderator: bool) -> MoveResult:
         """A moderator removes a player who is gone: as if they resigned."""
         if not moderator:
             raise ServiceError("Only a moderator can remove a player from a game.")
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> MoveResult:
             if game.is_over:
                 raise ServiceError(f"Game #{game_id} is already over.")
             if game.record.status == "lobby":
@@ -865,6 +980,8 @@ class GameService:
             return await self._seat_leaves(
                 game, seat, f"A moderator removed {seat_tag(seat)} from the game."
             )
+
+        return await self._retrying(game_id, act)
 
     # -- handing a seat to another person (``/moderate game replace``) -----------------------
 
@@ -932,8 +1049,8 @@ class GameService:
         have changed hands since).  Returns the change and the seat as it was
         (its old player's name).  Ratings count whoever holds a seat when the
         game ends."""
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> tuple[MoveResult, SeatRecord]:
             if (
                 game.record.status == "active"
                 and not game.is_over
@@ -952,47 +1069,52 @@ class GameService:
             if refusal is not None:
                 raise ServiceError(refusal)
             old = game.seats[seat]
-            try:
-                game.seats = await self.store.replace_seat_user(
-                    game_id,
-                    seat,
-                    old_user_id=old_user_id,
-                    new_user_id=new_player.user_id,
-                    display_name=new_player.display_name,
-                    expected_version=game.version,
-                    now=self._clock(),
-                )
-            except (StaleVersion, NotSeated, SeatTaken, WrongStatus):
-                # Written by someone else meanwhile: reload next time.
-                self._cache.pop(game_id, None)
-                raise ServiceError(
-                    "This offer is out of date: the game changed while it was being accepted. "
-                    "Ask a moderator for a new one."
-                ) from None
             # {pN} reads as the seat's player now (the new one); the old name
             # is written in, escaped, with braces doubled for the seat tags.
             was = safe_name(old.display_name).replace("{", "{{").replace("}", "}}")
             instead = " instead of the automatic player" if old.controller == "auto" else ""
-            await self._table_event(
-                game,
+            # The entry names who held the seat until now, so that who may
+            # read the seat's secrets when can be told from the log (issue 29).
+            handed = self._event_entry(
                 seat,
-                "replaced",
+                f"{REPLACED_EVENT[1:]}:{old_user_id}",
                 f"A moderator handed over {was}'s seat: it is now played by "
                 f"{seat_tag(seat)}{instead}.",
             )
+            handover = SeatHandover(
+                seat, old_user_id, new_player.user_id, new_player.display_name
+            )
+            try:
+                # The hand-over and its entry are one write: the new player
+                # takes the seat with its clock and timers (a fresh reminder).
+                await self._write(game, events=(handed,), handover=handover)
+            except (NotSeated, SeatTaken):
+                self._cache.pop(game_id, None)
+                raise _LostRace(OUT_OF_DATE) from None
             result = MoveResult(
                 game=game, before=game.state, steps=(), actor=None, version=game.version
             )
             await self._after_change(game, moved=None)
             return result, old
 
+        try:
+            return await self._retrying(game_id, act)
+        except StaleBoard:
+            raise ServiceError(
+                "This offer is out of date: the game changed while it was being accepted. "
+                "Ask a moderator for a new one."
+            ) from None
+
     async def _seat_leaves(
         self, game: LiveGame, seat: Seat, why: str, *, events: Sequence[NewEntry] = ()
     ) -> MoveResult:
         """``seat`` is out: the game ends (two players) or the automatic
         player takes the seat, ranked last (more).  ``events`` (a forfeit's
-        marker) are written in the same append as the end or the leaving,
-        never apart from it."""
+        marker) are written in the same write as the end or the leaving,
+        with the seat's new controller and the timers of the game as it is
+        then (the automatic player's moment to act), never apart from them:
+        a leaving that lost the race to another process's move leaves
+        nothing behind (issue 29)."""
         n = len(game.seats)
         humans = [s.seat for s in game.seats if s.controller == "human" and s.seat != seat]
         if n <= 2 or not humans:
@@ -1006,13 +1128,12 @@ class GameService:
             )
             return await self._abandon(game, outcome, actor=seat, events=events)
         order = 1 + max((s.left_order or 0) for s in game.seats)
-        game.seats = await self.store.update_seats(
-            game.id,
-            {seat: {"controller": "auto", "left_order": order, "clock_since": None}},
-            self._clock(),
-        )
         said = f"{why} The automatic player plays their seat from now on, ranked last."
-        await self._table_events(game, [*events, self._event_entry(seat, "left", said)])
+        await self._write(
+            game,
+            events=[*events, self._event_entry(seat, LEFT_EVENT[1:], said)],
+            seats={seat: {"controller": "auto", "left_order": order, "clock_since": None}},
+        )
         result = MoveResult(
             game=game, before=game.state, steps=(), actor=seat, version=game.version
         )
@@ -1036,23 +1157,12 @@ class GameService:
         *,
         events: Sequence[NewEntry] = (),
     ) -> MoveResult:
-        if events:
-            record = await self._table_events(
-                game, events, status="abandoned", outcome=outcome.to_json()
-            )
-        else:
-            record = await self.store.set_status(
-                game.id, "abandoned", self._clock(), outcome=outcome.to_json()
-            )
-        game.record, game.outcome = record, outcome
-        await self.timers.replace(game.id, [])
-        self.timers_changed()
-        if actor is not None:
-            # A resignation or a forfeit is a result; a moderator's end is not.
-            await self._rate(game)
-        self._game_over(game)
+        # A resignation or a forfeit is a result; a moderator's end is not.
+        await self._write(
+            game, events=events, status="abandoned", outcome=outcome, rated=actor is not None
+        )
         return MoveResult(
-            game=game, before=game.state, steps=(), actor=actor, version=record.version
+            game=game, before=game.state, steps=(), actor=actor, version=game.version
         )
 
     @staticmethod
@@ -1063,67 +1173,55 @@ class GameService:
         )
 
     async def _table_event(self, game: LiveGame, seat: Seat, what: str, narration: str) -> None:
-        """Record something the table did (not a move) in the public log."""
-        await self._table_events(game, [self._event_entry(seat, what, narration)])
-
-    async def _table_events(
-        self,
-        game: LiveGame,
-        events: Sequence[NewEntry],
-        *,
-        status: GameStatus | None = None,
-        outcome: dict[str, Any] | None = None,
-    ) -> GameRecord:
-        """Append table events in one write (with ``status`` and
-        ``outcome``, when they end the game), guarded by the version."""
-        try:
-            record = await self.store.append(
-                game.id,
-                expected_version=game.record.version,
-                entries=list(events),
-                now=self._clock(),
-                status=status,
-                outcome=outcome,
-            )
-        except StaleVersion:
-            # Another process changed the game meanwhile (issue 20).
-            self._cache.pop(game.id, None)
-            raise StaleBoard(OUT_OF_DATE) from None
-        game.record = record
-        game.remember(record.version, game.state)
-        return record
+        """Record something the table did (not a move) in the public log, in
+        one write with the clocks and timers of the game as it is then."""
+        await self._write(game, events=[self._event_entry(seat, what, narration)])
 
     # -- pausing, vacations ----------------------------------------------------
 
     async def pause(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
         if not moderator:
             raise ServiceError("Only a moderator can pause a game.")
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> LiveGame:
             self._require_running(game)
             if game.paused:
                 raise ServiceError(f"Game #{game_id} is already paused.")
-            game.record = await self.store.set_paused(game_id, self._clock(), self._clock())
-            await self._table_event(
-                game, CHANCE, "pause", "A moderator paused the game: the clocks are stopped."
+            # The pause, its entry, the clocks stopped and the timers cleared: one write.
+            await self._write(
+                game,
+                events=[
+                    self._event_entry(
+                        CHANCE, "pause", "A moderator paused the game: the clocks are stopped."
+                    )
+                ],
+                pause=(self._clock(),),
             )
-            await self._after_change(game, moved=None)
             return game
+
+        return await self._retrying(game_id, act)
 
     async def resume(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
         if not moderator:
             raise ServiceError("Only a moderator can resume a game.")
-        async with self.lock(game_id):
-            game = await self._load(game_id)
+
+        async def act(game: LiveGame) -> LiveGame:
             self._require_running(game)
             if not game.paused:
                 raise ServiceError(f"Game #{game_id} is not paused.")
-            game.record = await self.store.set_paused(game_id, None, self._clock())
-            await self._table_event(
-                game, CHANCE, "resume", "A moderator resumed the game: the clocks run again."
+            await self._write(
+                game,
+                events=[
+                    self._event_entry(
+                        CHANCE, "resume", "A moderator resumed the game: the clocks run again."
+                    )
+                ],
+                pause=(None,),
             )
             await self._after_change(game, moved=None)
             return game
+
+        return await self._retrying(game_id, act)
 
     def _require_running(self, game: LiveGame) -> None:
         if game.record.status == "lobby":
@@ -1160,15 +1258,21 @@ class GameService:
 
     async def _refresh_games_of(self, user_id: int, news: str) -> int:
         """Tell each of the user's running games (the log, so the next board
-        says it) and set its clocks and timers again."""
+        says it) and set its clocks and timers again, in one write each."""
         games = [g for g in await self.store.games_of_user(user_id) if g.status == "active"]
         for record in games:
-            async with self.lock(record.id):
-                game = await self._load(record.id)
+
+            async def act(game: LiveGame) -> None:
                 seat = game.seat_of(user_id)
+                if game.is_over:
+                    return
                 if seat is not None and not game.is_auto(seat):
                     await self._table_event(game, seat, "away", f"{seat_tag(seat)} {news}")
+                else:
+                    await self._keep_time(game, moved=None)
                 await self._after_change(game, moved=None)
+
+            await self._retrying(record.id, act)
         return len(games)
 
     async def away_until(self, game: LiveGame) -> dict[Seat, float]:
@@ -1205,15 +1309,16 @@ class GameService:
     # -- after every change: automatic seats, clocks and timers ----------------
 
     async def _after_change(self, game: LiveGame, *, moved: Seat | None) -> None:
-        """Set clocks and timers for whoever the game waits on now (called
-        under the game's lock).  A lobby's automatic player the game waits
-        on gets a ``clock`` timer due in ``auto_delay`` seconds (see
-        :meth:`clock_timer`); a seat that passed to the automatic player
-        mid-game (and any, with no delay) plays here and now."""
+        """Let the automatic seats that do not wait play, here and now (called
+        under the game's lock, after a change was written): a seat that
+        passed to the automatic player mid-game, and any with no delay.  A
+        lobby's automatic player waits for its ``clock`` timer, which the
+        change's own write set (see :meth:`clock_timer`); so does every
+        automatic seat the game waits on, so that a process that stops
+        before it plays leaves the move to its timer."""
         try:
             if moved is not None or any(s.controller == "auto" for s in game.seats):
                 await self._play_automatic(game)
-            await self._keep_time(game, moved=moved)
         except StaleBoard:
             # Another process changed the game after this change was stored
             # (issue 20): its own change set the automatic seats, clocks and
@@ -1266,22 +1371,20 @@ class GameService:
         ``action`` when it was chosen already (a search), else its level's
         choice, padded to the level's ``THINK_PAD`` like every automatic
         move, so the board after it comes no sooner for what the seat
-        holds."""
+        holds.  One write, with the clocks and timers that follow."""
         engine = game.engine
         if action is None:
             action = await self.choose_for(game, seat, level, pad=True)
         engine_before = game.state
         state, step = apply_step(engine, engine_before, seat, action)
         state, chance_steps = resolve_chance(engine, state, self._draw)
-        record = await self._persist(game, game.record, state, [step, *chance_steps])
-        game.record, game.state = record, state
-        game.remember(record.version, state)
+        await self._write(game, state=state, steps=[step, *chance_steps], moved=seat)
         result = MoveResult(
             game=game,
             before=engine_before,
             steps=(step, *chance_steps),
             actor=seat,
-            version=record.version,
+            version=game.version,
         )
         if settle:
             await self._after_change(game, moved=seat)
@@ -1315,105 +1418,166 @@ class GameService:
             out[seat] = game.table.reminder if mine == "game" else mine
         return out
 
-    async def _keep_time(self, game: LiveGame, *, moved: Seat | None) -> None:
-        """Set the game's clocks and timers for the decisions owed now.
+    async def _time_plan(
+        self, game: LiveGame, *, moved: Seat | None, now: float
+    ) -> tuple[dict[int, dict[str, Any]], TimerPlan]:
+        """The clocks and timers of ``game`` as a change leaves it (``game``
+        is that change's draft): how the seats' clocks change, and how the
+        game's timers follow from the stored ones (:func:`game_timers`, run
+        inside the change's transaction).
 
-        Every seat that owes a decision, public or private, has a deadline
-        (with a clock) and its own reminder.  A seat still owing the same
-        decision keeps its reminder (and a private decision its deadline)
-        when others move; a seat that just moved, or that starts to owe a
-        decision (another seat left, a turn passed), starts afresh, so a
-        reminder never carries over from one player, or one wait, to the
-        next.
-        """
-        now = self._clock()
-        options = game.table
-        rule = options.clock
+        The clocks of the human seats the channel waits on run (not while
+        the game is paused or the player is away); a clock that stops loses
+        the time it ran, and ``moved`` gets its increment.  A private
+        decision's clock is not the seat's public clock: a clock running on
+        the board would tell everyone who was asked.  Automatic seats the
+        game waits on get their moment to act: ``auto_delay`` from now for
+        a lobby's automatic player, now for a seat a person left."""
+        rule = game.table.clock
         public, private = self.owing(game)
         owing = public | private
-        # Automatic seats wait for their timer (none while paused).
         automatic = (
-            []
+            {}
             if game.paused
-            else [s for s in self.automatic_turn(game) if self.waits_to_act(game, s)]
+            else {
+                s: now + (self.auto_delay if self.waits_to_act(game, s) else 0.0)
+                for s in self.automatic_turn(game)
+            }
         )
         away = await self.away_until(game) if owing else {}
-        # A private decision's clock is not the seat's public clock: a clock
-        # running on the board would tell everyone who was asked.
         running = set() if game.paused else public - set(away)
-        changes = clock_changes(game.seats, rule=rule, running=running, moved=moved, now=now)
-        if changes:
-            game.seats = await self.store.update_seats(game.id, changes, now)
-        if (not owing and not automatic) or game.paused:
-            await self.timers.replace(game.id, [])
-            self.timers_changed()
-            if game.is_over and game.record.status == "finished":
-                await self._rate(game)
-                self._game_over(game)
+        clocks = clock_changes(game.seats, rule=rule, running=running, moved=moved, now=now)
+        if game.paused or (not owing and not automatic):
+            return clocks, _no_timers
+        waits = Waits(
+            game_id=game.id,
+            version=game.version,
+            now=now,
+            rule=rule,
+            seats=_after_seats(game.seats, clocks, None),
+            public=public,
+            private=private,
+            away=away,
+            reminders=await self.reminder_options(game, owing - set(away)),
+            automatic=automatic,
+            moved=moved,
+            taken=self._taken.get(game.id),
+        )
+        return clocks, functools.partial(game_timers, waits)
+
+    async def _keep_time(self, game: LiveGame, *, moved: Seat | None) -> None:
+        """Set the game's clocks and timers again for the decisions owed now
+        (under the game's lock), if they are not what they should be: a
+        write of its own, guarded by the version like any change, and made
+        only when something changes.  A game that is over or not started
+        has no timers."""
+        if game.record.status != "active":
+            if await self.timers.of_game(game.id):
+                await self.timers.replace(game.id, [])  # nothing can change it any more
+                self.timers_changed()
             return
-        taken = self._taken.get(game.id)
-        existing = {
-            (t.kind, t.seat): t for t in await self.timers.of_game(game.id) if t != taken
-        }
-        deadlines: dict[Seat, float] = {}
-        reminders: dict[Seat, tuple[float, int]] = {}
-        fresh_reminders = [
-            s for s in owing - set(away) if s == moved or ("remind", s) not in existing
-        ]
-        how = await self.reminder_options(game, fresh_reminders)
-        for seat in sorted(owing):
-            fresh = seat == moved
-            if seat in away:
-                if rule is not None:
-                    deadlines[seat] = away[seat]  # the clock starts again then
-                continue
-            deadline: float | None = None
-            if seat in public:
-                deadline = clock_deadline(game.seats[seat], rule)
-            elif rule is not None:
-                kept = existing.get(("clock", seat))
-                deadline = (
-                    kept.due
-                    if kept is not None and not fresh and kept.due > now
-                    else now + private_allowance(game.seats[seat], rule)
-                )
-            if deadline is not None:
-                deadlines[seat] = deadline
-            reminder = existing.get(("remind", seat))
-            if reminder is not None and not fresh:
-                reminders[seat] = (reminder.due, reminder.count)
-                continue
-            due = first_reminder(how[seat], rule, now=now, deadline=deadline)
-            if due is not None:
-                reminders[seat] = (due, 0)
-        for seat in automatic:
-            # The seat's moment to act began when it started to owe this
-            # decision: others moving meanwhile do not put it off (a timer
-            # due later is a person's clock from before the seat passed to
-            # the automatic player).
-            kept = existing.get(("clock", seat))
-            soonest = now + self.auto_delay
-            deadlines[seat] = (
-                kept.due if kept is not None and seat != moved and kept.due <= soonest else soonest
-            )
-        timers = plan_timers(game.id, game.version, deadlines=deadlines, reminders=reminders)
-        if timers != sorted(existing.values()) or taken is not None:
-            await self.timers.replace(game.id, timers)
-            self.timers_changed()
+        clocks, plan = await self._time_plan(game, moved=moved, now=self._clock())
+        stored = sorted(await self.timers.of_game(game.id))
+        if not clocks and sorted(plan(stored)) == stored:
+            return
+        await self._write(game, moved=moved)
 
     async def settle_timers(self) -> int:
         """At start-up: set the timers of every running game whose timers
-        are missing or void (a crash between a move and its timers)."""
+        are missing or void (a crash between a move and its timers, in a
+        version that wrote them apart)."""
         fixed = 0
         for game_id in await self.timers.games_to_settle():
             async with self.lock(game_id):
                 try:
                     game = await self._load(game_id)
+                    await self._keep_time(game, moved=None)
                 except GameError:
                     continue
-                await self._keep_time(game, moved=None)
             fixed += 1
         return fixed
+
+    async def stranded(self, game: LiveGame) -> str | None:
+        """Why a running game waits on a seat with nothing due (None: it
+        does not): an automatic seat with no timer to act, a clock that runs
+        with no deadline to end it, timers set for another version.  A
+        person without a clock whose reminders are off is awaited, not
+        stranded: they can act."""
+        if game.record.status != "active" or game.is_over or game.paused or game.state is None:
+            return None
+        unmarked = await self._unmarked_departures(game)
+        if unmarked:
+            return f"seat {unmarked[0]} passed to the automatic player without its @left"
+        movers = game.engine.to_move(game.state) - {CHANCE}
+        if not movers:
+            return "nobody can move"
+        stored = await self.timers.of_game(game.id)
+        if any(t.version != game.version for t in stored):
+            return "its timers were set for another version"
+        clocks = {t.seat: t for t in stored if t.kind == "clock"}
+        for seat in self.automatic_turn(game):
+            if seat not in clocks:
+                return f"automatic seat {seat} has no timer to act"
+        public, private = self.owing(game)
+        away = await self.away_until(game) if public | private else {}
+        if game.table.clock is not None:
+            for seat in sorted((public | private) - set(away)):
+                if seat not in clocks:
+                    return f"seat {seat} owes a decision with no deadline"
+        return None
+
+    async def _unmarked_departures(self, game: LiveGame) -> list[Seat]:
+        """Seats a person left to the automatic player with no ``@left``
+        since the seat last changed hands: what a leaving written apart from
+        its log entry (before issue 29) could leave behind."""
+        handed = {s.seat for s in game.seats if s.controller == "auto" and not s.automatic_player}
+        if not handed:
+            return []
+        left: dict[Seat, bool] = {}
+        for entry in await self.store.table_events(game.id):
+            if entry.action == LEFT_EVENT:
+                left[entry.actor] = True
+            elif entry.action.partition(":")[0] == REPLACED_EVENT:
+                left[entry.actor] = False
+        return sorted(s for s in handed if not left.get(s))
+
+    async def repair_stranded(self) -> list[int]:
+        """Every running game that waits on a seat with nothing due (see
+        :meth:`stranded`) is logged as an error and repaired: its clocks and
+        timers set again, and automatic seats due to act play.  Run at
+        start-up and every few minutes (``bot.edge.client``): a game must
+        never wait on nobody (issue 29), whatever bug or crash left it so.
+        Returns the games repaired (their boards may be behind)."""
+        repaired: list[int] = []
+        for record in await self.store.live_games():
+            if record.status != "active" or record.paused_at is not None:
+                continue
+            async with self.lock(record.id):
+                try:
+                    game = await self._load(record.id)
+                    why = await self.stranded(game)
+                    if why is None:
+                        continue
+                    log.error("game %d waited on nothing due (%s): repairing it", game.id, why)
+                    unmarked = await self._unmarked_departures(game)
+                    if unmarked:
+                        # The log says who left, as a leaving always does:
+                        # their view of the seat ends here.
+                        said = "is no longer at the table: the automatic player plays their seat."
+                        await self._write(
+                            game,
+                            events=[
+                                self._event_entry(s, LEFT_EVENT[1:], f"{seat_tag(s)} {said}")
+                                for s in unmarked
+                            ],
+                        )
+                    else:
+                        await self._keep_time(game, moved=None)
+                    await self._after_change(game, moved=None)
+                except GameError:
+                    continue  # broken (a moderator ends it) or changed meanwhile
+            repaired.append(record.id)
+        return repaired
 
     def _game_over(self, game: LiveGame) -> None:
         for hook in self.game_over_hooks:
@@ -1467,7 +1631,6 @@ class GameService:
                 not game.paused
                 and timer.version == game.version
                 and seat in self.automatic_turn(game)
-                and self.waits_to_act(game, seat)
             )
             level = self.level_of(game, seat) if due else "easy"
             if not due or level == "easy":
@@ -1686,7 +1849,7 @@ class GameService:
             action = texts.get("pass")
             if action is None:
                 action = await self.choose_for(game, seat, pad=True)
-            result = await self._timeout_move(game, seat, action)
+            result = await self._commit_move(game, seat, action, by_human=False)
             return replace(result, timeout="private")
         streak = game.seats[seat].timeouts + 1
         if streak >= MAX_TIMEOUTS_IN_A_ROW:
@@ -1714,16 +1877,10 @@ class GameService:
         # race to another process's write (issue 20) is not written, nor
         # counted in the streak, which is set after.
         event = self._event_entry(seat, "timeout", said)
-        result = await self._timeout_move(game, seat, action, event=event)
-        game.seats = await self.store.update_seats(
-            game.id, {seat: {"timeouts": streak}}, self._clock()
+        result = await self._commit_move(
+            game, seat, action, by_human=False, event=event, seats={seat: {"timeouts": streak}}
         )
         return replace(result, timeout="skip" if skip else "substitute")
-
-    async def _timeout_move(
-        self, game: LiveGame, seat: Seat, action: Any, *, event: NewEntry | None = None
-    ) -> MoveResult:
-        return await self._commit_move(game, seat, action, by_human=False, event=event)
 
     # -- queries ---------------------------------------------------------
 
@@ -1777,6 +1934,44 @@ class GameService:
             ids = ", ".join(f"#{g.id}" for g in candidates)
             raise ServiceError(f"Several games match ({ids}); give the game number.")
         return await self.get(candidates[0].id)
+
+
+def _no_timers(stored: Sequence[Timer]) -> list[Timer]:
+    """A game with nothing to wait for (over, paused, or owed nothing) has no timers."""
+    return []
+
+
+def _merged(
+    first: Mapping[int, Mapping[str, Any]], then: Mapping[int, Mapping[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """Seat changes ``{seat: {column: value}}``: ``then``'s over ``first``'s."""
+    out = {seat: dict(columns) for seat, columns in first.items()}
+    for seat, columns in then.items():
+        out.setdefault(seat, {}).update(columns)
+    return out
+
+
+def _after_seats(
+    seats: Sequence[SeatRecord],
+    changes: Mapping[int, Mapping[str, Any]],
+    handover: SeatHandover | None,
+) -> list[SeatRecord]:
+    """The seats as a change leaves them (what :meth:`GameStore.commit`
+    writes), to plan the clocks and timers that follow before writing."""
+    out = []
+    for seat in seats:
+        if handover is not None and seat.seat == handover.seat:
+            seat = replace(
+                seat,
+                user_id=handover.new_user_id,
+                display_name=handover.display_name,
+                controller="human",
+                left_order=None,
+                timeouts=0,
+            )
+        columns = changes.get(seat.seat)
+        out.append(replace(seat, **columns) if columns else seat)
+    return out
 
 
 def ranked_with_departures(outcome: Outcome | None, seats: Iterable[SeatRecord]) -> Outcome | None:

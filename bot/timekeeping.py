@@ -28,8 +28,8 @@ apart from the engine's:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from bot.engines.core import InvalidOptions, excerpt
@@ -405,6 +405,90 @@ def plan_timers(
         for seat, (due, count) in reminders.items()
     ]
     return sorted(timers)
+
+
+@dataclass(frozen=True)
+class Waits:
+    """What a game waits on right after a change: everything its timers
+    follow from, but the timers already stored (see :func:`game_timers`)."""
+
+    game_id: int
+    version: int
+    now: float
+    rule: ClockRule | None
+    #: The seats as the change leaves them, their clocks included.
+    seats: Sequence[SeatRecord]
+    #: The human seats that owe a decision the channel is told of, and
+    #: those that owe one asked privately (``owed_decisions``).
+    public: frozenset[int] = frozenset()
+    private: frozenset[int] = frozenset()
+    #: Seats whose players are away, and when each comes back.
+    away: Mapping[int, float] = field(default_factory=dict)
+    #: How each owing seat is reminded (the player's choice, else the game's).
+    reminders: Mapping[int, ReminderOption] = field(default_factory=dict)
+    #: Automatic seats the game waits on, and the soonest each may act.
+    automatic: Mapping[int, float] = field(default_factory=dict)
+    #: The seat that just moved: its reminder and private deadline start afresh.
+    moved: int | None = None
+    #: The timer whose handler is acting on it now: not kept as the game's.
+    taken: Timer | None = None
+
+
+def game_timers(waits: Waits, stored: Sequence[Timer]) -> list[Timer]:
+    """A game's timers after a change, from the timers stored.
+
+    Every seat that owes a decision, public or private, has a deadline
+    (with a clock) and its own reminder.  A seat still owing the same
+    decision keeps its reminder (and a private decision its deadline) when
+    others move; a seat that just moved, or that starts to owe a decision
+    (another seat left, a turn passed), starts afresh, so a reminder never
+    carries over from one player, or one wait, to the next.  An automatic
+    seat gets a ``clock`` timer for its moment to act, which others moving
+    does not put off.  Pure: :func:`storage.timekeeping.rewrite_timers`
+    calls it inside the transaction that changes the game, on the rows
+    stored then.
+    """
+    now, rule = waits.now, waits.rule
+    existing = {(t.kind, t.seat): t for t in stored if t != waits.taken}
+    deadlines: dict[int, float] = {}
+    reminders: dict[int, tuple[float, int]] = {}
+    for seat in sorted(waits.public | waits.private):
+        fresh = seat == waits.moved
+        if seat in waits.away:
+            if rule is not None:
+                deadlines[seat] = waits.away[seat]  # the clock starts again then
+            continue
+        deadline: float | None = None
+        if seat in waits.public:
+            deadline = clock_deadline(waits.seats[seat], rule)
+        elif rule is not None:
+            kept = existing.get(("clock", seat))
+            deadline = (
+                kept.due
+                if kept is not None and not fresh and kept.due > now
+                else now + private_allowance(waits.seats[seat], rule)
+            )
+        if deadline is not None:
+            deadlines[seat] = deadline
+        reminder = existing.get(("remind", seat))
+        if reminder is not None and not fresh:
+            reminders[seat] = (reminder.due, reminder.count)
+            continue
+        due = first_reminder(waits.reminders.get(seat), rule, now=now, deadline=deadline)
+        if due is not None:
+            reminders[seat] = (due, 0)
+    for seat, soonest in waits.automatic.items():
+        # The seat's moment to act began when it started to owe this
+        # decision: others moving meanwhile do not put it off (a timer due
+        # later is a person's clock from before the seat passed to the
+        # automatic player).
+        kept = existing.get(("clock", seat))
+        deadlines[seat] = (
+            kept.due
+            if kept is not None and seat != waits.moved and kept.due <= soonest
+            else soonest
+        )
+    return plan_timers(waits.game_id, waits.version, deadlines=deadlines, reminders=reminders)
 
 
 def vacation_allowance(taken: Iterable[tuple[float, float]], now: float, days: int) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, cast, get_args
@@ -32,9 +32,11 @@ from storage.backend import (
     is_foreign_key_violation,
 )
 from storage.database import Database, StorageError
+from storage.timekeeping import TimerPlan, rewrite_timers
 
 __all__ = [
     "MAX_AUTOMATIC_PLAYERS",
+    "GameChange",
     "GameNotFound",
     "GameRecord",
     "GameStatus",
@@ -43,9 +45,11 @@ __all__ = [
     "NewEntry",
     "NotSeated",
     "OutboxRow",
+    "SeatHandover",
     "SeatRecord",
     "SeatTaken",
     "StaleVersion",
+    "Written",
     "WrongStatus",
     "automatic_player_id",
     "is_automatic_player",
@@ -189,6 +193,59 @@ class OutboxRow:
     digest: str = ""
     #: Seat: the channel was told this player's DMs are closed.
     notice: bool = False
+
+
+@dataclass(frozen=True)
+class SeatHandover:
+    """A seat handed from one person to another (``/moderate game replace``):
+    played by a person again, its streak of timeouts forgotten, its clock
+    kept; what was delivered to the seat (``seat:<n>``) is forgotten too,
+    so the new player is sent the whole private view."""
+
+    seat: int
+    old_user_id: int
+    new_user_id: int
+    display_name: str
+
+
+SEAT_PLAY = frozenset({"controller", "left_order", "timeouts", "clock_left", "clock_since"})
+"""The seat columns a :class:`GameChange` may change (how a seat is played
+and its clock); who sits in a seat changes only by a :class:`SeatHandover`."""
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """Everything one action changes in a running game, written by
+    :meth:`GameStore.commit` in one transaction guarded by the version the
+    action was computed against (issue 29): the log entries (a move, the
+    chance it brought, the table's events), a snapshot, the status and
+    outcome, how seats are played and their clocks, a seat handed over, the
+    pause, and the game's timers.  An action that loses the race to another
+    writer therefore leaves nothing behind: no seat passed to the automatic
+    player without its ``@left``, no clock stopped for a move never stored."""
+
+    entries: Sequence[NewEntry] = ()
+    snapshot: Any | None = None
+    status: GameStatus | None = None
+    outcome: dict[str, Any] | None = None
+    #: ``{seat: {column: value}}`` over :data:`SEAT_PLAY`.
+    seats: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    handover: SeatHandover | None = None
+    #: ``(paused_at,)`` to pause (a time) or resume (None); None: unchanged.
+    pause: tuple[float | None] | None = None
+    #: The game's timers after the change, from those stored (read inside
+    #: the transaction, locked); None: the timers stay as they are.
+    timers: TimerPlan | None = None
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :meth:`GameStore.commit` wrote: the game's row and seats as they
+    are now, and whether its timers changed (the scheduler looks again)."""
+
+    record: GameRecord
+    seats: list[SeatRecord]
+    timers_changed: bool = False
 
 
 SQLITE_INTEGERS = range(-(2**63), 2**63)
@@ -482,6 +539,29 @@ class GameStore:
                 )
         return None if row is None else _game(row)
 
+    async def game_with_seats(
+        self, game_id: int
+    ) -> tuple[GameRecord, list[SeatRecord]] | None:
+        """A game's row and its seats as one read (one statement), so the
+        two always agree: a write committed between two reads would pair a
+        row with seats of another version (issue 29).  None: no such game."""
+        if not storable_id(game_id):
+            return None
+        columns = ", ".join(
+            [*(f"g.{c}" for c in _GAME_COLUMNS.split(", ")),
+             *(f"s.{c}" for c in _SEAT_COLUMNS.split(", "))]
+        )
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                rows = await conn.execute_fetchall(
+                    f"SELECT {columns} FROM games AS g LEFT JOIN seats AS s "
+                    "ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat",
+                    (game_id,),
+                )
+        if not rows:
+            return None
+        return _game(rows[0]), [_seat(r) for r in rows if r["seat"] is not None]
+
     async def games_in_channel(
         self, channel_id: int, statuses: Collection[GameStatus] = LIVE_STATUSES
     ) -> list[GameRecord]:
@@ -705,34 +785,6 @@ class GameStore:
             ],
         )
 
-    _SEAT_PLAY = frozenset({"controller", "left_order", "timeouts", "clock_left", "clock_since"})
-
-    async def update_seats(
-        self, game_id: int, changes: dict[int, dict[str, Any]], now: float
-    ) -> list[SeatRecord]:
-        """Change how seats are played (controller, left_order, timeouts and
-        the clock columns), ``{seat: {column: value}}``, in one transaction;
-        returns every seat.  Raises :class:`GameNotFound`."""
-        async with self.db.transaction() as conn:
-            await _game_status(conn, game_id)
-            for seat, columns in sorted(changes.items()):
-                unknown = set(columns) - self._SEAT_PLAY
-                if unknown:
-                    raise ValueError(f"update_seats cannot change {sorted(unknown)}")
-                if not columns:
-                    continue
-                names = sorted(columns)
-                await conn.execute(
-                    f"UPDATE seats SET {', '.join(f'{n} = ?' for n in names)} "
-                    "WHERE game_id = ? AND seat = ?",
-                    (*(columns[n] for n in names), game_id, seat),
-                )
-            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            rows = await conn.execute_fetchall(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-        return [_seat(r) for r in rows]
-
     async def set_thread(self, game_id: int, thread_id: int | None) -> GameRecord:
         """Set the Discord thread a game is played in (None: its channel).
         Raises :class:`GameNotFound`."""
@@ -741,19 +793,6 @@ class GameStore:
                 conn,
                 f"UPDATE games SET thread_id = ? WHERE id = ? RETURNING {_GAME_COLUMNS}",
                 (thread_id, game_id),
-            )
-        if row is None:
-            raise GameNotFound(game_id)
-        return _game(row)
-
-    async def set_paused(self, game_id: int, paused_at: float | None, now: float) -> GameRecord:
-        """Pause a game (a time) or resume it (None).  Raises :class:`GameNotFound`."""
-        async with self.db.transaction() as conn:
-            row = await _fetch_one(
-                conn,
-                "UPDATE games SET paused_at = ?, updated_at = ? WHERE id = ? "
-                f"RETURNING {_GAME_COLUMNS}",
-                (paused_at, now, game_id),
             )
         if row is None:
             raise GameNotFound(game_id)
@@ -821,46 +860,96 @@ class GameStore:
         status: GameStatus | None = None,
         outcome: dict[str, Any] | None = None,
     ) -> GameRecord:
-        """Append *entries* to the log of a live game, in one transaction.
+        """Append *entries* to the log of a live game, in one transaction: a
+        :meth:`commit` of the log alone (see there)."""
+        change = GameChange(entries=entries, snapshot=snapshot, status=status, outcome=outcome)
+        written = await self.commit(
+            game_id, expected_version=expected_version, change=change, now=now
+        )
+        return written.record
+
+    async def commit(
+        self, game_id: int, *, expected_version: int, change: GameChange, now: float
+    ) -> Written:
+        """Write one action's :class:`GameChange` to a live game, in one
+        transaction guarded by the version (issue 29).
 
         The entries get seq ``expected_version + 1 .. expected_version + n`` and
-        the game's version becomes ``expected_version + n``.  *snapshot* (any
-        JSON value) is stored at that new version; *status* (a forward move, or
-        the current live status) and *outcome* are set in the same transaction.
-        *entries* may be empty (e.g. to store a snapshot at the current version).
+        the game's version becomes ``expected_version + n``.  The snapshot (any
+        JSON value) is stored at that new version; the status (a forward move,
+        or the current live status), outcome, seats, hand-over, pause and
+        timers are written in the same transaction.  A change without entries
+        (clocks and timers set again) keeps the version, and is guarded by it
+        all the same.
 
         Raises :class:`StaleVersion` if the game's version is not
-        *expected_version* -- nothing is written then --, :class:`GameNotFound`,
-        or :class:`WrongStatus` (the game is over, or *status* would go backwards).
+        *expected_version*, :class:`GameNotFound`, :class:`WrongStatus` (the
+        game is over, the status would go backwards, a hand-over outside an
+        active game), :class:`NotSeated` or :class:`SeatTaken` (a hand-over
+        whose seat changed hands, or whose new player already plays): nothing
+        is written then.
         """
+        entries = change.entries
         for entry in entries:
             _check_entry(entry)
-        target = None if status is None else _check_status(status)
+        for columns in change.seats.values():
+            unknown = set(columns) - SEAT_PLAY
+            if unknown:
+                raise ValueError(f"a game change cannot set the seats' {sorted(unknown)}")
+        target = None if change.status is None else _check_status(change.status)
+        # A start is ``lobby -> active`` only: two starts racing at version
+        # 0 (a game with no opening chance keeps it) must not both succeed.
         sources = (
-            list(LIVE_STATUSES) if target is None else _sources_for(target, allow_same=True)
+            list(LIVE_STATUSES)
+            if target is None
+            else _sources_for(target, allow_same=target != "active")
         )
         sources = [s for s in sources if s in LIVE_STATUSES]  # moves only in live games
-        snapshot_json = None if snapshot is None else _dumps(snapshot)
-        outcome_json = None if outcome is None else _dumps(outcome)
+        if change.handover is not None:
+            sources = [s for s in sources if s == "active"]
+        snapshot_json = None if change.snapshot is None else _dumps(change.snapshot)
+        outcome_json = None if change.outcome is None else _dumps(change.outcome)
         n = len(entries)
         new_version = expected_version + n
-        what = "record moves" if target is None else _TARGET_TEXT[target]
+        if change.handover is not None:
+            what = "have a seat handed over"
+        else:
+            what = "record moves" if target is None else _TARGET_TEXT[target]
+        sets = [
+            "version = version + ?",
+            "updated_at = ?",
+            "status = COALESCE(?, status)",
+            "outcome = COALESCE(?, outcome)",
+        ]
+        values: list[Any] = [n, now, target, outcome_json]
+        if change.pause is not None:
+            sets.append("paused_at = ?")
+            values.append(change.pause[0])
 
         async with self.db.transaction() as conn:
             row = None
             if sources:
                 row = await _fetch_one(
                     conn,
-                    "UPDATE games SET version = version + ?, updated_at = ?, "
-                    "status = COALESCE(?, status), outcome = COALESCE(?, outcome) "
-                    "WHERE id = ? AND version = ? "
+                    f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? "
                     f"AND status IN ({_placeholders(sources)}) "
                     f"RETURNING {_GAME_COLUMNS}",
-                    (n, now, target, outcome_json, game_id, expected_version, *sources),
+                    (*values, game_id, expected_version, *sources),
                 )
             if row is None:
                 await _explain_refusal(
                     conn, game_id, expected_version=expected_version, what=what
+                )
+            if change.handover is not None:
+                await self._hand_over(conn, game_id, change.handover)
+            for seat, columns in sorted(change.seats.items()):
+                if not columns:
+                    continue
+                names = sorted(columns)
+                await conn.execute(
+                    f"UPDATE seats SET {', '.join(f'{c} = ?' for c in names)} "
+                    "WHERE game_id = ? AND seat = ?",
+                    (*(columns[c] for c in names), game_id, seat),
                 )
             if entries:
                 await conn.executemany(
@@ -886,7 +975,43 @@ class GameStore:
                     "created_at = excluded.created_at",
                     (game_id, new_version, snapshot_json, now),
                 )
-        return _game(row)
+            timers_changed = (
+                change.timers is not None
+                and await rewrite_timers(conn, game_id, change.timers)
+            )
+            seat_rows = await conn.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        return Written(_game(row), [_seat(r) for r in seat_rows], timers_changed)
+
+    @staticmethod
+    async def _hand_over(conn: Connection, game_id: int, handover: SeatHandover) -> None:
+        """The seat passes to its new player (see :class:`SeatHandover`),
+        inside :meth:`commit`'s transaction, which holds the game's row."""
+        taken = await _fetch_one(
+            conn,
+            "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
+            (game_id, handover.new_user_id),
+        )
+        if taken is not None:
+            raise SeatTaken(game_id, handover.new_user_id, int(taken["seat"]))
+        cursor = await conn.execute(
+            "UPDATE seats SET user_id = ?, display_name = ?, controller = 'human', "
+            "left_order = NULL, timeouts = 0 WHERE game_id = ? AND seat = ? AND user_id = ?",
+            (
+                handover.new_user_id,
+                handover.display_name,
+                game_id,
+                handover.seat,
+                handover.old_user_id,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise NotSeated(game_id, handover.old_user_id)
+        await conn.execute(
+            "DELETE FROM outbox WHERE game_id = ? AND target = ?",
+            (game_id, f"seat:{handover.seat}"),
+        )
 
     async def log(
         self, game_id: int, after_seq: int = 0, up_to: int | None = None
@@ -902,6 +1027,21 @@ class GameStore:
                     f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq > ?"
                     f"{bound} ORDER BY seq",
                     (game_id, after_seq, *bound_value),
+                )
+        return [_entry(r) for r in rows]
+
+    async def table_events(self, game_id: int) -> list[LogEntry]:
+        """The game's table events (``@left``, ``@replaced``...: entries
+        whose action starts with ``@``), ordered by seq: who held which seat
+        when, without reading the moves."""
+        if not storable_id(game_id):
+            return []
+        with _decoding(game_id):
+            async with self.db.read() as conn:
+                rows = await conn.execute_fetchall(
+                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? "
+                    "AND action LIKE '@%' ORDER BY seq",
+                    (game_id,),
                 )
         return [_entry(r) for r in rows]
 
@@ -1141,69 +1281,6 @@ class GameStore:
                 "AND EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id) ORDER BY g.id"
             )
         return [int(r["id"]) for r in rows]
-
-    # ---- handing a seat to another person (``/game replace``)
-
-    async def replace_seat_user(
-        self,
-        game_id: int,
-        seat: int,
-        *,
-        old_user_id: int,
-        new_user_id: int,
-        display_name: str,
-        expected_version: int,
-        now: float,
-    ) -> list[SeatRecord]:
-        """Hand *seat* of an active game from *old_user_id* to *new_user_id*,
-        in one transaction, and return every seat.
-
-        The seat's player and display name change; it is played by a person
-        again (``controller`` ``human``, ``left_order`` NULL, ``timeouts`` 0,
-        even if the automatic player had taken it); its clock columns stay as
-        they are.  Its outbox row (``seat:<n>``) is dropped in the same
-        transaction, so delivery sends the new player the whole private view.
-
-        Raises :class:`GameNotFound`, :class:`WrongStatus` (the game is not
-        active), :class:`StaleVersion` (it moved on since *expected_version*),
-        :class:`NotSeated` (*old_user_id* no longer holds *seat*) or
-        :class:`SeatTaken` (*new_user_id* already has a seat in the game).
-        """
-        async with self.db.transaction() as conn:
-            row = await _fetch_one(
-                conn,
-                f"SELECT status, version FROM games WHERE id = ?{for_update(conn)}",
-                (game_id,),
-            )
-            if row is None:
-                raise GameNotFound(game_id)
-            status = cast(GameStatus, row["status"])
-            if status != "active":
-                raise WrongStatus(game_id, status, "have a seat handed over")
-            if int(row["version"]) != expected_version:
-                raise StaleVersion(game_id, expected_version, int(row["version"]))
-            taken = await _fetch_one(
-                conn,
-                "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?",
-                (game_id, new_user_id),
-            )
-            if taken is not None:
-                raise SeatTaken(game_id, new_user_id, int(taken["seat"]))
-            cursor = await conn.execute(
-                "UPDATE seats SET user_id = ?, display_name = ?, controller = 'human', "
-                "left_order = NULL, timeouts = 0 WHERE game_id = ? AND seat = ? AND user_id = ?",
-                (new_user_id, display_name, game_id, seat, old_user_id),
-            )
-            if cursor.rowcount != 1:
-                raise NotSeated(game_id, old_user_id)
-            await conn.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND target = ?", (game_id, f"seat:{seat}")
-            )
-            await conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
-            rows = await conn.execute_fetchall(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-        return [_seat(r) for r in rows]
 
     async def reset_outbox(self, game_id: int, target: str) -> None:
         """Forget what was delivered to *target* (``seat:<n>``): the next

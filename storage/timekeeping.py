@@ -23,15 +23,23 @@ the lease runs out, and another process fires it.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-from storage.backend import for_update
+from storage.backend import Connection, for_update
 from storage.database import Database
 from storage.settings import SettingsStore
 
-__all__ = ["SettingsStore", "Timer", "TimerKind", "TimerStore", "Vacation"]
+__all__ = [
+    "SettingsStore",
+    "Timer",
+    "TimerKind",
+    "TimerPlan",
+    "TimerStore",
+    "Vacation",
+    "rewrite_timers",
+]
 
 
 TimerKind = Literal["remind", "clock"]
@@ -78,6 +86,42 @@ def _timer(row: Any) -> Timer:
         version=int(row["version"]),
         count=int(row["count"]),
     )
+
+
+TimerPlan = Callable[[Sequence[Timer]], Sequence[Timer]]
+"""How a game's timers follow from the ones stored: a pure function, called
+inside the transaction that changes the game (:func:`rewrite_timers`), so
+that what it keeps (a reminder of the same wait, the deadline of a private
+decision) is what is stored at that moment, not what an earlier read saw
+before a scheduler moved a reminder on."""
+
+
+async def rewrite_timers(conn: Connection, game_id: int, plan: TimerPlan) -> bool:
+    """Make the game's timers what ``plan`` makes of the stored ones, in the
+    caller's write transaction (:meth:`storage.games.GameStore.commit`); True
+    if they changed.  The stored rows are locked while they are read (on
+    PostgreSQL a scheduler moving one on waits, or is waited for), and a
+    rewritten timer is nobody's claim: a handler holding the old one finds
+    it changed and does not act on it."""
+    rows = await conn.execute_fetchall(
+        f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? "
+        f"ORDER BY due, kind, seat{for_update(conn)}",
+        (game_id,),
+    )
+    stored = sorted(_timer(r) for r in rows)
+    wanted = sorted(plan(stored))
+    if any(t.game_id != game_id for t in wanted):
+        raise ValueError("every timer must belong to the game being set")
+    if len({(t.kind, t.seat) for t in wanted}) != len(wanted):
+        raise ValueError("a game has at most one timer of each kind per seat")
+    if wanted == stored:
+        return False
+    await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+    await conn.executemany(
+        f"INSERT INTO timers ({_TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        [(t.game_id, t.kind, t.seat, t.due, t.version, t.count) for t in wanted],
+    )
+    return True
 
 
 def local_owner() -> str:

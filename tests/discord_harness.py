@@ -765,7 +765,9 @@ class _ErrorLogHandler(logging.Handler):
 
 
 # Long-lived tasks discord.py starts that an interaction must not wait for.
-BOT_BACKGROUND_TASKS: frozenset[str] = frozenset({"chaupal-scheduler", "chaupal-delivery-sweep"})
+BOT_BACKGROUND_TASKS: frozenset[str] = frozenset(
+    {"chaupal-scheduler", "chaupal-delivery-sweep", "chaupal-stranded-sweep"}
+)
 """Tasks the bot keeps for its whole life (the timer scheduler sleeps until
 the next deadline, the delivery sweep until its next look): never waited
 for when an interaction settles."""

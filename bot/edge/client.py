@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.claims import process_id
+from bot.claims import STRANDED_SWEEP_EVERY, process_id
 from bot.config import Settings
 from bot.director import TournamentDirector
 from bot.edge.archive import Archive
@@ -166,6 +166,7 @@ class ChaupalBot(commands.AutoShardedBot):
     tournaments: TournamentDirector
     desk: TournamentDesk
     _catch_up: asyncio.Task[None]
+    _repairing: asyncio.Task[None]
 
     def __init__(
         self,
@@ -279,11 +280,15 @@ class ChaupalBot(commands.AutoShardedBot):
         else:
             if settled:
                 log.info("set the timers of %d running games", settled)
+        await self._repair_stranded()
         self.scheduler.start()
         self.round_scheduler.start()
         await self.delivery.catch_up_all()
         # Deliveries another process left behind (issue 20).
         self.delivery.start_sweeping()
+        self._repairing = asyncio.get_running_loop().create_task(
+            self._repair_every(STRANDED_SWEEP_EVERY), name="chaupal-stranded-sweep"
+        )
         # Tournament rounds a crash interrupted: results not yet read, games
         # not yet started.
         try:
@@ -291,6 +296,23 @@ class ChaupalBot(commands.AutoShardedBot):
                 await self.desk.after(moved)
         except Exception:
             log.exception("could not resume the running tournaments")
+
+    async def _repair_stranded(self) -> None:
+        """Repair the running games that wait on nothing due (issue 29: see
+        ``GameService.repair_stranded``, which logs each as an error), and
+        post what the repair played."""
+        try:
+            repaired = await self.service.repair_stranded()
+        except Exception:
+            log.exception("could not look for stranded games; trying again later")
+            return
+        for game_id in repaired:
+            await self.delivery.catch_up(game_id)
+
+    async def _repair_every(self, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            await self._repair_stranded()
 
     def _game_over(self, game: LiveGame) -> None:
         """A game ended: if a tournament played it, record the result and
@@ -334,9 +356,9 @@ class ChaupalBot(commands.AutoShardedBot):
         delivery = getattr(self, "delivery", None)
         if delivery is not None:
             delivery.close()
-        catch_up = getattr(self, "_catch_up", None)
-        if catch_up is not None and not catch_up.done():
-            catch_up.cancel()
+        for task in (getattr(self, "_catch_up", None), getattr(self, "_repairing", None)):
+            if task is not None and not task.done():
+                task.cancel()
         tournament_tasks = set(getattr(self, "_tournament_tasks", ()))
         if tournament_tasks:
             # A tournament's pass after a game ended: let it finish (it is

@@ -32,10 +32,10 @@ async def test_a_failed_start_leaves_the_lobby_as_it_was(
     game = await service.new_game("sangram", creator=PLAYERS[0], guild_id=1, channel_id=10)
     await service.join(game.id, PLAYERS[1])
 
-    async def broken_append(*args: object, **kwargs: object) -> None:
+    async def broken_commit(*args: object, **kwargs: object) -> None:
         raise StorageError("the disk is full")
 
-    monkeypatch.setattr(store, "append", broken_append)
+    monkeypatch.setattr(store, "commit", broken_commit)
     with pytest.raises(StorageError):
         await service.start(game.id, PLAYERS[0].user_id, moderator=False)
     monkeypatch.undo()

@@ -448,20 +448,20 @@ async def test_a_timeout_that_loses_the_race_to_a_move_in_another_process_is_voi
     (deadline,) = [t for t in await a.service.timers.of_game(game_id) if t.kind == "clock"]
     clock.now = deadline.due + 1
     user, text = await next_move(b.service, game_id, random.Random(3))
-    append = a.service.store.append
+    commit = a.service.store.commit
     moved: list[MoveResult] = []
 
-    async def append_after_b_moved(*args: Any, **kwargs: Any) -> Any:
+    async def commit_after_b_moved(*args: Any, **kwargs: Any) -> Any:
         if not moved:
             moved.append(await b.service.play(game_id, user, text))
-        return await append(*args, **kwargs)
+        return await commit(*args, **kwargs)
 
-    a.service.store.append = append_after_b_moved  # type: ignore[method-assign]
+    a.service.store.commit = commit_after_b_moved  # type: ignore[method-assign]
     assert await a.service.clock_timer(deadline) is None
     log = await b.service.store.log(game_id)
     assert "@timeout" not in [e.action for e in log]
     assert [s.timeouts for s in await b.service.store.seats(game_id)] == [0, 0]
-    a.service.store.append = append  # type: ignore[method-assign]
+    a.service.store.commit = commit  # type: ignore[method-assign]
     await assert_log_whole(a.service, game_id)
 
 
@@ -482,14 +482,14 @@ async def test_a_process_killed_mid_timeout_leaves_no_half_of_it(
     (deadline,) = [t for t in await a.service.timers.of_game(game_id) if t.kind == "clock"]
     clock.now = deadline.due + 1
     assert deadline in await a.service.timers.claim_due(clock.now, clock.now + LEASE)
-    append = a.service.store.append
+    commit = a.service.store.commit
 
     async def killed_writing_a_move(game: int, **kwargs: Any) -> Any:
-        if any(not e.action.startswith("@") for e in kwargs["entries"]):
+        if any(not e.action.startswith("@") for e in kwargs["change"].entries):
             raise Killed
-        return await append(game, **kwargs)
+        return await commit(game, **kwargs)
 
-    a.service.store.append = killed_writing_a_move  # type: ignore[method-assign]
+    a.service.store.commit = killed_writing_a_move  # type: ignore[method-assign]
     with pytest.raises(Killed):
         await a.service.clock_timer(deadline)
     clock.now += LEASE
