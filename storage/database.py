@@ -8,7 +8,10 @@ apply the same numbered SQL files in ``storage/migrations``
 transaction, and both hand the stores a :class:`storage.backend.Connection`.
 
 SQLite: one aiosqlite connection (WAL mode, ``synchronous=NORMAL``, foreign
-keys on); the schema version is ``PRAGMA user_version``.  On a shared
+keys on); the schema version is ``PRAGMA user_version``.  The write-ahead
+log is kept small (:data:`WAL_AUTOCHECKPOINT_PAGES`, :data:`WAL_SIZE_LIMIT`)
+and given back to the disk at start and after a write that found the disk
+full (:func:`_fold_log`), so that freeing a little space is enough to go on.  On a shared
 connection ``COMMIT`` commits every task's pending statements, so every write
 goes through :meth:`Database.transaction` (``BEGIN IMMEDIATE`` ...
 ``COMMIT``, or ``ROLLBACK`` on an exception), serialised by one
@@ -85,6 +88,23 @@ APPLICATION_ID = 0x4348504C
 
 #: How long a statement waits for another process's lock before giving up.
 BUSY_TIMEOUT_MS = 5000
+
+#: Pages the write-ahead log gathers before SQLite copies them into the
+#: database file and starts the log again from its beginning (``PRAGMA
+#: wal_autocheckpoint``; SQLite's own default is 1,000 pages, 4 MB).  A move
+#: writes about nine 4 KB pages (up to 24 when it stores a snapshot), so the
+#: log is copied every second move or so and stays near 40 pages: the
+#: database file holds nearly everything, and a disk that filled up needs
+#: only a little space freed to go on (docs/ARCHITECTURE.md, "When storage
+#: fails").  Each copy costs two fsyncs, about a millisecond a move measured.
+WAL_AUTOCHECKPOINT_PAGES = 16
+
+#: Bytes the write-ahead log is cut back to when it starts again after a
+#: copy (``PRAGMA journal_size_limit``).  Above its usual size (16 pages and
+#: a move), so ordinary play reuses the file's space, which needs no free
+#: space, instead of cutting the file and growing it again; only what a rare
+#: big transaction (the migrations of a new file) left beyond it is given back.
+WAL_SIZE_LIMIT = 256 * 1024
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([A-Za-z0-9_]+)\.sql$")
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -325,6 +345,63 @@ async def _rollback_quietly(conn: aiosqlite.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
+def _wal_bytes(path: str) -> int:
+    """The size of the write-ahead log beside *path* (0 if there is none)."""
+    try:
+        return os.path.getsize(path + "-wal")
+    except OSError:
+        return 0
+
+
+async def _fold_log(conn: aiosqlite.Connection, path: str, when: str) -> bool:
+    """Copy the write-ahead log into the database file and cut the log to
+    nothing (``PRAGMA wal_checkpoint(TRUNCATE)``); True if it was done.
+
+    It is not done while the database file cannot grow to take the log's
+    pages (the disk is still full) or another program is using the file.
+    Then the log stays as it was, nothing is lost, and the caller may try
+    again later: the failure is logged, never raised, so it cannot hide the
+    error the caller is reporting or refuse a file that works.
+    """
+    before = _wal_bytes(path)
+    # Without waiting for another program's reader: this runs under the
+    # lock every write waits for, and is tried again later anyway.
+    waits = await _pragma_int(conn, "busy_timeout")
+    await conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        rows = list(await conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)"))
+    except sqlite3.Error as exc:
+        log.warning(
+            "%s: could not copy the write-ahead log (%d bytes) into the database %s: %s [%s]",
+            path,
+            before,
+            when,
+            exc,
+            getattr(exc, "sqlite_errorname", type(exc).__name__),
+        )
+        return False
+    finally:
+        await conn.execute(f"PRAGMA busy_timeout = {waits}")
+    # One row: (1 if another connection kept it from completing, frames, frames copied).
+    if rows and int(rows[0][0]) != 0:
+        log.warning(
+            "%s: could not cut the write-ahead log (%d bytes) %s: another program is using "
+            "the database; trying again later",
+            path,
+            before,
+            when,
+        )
+        return False
+    log.log(
+        logging.INFO if before else logging.DEBUG,
+        "%s: write-ahead log copied into the database %s (%d bytes given back)",
+        path,
+        when,
+        before,
+    )
+    return True
+
+
 def _corrupt_message(path: str, detail: str) -> str:
     return (
         f"{path} is not a usable SQLite database ({detail}). "
@@ -457,6 +534,9 @@ class SqliteDatabase(Database):
         self.path = path
         self._conn: aiosqlite.Connection | None = conn
         self._lock = asyncio.Lock()
+        # A write failed for lack of space and the log could not be copied
+        # into the database then: the next write tries again first.
+        self._log_to_fold = False
 
     # ----------------------------------------------------------------- opening
 
@@ -511,6 +591,8 @@ class SqliteDatabase(Database):
             if mode.lower() not in ("wal", "memory"):
                 log.warning("%s: journal_mode is %s, not WAL", path, mode)
             await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+            await conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             await conn.execute("PRAGMA foreign_keys = ON")
             check = [str(r[0]) for r in await conn.execute_fetchall("PRAGMA quick_check")]
             if check != ["ok"]:
@@ -526,8 +608,17 @@ class SqliteDatabase(Database):
                     f"this version knows up to {latest}). Upgrade Chaupal, "
                     "or point it at another database file."
                 )
-            for step in steps[current:]:
+            pending = steps[current:]
+            if pending:
+                # A log left by a crash or a full disk is given back before
+                # the migrations need space for theirs.
+                await _fold_log(conn, path, "before the migrations")
+            for step in pending:
                 await cls._apply(conn, path, step)
+            # The probe then writes into an empty log: a disk that filled up
+            # needs only the room for the pages the log held that the database
+            # file lacks, plus one page (see WAL_AUTOCHECKPOINT_PAGES).
+            await _fold_log(conn, path, "at start")
             await cls._probe_writable(conn)
             return await cls._user_version(conn)
         except StorageError:
@@ -671,6 +762,10 @@ class SqliteDatabase(Database):
     async def _transaction(self) -> AsyncIterator[Connection]:
         async with self._lock:
             conn = self.conn
+            if self._log_to_fold:
+                self._log_to_fold = not await _fold_log(
+                    conn, self.path, "before a write, after the disk was full"
+                )
             try:
                 # A read-only file, or another program's lock held past the
                 # busy timeout, already fails here, before any transaction.
@@ -689,6 +784,13 @@ class SqliteDatabase(Database):
                 # open: without it the next BEGIN would fail too.
                 await _rollback_quietly(conn)
                 if (unavailable := self._unavailable(exc, "a write")) is not None:
+                    if unavailable.problem == "full":
+                        # Give the log's space back at once: the space the
+                        # operator frees then goes to the next move, not to a
+                        # log that only grows until a copy succeeds.
+                        self._log_to_fold = not await _fold_log(
+                            conn, self.path, "after the disk was full"
+                        )
                     raise unavailable from exc
                 raise
 
