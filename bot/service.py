@@ -976,7 +976,7 @@ class GameService:
             await self._table_event(
                 game,
                 seat,
-                "replaced",
+                f"replaced:{old_user_id}",
                 f"A moderator handed over {was}'s seat: it is now played by "
                 f"{seat_tag(seat)}{instead}.",
             )
