@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from bot.choices import MenuOption
 from bot.engines.core import Engine, GameError, Outcome, Seat, Step
+from bot.tenure import holder, readable_seat, tenures
 from bot.timekeeping import TableOptions
 from storage.games import GameRecord, SeatRecord
 
@@ -123,6 +124,16 @@ class LiveGame:
 
     def user_of(self, seat: Seat) -> int:
         return self.seats[seat].user_id
+
+    def readable_seat(self, user_id: int) -> Seat | None:
+        """The seat whose secrets ``user_id`` may read now: the seat they
+        hold, never one they left (:func:`bot.tenure.readable_seat`)."""
+        return readable_seat(tenures(self.seats), user_id)
+
+    def holder(self, seat: Seat) -> int | None:
+        """Who may read ``seat``'s secrets now (:func:`bot.tenure.holder`):
+        None once the automatic player has it."""
+        return holder(self.seats, seat)
 
     def is_auto(self, seat: Seat) -> bool:
         """The seat passed to the automatic player."""

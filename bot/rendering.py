@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from bot.replay import GameRecord
+    from bot.tenure import Reader
 
 from renderers import get_renderer
 from renderers.common import to_png
@@ -193,14 +194,17 @@ def _frames_of(record: GameRecord) -> list[Any]:
     return built
 
 
-def render_shot(record: GameRecord, index: int, seat: int | None) -> Shot:
+def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
     """Frame ``index`` of a game (kept in range) drawn for ``/game review``;
-    runs in the pool.  ``seat``: also draw that seat's own view of that
-    moment (the edge asks only for a player of a finished game, for their
-    own seat).  The complete record is needed to rebuild the state; only
-    the public view and the asked seat's view are drawn from it."""
+    runs in the pool.  ``reader``: also draw the view of the seat they held
+    at that moment (:meth:`bot.tenure.Reader.seat_at` the frame's version:
+    a player who left sees their seat up to the position they left, a member
+    who took one over from the position they were handed; the edge asks
+    only for a finished game).  The complete record is needed to rebuild the
+    state; only the public view and the reader's seat's view are drawn from
+    it."""
     from bot.engines import get_engine
-    from bot.replay import menu_frames, state_at
+    from bot.replay import menu_frames, position_since, state_at
 
     shown = _frames_of(record)
     index = min(max(index, 0), len(shown) - 1)
@@ -208,6 +212,15 @@ def render_shot(record: GameRecord, index: int, seat: int | None) -> Shot:
     names = list(record.names)
     board = render_png(record.engine, "board", frame.view, names)
     private = None
+    seat = None
+    if reader is not None:
+        # The position stood from before the table events the frame folds
+        # in: a player who left sees the one they left, and a member who
+        # took a seat over the one they were handed (it was theirs to see).
+        for version in range(frame.version, position_since(record, frame.version) - 1, -1):
+            seat = reader.seat_at(version)
+            if seat is not None:
+                break
     if seat is not None:
         engine = get_engine(record.engine)
         view = engine.view(state_at(record, frame.version), seat)
@@ -230,10 +243,10 @@ def render_shot(record: GameRecord, index: int, seat: int | None) -> Shot:
     )
 
 
-def public_record_text(record: GameRecord, reader: int | None) -> tuple[str, int]:
-    """A player's export of a game: the public record for ``reader`` (their
-    own lines kept) as text, and how many lines it hides; runs in the pool
-    (it replays the whole game)."""
+def public_record_text(record: GameRecord, reader: Reader | None) -> tuple[str, int]:
+    """A member's export of a game: the public record for ``reader`` (their
+    seat's own lines kept while they held it) as text, and how many lines it
+    hides; runs in the pool (it replays the whole game)."""
     from bot.replay import public_record
 
     public = public_record(record, reader)
@@ -338,18 +351,18 @@ class RenderPool:
             lane="replay",
         )
 
-    async def shot(self, record: GameRecord, index: int, seat: int | None = None) -> Shot:
+    async def shot(self, record: GameRecord, index: int, reader: Reader | None = None) -> Shot:
         """Frame ``index`` of a game for ``/game review``, drawn in the pool
         (rebuilding a long game's frames takes a few tenths of a second:
         never on the event loop).  See :func:`render_shot`."""
         return await self._run(
             render_shot,
-            (record, index, seat),
+            (record, index, reader),
             self.render_timeout,
             f"move {index} of {record.engine} #{record.game_id}",
         )
 
-    async def public_record(self, record: GameRecord, reader: int | None) -> tuple[str, int]:
+    async def public_record(self, record: GameRecord, reader: Reader | None) -> tuple[str, int]:
         """:func:`public_record_text`, off the event loop."""
         return await self._run(
             public_record_text,

@@ -22,7 +22,8 @@ forms.  The *complete* record holds every action's text, hands and draws
 included: only the operator writes it, from the database, with ``python -m
 bot export GAME_ID`` (the operator holds the database anyway).  The
 *public* record (:func:`public_record`, for players) writes every action
-the engine's ``private_to`` keeps from the reader as ``?``, and leaves out
+the engine's ``private_to`` keeps from the reader as ``?`` (a player reads
+their seat's lines only while they held it: :mod:`bot.tenure`), and leaves out
 entirely a hidden action the channel was never told about (its narration
 is empty: a Mahabharata pass, which only a seat with a complete Pati can
 make, would give that away by being there at all).  Frames never need the
@@ -54,6 +55,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, Engine, GameError, Outcome, Seat, Step
 from bot.outgoing import plain_name
+from bot.tenure import Reader
 
 if TYPE_CHECKING:
     from storage.games import GameRecord as StoredGame
@@ -153,7 +155,8 @@ class GameRecord:
     game_id: int | None = None
     #: The stored result: needed when the table ended the game (a resignation).
     outcome: Outcome | None = None
-    #: A public record written for one seat keeps that seat's own lines.
+    #: A public record written for a player keeps their seat's own lines
+    #: (while they held it): the seat they held last.
     reader: Seat | None = None
 
     @property
@@ -163,6 +166,12 @@ class GameRecord:
     @property
     def hidden_actions(self) -> int:
         return sum(a.hidden for a in self.actions)
+
+    @property
+    def lines(self) -> list[tuple[Seat, str]]:
+        """Each line's actor and text, in order: what :func:`bot.tenure.tenures`
+        reads to know who held which seat when."""
+        return [(a.actor, a.text) for a in self.actions]
 
     def format(self) -> str:
         """The record as text: header lines ``Key: JSON``, a blank line, the log."""
@@ -406,26 +415,34 @@ def frames(record: GameRecord) -> list[Frame]:
     return out
 
 
-def public_record(record: GameRecord, reader: Seat | None = None) -> GameRecord:
+def public_record(record: GameRecord, reader: Seat | Reader | None = None) -> GameRecord:
     """The record players may have: every action the reader may not read
-    (``private_to`` a seat other than ``reader``, or :data:`CHANCE`, by the
-    engine or by the stored log) written as :data:`HIDDEN`, and a hidden
+    (``private_to`` a seat other than the reader's, or :data:`CHANCE`, by
+    the engine or by the stored log) written as :data:`HIDDEN`, and a hidden
     action the channel was never told about (empty narration) left out.
-    ``reader`` (a seat) keeps their own lines; None hides every private one."""
+
+    ``reader`` keeps their own lines: a seat (held the whole game: the
+    operator's ``export --public`` for one seat), or a member
+    (:class:`bot.tenure.Reader`), who keeps a seat's lines only while they
+    held it, line by line (the ``i``-th line at version ``i``): a player who
+    left reads their seat up to their leaving, a member who took a seat
+    over from then on.  None hides every private line."""
     engine = _engine(record)
     kept: list[Action] = []
-    for line, action, before, after in states(record):
+    for version, (line, action, before, after) in enumerate(states(record), start=1):
         if action is None:
             kept.append(line)
             continue
         private = engine.private_to(before, line.actor, action)
         if private is None:
             private = line.private_to  # what the log stored, should the engine differ
-        if private is None or (reader is not None and private == reader):
+        mine = reader.seat_at(version) if isinstance(reader, Reader) else reader
+        if private is None or (mine is not None and private == mine):
             kept.append(line)
         elif engine.narrate(before, line.actor, action, after):
             kept.append(Action(line.actor, HIDDEN))
-    return replace(record, actions=tuple(kept), kind="public", reader=reader)
+    seat = reader.last_seat if isinstance(reader, Reader) else reader
+    return replace(record, actions=tuple(kept), kind="public", reader=seat)
 
 
 def state_at(record: GameRecord, version: int) -> Any:
@@ -440,6 +457,16 @@ def state_at(record: GameRecord, version: int) -> Any:
         if number >= version:
             return after
     raise RecordError(f"The record has {len(record.actions)} lines, not {version}.")
+
+
+def position_since(record: GameRecord, version: int) -> int:
+    """The first version at which the position after ``version`` lines
+    already stood: table events (a seat left or changed hands, a timeout's
+    marker) change no state, and a frame folds them in, so its position
+    stood at every version from this one to its own."""
+    while 0 < version <= len(record.actions) and record.actions[version - 1].table_event:
+        version -= 1
+    return version
 
 
 MENU_FRAMES: Final = 25

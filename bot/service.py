@@ -51,6 +51,7 @@ from bot.notifications import Notifications
 from bot.outgoing import discord_time, safe_name
 from bot.players import Level
 from bot.server_settings import table_defaults
+from bot.tenure import LEFT, REPLACED, replaced_event
 from bot.thinking import ThinkPool
 from bot.timekeeping import (
     DAY,
@@ -97,14 +98,6 @@ FORFEIT_EVENT = "@forfeit"
 """The log entry (actor: the seat) written when a seat is forfeited because
 its time ran out; a tournament reads it to drop players who keep losing on
 time."""
-LEFT_EVENT = "@left"
-"""The log entry (actor: the seat) written when a seat passes to the
-automatic player (a resignation, a kick, a forfeit): its player reads the
-seat's secrets up to here, and no further (issue 29)."""
-REPLACED_EVENT = "@replaced"
-"""The log entry (actor: the seat) written when a moderator hands a seat to
-another member, as ``@replaced:<user id>`` of the member who held it until
-then (before issue 29, without the id)."""
 
 _Done = TypeVar("_Done")
 
@@ -1077,7 +1070,7 @@ class GameService:
             # read the seat's secrets when can be told from the log (issue 29).
             handed = self._event_entry(
                 seat,
-                f"{REPLACED_EVENT[1:]}:{old_user_id}",
+                replaced_event(old_user_id)[1:],
                 f"A moderator handed over {was}'s seat: it is now played by "
                 f"{seat_tag(seat)}{instead}.",
             )
@@ -1131,7 +1124,7 @@ class GameService:
         said = f"{why} The automatic player plays their seat from now on, ranked last."
         await self._write(
             game,
-            events=[*events, self._event_entry(seat, LEFT_EVENT[1:], said)],
+            events=[*events, self._event_entry(seat, LEFT[1:], said)],
             seats={seat: {"controller": "auto", "left_order": order, "clock_since": None}},
         )
         result = MoveResult(
@@ -1535,9 +1528,9 @@ class GameService:
             return []
         left: dict[Seat, bool] = {}
         for entry in await self.store.table_events(game.id):
-            if entry.action == LEFT_EVENT:
+            if entry.action == LEFT:
                 left[entry.actor] = True
-            elif entry.action.partition(":")[0] == REPLACED_EVENT:
+            elif entry.action.partition(":")[0] == REPLACED:
                 left[entry.actor] = False
         return sorted(s for s in handed if not left.get(s))
 
@@ -1567,7 +1560,7 @@ class GameService:
                         await self._write(
                             game,
                             events=[
-                                self._event_entry(s, LEFT_EVENT[1:], f"{seat_tag(s)} {said}")
+                                self._event_entry(s, LEFT[1:], f"{seat_tag(s)} {said}")
                                 for s in unmarked
                             ],
                         )

@@ -60,8 +60,11 @@ class FollowerStore:
         self, game_id: int, user_id: int, *, every_move: bool, now: float
     ) -> FollowOutcome:
         """Follow a running game (or change how): refused for a game that is
-        not running or one the member has a seat in.  Following again
-        clears a DM refusal: the member says they can be reached now."""
+        not running or one the member holds a seat in.  A player who left
+        their seat to the automatic player holds it no more and may follow
+        like anyone (``bot/tenure.py``: a seat's secrets are its holder's).
+        Following again clears a DM refusal: the member says they can be
+        reached now."""
         if not storable_id(game_id) or not storable_id(user_id):
             return "no-game"
         async with self.db.transaction() as conn:
@@ -79,8 +82,11 @@ class FollowerStore:
                 return "lobby"
             if status != "active":
                 return "over"
+            # Held: as bot.tenure reads the seats, a seat whose player left
+            # it is the automatic player's (``controller`` ``auto``).
             seated = await conn.execute_fetchall(
-                "SELECT 1 FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                "SELECT 1 FROM seats WHERE game_id = ? AND user_id = ? AND controller = 'human'",
+                (game_id, user_id),
             )
             if list(seated):
                 return "player"

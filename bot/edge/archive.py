@@ -36,6 +36,7 @@ from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.outgoing import clip, discord_time, fill_seats, plain_name, safe_name
 from bot.replay import load_record
+from bot.tenure import Reader
 from storage.games import GameRecord, SeatRecord
 
 if TYPE_CHECKING:
@@ -442,10 +443,11 @@ class Archive:
 
         game = await self.bot.service.get(game_id)
         full = await load_record(self.bot.store, game_id)
-        # The hidden-information rule: a seat's own view, to its own player,
-        # once the game is over; while it is played, the public board only.
-        seat = game.seat_of(user_id) if game.is_over else None
-        shot = await self.bot.renders.shot(full, target, seat)
+        # The hidden-information rule: a seat's own view, to whoever held it
+        # at that frame (bot.tenure), once the game is over; while it is
+        # played, the public board only.
+        reader = Reader.of(user_id, game.seats, full.lines) if game.is_over else None
+        shot = await self.bot.renders.shot(full, target, reader)
         step = ReviewStep(user_id, game_id, shot.index)
         files = [discord.File(io.BytesIO(shot.board), filename=f"chaupal-{game_id}-review.png")]
         if shot.private is not None:

@@ -785,7 +785,7 @@ class Delivery:
             closed = (private is not None and private.notice) or (turn is not None and turn.notice)
             if mine.quiet_at(now):
                 quiet.add(seat)
-            if seat in away or s.controller == "auto":
+            if seat in away or game.holder(seat) is None:
                 continue  # the automatic player plays it: nobody to ping or DM
             if mine.turn in ("dm", "both") and not closed:
                 dm.add(seat)
@@ -1015,10 +1015,11 @@ class Delivery:
         if row is None or not _owed(row):
             return True
         awaited = frozenset() if game.is_over else game.engine.waiting_on(game.state)
-        if seat not in awaited or seat in audience.away or game.is_auto(seat):
+        # Only to whoever holds the seat now: a player who left it has no turn.
+        user_id = game.holder(seat)
+        if seat not in awaited or seat in audience.away or user_id is None:
             await self._record(game.id, dataclasses.replace(row, digest="dropped"))
             return True
-        user_id = game.user_of(seat)
         link = await self._board_link(game)
         closed = False
         try:
@@ -1168,8 +1169,12 @@ class Delivery:
         if game.is_over:
             return True  # the final board shows everything there is to show
         digest = seat_digest(game, seat, served)
-        if game.seats[seat].automatic_player:
-            # A lobby's automatic player is nobody to DM.
+        if game.holder(seat) is None:
+            # Nobody holds the seat: a lobby's automatic player sits there,
+            # or its player left it and watches like anyone else now
+            # (bot.tenure).  Its record moves on without a DM; a member who
+            # takes the seat over is sent its whole view all the same, as
+            # the hand-over drops this row.
             if row.digest != digest:
                 await self._record(
                     game.id, dataclasses.replace(row, version=game.version, digest=digest)
@@ -1216,7 +1221,9 @@ class Delivery:
         player is away or in their quiet hours."""
         from bot.edge.ui.items import private_view
 
-        user_id = game.user_of(seat)
+        user_id = game.holder(seat)
+        if user_id is None:
+            return DM.SENT  # nobody may read the seat now (bot.tenure): nothing to send
         png = await self.private_png(game, seat)
         asked = asked_privately(game, seat, served)
         view = private_view(self.bot.service, game, seat) if asked else None

@@ -109,7 +109,13 @@ class Keeper:
             return
         game = result.game
         if 0 <= timer.seat < len(game.seats) and result.timeout is not None:
-            await self._dm(game, timer.seat, timeout_news(result, timer.seat, timer.due))
+            # The news is the player's own, also when the seat has just passed
+            # to the automatic player (a forfeit): what happened to them, which
+            # the channel is told too.  Only a private timeout names a move, and
+            # its player still holds the seat.
+            user_id = game.user_of(timer.seat)
+            news = timeout_news(result, timer.seat, timer.due)
+            await self._dm(game, user_id, news)
         await self.bot.delivery.catch_up(game.id)
 
     async def _remind(self, timer: Timer) -> None:
@@ -132,14 +138,19 @@ class Keeper:
             )
             + f". {board_link(game, board)}"
         )
-        sent = await self._dm(game, seat, text, nonce=f"r{game.id}.{seat}.{reminder.count}")
+        # Whoever holds the seat now: a reminder says the seat owes a
+        # decision (a private one tells who was asked), so never to a player
+        # who left it (bot.tenure).
+        user_id = game.holder(seat)
+        if user_id is None:
+            return
+        sent = await self._dm(game, user_id, text, nonce=f"r{game.id}.{seat}.{reminder.count}")
         # A private decision is never reminded in the channel: the mention
         # would tell everyone who was asked.
         if not sent and not reminder.private:
-            await self._mention(game, seat, text)
+            await self._mention(game, user_id, text)
 
-    async def _dm(self, game: LiveGame, seat: Seat, text: str, nonce: str | None = None) -> bool:
-        user_id = game.user_of(seat)
+    async def _dm(self, game: LiveGame, user_id: int, text: str, nonce: str | None = None) -> bool:
         if is_automatic_player(user_id):
             return True  # an automatic player: nobody to tell, and no mention instead
         try:
@@ -156,8 +167,7 @@ class Keeper:
             return False
         return True
 
-    async def _mention(self, game: LiveGame, seat: Seat, text: str) -> None:
-        user_id = game.user_of(seat)
+    async def _mention(self, game: LiveGame, user_id: int, text: str) -> None:
         if is_automatic_player(user_id):
             return
         try:

@@ -25,7 +25,7 @@ from bot.edge.moderators import is_moderator as moderator_here
 from bot.edge.ports import Discord, Headings
 from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
-from bot.engines.core import GameError
+from bot.engines.core import GameError, Seat
 from bot.outgoing import Style, clip, discord_time, fill_seats, names_of, plain_name, safe_name
 from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
 from bot.timekeeping import clock_deadline
@@ -260,7 +260,11 @@ class Table:
         result = step.result
         if result is None:
             game = await self.service.get(game_id)
-            seat = self.service.seat_for(game, itx.user.id)
+            try:
+                seat = self._readable_seat(game, itx.user.id)
+            except GameError as exc:
+                await self.refuse(itx, exc)  # left since the service let them choose
+                return
             view = menu_view(
                 game,
                 seat,
@@ -310,7 +314,7 @@ class Table:
             await self._refresh_menu(itx, game_id, why)
             return
 
-        seat = game.seat_of(itx.user.id)
+        seat = game.readable_seat(itx.user.id)
         view = private_view(self.bot.service, game, seat) if seat is not None else None
         if view is None:
             await reply(itx, f"{why} Use the newest board.")
@@ -323,7 +327,7 @@ class Table:
         from bot.edge.ui.items import private_view
 
         game = await self.service.get(game_id)
-        seat = game.seat_of(itx.user.id)
+        seat = game.readable_seat(itx.user.id)
         view = private_view(self.bot.service, game, seat) if seat is not None else None
         if view is None:
             await edit_reply(itx, why, view=None)
@@ -340,6 +344,21 @@ class Table:
         )
         return f"Played: {fill_seats(label, game, Style.CONTENT)}"
 
+    @staticmethod
+    def _readable_seat(game: LiveGame, user_id: int) -> Seat:
+        """The seat whose secrets ``user_id`` may see now, or a refusal that
+        tells nothing about the seat: a player who left it watches, as
+        anyone else does (:mod:`bot.tenure`)."""
+        seat = game.readable_seat(user_id)
+        if seat is not None:
+            return seat
+        if game.seat_of(user_id) is not None:
+            raise GameError(
+                f"You left game #{game.id}: its seat is the automatic player's now, and "
+                "you watch it as everyone else does."
+            )
+        raise GameError(f"You are not playing in game #{game.id}.")
+
     async def show_mine(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
         """The caller's private view, ephemerally (the DM fallback)."""
         from bot.edge.ui.items import private_view
@@ -351,7 +370,7 @@ class Table:
                 if game_id is None
                 else await self.service.get(game_id)
             )
-            seat = self.service.seat_for(game, itx.user.id)
+            seat = self._readable_seat(game, itx.user.id)
             if game.state is None:
                 raise GameError(f"Game #{game.id} has not started yet.")
             file = await self.bot.delivery.private_file(game, seat)
@@ -469,15 +488,20 @@ class Table:
         """``/game export``: the game as text, the moves in Chaupal's notation
         one a line (``python -m bot replay FILE`` reads it), privately.  What
         another seat did in secret is written ``?``, also after the end: the
-        caller's own secret moves are kept, nobody else's."""
+        secret lines of the caller's seat are kept while they held it
+        (:mod:`bot.tenure`: not after they left it, not before they took it
+        over), nobody else's."""
         from bot.replay import load_record
+        from bot.tenure import Reader
 
         try:
             await itx.response.defer(ephemeral=True, thinking=True)
             record = await self._log_record(itx, game_id)
             game = await self.service.get(record.id)
             complete = await load_record(self.bot.store, record.id)
-            text, hidden = await self.bot.renders.public_record(complete, game.seat_of(itx.user.id))
+            # A seat's own lines only while the caller held it (bot.tenure).
+            reader = Reader.of(itx.user.id, game.seats, complete.lines)
+            text, hidden = await self.bot.renders.public_record(complete, reader)
         except Exception as exc:
             await self.refuse(itx, exc)
             return

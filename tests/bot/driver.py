@@ -34,8 +34,14 @@ NAMES = ("asha", "bhima", "chitra", "dev")
 
 
 def make_bot(
-    path: Path | str, seed: int, clock: Callable[[], float] | None = None
+    path: Path | str,
+    seed: int,
+    clock: Callable[[], float] | None = None,
+    *,
+    draw: Callable[[], float] | None = None,
 ) -> ChaupalBot:
+    """A bot for the tests; ``draw``, the service's source of chance, is
+    seeded from ``seed`` unless given."""
     settings = Settings(
         token=None,
         dev_guild_id=None,
@@ -49,7 +55,9 @@ def make_bot(
         search_scale=0.05,
         think_pad=False,
     )
-    return ChaupalBot(settings, draw=random.Random(seed).random, sync_commands=False, clock=clock)
+    return ChaupalBot(
+        settings, draw=draw or random.Random(seed).random, sync_commands=False, clock=clock
+    )
 
 
 def bot_of(fake: FakeDiscord) -> ChaupalBot:

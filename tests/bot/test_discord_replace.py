@@ -190,7 +190,7 @@ async def test_the_new_player_gets_the_seat_its_hand_and_its_clock(
     players_line = (fake.current(game.lobby).content or "").split("Players:")[1]
     assert "2. chitra" in players_line and "bhima" not in players_line.split("Options")[0]
     actions = [e.action for e in await bot.store.log(game.id)]
-    assert actions.count(f"@replaced:{bhima.id}") == 1  # who held the seat until now
+    assert actions.count(f"@replaced:{bhima.id}") == 1  # who gave the seat up (bot/tenure.py)
     # The board says so, with the seat's player's name as it reads now.
     text = game.board().content or ""
     assert "handed over bhima's seat: it is now played by **chitra**" in text, text

@@ -167,11 +167,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             game = await self.bot.service.find_game(
                 channel_id=itx.channel_id or 0, user_id=itx.user.id, game_id=game_id, want="mine"
             )
-            seat = self.bot.service.seat_for(game, itx.user.id)
         except GameError:
             return []
+        # A seat's legal moves show its hand: only to whoever holds it now,
+        # never to a player who left it (bot.tenure).
+        seat = game.readable_seat(itx.user.id)
         engine, state = game.engine, game.state
-        if state is None:
+        if state is None or seat is None:
             return []
         wanted = current.strip().lower()
         choices: list[app_commands.Choice[str]] = []
