@@ -120,6 +120,21 @@ async def seat_to_move(svc: GameService, game_id: int) -> tuple[int, int, str]:
     return seat, game.user_of(seat), text
 
 
+async def clock_runs_out(two: tuple[Process, Process, Clock]) -> tuple[int, int, int, str, Any]:
+    """A four-player Chaturaji game under ``timeout=forfeit``, cached in both
+    processes, whose seat to move has just run out of time: the game, the
+    seat, its player, a move they could make, and the seat's clock timer."""
+    a, b, clock = two
+    game_id = await chaturaji_for_four(a.service, {"clock": "1m", "timeout": "forfeit"})
+    await b.service.get(game_id)
+    seat, user, text = await seat_to_move(a.service, game_id)
+    (deadline,) = [
+        t for t in await a.service.timers.of_game(game_id) if (t.kind, t.seat) == ("clock", seat)
+    ]
+    clock.now = deadline.due + 1
+    return game_id, seat, user, text, deadline
+
+
 async def test_a_forfeit_that_loses_the_race_to_the_seats_move_leaves_nothing_behind(
     two: tuple[Process, Process, Clock],
 ) -> None:
@@ -130,14 +145,8 @@ async def test_a_forfeit_that_loses_the_race_to_the_seats_move_leaves_nothing_be
     with no ``@left``, its player had lost it for moving in time, and the
     game waited on it with no timer.  Now A's forfeit is one write, which B's
     move makes stale: nothing of it is stored."""
-    a, b, clock = two
-    game_id = await chaturaji_for_four(a.service, {"clock": "1m", "timeout": "forfeit"})
-    await b.service.get(game_id)
-    seat, user, text = await seat_to_move(a.service, game_id)
-    (deadline,) = [
-        t for t in await a.service.timers.of_game(game_id) if (t.kind, t.seat) == ("clock", seat)
-    ]
-    clock.now = deadline.due + 1
+    a, b, _ = two
+    game_id, seat, user, text, deadline = await clock_runs_out(two)
     version = (await a.service.get(game_id)).version
 
     async def b_moves() -> None:
@@ -161,14 +170,8 @@ async def test_a_move_that_loses_the_race_to_a_forfeit_is_refused_and_the_seat_p
     """The other order: A's forfeit is written first, at B's first write.
     B's move is refused, as a move by a player who left; the seat passed to
     the automatic player with its ``@forfeit`` and ``@left``, and it plays."""
-    a, b, clock = two
-    game_id = await chaturaji_for_four(a.service, {"clock": "1m", "timeout": "forfeit"})
-    await b.service.get(game_id)
-    seat, user, text = await seat_to_move(a.service, game_id)
-    (deadline,) = [
-        t for t in await a.service.timers.of_game(game_id) if (t.kind, t.seat) == ("clock", seat)
-    ]
-    clock.now = deadline.due + 1
+    a, b, _ = two
+    game_id, seat, user, text, deadline = await clock_runs_out(two)
 
     async def a_forfeits() -> None:
         await a.service.clock_timer(deadline)
