@@ -1257,9 +1257,10 @@ class Delivery:
             return DM.SENT
         except discord.Forbidden as exc:
             log.info("game %d: DMs closed for a player (code %s)", game.id, exc.code)
-            await self._dm_fallback(
-                game, user_id, ping=audience.reachable(seat), turn=bool(line) and view is not None
-            )
+            # The notice says it is their turn when the DM was to say it and
+            # the board did not (``dm``; ``both`` was pinged by the board).
+            told = bool(line) and view is not None and seat not in audience.ping
+            await self._dm_fallback(game, user_id, ping=audience.reachable(seat), turn=told)
             return DM.CLOSED
         except discord.HTTPException as exc:
             log.warning("game %d: DM failed (%s %s)", game.id, exc.status, exc.code)

@@ -445,21 +445,28 @@ async def test_a_timeout_that_leaves_the_seat_the_next_decision_announces_its_ne
     assert renewed >= 1, "no timeout left its seat the next decision"
 
 
-async def test_a_dm_player_whose_dms_are_closed_hears_when_their_menu_cannot_be_sent(
-    server: Server,
+@pytest.mark.parametrize("turn", ["dm", "both"])
+async def test_a_player_whose_dms_are_closed_hears_once_when_their_menu_cannot_be_sent(
+    server: Server, turn: str
 ) -> None:
     # Issue 29 (a): the "your turn" line rides on the private menu's DM;
-    # when that DM was refused, the turn counted as told, and the player
-    # (``dm``, so not pinged by the board) heard nothing but that their DMs
-    # are closed.  The channel's notice now says it is their turn.
-    await server.me(server.asha, turn="dm")
-    server.fake.block_dms(server.asha)
+    # when that DM was refused, the turn counted as told, and a ``dm``
+    # player (not pinged by the board) heard nothing but that their DMs are
+    # closed.  That notice now says it is their turn; to a ``both`` player,
+    # whom the board pinged, it does not say it again.
+    asha = server.asha
+    await server.me(asha, turn=turn)
+    server.fake.block_dms(asha)
     mark = len(server.fake.sent)
     await server.game("sangram", "reminder=off")
     sent = server.fake.sent[mark:]
-    told = [s for s in sent if server.asha.id in pinged(server.fake, s)]
-    assert len(told) == 1, told
-    assert "it is your turn in Sangram" in (told[0].content or ""), told[0].content
+    told = [s for s in sent if asha.id in pinged(server.fake, s)]
+    (notice,) = [s for s in told if "DMs are closed" in (s.content or "")]
+    says_turn = "it is your turn in Sangram" in (notice.content or "")
+    if turn == "dm":
+        assert told == [notice] and says_turn, told
+    else:
+        assert len(board_posts(told)) == 1 and len(told) == 2 and not says_turn, told
 
 
 async def test_both_with_closed_dms_is_pinged_once_per_wait(server: Server) -> None:
