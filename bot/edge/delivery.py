@@ -54,7 +54,7 @@ from bot.outgoing import (
 from bot.rendering import UPLOAD_LIMIT
 from bot.replay import load_record
 from bot.server_settings import server_settings
-from bot.service import GameService, LiveGame, MoveResult, secrets_of
+from bot.service import TABLE_EVENT, GameService, LiveGame, MoveResult, secrets_of
 from bot.timekeeping import clock_deadline, format_left, time_left
 from storage.games import OutboxRow
 
@@ -284,6 +284,10 @@ def _frozen(game: LiveGame) -> LiveGame:
     while delivery awaits Discord."""
     return dataclasses.replace(game, recent={})
 
+
+TIMEOUT_EVENT = f"{TABLE_EVENT}timeout"
+"""The log's entry for a timeout under ``substitute`` or ``skip``, written
+just before the move the automatic player made for the seat."""
 
 TURN = "turn:"
 """Outbox targets ``turn:<seat>``: the "your turn" DM of a seat's current
@@ -818,12 +822,19 @@ class Delivery:
         resolved = row is not None and row.simultaneous and not simultaneous and actor in awaited
         # Ping whoever newly must act; a seat still waited on from the last
         # board was pinged then, and the actor is at the keyboard already.
-        pings = set(awaited - before) - {actor}
+        # A seat whose time ran out since the last board and that still owes
+        # the next decision (a second die, a banked throw, a second pick in
+        # a snake draft) starts a new wait, with a full clock: the automatic
+        # player made its move, so its player is not at the keyboard and is
+        # told as if the turn had just passed to them.
+        timed_out = {e.actor for e in entries if e.action == TIMEOUT_EVENT}
+        renewed = (awaited & before & timed_out) - {actor}
+        pings = (set(awaited - before) | renewed) - {actor}
         last_one = len(before) >= 2 and len(awaited) == 1 and awaited < before
         # A new message when someone new must act, the game ended or chance
         # showed something (dice, cards); when the awaited set only shrank
         # (players committing one by one) the board is edited in place.
-        fresh = row is None or over or bool(awaited - before) or chance or resolved
+        fresh = row is None or over or bool(awaited - before) or bool(renewed) or chance or resolved
         # Players who asked not to be pinged in the channel (DM only), who
         # are away or in their quiet hours are named, not mentioned.
         content = headline(
@@ -1036,14 +1047,18 @@ class Delivery:
             log.info("game %d: DMs closed for a player's turn (code %s)", game.id, exc.code)
             closed = True
             if audience.reachable(seat):
+                # The channel tells them instead, with a ping; by name when
+                # the board just pinged them (``both``): one wait, one ping.
+                ping = seat not in audience.ping
+                who = mention(user_id) if ping else f"**{safe_name(game.names[seat])}**"
                 try:
                     await self.send(
                         game,
                         content=clip(
-                            f"{mention(user_id)} it is your turn in {game.engine.title} "
+                            f"{who} it is your turn in {game.engine.title} "
                             f"#{game.id} (your DMs are closed to me, so I say it here)."
                         ),
-                        allowed_mentions=pinging([user_id]),
+                        allowed_mentions=pinging([user_id]) if ping else NO_PINGS,
                         nonce=f"t{game.id}.{seat}v{row.version}",
                     )
                 except discord.HTTPException as exc2:
@@ -1218,7 +1233,9 @@ class Delivery:
     ) -> DM:
         """DM one seat its private view (and its menu, when it must choose;
         ``line``: the "your turn" line its wait owes), silently while its
-        player is away or in their quiet hours."""
+        player is away or in their quiet hours.  With DMs closed the channel
+        is told once, and that notice says it is their turn when the DM was
+        to say it (their ``dm`` setting)."""
         from bot.edge.ui.items import private_view
 
         user_id = game.holder(seat)
@@ -1247,19 +1264,28 @@ class Delivery:
             return DM.SENT
         except discord.Forbidden as exc:
             log.info("game %d: DMs closed for a player (code %s)", game.id, exc.code)
-            await self._dm_fallback(game, user_id, ping=audience.reachable(seat))
+            # The notice says it is their turn when the DM was to say it and
+            # the board did not (``dm``; ``both`` was pinged by the board).
+            told = bool(line) and view is not None and seat not in audience.ping
+            await self._dm_fallback(game, user_id, ping=audience.reachable(seat), turn=told)
             return DM.CLOSED
         except discord.HTTPException as exc:
             log.warning("game %d: DM failed (%s %s)", game.id, exc.status, exc.code)
             return DM.FAILED
 
-    async def _dm_fallback(self, game: LiveGame, user_id: int, *, ping: bool = True) -> None:
+    async def _dm_fallback(
+        self, game: LiveGame, user_id: int, *, ping: bool = True, turn: bool = False
+    ) -> None:
+        """The channel's one notice that a player's DMs are closed; ``turn``:
+        the DM that failed was to tell them it is their turn (their ``dm``
+        setting), so this notice says it instead."""
+        now = f" it is your turn in {game.engine.title} #{game.id}." if turn else ""
         try:
             await self.send(
                 game,
                 content=(
-                    f"{mention(user_id)} I can't DM you (your DMs are closed to me), so I'll keep "
-                    f"your private view here instead: use **/game hand** or the "
+                    f"{mention(user_id)}{now} I can't DM you (your DMs are closed to me), so I'll "
+                    f"keep your private view here instead: use **/game hand** or the "
                     f"**Show mine** button on the board; only you will see it."
                 ),
                 allowed_mentions=pinging([user_id] if ping else []),

@@ -75,9 +75,19 @@ def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str
             f"Your time ran out in {where}: the automatic player decided for you "
             f"({result.steps[0].text if result.steps else 'a move'}). Nobody else was told."
         )
+    # The move may leave the seat the next decision (a second die, a banked
+    # throw, a second pick): a new wait, announced on the board as any is.
+    again = (
+        0 <= seat < len(game.seats) and not game.is_over and seat in game.engine.to_move(game.state)
+    )
+    then = (
+        "the game now waits for your next decision."
+        if again
+        else "it's back to you at your next turn."
+    )
     return (
-        f"Your time ran out in {where}: the automatic player made that move for you; "
-        "it's back to you at your next turn." + warning
+        f"Your time ran out in {where}: the automatic player made that move for you; {then}"
+        + warning
     )
 
 

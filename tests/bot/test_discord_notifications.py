@@ -394,3 +394,99 @@ async def test_a_private_menu_carries_the_turn_line_instead_of_a_second_dm(
         assert len(told) == 1, (user.name, told)
         assert server.fake.selects(told[0]), told
         assert "It is your decision" in (told[0].content or "")
+
+
+# -- issue 29: each wait is announced once, the way the player asked -------------------
+
+
+async def advance(server: Server, seconds: float) -> list[Sent]:
+    """Move the fake clock on and let the scheduler fire what is due;
+    returns everything sent meanwhile."""
+    mark = len(server.fake.sent)
+    server.clock.now += seconds
+    scheduler = bot_of(server.fake).scheduler
+    await scheduler.run_due()
+    await scheduler.wait_idle()
+    await server.fake.settle()
+    return server.fake.sent[mark:]
+
+
+@pytest.mark.parametrize("turn", ["ping", "dm"])
+async def test_a_timeout_that_leaves_the_seat_the_next_decision_announces_its_new_wait(
+    server: Server, turn: str
+) -> None:
+    # Issue 29 (a): Chaturaji's second die (as Kauda Baji's banked throws and
+    # Mahabharata's snake draft) leaves the seat whose time ran out the next
+    # decision, with a new clock.  The automatic player made the move, so
+    # nobody is at the keyboard: the wait is announced as any other.  It was
+    # not (the board's awaited set had not changed), and the timeout's DM
+    # said "it's back to you at your next turn".
+    for user in server.users.values():
+        await server.me(user, turn=turn)
+    await server.game("chaturaji", "clock=1h reminder=off")
+    renewed = 0
+    for _ in range(8):
+        late = await server.awaited()
+        sent = await advance(server, HOUR + 1)
+        live = await server.live()
+        if live.is_over or await server.awaited() is not late:
+            continue
+        renewed += 1
+        boards = board_posts(sent)
+        if turn == "ping":
+            assert [pinged(server.fake, b) for b in boards] == [{late.id}], sent
+            assert mentioned(late, boards[0])
+        else:
+            assert not [s for s in sent if pinged(server.fake, s)], sent
+            told = [s for s in sent if s.route == "dm.send" and YOUR_TURN in (s.content or "")]
+            assert [s.user_id for s in told] == [late.id], sent
+        (news,) = [s for s in sent if "Your time ran out" in (s.content or "")]
+        assert "now waits for your next decision" in (news.content or ""), news.content
+    assert renewed >= 1, "no timeout left its seat the next decision"
+
+
+@pytest.mark.parametrize("turn", ["dm", "both"])
+async def test_a_player_whose_dms_are_closed_hears_once_when_their_menu_cannot_be_sent(
+    server: Server, turn: str
+) -> None:
+    # Issue 29 (a): the "your turn" line rides on the private menu's DM;
+    # when that DM was refused, the turn counted as told, and a ``dm``
+    # player (not pinged by the board) heard nothing but that their DMs are
+    # closed.  That notice now says it is their turn; to a ``both`` player,
+    # whom the board pinged, it does not say it again.
+    asha = server.asha
+    await server.me(asha, turn=turn)
+    server.fake.block_dms(asha)
+    mark = len(server.fake.sent)
+    await server.game("sangram", "reminder=off")
+    sent = server.fake.sent[mark:]
+    told = [s for s in sent if asha.id in pinged(server.fake, s)]
+    (notice,) = [s for s in told if "DMs are closed" in (s.content or "")]
+    says_turn = "it is your turn in Sangram" in (notice.content or "")
+    if turn == "dm":
+        assert told == [notice] and says_turn, told
+    else:
+        assert len(board_posts(told)) == 1 and len(told) == 2 and not says_turn, told
+
+
+async def test_both_with_closed_dms_is_pinged_once_per_wait(server: Server) -> None:
+    # Issue 29 (a), the other way round: ``both`` is pinged by the board; the
+    # DM that follows is refused, and the channel pinged them a second time
+    # for the same wait.
+    bhima = server.bhima
+    await server.me(bhima, turn="both")
+    server.fake.block_dms(bhima)
+    mark = len(server.fake.sent)
+    await server.game()
+    waits = int(await server.awaited() is bhima)
+    for _ in range(6):
+        before = await server.awaited()
+        await server.move()
+        waits += before is not bhima and await server.awaited() is bhima
+    sent = server.fake.sent[mark:]
+    pings = [s for s in sent if bhima.id in pinged(server.fake, s)]
+    assert waits >= 2
+    assert len(pings) == waits, [p.content for p in pings]
+    # They are still told, once, why no DM comes: by name, without a ping.
+    (notice,) = [s for s in sent if "DMs are closed" in (s.content or "")]
+    assert "**bhima** it is your turn" in (notice.content or ""), notice.content

@@ -528,3 +528,57 @@ async def test_a_private_decision_is_never_reminded_in_the_channel(
     for post in game.fake.channel_posts()[posts:]:
         assert "Reminder" not in (post.content or "")
         assert not any(user.mention in (post.content or "") for user in users)
+
+
+# -- issue 29: a wait is reminded as its schedule says, once ---------------------------------
+
+
+KEEP_TIME_REPLANS = (
+    "issue 29 (c): GameService._keep_time (bot/service.py) plans a fresh first reminder "
+    "for a seat still owing the same decision whose reminder timer is gone because "
+    "take_reminder removed it after the wait's last reminder; the fix belongs there"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=KEEP_TIME_REPLANS)
+@pytest.mark.parametrize("trigger", ["another commits", "another goes away", "private"])
+async def test_a_wait_gets_no_reminder_after_its_last_one_whoever_else_acts(
+    games: list[Game], tmp_path: Path, trigger: str
+) -> None:
+    # A 12h clock (a day for the private decision) with reminders ``auto``:
+    # one reminder at half the time, and no last warning (it would come
+    # within a day of the first; README).  Another player's commit, or any
+    # change to the game (a vacation taken by someone else), set the timers
+    # again, and the seat whose reminder had been sent got a second one at
+    # half of what was left (the three-week simulation's 12h Sangram wait).
+    clock = DAY if trigger == "private" else 12 * HOUR
+    if trigger == "another commits":
+        game = await open_game(games, tmp_path, "sangram", 3, "clock=12h")
+        waiting = await game.awaited()
+    else:
+        game = await open_game(games, tmp_path, "kauda_baji", 2, "pieces=1 clock=12h")
+        waiting = await game.awaited()
+        if trigger == "private":
+            game.id = await announce_game(game, game.users, {"clock": "1d"})
+            await game.restart()  # start-up sets the timers of a game that has none
+            _, private = bot_of(game.fake).service.owing(await game.live())
+            waiting = [game.users[s] for s in sorted(private)]
+    assert len(waiting) >= 1
+    await game.advance(clock / 2 + 1)
+    assert [len(reminders(game, u)) for u in waiting] == [1] * len(waiting)
+    await game.advance(HOUR)
+    if trigger == "another commits":
+        mover, *waiting = waiting
+        live = await game.live()
+        seat = live.seat_of(mover.id)
+        texts = bot_of(game.fake).service.legal_texts(live, seat)
+        await game.fake.slash(mover, "game play", action=texts[0], game=game.id)
+        await game.fake.settle()
+    else:
+        other = next(u for u in game.users if u not in waiting)
+        await game.fake.slash(other, "game away", days=1)
+    await game.advance(clock / 2 - HOUR - 2 * MINUTE)  # just before the deadline
+    live = await game.live()
+    owing = set().union(*bot_of(game.fake).service.owing(live))
+    assert all(live.seat_of(u.id) in owing for u in waiting)  # still the same wait
+    assert [len(reminders(game, u)) for u in waiting] == [1] * len(waiting)
