@@ -450,6 +450,12 @@ def game_timers(waits: Waits, stored: Sequence[Timer]) -> list[Timer]:
     """
     now, rule = waits.now, waits.rule
     existing = {(t.kind, t.seat): t for t in stored if t != waits.taken}
+    # Deadlines stored per seat, the one being handled included: a wait
+    # whose deadline is stored has begun already.
+    deadlines_stored: dict[int, set[float]] = {}
+    for t in stored:
+        if t.kind == "clock":
+            deadlines_stored.setdefault(t.seat, set()).add(t.due)
     deadlines: dict[int, float] = {}
     reminders: dict[int, tuple[float, int]] = {}
     for seat in sorted(waits.public | waits.private):
@@ -473,6 +479,16 @@ def game_timers(waits: Waits, stored: Sequence[Timer]) -> list[Timer]:
         reminder = existing.get(("remind", seat))
         if reminder is not None and not fresh:
             reminders[seat] = (reminder.due, reminder.count)
+            continue
+        stood = deadline is not None and any(
+            abs(due - deadline) < 1.0 for due in deadlines_stored.get(seat, ())
+        )
+        if not fresh and stood:
+            # The same wait (its deadline stands) whose reminders are spent:
+            # its last one was sent and its timer removed.  Planning a first
+            # reminder again would send one more than the schedule gives
+            # whenever anyone else acted (issue 29: a 12 h clock reminded
+            # twice).  The schedule of a wait is decided when it begins.
             continue
         due = first_reminder(waits.reminders.get(seat), rule, now=now, deadline=deadline)
         if due is not None:

@@ -533,14 +533,6 @@ async def test_a_private_decision_is_never_reminded_in_the_channel(
 # -- issue 29: a wait is reminded as its schedule says, once ---------------------------------
 
 
-KEEP_TIME_REPLANS = (
-    "issue 29 (c): GameService._keep_time (bot/service.py) plans a fresh first reminder "
-    "for a seat still owing the same decision whose reminder timer is gone because "
-    "take_reminder removed it after the wait's last reminder; the fix belongs there"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=KEEP_TIME_REPLANS)
 @pytest.mark.parametrize("trigger", ["another commits", "another goes away", "private"])
 async def test_a_wait_gets_no_reminder_after_its_last_one_whoever_else_acts(
     games: list[Game], tmp_path: Path, trigger: str

@@ -565,11 +565,6 @@ async def test_three_weeks_every_wait_is_announced_once_and_every_timeout_remind
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 29 (c): GameService._keep_time (bot/service.py) plans a fresh first "
-    "reminder for a seat still in the same wait after its last reminder was sent",
-)
 async def test_three_weeks_no_wait_gets_more_reminders_than_its_schedule(
     tmp_path: Path,
 ) -> None:
