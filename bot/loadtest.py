@@ -29,10 +29,10 @@ bank, :data:`CLOCK`) under each timeout policy in turn (``substitute``,
 the seat to the automatic player).  Every seat's bank is set to a few
 seconds, so each game is a chain of deadlines during the run.  Nobody plays
 these games but one racer each, which reads the awaited seat's deadline and
-clicks its move so that the click lands just before or just after the clock
-runs out (:class:`Aim`): the timeout, fired by
-whichever process claimed the timer, races the player's move, received by
-the process of the guild's shard (or shard 0's).  While a worker handles a
+clicks its move so that the click lands while the timeout is being written
+(:class:`Aim`): the timeout, fired by whichever process claimed the timer,
+races the player's move, received by the process of the guild's shard (or
+shard 0's).  While a worker handles a
 clock timer, each of its game writes waits a random moment first
 (``--timer-jitter``), as on a loaded machine, which widens the windows in
 which a click can fall between two of a timeout's writes.
@@ -48,9 +48,11 @@ the log, not counts.
 Mid-run one worker is killed with SIGKILL and started again on its shards.
 After the players stop, the coordinator waits until no timer is overdue (at
 most the grace the workers' lease, watchdog and retry settings allow, see
-:func:`deadline_grace`), stops the workers, reads the database back and
-checks it against the journals (see :data:`VIOLATIONS`).  The exit status
-is 1 when any violation is not zero.
+:func:`deadline_grace`), has the workers start no new clock job and finish
+the ones under way, stops them, reads the database back and checks it
+against the journals (see :data:`VIOLATIONS`); ``findings.json`` beside the
+journals holds the games each count names.  The exit status is 1 when any
+violation is not zero.
 
 The claims' lease (180 s in production) is shortened to ``--lease`` in the
 workers, the watchdog to two thirds of it and a failed timer's retry to
@@ -106,8 +108,8 @@ RACE_SPREAD = 0.3
 """A racer's click lands within this many seconds either side of its aim
 (:class:`Aim`)."""
 OVERDUE = 1.0
-"""A timer due more than this long ago is overdue (a clock timer may fire
-up to half a second early, and the scheduler needs a moment)."""
+"""A timer due more than this long ago is overdue (the scheduler needs a
+moment to wake and claim it)."""
 SETTLE_AT_LEAST = 3.0
 """Seconds the coordinator waits after the players stop, at least, for the
 last deliveries."""
@@ -1036,7 +1038,7 @@ class Aim:
     def learn(self, clock_won: bool) -> None:
         if self.last is not None:
             grown = self.step * 1.5 if clock_won == self.last else self.step / 2
-            self.step = min(2.0, max(0.05, grown))
+            self.step = min(1.0, max(0.05, grown))
         self.last = clock_won
         self.offset += -self.step if clock_won else self.step
         self.offset = max(-RACE_SPREAD, self.offset)

@@ -25,6 +25,7 @@ from discord.http import Route
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, apply_step, progress_seat, resolve_chance
 from bot.loadtest import (
+    CLOCK,
     CLOCK_AFTER_A_TIMEOUT,
     Ack,
     Aim,
@@ -53,6 +54,7 @@ from bot.loadtest import (
     parse_journal,
     reply_record,
 )
+from bot.timekeeping import ClockRule
 
 CLICK = 111
 OTHER_CLICK = 222
@@ -417,6 +419,11 @@ def test_a_deadline_met_or_timed_out_counts_no_fault() -> None:
     assert met["deadlines_met"] == 1 and met["deadlines_timed_out"] == 0
     # A deadline after the coordinator stopped waiting is not checked.
     assert deadlines([Deadline(1, 0, 4, STOP + 5)], [])["deadlines_due"] == 0
+
+
+def test_the_gap_between_timeouts_is_what_the_timed_games_clock_gives() -> None:
+    rule = ClockRule.parse(CLOCK)
+    assert rule is not None and rule.after_move(0.0) == CLOCK_AFTER_A_TIMEOUT
 
 
 def test_a_timeout_fired_twice_is_counted() -> None:
