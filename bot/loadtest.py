@@ -1925,11 +1925,17 @@ async def main_async(args: argparse.Namespace) -> int:
             await asyncio.to_thread(server.stop)
     print(json.dumps({"runs": reports}, indent=2))
     print(table(reports))
+    for r in reports:
+        for count, lines in r["notes"].items():
+            where = f"{r['database']} N={r['processes']}"
+            print(f"{where} {count}: {'; '.join(lines)} (see {r['journals']}/findings.json)")
     bad = [r for r in reports if any(r[k] for k in VIOLATIONS)]
     return 1 if bad else 0
 
 
 TABLE_COLUMNS = (
+    ("blind", "acks_missing_from_journal"),
+    ("unjour", "log_entries_unjournalled"),
     ("lost", "acked_not_in_log"),
     ("twice", "applied_twice"),
     ("contra", "replies_contradicting_log"),
