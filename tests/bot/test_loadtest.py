@@ -36,6 +36,7 @@ from bot.loadtest import (
     GameLog,
     Journal,
     LogEntry,
+    Notes,
     SeatAtEnd,
     TableAtEnd,
     TimerAtEnd,
@@ -354,7 +355,13 @@ def test_a_seat_handed_over_without_its_log_entry_is_counted() -> None:
     # The shape of the forfeit raced by a move: the seat is the automatic
     # player's, the log never said so, and the game waits on it.
     raced = table(seats=left, awaited=[1], clock_timers=())
-    assert check_tables([raced]) == {"games_stranded": 1, "seats_left_unlogged": 1}
+    notes: Notes = {}
+    assert check_tables([raced], notes) == {"games_stranded": 1, "seats_left_unlogged": 1}
+    # The report says where to look.
+    assert notes == {
+        "seats_left_unlogged": ["game 1: seat 1 automatic"],
+        "games_stranded": ["game 1: seat 1 left, awaited"],
+    }
     # A @left in the log for a seat a person still plays.
     assert check_tables([table(left_logged=[1])])["seats_left_unlogged"] == 1
 
