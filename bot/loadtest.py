@@ -162,7 +162,9 @@ def reply_record(interaction: int, text: str) -> dict[str, Any]:
     return {"reply": interaction, "text": text[:100]}
 
 
-REFUSED_WRITES = frozenset({"StaleVersion", "WrongStatus", "GameNotFound"})
+REFUSED_WRITES = frozenset(
+    {"StaleVersion", "WrongStatus", "GameNotFound", "NotSeated", "SeatTaken"}
+)
 """A write that raised one of these wrote nothing (the store's contract);
 any other exception (a cancelled task, a lost connection) may have come
 after the commit."""
@@ -481,42 +483,35 @@ async def worker_main(args: argparse.Namespace) -> None:
     jitter = random.Random(os.getpid())
 
     async def timer_jitter() -> None:
-        # A timeout is a few writes (a forfeit: the seat handed over, then
-        # the log); the wait between them is what a loaded machine adds,
-        # and what lets a click fall in between.
+        # The wait a loaded machine adds before a timer's job writes: what
+        # lets a click fall in between its look at the game and its write.
         if for_timer.get() is not None and args.timer_jitter > 0:
             await asyncio.sleep(jitter.random() * args.timer_jitter)
 
-    append = store.append
+    commit = store.commit
 
-    async def journalled_append(game_id: int, *, expected_version: int, **rest: Any) -> Any:
-        # Journalled before the write returns (and before it starts): a
-        # process killed mid-write still leaves what it was writing and for
-        # whom; the outcome follows once the write returned or raised.
+    async def journalled_commit(game_id: int, *, expected_version: int, **rest: Any) -> Any:
+        # Every change to a game is one commit (issue 29), journalled before
+        # the write returns (and before it starts): a process killed
+        # mid-write still leaves what it was writing and for whom; the
+        # outcome follows once the write returned or raised.
         await timer_jitter()
         key = f"{os.getpid()}.{next(writes)}"
-        entries = [(e.actor, e.action) for e in rest.get("entries", ())]
+        entries = [(e.actor, e.action) for e in rest["change"].entries]
         journal.write(
             **commit_record(
                 key, game_id, expected_version, entries, for_click.get(), for_timer.get()
             )
         )
         try:
-            record = await append(game_id, expected_version=expected_version, **rest)
+            written = await commit(game_id, expected_version=expected_version, **rest)
         except BaseException as exc:
             journal.write(**outcome_record(key, error=type(exc).__name__))
             raise
-        journal.write(**outcome_record(key, version=record.version))
-        return record
+        journal.write(**outcome_record(key, version=written.record.version))
+        return written
 
-    store.append = journalled_append  # type: ignore[method-assign]
-    update_seats = store.update_seats
-
-    async def jittered_update_seats(*args: Any, **kwargs: Any) -> Any:
-        await timer_jitter()
-        return await update_seats(*args, **kwargs)
-
-    store.update_seats = jittered_update_seats  # type: ignore[method-assign]
+    store.commit = journalled_commit  # type: ignore[method-assign]
     clock_timer = service.clock_timer
 
     quiet = asyncio.Event()

@@ -371,3 +371,39 @@ async def test_the_bot_repairs_a_stranded_game_at_start_up_and_posts_its_move(
     assert delivered.version == game.version, "the repaired game's board is up to date"
     await assert_whole_game(bot.service, game_id)
     await fake.close()
+
+
+async def test_a_move_is_written_with_its_clocks_so_a_kill_right_after_it_charges_nobody(
+    two: tuple[Process, Process, Clock],
+) -> None:
+    """A process writes a move and is killed before anything else (the
+    load test: a watchdog's cancel or a SIGKILL after the write).  The
+    move's own write stopped the mover's clock with its increment and
+    started the next player's: before, the clocks were a second write, and
+    the mover's clock ran on through the outage, so their next turn timed
+    out at once."""
+    a, b, clock = two
+    game = await a.service.new_game(
+        "kauda_baji", creator=PLAYERS[0], guild_id=1, channel_id=10, options={"clock": "1d+1h"}
+    )
+    await a.service.join(game.id, PLAYERS[1])
+    await a.service.start(game.id, PLAYERS[0].user_id, moderator=False)
+    seat, user, text = await seat_to_move(a.service, game.id)
+    clock.now += 600.0  # ten minutes of thought
+
+    async def killed(*args: Any, **kwargs: Any) -> None:
+        raise Killed
+
+    a.service._after_change = killed  # type: ignore[method-assign]
+    with pytest.raises(Killed):
+        await a.service.play(game.id, user, text)
+    after = await b.service.get(game.id)
+    assert after.version > 0 and [e.actor for e in await b.service.store.log(game.id)][-1] >= -1
+    moved = after.seats[seat]
+    # Stopped, or started afresh when the mover owes the next decision too.
+    assert moved.clock_since in (None, clock.now), "the mover's clock ran on"
+    assert moved.clock_left == pytest.approx(86400.0)  # 1d - 10 min + 1h, at most its start
+    if not after.is_over:
+        for waiting in after.engine.waiting_on(after.state):
+            assert after.seats[waiting].clock_since == clock.now
+    await assert_whole_game(b.service, game.id)
