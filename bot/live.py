@@ -135,6 +135,14 @@ class LiveGame:
         None once the automatic player has it."""
         return holder(self.seats, seat)
 
+    @property
+    def solo(self) -> bool:
+        """One person plays, every other seat is automatic (a lobby's
+        automatic players, or seats people left): nobody else reads the
+        board between that person's decisions (issue 30)."""
+        held = [s for s in range(len(self.seats)) if self.holder(s) is not None]
+        return len(held) == 1 and len(self.seats) > 1
+
     def is_auto(self, seat: Seat) -> bool:
         """The seat passed to the automatic player."""
         return 0 <= seat < len(self.seats) and self.seats[seat].controller == "auto"

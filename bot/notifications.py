@@ -42,7 +42,7 @@ TurnAlert = Literal["ping", "dm", "both"]
 
 TURN_ALERTS: Final[tuple[TurnAlert, ...]] = ("ping", "dm", "both")
 
-FIELDS: Final = ("turn", "reminders", "quiet", "timezone")
+FIELDS: Final = ("turn", "reminders", "quiet", "timezone", "views")
 """The settings a player may set, by the names ``parse`` and the JSON use."""
 
 MINUTES_A_DAY: Final = 24 * 60
@@ -275,6 +275,10 @@ class Notifications:
     past midnight (``23:00-07:00``)."""
     timezone: str = "UTC"
     """An IANA name (``Asia/Kolkata``) or a fixed offset (``+05:30``)."""
+    views: bool = True
+    """Whether their private view of a game (a hand, a screen) is kept up to
+    date in its one standing DM as it changes; off: a DM comes only with a
+    decision they owe (issue 30)."""
 
     # -- quiet hours
 
@@ -319,6 +323,7 @@ class Notifications:
             "reminders": reminders,
             "quiet": "off" if self.quiet is None else list(self.quiet),
             "timezone": self.timezone,
+            "views": "on" if self.views else "off",
         }
 
     @classmethod
@@ -335,6 +340,7 @@ class Notifications:
             reminders=_reminders_of(obj["reminders"]) if "reminders" in obj else base.reminders,
             quiet=_quiet_of(obj.get("quiet")),
             timezone=timezone if _valid_timezone(timezone) else base.timezone,
+            views=obj.get("views") != "off",
         )
 
     @classmethod
@@ -365,11 +371,19 @@ class Notifications:
             changes["quiet"] = parse_quiet(given["quiet"])
         if "timezone" in given:
             changes["timezone"] = parse_timezone(given["timezone"])
+        if "views" in given:
+            word = str(given["views"]).strip().lower()
+            if word not in ("on", "off"):
+                raise InvalidOptions(
+                    f"Keep your private views up to date `on` or `off`; not {excerpt(word)}."
+                )
+            changes["views"] = word == "on"
         return cls(
             turn=changes.get("turn", current.turn),
             reminders=changes.get("reminders", current.reminders),
             quiet=changes.get("quiet", current.quiet),
             timezone=changes.get("timezone", current.timezone),
+            views=changes.get("views", current.views),
         )
 
     # -- words
@@ -393,11 +407,17 @@ class Notifications:
             "and once shortly before the deadline"
         )
 
+    def view_words(self) -> str:
+        """Whether the player's private views are kept up to date, in words."""
+        if self.views:
+            return "kept up to date in one DM per game, edited silently as it changes"
+        return "off: a DM comes only with a decision you owe"
+
     def describe(self) -> str:
         """One line for players."""
         turn, reminders = self.turn_words(), self.reminder_words()
         quiet = "none" if self.quiet is None else format_quiet(self.quiet)
         return (
             f"Your turn: {turn} · reminders: {reminders} · quiet hours: {quiet} · "
-            f"time zone: {self.timezone}"
+            f"time zone: {self.timezone} · private views: {'on' if self.views else 'off'}"
         )

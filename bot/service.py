@@ -21,6 +21,7 @@ from bot.choices import StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
 from bot.engines.core import (
     CHANCE,
+    Determinizes,
     Engine,
     GameError,
     NotYourTurn,
@@ -108,11 +109,19 @@ replaced faster than anyone can read it.  Constant, whatever the position
 and whatever it decides, so its timing tells nobody anything (a private
 decision included).  Kept in a ``clock`` timer of the seat, so it survives a
 restart and fires once."""
+SOLO_AUTO_DELAY = 0.3
+"""``AUTO_DELAY`` at a table of one person and automatic seats (issue 30):
+nobody else reads the boards between the person's decisions, which go out
+as one board when the person must act again, so the automatic seats move
+quickly.  Constant too, whatever the position or decision."""
 THINK_PAD: Mapping[Level, float] = {"easy": 0.0, "medium": 0.5, "hard": 1.5}
 """Seconds a lobby's automatic player takes at least to choose, thinking
 included (after ``AUTO_DELAY``): a search's time depends on the position,
 and so on what the seat holds; padded to a constant, it tells nobody
-anything.  Above a level's 95th percentile on the reference machine."""
+anything.  Above a level's 95th percentile on the reference machine.  Only
+in games that hide something (their engines deal what a seat cannot see:
+``Determinizes``): where everything is on the board, how long a move took
+tells nothing that is not public, and nothing is padded (issue 30)."""
 THINK_LEASE = 120.0
 """How long a thinking seat's timer is moved on while it searches: a bot
 stopped mid-thought moves after a restart once this has passed."""
@@ -1340,6 +1349,15 @@ class GameService:
         on the board of the move that made them due)."""
         return self.auto_delay > 0 and game.seats[seat].automatic_player
 
+    def delay_of(self, game: LiveGame) -> float:
+        """How long a lobby's automatic player waits before it acts: the
+        table's readers need ``auto_delay`` between boards; a person alone
+        with automatic seats reads one board when it is their turn again
+        (:data:`SOLO_AUTO_DELAY`, never more than ``auto_delay``)."""
+        if game.solo:
+            return min(self.auto_delay, SOLO_AUTO_DELAY)
+        return self.auto_delay
+
     async def _play_automatic(self, game: LiveGame) -> None:
         """Automatic seats that do not wait play at once, until a person or
         a waiting automatic player must act."""
@@ -1433,7 +1451,7 @@ class GameService:
             {}
             if game.paused
             else {
-                s: now + (self.auto_delay if self.waits_to_act(game, s) else 0.0)
+                s: now + (self.delay_of(game) if self.waits_to_act(game, s) else 0.0)
                 for s in self.automatic_turn(game)
             }
         )
@@ -1671,7 +1689,10 @@ class GameService:
         ``THINK_PAD``, so its timing tells nothing of what the seat holds."""
         seed = int(self._draw() * 2**53)
         chosen = self.level_of(game, seat) if level is None else level
-        return await self._think(game.engine.name, game.state, seat, chosen, seed, pad=pad)
+        hides = isinstance(game.engine, Determinizes)
+        return await self._think(
+            game.engine.name, game.state, seat, chosen, seed, pad=pad and hides
+        )
 
     async def _think(
         self, engine_name: str, state: Any, seat: Seat, level: Level, seed: int, *, pad: bool
@@ -1692,7 +1713,8 @@ class GameService:
         """Search for the seat of ``lease`` (its timer, moved on as a lease),
         then play the move if nothing changed meanwhile."""
         seat = lease.seat
-        action = await self._think(game.engine.name, state, seat, level, seed, pad=True)
+        hides = isinstance(game.engine, Determinizes)
+        action = await self._think(game.engine.name, state, seat, level, seed, pad=hides)
         async with self.lock(game.id):
             try:
                 game = await self._load(game.id)

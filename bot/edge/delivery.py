@@ -69,12 +69,17 @@ log = logging.getLogger(__name__)
 NARRATION_LINES = 6
 """At most this many recent narrations go above a board (older ones are in
 the images and the log)."""
+SOLO_NARRATION_LINES = 12
+"""At a person's table with automatic seats, a board tells a whole round of
+their moves (issue 30): up to this many lines."""
 
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A game's thread hides from the channel list after 7 days without posts
 (posting reopens it)."""
 
 LAST_MOVE_CHARS = 150
+VIEW_NOTE_CHARS = 300
+"""A standing private view's line on what changed is at most this long."""
 """The lobby's status line quotes at most this much of the last narration."""
 
 CLAIM_WAITS = (0.1, 0.25, 0.5, 1.0, 2.0)
@@ -210,16 +215,17 @@ def headline(
     now: float | None = None,
     away: Mapping[Seat, float] | None = None,
     named: Collection[Seat] = (),
+    lines: int = NARRATION_LINES,
 ) -> str:
-    """The text above a board: what happened since the last board, who acts
-    next (``named``: seats named rather than mentioned), and (with a clock,
-    given the time ``now``) everyone's time left."""
-    lines = [fill_seats(n, game) for n in narrations if n]
-    if len(lines) > NARRATION_LINES:
-        lines = ["…", *lines[-NARRATION_LINES:]]
-    said = " ".join(lines)
+    """The text above a board: what happened since the last board (its last
+    ``lines`` narrations), who acts next (``named``: seats named rather than
+    mentioned), and (with a clock, given the time ``now``) everyone's time
+    left."""
+    said = [fill_seats(n, game) for n in narrations if n]
+    if len(said) > lines:
+        said = ["…", *said[-lines:]]
     clocks = fill_seats(clock_line(game, now, away), game) if now is not None else ""
-    parts = [*lines, next_up(game, already_said=said, named=named), clocks]
+    parts = [*said, next_up(game, already_said=" ".join(said), named=named), clocks]
     return clip("\n".join(p for p in parts if p))
 
 
@@ -292,11 +298,11 @@ just before the move the automatic player made for the seat."""
 TURN = "turn:"
 """Outbox targets ``turn:<seat>``: the "your turn" DM of a seat's current
 wait.  ``version`` is the game version the wait's DM became owed at,
-``digest`` is ``owed`` (or ``owed:last``: everyone else has chosen), then
-``sent`` or ``dropped``; ``notice`` marks a player whose DMs are closed (the
+``digest`` is ``owed``, then ``sent`` or ``dropped`` (``owed:last``, for
+the last of a simultaneous phase, is from before issue 30 and reads as
+``owed``); ``notice`` marks a player whose DMs are closed (the
 channel pings them instead)."""
 OWED = "owed"
-OWED_LAST = "owed:last"
 
 FOLLOW = "follow:"
 """Outbox targets ``follow:<user_id>`` (issue 21): what a member who follows
@@ -323,6 +329,13 @@ class Audience:
     dm: frozenset[Seat]
     """Seats told by DM (``dm`` or ``both``, DMs not known to be closed,
     not away)."""
+    reach: frozenset[Seat] = frozenset()
+    """Seats a DM can reach now, whatever they asked for (held by a person,
+    not away, DMs not known to be closed): a decision made in a DM menu is
+    announced by that DM (issue 30)."""
+    views: frozenset[Seat] = frozenset()
+    """Seats whose players keep their private view up to date in its
+    standing DM (``/chaupal me views``, on unless turned off)."""
 
     def reachable(self, seat: Seat) -> bool:
         """Whether a ping may reach this seat's player now."""
@@ -783,19 +796,32 @@ class Delivery:
         quiet: set[Seat] = set()
         ping: set[Seat] = set()
         dm: set[Seat] = set()
+        reach: set[Seat] = set()
+        views: set[Seat] = set()
         for s in game.seats:
             seat, mine = s.seat, prefs[s.user_id]
             private, turn = rows.get(f"seat:{seat}"), rows.get(f"{TURN}{seat}")
             closed = (private is not None and private.notice) or (turn is not None and turn.notice)
             if mine.quiet_at(now):
                 quiet.add(seat)
+            if mine.views:
+                views.add(seat)
             if seat in away or game.holder(seat) is None:
                 continue  # the automatic player plays it: nobody to ping or DM
+            if not closed:
+                reach.add(seat)
             if mine.turn in ("dm", "both") and not closed:
                 dm.add(seat)
             if (mine.turn in ("ping", "both") or closed) and seat not in quiet:
                 ping.add(seat)
-        return Audience(away, frozenset(quiet), frozenset(ping), frozenset(dm))
+        return Audience(
+            away,
+            frozenset(quiet),
+            frozenset(ping),
+            frozenset(dm),
+            frozenset(reach),
+            frozenset(views),
+        )
 
     async def _board(
         self,
@@ -804,11 +830,18 @@ class Delivery:
         actor: Seat | None,
         audience: Audience,
     ) -> bool:
+        from bot.edge.ui.items import board_menu
+
         row = rows.get("board")
         over = game.is_over
         if row is not None and row.version >= game.version and (row.over or not over):
             return True
         awaited = frozenset() if over else game.engine.waiting_on(game.state)
+        if not over and game.solo and self._automatic_only(game):
+            # A person alone with automatic seats: their moves go out
+            # together, on the board the person acts on next (issue 30).
+            # Nothing is recorded: that board tells everything since this.
+            return True
         before = row.awaited if row is not None else frozenset()
         since = row.version if row is not None else 0
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
@@ -828,41 +861,52 @@ class Delivery:
         # player made its move, so its player is not at the keyboard and is
         # told as if the turn had just passed to them.
         timed_out = {e.actor for e in entries if e.action == TIMEOUT_EVENT}
-        renewed = (awaited & before & timed_out) - {actor}
-        pings = (set(awaited - before) | renewed) - {actor}
-        last_one = len(before) >= 2 and len(awaited) == 1 and awaited < before
+        # So does a seat that made a move since the last board and is awaited
+        # again after others moved (a person alone with automatic seats,
+        # whose rounds go out as one board): a new decision, not the one the
+        # last board named.
+        moved = {e.actor for e in entries if e.actor >= 0 and not e.action.startswith("@")}
+        renewed = (awaited & before & (timed_out | (moved - {actor}))) - {actor}
+        newly = (set(awaited - before) | renewed) - {actor}
+        # One notification per owed decision (issue 30), the way the player
+        # asked (``/chaupal me turn``): a ping on this board, a "your turn"
+        # DM, or both.  A decision made in a DM menu is announced by that DM
+        # (the decision is one tap away there), whatever the setting, and
+        # the board names its player without pinging them; a player who
+        # asked for both is pinged here as well.  Nobody is told again when
+        # a simultaneous phase comes down to them: the last to commit was
+        # told when it began.
+        served = board_menu(game).seats
+        by_menu = {s for s in newly if asked_privately(game, s, served)} & audience.reach
+        both = audience.ping & audience.dm
+        pings = (newly - by_menu) | (by_menu & both)
+        turns = ((newly - by_menu) & audience.dm) | by_menu
         # A new message when someone new must act, the game ended or chance
         # showed something (dice, cards); when the awaited set only shrank
         # (players committing one by one) the board is edited in place.
         fresh = row is None or over or bool(awaited - before) or bool(renewed) or chance or resolved
         # Players who asked not to be pinged in the channel (DM only), who
-        # are away or in their quiet hours are named, not mentioned.
+        # are away or in their quiet hours, or whose DM announces their
+        # decision, are named, not mentioned.
         content = headline(
             game,
             narrations,
             now=self.bot.clock(),
             away=audience.away,
-            named=awaited - audience.ping,
+            named=awaited - (pings & audience.ping),
+            lines=SOLO_NARRATION_LINES if game.solo else NARRATION_LINES,
         )
         sent = False
         if not fresh:
             sent = await self._edit_board(game, content)
         edited = sent
         if not sent:
-            if last_one:
-                pings |= awaited
-                content = clip(content + " Everyone else is waiting for you.")
             sent = await self._post_board(game, content, pings & audience.ping, nonce=True)
-        elif last_one:
-            pings = set(awaited)
-            last = next(iter(awaited))
-            if last in audience.ping:
-                sent = await self._nudge(game, last)
         if sent:
             # The DMs this wait owes, recorded before the board's own row so
             # that a crash in between loses none (see ``TURN``).
             shown_at = row.version if row is not None else -1
-            await self._owe_turns(game, rows, pings & audience.dm, shown_at, last=last_one)
+            await self._owe_turns(game, rows, turns, shown_at)
             await self._owe_follows(game, rows, new_board=not edited)
             # Sticky while the same message is edited: it still shows the
             # phase until a new board replaces it.
@@ -874,14 +918,18 @@ class Delivery:
             await self._update_status(game, await self._last_narration(game, narrations))
         return sent
 
+    @staticmethod
+    def _automatic_only(game: LiveGame) -> bool:
+        """Whether only automatic seats may act now (chance aside)."""
+        movers = game.engine.to_move(game.state) - {CHANCE}
+        return bool(movers) and all(game.is_auto(s) for s in movers)
+
     async def _owe_turns(
         self,
         game: LiveGame,
         rows: Mapping[str, OutboxRow],
         seats: Collection[Seat],
         since: int,
-        *,
-        last: bool,
     ) -> None:
         """Record that ``seats`` are owed a "your turn" DM for the wait that
         began after the board of version ``since``; a seat whose DM for that
@@ -896,7 +944,7 @@ class Delivery:
                 OutboxRow(
                     key,
                     game.version,
-                    digest=OWED_LAST if last else OWED,
+                    digest=OWED,
                     notice=old.notice if old is not None else False,
                 ),
             )
@@ -1006,10 +1054,7 @@ class Delivery:
         return [board, replay]
 
     def _turn_text(self, game: LiveGame, row: OutboxRow, link: str) -> str:
-        title = f"{game.engine.title} #{game.id}"
-        if row.digest == OWED_LAST:
-            return f"Everyone else in {title} has chosen: it is your turn: {link}"
-        return f"Your turn in {title}: {link}"
+        return f"Your turn in {game.engine.title} #{game.id}: {link}"
 
     async def _board_link(self, game: LiveGame) -> str:
         board = await self.bot.store.get_message(game.id, "board")
@@ -1075,24 +1120,6 @@ class Delivery:
         await self._record(
             game.id, dataclasses.replace(row, digest="sent", notice=row.notice or closed)
         )
-        return True
-
-    async def _nudge(self, game: LiveGame, seat: Seat) -> bool:
-        """The last player of a simultaneous phase: one more ping."""
-        user_id = game.user_of(seat)
-        try:
-            await self.send(
-                game,
-                content=(
-                    f"{mention(user_id)} everyone else in {game.engine.title} #{game.id} "
-                    "has chosen: the game is waiting for you."
-                ),
-                allowed_mentions=pinging([user_id]),
-                nonce=f"n{game.id}v{game.version}",
-            )
-        except discord.HTTPException as exc:
-            log.warning("game %d: could not post a reminder (%s %s)", game.id, exc.status, exc.code)
-            return False
         return True
 
     async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
@@ -1181,6 +1208,12 @@ class Delivery:
         audience: Audience,
         turn: OutboxRow | None = None,
     ) -> bool:
+        """Bring one seat's private view up to date (issue 30): a new DM, which
+        notifies, only with a decision the seat owes (its menu comes with it,
+        and it announces the decision when the board said it is theirs);
+        any other change to what the seat sees edits its standing DM in
+        place, silently, with a line on what changed, unless its player
+        turned view updates off."""
         if game.is_over:
             return True  # the final board shows everything there is to show
         digest = seat_digest(game, seat, served)
@@ -1195,33 +1228,67 @@ class Delivery:
                     game.id, dataclasses.replace(row, version=game.version, digest=digest)
                 )
             return True
-        if row.digest == digest:
+        # A wait the board announces by this seat's DM (see ``_board``).
+        announce = turn if _owed(turn) and asked_privately(game, seat, served) else None
+        if row.digest == digest and announce is None:
             return True
         old_me, _, old_asked = row.digest.partition(":")
         me, _, asked = digest.partition(":")
         first = row.version < 0
         has_secrets = secrets_of(game.engine, game.state, seat) is not None
-        wanted = (me != old_me and (has_secrets or not first)) or (asked and asked != old_asked)
+        changed = (me != old_me and (has_secrets or not first)) or asked != old_asked
         in_reply = seat == actor and seat in game.engine.to_move(game.state)
+        public, private = self.bot.service.owing(game)
+        owes = seat in public | private
+        # A decision the seat owes, whose menu is not in its own reply: new
+        # choices, or a wait the board announces here.
+        decision = (
+            owes and bool(asked) and not in_reply and (announce is not None or asked != old_asked)
+        )
         done = dataclasses.replace(row, version=game.version, digest=digest)
-        if wanted and not in_reply and not row.notice:
-            # A seat owed a "your turn" DM that gets its menu now hears it
-            # here: one DM for the wait, not two.
-            fold = turn if _owed(turn) and asked_privately(game, seat, served) else None
-            line = "" if fold is None else self._turn_text(game, fold, await self._board_link(game))
+        if row.notice:
+            pass  # DMs closed: the channel was told once; /game hand shows it
+        elif decision:
+            link = await self._board_link(game) if announce is not None else ""
+            line = "" if announce is None else self._turn_text(game, announce, link)
             outcome = await self.send_private(game, seat, served, audience, line)
             if outcome is DM.FAILED:
                 return False
-            if fold is not None:
+            if announce is not None:
                 closed = outcome is DM.CLOSED
                 await self._record(
                     game.id,
-                    dataclasses.replace(fold, digest="sent", notice=fold.notice or closed),
+                    dataclasses.replace(announce, digest="sent", notice=announce.notice or closed),
                 )
+            if outcome is DM.CLOSED:
+                done = dataclasses.replace(done, notice=True)
+        elif changed and seat in audience.views:
+            note = await self._what_changed(game, seat, since=row.version)
+            outcome = await self.update_view(game, seat, served, audience, note)
+            if outcome is DM.FAILED:
+                return False
             if outcome is DM.CLOSED:
                 done = dataclasses.replace(done, notice=True)
         await self._record(game.id, done)
         return True
+
+    def _view_kind(self, seat: Seat, user_id: int) -> str:
+        """The ``messages`` kind of a seat's standing private view: keyed by
+        its holder too, so that a seat that changed hands never edits the
+        DM of the member who held it before (issue 29)."""
+        return f"view:{seat}:{user_id}"
+
+    async def _what_changed(self, game: LiveGame, seat: Seat, *, since: int) -> str:
+        """The line on a standing view's edit: what happened since the view
+        was last sent that concerns this seat (the public narrations naming
+        it: a card sent back to its hand, a capture of its pieces), the last
+        two at most."""
+        tag = f"{{p{seat}}}"
+        entries = await self.bot.store.log(
+            game.id, after_seq=max(0, since), up_to=game.version
+        )
+        said = [e.narration for e in entries if tag in e.narration]
+        return clip(" ".join(fill_seats(n, game) for n in said[-2:]), VIEW_NOTE_CHARS)
 
     async def send_private(
         self,
@@ -1231,11 +1298,11 @@ class Delivery:
         audience: Audience,
         line: str = "",
     ) -> DM:
-        """DM one seat its private view (and its menu, when it must choose;
-        ``line``: the "your turn" line its wait owes), silently while its
-        player is away or in their quiet hours.  With DMs closed the channel
-        is told once, and that notice says it is their turn when the DM was
-        to say it (their ``dm`` setting)."""
+        """DM one seat its private view with its menu (``line``: the "your
+        turn" line its wait owes) as a new message, which notifies unless its
+        player is away or in their quiet hours.  The new DM becomes the
+        seat's standing view; the one before is deleted, so that the player
+        never scrolls through old pictures."""
         from bot.edge.ui.items import private_view
 
         user_id = game.holder(seat)
@@ -1249,29 +1316,123 @@ class Delivery:
             content += " It is your decision: choose below."
             if line:
                 content += f"\n{line}"
+        return await self._new_view(
+            game,
+            seat,
+            user_id,
+            content=content,
+            png=png,
+            view=view,
+            silent=audience.silent(seat),
+            audience=audience,
+            told=bool(line) and view is not None and seat not in audience.ping,
+        )
+
+    async def update_view(
+        self,
+        game: LiveGame,
+        seat: Seat,
+        served: frozenset[Seat],
+        audience: Audience,
+        note: str,
+    ) -> DM:
+        """Edit the seat's standing private view in place (silent: an edit
+        never notifies), with ``note`` on what changed; the menu it carries
+        is the seat's choices now (none when it has none).  Without a
+        standing view (the first, or the player deleted it), a new DM that
+        does not notify."""
+        from bot.edge.ui.items import private_view
+
+        user_id = game.holder(seat)
+        if user_id is None:
+            return DM.SENT
+        png = await self.private_png(game, seat)
+        asked = asked_privately(game, seat, served)
+        view = private_view(self.bot.service, game, seat) if asked else None
+        when = discord_time(self.bot.clock())
+        content = clip(
+            f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>, "
+            f"as of {when}." + (f" {note}" if note else "")
+        )
+        name = f"chaupal-{game.id}-private.png"
+        standing = await self.bot.store.get_message(game.id, self._view_kind(seat, user_id))
+        if standing is not None:
+            try:
+                await (
+                    self.bot.get_partial_messageable(standing[0])
+                    .get_partial_message(standing[1])
+                    .edit(
+                        content=content,
+                        attachments=[discord.File(io.BytesIO(png), filename=name)],
+                        view=view,
+                        allowed_mentions=NO_PINGS,
+                    )
+                )
+                return DM.SENT
+            except discord.NotFound:
+                pass  # deleted by the player: a new one below
+            except discord.HTTPException as exc:
+                log.warning("game %d: view edit failed (%s %s)", game.id, exc.status, exc.code)
+                return DM.FAILED
+        return await self._new_view(
+            game,
+            seat,
+            user_id,
+            content=content,
+            png=png,
+            view=view,
+            silent=True,
+            audience=audience,
+            told=False,
+        )
+
+    async def _new_view(
+        self,
+        game: LiveGame,
+        seat: Seat,
+        user_id: int,
+        *,
+        content: str,
+        png: bytes,
+        view: discord.ui.View | None,
+        silent: bool,
+        audience: Audience,
+        told: bool,
+    ) -> DM:
+        """Send the seat's view as a new DM, make it the standing one, and
+        delete the one before."""
+        kind = self._view_kind(seat, user_id)
+        before = await self.bot.store.get_message(game.id, kind)
         try:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
-            await dm.send(
-                content=content,
+            message = await dm.send(
+                content=clip(content),
                 file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
                 view=view or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
-                silent=audience.silent(seat),
+                silent=silent,
                 # A retry of the same version after a crash mid-send is
                 # dropped by Discord instead of reaching the player twice.
                 nonce=f"s{game.id}.{seat}v{game.version}",
             )
-            return DM.SENT
         except discord.Forbidden as exc:
             log.info("game %d: DMs closed for a player (code %s)", game.id, exc.code)
             # The notice says it is their turn when the DM was to say it and
             # the board did not (``dm``; ``both`` was pinged by the board).
-            told = bool(line) and view is not None and seat not in audience.ping
             await self._dm_fallback(game, user_id, ping=audience.reachable(seat), turn=told)
             return DM.CLOSED
         except discord.HTTPException as exc:
             log.warning("game %d: DM failed (%s %s)", game.id, exc.status, exc.code)
             return DM.FAILED
+        await self.bot.store.set_message(game.id, kind, message.channel.id, message.id)
+        if before is not None and before[1] != message.id:
+            with contextlib.suppress(discord.HTTPException):
+                await (
+                    self.bot.get_partial_messageable(before[0])
+                    .get_partial_message(before[1])
+                    .delete()
+                )
+        return DM.SENT
 
     async def _dm_fallback(
         self, game: LiveGame, user_id: int, *, ping: bool = True, turn: bool = False

@@ -312,6 +312,26 @@ def notifies(fake: FakeDiscord, sent: Sent) -> bool:
     )
 
 
+SILENT = 1 << 12
+"""Discord's SUPPRESS_NOTIFICATIONS flag: a message sent with it (``silent``)
+notifies nobody."""
+
+
+def dm_notified(sent: Sent) -> int | None:
+    """The user a new DM notifies (a DM always does, unless sent silently):
+    edits never notify."""
+    if sent.route == "dm.send" and not sent.flags & SILENT:
+        return sent.user_id
+    return None
+
+
+def notified(fake: FakeDiscord, sent: Sent) -> frozenset[int]:
+    """Everyone this call notifies: the pings of a new channel message, or
+    the recipient of a new DM that is not silent (issue 30's measure)."""
+    dm = dm_notified(sent)
+    return pinged(fake, sent) | (frozenset() if dm is None else frozenset({dm}))
+
+
 def pinged(fake: FakeDiscord, sent: Sent) -> frozenset[int]:
     """The users this call pings: mentioned in its content and let through by
     its ``allowed_mentions`` (without one, Discord parses every mention)."""

@@ -93,6 +93,10 @@ TURN_CHOICES = [
     app_commands.Choice(name="DM", value="dm"),
     app_commands.Choice(name="both", value="both"),
 ]
+VIEW_CHOICES = [
+    app_commands.Choice(name="on: one DM per game, kept up to date", value="on"),
+    app_commands.Choice(name="off: DMs only with a decision", value="off"),
+]
 
 COMMON_ZONES = (
     "UTC",
@@ -170,6 +174,7 @@ def describe_me(mine: Notifications, now: float) -> str:
         f"- `quiet`: {quiet}{mark(mine.quiet, base.quiet)}",
         f"- `timezone`: {mine.timezone}{mark(mine.timezone, base.timezone)}; "
         f"your time now: {local:%H:%M}",
+        f"- `views`: your hand or screen {mine.view_words()}{mark(mine.views, base.views)}",
         "While you are away (`/game away`) nobody pings or reminds you.",
         "Change them with `/chaupal me` and its options.",
     ]
@@ -216,8 +221,10 @@ class ChaupalCog(
         reminders="game (as each game says), off, or a delay like 6h (then one a day)",
         quiet="Quiet hours in your time zone, like 23:00-07:00, or off",
         timezone="Your time zone, like Asia/Kolkata or +05:30",
+        views="on: your hand or screen kept up to date in one DM per game; off: DMs only "
+        "with a decision",
     )
-    @app_commands.choices(turn=TURN_CHOICES)
+    @app_commands.choices(turn=TURN_CHOICES, views=VIEW_CHOICES)
     async def me(
         self,
         itx: discord.Interaction[Any],
@@ -225,6 +232,7 @@ class ChaupalCog(
         reminders: str | None = None,
         quiet: str | None = None,
         timezone: str | None = None,
+        views: app_commands.Choice[str] | None = None,
     ) -> None:
         service = self.bot.service
         given = {
@@ -234,6 +242,7 @@ class ChaupalCog(
                 ("reminders", reminders),
                 ("quiet", quiet),
                 ("timezone", timezone),
+                ("views", views.value if views is not None else None),
             )
             if value is not None
         }
