@@ -11,7 +11,15 @@
 - service: move latency through GameService on a temporary SQLite file with
   1, 100 and 1,000 live games, one move at a time and 8 at once ("move" is
   lock + load + engine + chance + the transaction; "move_and_render" adds the
-  board PNG that delivery posts).
+  board PNG that delivery posts);
+- attention (issue 30, :mod:`bot.attention`): whole games played through
+  discord.py's dispatch with default settings, and what they cost their
+  players: notifications and DMs without a decision per decision owed, the
+  lobby message's edits and length, boards offering choices while only
+  automatic seats act, messages and edits, and one person's waits for the
+  automatic players.  The quick run plays two of its games (a table of
+  three people, one person against four automatic seats: about 10 s),
+  ``--full`` all five (about 40 s).
 
 Two sizes: the default quick run (well under a minute on two cores: shorter
 playouts, fewer renders and moves, 1 and 100 live games) for a first look,
@@ -70,9 +78,20 @@ class Profile:
     """Random games per engine and player count for the interaction figures."""
     searches: int = 4
     """Decisions timed per engine and search level."""
+    attention: tuple[str, ...] | None = None
+    """The games of the attention figures (``bot.attention.SCENARIOS`` by
+    name); None: all of them."""
 
 
-QUICK = Profile(seconds=0.5, renders=20, moves=60, counts=(1, 100), games=3, searches=4)
+QUICK = Profile(
+    seconds=0.5,
+    renders=20,
+    moves=60,
+    counts=(1, 100),
+    games=3,
+    searches=4,
+    attention=("mahabharata-3p", "sangram-solo"),
+)
 FULL = Profile(seconds=3.0, renders=100, moves=600, counts=(1, 100, 1000), games=20, searches=40)
 
 
@@ -508,6 +527,21 @@ async def bench_timers(games: int, due: int) -> dict[str, Any]:
     }
 
 
+async def bench_attention(
+    names: Sequence[str] | None, engines: Sequence[str] | None, progress: Progress
+) -> dict[str, Any]:
+    """Issue 30's figures (:mod:`bot.attention`) for the scenarios named
+    (None: all) whose game is among ``engines`` (None: any)."""
+    from bot.attention import SCENARIOS, measure_all
+
+    chosen = [
+        s
+        for s in SCENARIOS
+        if (names is None or s.name in names) and (engines is None or s.engine in engines)
+    ]
+    return await measure_all(chosen, progress)
+
+
 def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
     parser = argparse.ArgumentParser(
         prog="python -m bot.bench",
@@ -539,6 +573,7 @@ def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
         counts=base.counts if args.counts is None else tuple(args.counts),
         games=base.games,
         searches=base.searches if args.searches is None else args.searches,
+        attention=base.attention,
     )
     return args, profile
 
@@ -586,6 +621,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_service(name, last, profile.moves, args.seed, render_workers=0)
         )
         report["service"][name] = service
+    attention = asyncio.run(bench_attention(profile.attention, args.games, progress))
+    if attention:
+        report["attention"] = attention
     if args.games is None:
         progress("scheduler: 10,000 games with timers")
         report["scheduler"] = asyncio.run(bench_timers(10_000, 1_000))

@@ -32,7 +32,9 @@ PACKAGES = ("bot", "renderers", "storage")
 EDGE = "bot.edge"
 """The Discord edge: the only package that speaks discord.py to players."""
 
-ENTRY_POINTS = frozenset({"bot.__main__", "bot.loadtest", "bot.bench", "bot.demo"})
+ENTRY_POINTS = frozenset(
+    {"bot.__main__", "bot.loadtest", "bot.bench", "bot.demo", "bot.attention"}
+)
 """Tools that build a whole bot or reuse the edge's texts: they stand above
 every layer (only each other import them: ``python -m bot demo``)."""
 

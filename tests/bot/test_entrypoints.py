@@ -162,6 +162,13 @@ def test_bench_prints_json_on_stdout_and_progress_on_stderr(
     service = report["service"]["mahabharata"]
     assert sorted(service) == ["1", "3", "3_thread_render"]
     assert service["3"]["sequential"]["moves"] > 0 and service["3"]["sequential"]["move_p95_ms"] > 0
+    # Issue 30: a whole game through dispatch, and what it cost its players
+    # (the quick run's only Mahabharata game; not its figures, which its
+    # own tests hold).
+    assert sorted(report["attention"]) == ["mahabharata-3p"]
+    attention = report["attention"]["mahabharata-3p"]
+    assert attention["finished"] and attention["decisions"] > 0
+    assert len(attention["players"]) == 3 and attention["lobby_chars"] > 0
     progress = captured.err.splitlines()
     assert any("mahabharata: random playouts" in line for line in progress), captured.err
     assert any("3 live games" in line for line in progress) and progress[-1].endswith("done")
