@@ -42,7 +42,6 @@ from bot.edge.ports import Discord, Headings
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
-    Style,
     clip,
     discord_time,
     fill_seats,
@@ -77,10 +76,8 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A game's thread hides from the channel list after 7 days without posts
 (posting reopens it)."""
 
-LAST_MOVE_CHARS = 150
 VIEW_NOTE_CHARS = 300
 """A standing private view's line on what changed is at most this long."""
-"""The lobby's status line quotes at most this much of the last narration."""
 
 CLAIM_WAITS = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Seconds a catch-up waits, one after the other, for another process that
@@ -143,35 +140,29 @@ def thread_name(game: LiveGame) -> str:
     return clip(f"{game.engine.title} #{game.id}", 100)
 
 
-def status_line(game: LiveGame, last: str, link: str) -> str:
-    """The last line of the lobby message once a game runs: whose turn it is
-    (or the result), the latest narration, and where the game is played.
-    Names are escaped and shown bold, never as mentions (an edit pings nobody
-    anyway)."""
-    parts: list[str] = []
+def status_line(game: LiveGame, thread_id: int | None, final_board: str = "") -> str:
+    """The last line of the lobby message once a game runs: its state (in
+    progress, paused, or over with the result) and where it is played.
+    Nothing in it changes with a move, so the channel's lobby message is
+    edited only for what a reader of the channel cares about (issue 30):
+    the start, a pause or resume, a seat changing hands (the seats above
+    it), the end.  Names are escaped and shown bold, never as mentions (an
+    edit pings nobody anyway)."""
+    where = "this channel" if thread_id is None else f"<#{thread_id}>"
     if game.is_over:
         outcome = game.outcome
         if outcome is None:
-            parts.append("The game is over.")
+            said = "Over."
         elif outcome.is_draw:
-            parts.append("The game is over: a draw.")
+            said = "Over: a draw."
         else:
-            parts.append(f"The game is over. Winner: {names_of(game, outcome.winners)}.")
-    else:
-        parts.append("The game has started.")
-        if game.paused:
-            parts.append("It is paused.")
-        elif game.state is not None:
-            waiting = game.engine.waiting_on(game.state)
-            if waiting:
-                parts.append(f"To play: {names_of(game, waiting)}.")
-            elif game.engine.to_move(game.state) - {CHANCE}:
-                parts.append("Waiting on private decisions.")
-    if last:
-        said = fill_seats(last, game, Style.ESCAPED)
-        parts.append(f"Latest: {clip(said, LAST_MOVE_CHARS)}")
-    parts.append(link)
-    return clip(" ".join(p for p in parts if p))
+            said = f"Over: won by {names_of(game, outcome.winners)}."
+        if thread_id is not None:
+            return f"{said} Its thread: {where}."
+        return f"{said} Final board: {final_board}" if final_board else said
+    if game.paused:
+        return f"Paused by a moderator; it is played in {where}."
+    return f"The game has started; it is played in {where}."
 
 
 def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
@@ -519,24 +510,29 @@ class Delivery:
         await self._notice(game, "no-thread", why)
         return game
 
-    async def _update_status(self, game: LiveGame, last: str) -> None:
+    async def _update_status(self, game: LiveGame) -> None:
         """Edit the lobby message: who plays (as the lobby said), then the
-        game's status line.  Never fails delivery: a deleted lobby message
-        just stays deleted."""
+        game's status line, only when that text changed (a move changes
+        neither).  Never fails delivery: a deleted lobby message just stays
+        deleted."""
         store = self.bot.store
         lobby = await store.get_message(game.id, "lobby")
         if lobby is None:
             return
-        if self.place_id(game) != game.record.channel_id:
-            where = "Its thread" if game.is_over else "Play in"
-            link = f"{where}: <#{self.place_id(game)}>."
-        else:
+        place = self.place_id(game)
+        thread_id = place if place != game.record.channel_id else None
+        final_board = ""
+        if thread_id is None and game.is_over:
+            # Without a thread the final board is the one worth a link; the
+            # newest board during play would change with every move.
             board = await store.get_message(game.id, "board")
-            if board is None:
-                return
-            link = f"Newest board: {jump_url(game.record.guild_id, board[0], board[1])}"
+            if board is not None:
+                final_board = jump_url(game.record.guild_id, board[0], board[1])
         content = lobby_text(
-            game, status=status_line(game, last, link), heading=await self.bot.desk.heading(game)
+            game,
+            defaults=await self.bot.service.server_defaults(game.record.guild_id),
+            status=status_line(game, thread_id, final_board),
+            heading=await self.bot.desk.heading(game),
         )
         if self._status.get(game.id) == content:
             return
@@ -553,13 +549,6 @@ class Delivery:
             self._status.pop(game.id, None)  # final: nothing to compare with any more
         else:
             self._status[game.id] = content
-
-    async def _last_narration(self, game: LiveGame, narrations: Sequence[str]) -> str:
-        for text in reversed(narrations):
-            if text:
-                return text
-        recent = await self.bot.store.log(game.id, after_seq=max(0, game.version - 20))
-        return next((e.narration for e in reversed(recent) if e.narration), "")
 
     # -- catching up --------------------------------------------------------
 
@@ -915,7 +904,7 @@ class Delivery:
                 game.id,
                 OutboxRow("board", game.version, awaited=awaited, over=over, simultaneous=shown),
             )
-            await self._update_status(game, await self._last_narration(game, narrations))
+            await self._update_status(game)
         return sent
 
     @staticmethod

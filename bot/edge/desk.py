@@ -333,10 +333,14 @@ class TournamentDesk:
         heading = await self.heading(game)
         if not heading:
             return None
+        defaults = await self.bot.service.server_defaults(game.record.guild_id)
         try:
             message = await self.bot.get_partial_messageable(
                 game.record.channel_id, guild_id=game.record.guild_id
-            ).send(content=lobby_text(game, heading=heading), allowed_mentions=NO_PINGS)
+            ).send(
+                content=lobby_text(game, defaults=defaults, heading=heading),
+                allowed_mentions=NO_PINGS,
+            )
         except discord.HTTPException as exc:
             log.warning("game %d: no table message (%s %s)", game.id, exc.status, exc.code)
             return None

@@ -2,7 +2,13 @@
 
 Shared by the table (which opens lobbies), delivery (which keeps a running
 game's lobby message current) and the tournament desk (a tournament game's
-table message): below all three, so none imports another for it."""
+table message): below all three, so none imports another for it.
+
+A lobby is short (issue 30: at most 600 characters before any option is
+changed, four players' longest names included): the game, its seats, one
+line with the options that differ from the defaults, and what to do.  What
+every option means is one tap away (the lobby's **Options** button,
+:func:`option_help_lines`)."""
 
 from __future__ import annotations
 
@@ -12,7 +18,11 @@ from typing import Any, Final
 from bot.engines.core import Engine, NamesSeats, Option
 from bot.live import LiveGame
 from bot.outgoing import clip, safe_name
-from bot.timekeeping import TABLE_OPTIONS
+from bot.timekeeping import TABLE_OPTIONS, TableOptions
+
+SHOWN_BY_AUTOMATIC_PLAYERS: Final = ("level", "rated")
+"""Table options the automatic players' line says already: a lobby with
+automatic players is never rated, and their level is theirs."""
 
 
 def show_option(value: object) -> str:
@@ -21,47 +31,80 @@ def show_option(value: object) -> str:
     return str(value)
 
 
-def lobby_text(game: LiveGame, *, status: str = "", heading: str = "") -> str:
-    """The lobby message: the game, its players and options, and what to do
-    (or, once it started, ``status``: the line delivery keeps current).
-    ``heading`` goes first: a tournament game's round and table."""
+def changed_options(game: LiveGame, defaults: TableOptions) -> list[str]:
+    """``name=value`` for each of the game's options that differs from its
+    default: the engine's options from the engine's defaults, the table's
+    from ``defaults`` (the server's, which a new game here starts from)."""
     engine = game.engine
+    changed = [
+        f"{name}={show_option(game.record.options[name])}"
+        for name, option in sorted(engine.options.items())
+        if name in game.record.options and game.record.options[name] != option.default
+    ]
+    table, usual = game.table.to_json(), defaults.to_json()
+    automatic = any(s.automatic_player for s in game.seats)
+    changed += [
+        f"{name}={table[name]}"
+        for name in TABLE_OPTIONS
+        if table[name] != usual[name] and not (automatic and name in SHOWN_BY_AUTOMATIC_PLAYERS)
+    ]
+    return changed
+
+
+def player_count(game: LiveGame) -> str:
+    """How many play: the range a lobby takes, the seats once it started
+    (a two-player tournament table is not "2-4 players")."""
+    engine = game.engine
+    if game.record.status != "lobby":
+        count = len(game.seats)
+        return f"{count} player" + "s" * (count != 1)
+    if engine.min_players == engine.max_players:
+        return f"{engine.min_players} players"
+    return f"{engine.min_players}-{engine.max_players} players"
+
+
+def seat_lines(game: LiveGame) -> str:
+    """One line per seat: its number, its player (escaped), what it plays
+    where the game names it, and whether its player left it."""
     roles: tuple[str, ...] = ()
-    if isinstance(engine, NamesSeats):
-        roles = engine.seat_roles(len(game.seats), game.record.options)
-    seats = (
-        "\n".join(
-            f"{s.seat + 1}. {safe_name(s.display_name)}"
-            + (f" — {roles[s.seat]}" if s.seat < len(roles) else "")
-            for s in game.seats
-        )
-        or "(nobody yet)"
-    )
-    options = ", ".join(f"{k}={show_option(v)}" for k, v in sorted(game.record.options.items()))
-    players = (
-        f"{engine.min_players} players"
-        if engine.min_players == engine.max_players
-        else f"{engine.min_players}-{engine.max_players} players"
-    )
-    lines = [f"**{engine.title}** — game #{game.id}, {players}.", f"Players:\n{seats}"]
+    if isinstance(game.engine, NamesSeats):
+        roles = game.engine.seat_roles(len(game.seats), game.record.options)
+    lines = []
+    for s in game.seats:
+        line = f"{s.seat + 1}. {safe_name(s.display_name)}"
+        if s.seat < len(roles):
+            line += f" — {roles[s.seat]}"
+        if s.controller == "auto" and not s.automatic_player:
+            line += " (left: the automatic player plays it)"
+        lines.append(line)
+    return "\n".join(lines) or "(nobody yet)"
+
+
+def lobby_text(
+    game: LiveGame, *, defaults: TableOptions, status: str = "", heading: str = ""
+) -> str:
+    """The lobby message: the game, its seats, the options that differ from
+    the defaults, and what to do (or, once it started, ``status``: the line
+    delivery keeps current).  ``heading`` goes first: a tournament game's
+    round and table.
+
+    ``defaults`` are the table options a new game in this server starts
+    from (``GameService.server_defaults``): a game stores its table options
+    resolved, so only the caller, who can read the server's settings, can
+    tell which of them were chosen."""
+    engine = game.engine
+    lines = [f"**{engine.title}** — game #{game.id}, {player_count(game)}", seat_lines(game)]
     if heading:
         lines.insert(0, heading)
+    changed = changed_options(game, defaults)
+    if changed:
+        lines.append("Options: " + ", ".join(f"`{c}`" for c in changed))
+    if any(s.automatic_player for s in game.seats):
+        lines.append(f"🤖 Automatic players at level **{game.table.level}**; not rated.")
     if game.record.status == "lobby":
-        # A lobby explains its options: players decide to join on them.
-        lines += option_help_lines(engine, game.record.options)
-    elif options:
-        lines.append(f"Options: {options}")
-    lines.append(f"Time: {game.table.describe()}.")
-    if game.record.status == "lobby":
-        if any(s.automatic_player for s in game.seats):
-            # Said before the buttons: the owner may start alone at once.
-            lines.append(
-                f"🤖 seats are played by the automatic player at level **{game.table.level}**, "
-                "each taking a few seconds per move; the game is not rated."
-            )
         lines.append(
-            f"Press **Join** to take a seat. <@{game.record.creator_id}> or a moderator presses "
-            "**Start** when everyone is in. **Rules** shows how to play."
+            f"Press **Join** to play; <@{game.record.creator_id}> or a moderator presses "
+            "**Start**. **Options** and **Rules** explain."
         )
     elif status:
         lines.append(status)
@@ -141,16 +184,22 @@ def option_values(option: Option) -> tuple[str, ...]:
     return tuple(dict.fromkeys(shown))
 
 
-def option_help_lines(engine: Engine[Any, Any, Any], values: Mapping[str, Any]) -> list[str]:
-    """The lobby's lines on options: each of the game's options with its
-    value, the values it takes and what it does; then the table's options."""
+def option_help_lines(
+    engine: Engine[Any, Any, Any], values: Mapping[str, Any], table: TableOptions
+) -> list[str]:
+    """What every option does, with the values it takes and this lobby's
+    value (the lobby's **Options** button; a game's rules show the
+    defaults): the game's options, then the table's."""
     if engine.options:
-        lines = ["**Options** (chosen with `/game new` `options:`):"]
+        lines = [f"**{engine.title}'s options** (chosen with `/game new` `options:`):"]
         for name, option in sorted(engine.options.items()):
             value = show_option(values.get(name, option.default))
             lines.append(f"- `{name}={value}` ({option_range(option)}): {option.help}")
     else:
-        lines = [f"**Options**: {engine.title} has no game options."]
-    table = " · ".join(f"`{name}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS)
-    lines.append(f"Table options: {table}.")
+        lines = [f"**{engine.title}** has no game options of its own."]
+    lines.append("**Table options** (any game):")
+    chosen = table.to_json()
+    lines += [
+        f"- `{name}={chosen[name]}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS
+    ]
     return lines

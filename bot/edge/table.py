@@ -19,7 +19,7 @@ import discord
 
 from bot.choices import follow_up_prompt
 from bot.edge.delivery import Delivery, jump_url
-from bot.edge.lobby import lobby_text
+from bot.edge.lobby import lobby_text, option_help_lines
 from bot.edge.moderators import has_moderator_permissions
 from bot.edge.moderators import is_moderator as moderator_here
 from bot.edge.ports import Discord, Headings
@@ -174,7 +174,7 @@ class Table:
         from bot.edge.ui.items import lobby_rules_view
 
         content = (
-            lobby_text(game)
+            lobby_text(game, defaults=await self.service.server_defaults(game.record.guild_id))
             if not closed
             else f"Game #{game.id}: the lobby was closed (everyone left)."
         )
@@ -769,6 +769,27 @@ class Table:
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{engine.name}-rules.md"),
         )
 
+    async def option_help(
+        self, itx: discord.Interaction[Any], engine_name: str, game_id: int | None
+    ) -> None:
+        """What every option of a game does (**Options**): with a lobby's
+        ``game_id``, that lobby's values; without, the game's defaults and
+        this server's table defaults (under a game's rules).  Only the
+        presser sees it; a lobby names only the options it changed."""
+        try:
+            engine = get_engine(engine_name)
+            defaults = await self.service.server_defaults(itx.guild_id)
+            values: Mapping[str, Any] = {}
+            if game_id is not None:
+                game = await self.service.get(game_id)
+                if game.engine.name != engine.name or game.record.guild_id != itx.guild_id:
+                    raise GameError(f"There is no {engine.title} game #{game_id} here.")
+                values, defaults = game.record.options, game.table
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        await reply(itx, "\n".join(option_help_lines(engine, values, defaults)))
+
     async def open_lobby(
         self,
         itx: discord.Interaction[Any],
@@ -797,7 +818,8 @@ class Table:
         except Exception as exc:
             await self.refuse(itx, exc)
             return
-        await reply(itx, lobby_text(live), ephemeral=False, view=lobby_rules_view(live))
+        text = lobby_text(live, defaults=await self.service.server_defaults(itx.guild_id))
+        await reply(itx, text, ephemeral=False, view=lobby_rules_view(live))
         message = await itx.original_response()
         await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
 
@@ -956,9 +978,10 @@ class Table:
         others = sorted({s.user_id for s in old.seats} - {itx.user.id})
         invited = " ".join(mention(u) for u in others)
         head = f"Rematch of game #{game_id}: {invited}, press **Join** to play again.\n"
+        defaults = await self.service.server_defaults(old.record.guild_id)
         try:
             message = await self.bot.get_partial_messageable(old.record.channel_id).send(
-                content=clip(head + lobby_text(live)),
+                content=clip(head + lobby_text(live, defaults=defaults)),
                 view=lobby_rules_view(live),
                 allowed_mentions=pinging(others),
             )

@@ -1,7 +1,8 @@
 """Issue 17 item 4: help and onboarding, through discord.py's dispatch.
 
 ``/help`` is one ephemeral page whose buttons give each game's rules and
-open a lobby; a lobby has a **Rules** button and explains its options;
+open a lobby; a lobby has **Rules** and **Options** buttons (the latter
+explains every option, with the lobby's values);
 ``/game new``'s ``options:`` suggests each game's options; ``/game rules``
 gives the summary and, on a button, the complete rules as a file.  Every
 button is a DynamicItem: it still answers after a restart.
@@ -22,9 +23,10 @@ from tests.bot.driver import CUSTOM_ID, boards, bot_of, make_bot, open_lobby, st
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 ROOT = Path(__file__).resolve().parents[2]
-HELP_ID = re.compile(r"^chaupal:help:[a-z_]+:(rules|full|new)$")
-"""The addition this change needs in tests/bot/driver.py's ``CUSTOM_ID``:
-``|help:[a-z_]+:(rules|full|new)`` (a game's name and a verb, nothing else)."""
+HELP_ID = re.compile(r"^chaupal:help:[a-z_]+:(rules|full|new|options(:\d+)?)$")
+r"""The addition this change needs in tests/bot/driver.py's ``CUSTOM_ID``:
+``|help:[a-z_]+:(rules|full|new|options(:\d+)?)`` (a game's name, a verb
+and, for a lobby's **Options**, its public game number, nothing else)."""
 REPOSITORY_PATH = re.compile(r"\b(docs|bot|tests)/|\.md\b|repository")
 MY_GLOSSARIES = ("mahabharata", "chaturaji", "artaban", "kauda_baji")
 
@@ -165,46 +167,64 @@ async def test_the_help_buttons_work_after_a_restart(tmp_path: Path) -> None:
 # -- the lobby ------------------------------------------------------------------------
 
 
-async def test_the_lobby_has_rules_and_explains_its_options(fake: FakeDiscord) -> None:
+async def test_the_lobby_has_rules_and_its_options_one_tap_away(fake: FakeDiscord) -> None:
     asha, bhima = fake.user("asha"), fake.user("bhima")
     game_id, lobby = await open_lobby(fake, "kauda_baji", asha, options="pieces=4")
     text = lobby.content or ""
     engine = ENGINES["kauda_baji"]
-    assert "`pieces=4` (1-6): R4: pieces per player" in text
-    assert "`markut=yes` (yes or no): " in text
-    assert "`multi_opponent_combat=none` (none or pairwise): " in text
+    # The lobby names the option changed; what each option does is under
+    # **Options** (issue 30: a lobby is short).
+    assert "Options: `pieces=4`" in text and "R4: pieces per player" not in text
+    assert [b["label"] for b in fake.buttons(lobby)] == [
+        "Join",
+        "Leave",
+        "Start",
+        "Options",
+        "Rules",
+    ]
+    options = reply_of(
+        await fake.click(bhima, lobby, fake.find_button(lobby, label="Options")["custom_id"])
+    )
+    said = options.content or ""
+    assert options.ephemeral
+    assert "`pieces=4` (1-6): R4: pieces per player" in said
+    assert "`markut=yes` (yes or no): " in said
+    assert "`multi_opponent_combat=none` (none or pairwise): " in said
     for name, option in engine.options.items():
-        assert f"`{name}=" in text and option.help in text, name
+        assert f"`{name}=" in said and option.help in said, name
     for name in TABLE_OPTIONS:
-        assert f"`{name}`:" in text, name
-    assert [b["label"] for b in fake.buttons(lobby)] == ["Join", "Leave", "Start", "Rules"]
+        assert f"`{name}=" in said, name
     shown = reply_of(
         await fake.click(bhima, lobby, fake.find_button(lobby, label="Rules")["custom_id"])
     )
     assert shown.ephemeral and shown.content == rules_summary("kauda_baji")
     assert fake.find_button(shown, label="Complete rules")
-    # Joining redraws the lobby: Rules and the options' help stay.
+    # Joining redraws the lobby: Options and Rules stay.
     await fake.click(bhima, lobby, fake.find_button(lobby, label="Join")["custom_id"])
     current = fake.current(lobby)
-    assert "bhima" in (current.content or "") and "R4: pieces per player" in (current.content or "")
-    assert "Rules" in [b["label"] for b in fake.buttons(current)]
-    # Once started, the lobby message is short again.
+    assert "bhima" in (current.content or "") and "`pieces=4`" in (current.content or "")
+    assert {"Options", "Rules"} <= {b["label"] for b in fake.buttons(current)}
+    # Once started, the lobby message keeps the game, its seats and its options.
     await start(fake, asha, lobby)
     started = fake.current(lobby).content or ""
-    assert "R4: pieces per player" not in started and f"#{game_id}" in started
+    assert "`pieces=4`" in started and f"#{game_id}" in started
     assert_ids_allowed(fake)
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
-async def test_every_lobby_explains_within_one_message(fake: FakeDiscord, name: str) -> None:
+async def test_every_lobby_explains_its_options_within_one_message(
+    fake: FakeDiscord, name: str
+) -> None:
     _, lobby = await open_lobby(fake, name, fake.user("asha"))
-    text = lobby.content or ""
-    assert len(text) <= 2000 and "**Rules**" in text
+    assert "**Rules**" in (lobby.content or "") and "**Options**" in (lobby.content or "")
+    button = fake.find_button(lobby, label="Options")
+    text = reply_of(await fake.click(fake.user("bhima"), lobby, button["custom_id"])).content
+    assert text is not None and len(text) <= 2000
     engine = ENGINES[name]
     if engine.options:
         assert all(option.help in text for option in engine.options.values())
     else:
-        assert f"{engine.title} has no game options" in text
+        assert f"**{engine.title}** has no game options" in text
 
 
 # -- /game new options: autocomplete ----------------------------------------------------

@@ -187,8 +187,9 @@ async def test_the_new_player_gets_the_seat_its_hand_and_its_clock(
     assert (now.clock_left, now.clock_since) == (held.clock_left, held.clock_since)
     assert time_left(now, rule, game.clock.now) == left
     assert live.seat_of(bhima.id) is None
-    players_line = (fake.current(game.lobby).content or "").split("Players:")[1]
-    assert "2. chitra" in players_line and "bhima" not in players_line.split("Options")[0]
+    # The channel's lobby message names the seat's new player (one line a seat).
+    seat_lines = (fake.current(game.lobby).content or "").splitlines()[1 : 1 + len(live.seats)]
+    assert "2. chitra" in seat_lines[1] and "bhima" not in "\n".join(seat_lines), seat_lines
     actions = [e.action for e in await bot.store.log(game.id)]
     assert actions.count(f"@replaced:{bhima.id}") == 1  # who gave the seat up (bot/tenure.py)
     # The board says so, with the seat's player's name as it reads now.

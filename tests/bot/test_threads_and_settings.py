@@ -2,10 +2,11 @@
 through discord.py's real dispatch.
 
 A game opens a public thread from its lobby message when it starts, and every
-board goes there; the lobby message becomes a one-line status, edited after
-every board.  Without the permission to open threads (403), or with threads
-turned off by the server, the game is played in the channel and the channel
-is told why, once.  A game whose thread was deleted carries on in the
+board goes there; the lobby message ends in a one-line status, edited only
+when the game's state changes (start, pause, a seat changing hands, end),
+never for a move.  Without the permission to open threads (403), or with
+threads turned off by the server, the game is played in the channel and the
+channel is told why, once.  A game whose thread was deleted carries on in the
 channel, which is told so once.  The server's settings are for members with
 Manage Server or the configured moderator role, and every value is checked.
 """
@@ -123,17 +124,12 @@ async def test_a_game_is_played_in_its_own_thread(bot_at: Opener) -> None:
     assert [s.message_id for s in fake.channel_posts(threads=False)] == [lobby.message_id]
 
     # The lobby message keeps who plays, and ends in a one-line status with
-    # a link to the thread.
+    # a link to the thread (issue 30: the game's state, never a move).
     now = fake.current(lobby).content or ""
     status = now.splitlines()[-1]
     assert now.startswith(f"**Kauda Baji** — game #{game_id}")
-    assert "1. asha" in now and "2. \\*bhima\\*" in now
-    assert status.startswith("The game has started.")
-    assert f"<#{thread_id}>" in status
-    game = await bot_of(fake).service.get(game_id)
-    (seat,) = game.engine.waiting_on(game.state)
-    name = ("asha", "\\*bhima\\*")[seat]  # escaped, never raw Markdown
-    assert f"To play: **{name}**." in status, status
+    assert "1. asha" in now and "2. \\*bhima\\*" in now  # escaped, never raw Markdown
+    assert status == f"The game has started; it is played in <#{thread_id}>.", status
     assert fake.buttons(lobby.message_id or 0) == []
     assert not MENTION.search(status), status
 
@@ -151,8 +147,8 @@ async def test_a_game_is_played_in_its_own_thread(bot_at: Opener) -> None:
     assert any((s.content or "").startswith("Played:") for s in out), out
     assert board_posts(fake, fake.channel_id) == []
     assert len(board_posts(fake, thread_id)) >= 2
-    status = fake.current(lobby).content or ""
-    assert "Latest:" in status and f"<#{thread_id}>" in status
+    # Moves leave the lobby message as it was: it is not edited for them.
+    assert (fake.current(lobby).content or "") == now
     edits = [s for s in fake.sent if s.route == "channel.edit" and s.message_id == lobby.message_id]
     assert edits and all(no_pings(e) for e in edits)
 
@@ -171,8 +167,8 @@ async def test_a_game_is_played_in_its_own_thread(bot_at: Opener) -> None:
     # The end: the final board in the thread, the result in the status line.
     out = await resign(fake, bhima, channel_id=thread_id)
     assert f"Game #{game_id} is over" in texts(out)
-    status = fake.current(lobby).content or ""
-    assert "is over" in status and "Winner:" in status and "asha" in status, status
+    status = (fake.current(lobby).content or "").splitlines()[-1]
+    assert status == f"Over: won by **asha**. Its thread: <#{thread_id}>.", status
     assert "is over" in (board_posts(fake, thread_id)[-1].content or "")
     assert [s for s in fake.sent if s.route == "thread.create"] == created
 
@@ -193,10 +189,16 @@ async def test_without_permission_to_open_threads_the_game_stays_in_the_channel(
     notices = [s for s in fake.channel_posts() if "Create Public Threads" in (s.content or "")]
     assert len(notices) == 1, notices
     assert f"#{game_id}" in (notices[0].content or "") and no_pings(notices[0])
-    # The status line links to the newest board instead of a thread.
-    newest = board_posts(fake, fake.channel_id)[-1]
-    link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{newest.message_id}"
-    assert link in (fake.current(lobby).content or "")
+    # The status line says the game is played here; it links no board
+    # while the game runs (the newest would change with every move).
+    status = (fake.current(lobby).content or "").splitlines()[-1]
+    assert status == "The game has started; it is played in this channel.", status
+    # Once over, it links the final board.
+    await resign(fake, bhima)
+    final = board_posts(fake, fake.channel_id)[-1]
+    link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{final.message_id}"
+    status = (fake.current(lobby).content or "").splitlines()[-1]
+    assert status == f"Over: won by **asha**. Final board: {link}", status
 
     # A second game: said once for it too, and only once.
     carl, dev = fake.user("carl"), fake.user("dev")
@@ -469,12 +471,14 @@ async def test_pause_resume_kick_away_and_back(bot_at: Opener) -> None:
     assert f"Game #{game_id} is paused" in texts(out)
     record = await bot.store.get_game(game_id)
     assert record is not None and record.paused_at is not None
-    assert "It is paused." in (fake.current(lobby).content or "")
+    paused = (fake.current(lobby).content or "").splitlines()[-1]
+    assert paused == f"Paused by a moderator; it is played in <#{thread_id}>.", paused
     out = await fake.slash(mod, "moderate game resume")
     assert f"Game #{game_id} is running again" in texts(out)
     record = await bot.store.get_game(game_id)
     assert record is not None and record.paused_at is None
-    assert "It is paused." not in (fake.current(lobby).content or "")
+    running = (fake.current(lobby).content or "").splitlines()[-1]
+    assert running == f"The game has started; it is played in <#{thread_id}>.", running
 
     out = await fake.slash(mod, "moderate game kick", game=game_id, option_values={"user": carl})
     said = [s for s in out if s.ephemeral and s.content]

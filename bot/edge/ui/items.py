@@ -99,6 +99,10 @@ class TableClicks(Protocol):
         self, itx: discord.Interaction[Any], engine_name: str, *, full: bool
     ) -> None: ...
 
+    async def option_help(
+        self, itx: discord.Interaction[Any], engine_name: str, game_id: int | None
+    ) -> None: ...
+
 
 class DeskClicks(Protocol):
     """What a tournament's buttons hand over to (:class:`bot.edge.desk.TournamentDesk`)."""
@@ -713,27 +717,44 @@ DYNAMIC_ITEMS += (TournamentJoinSelect,)
 
 class GameHelpButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"chaupal:help:(?P<game>[a-z_]{1,40}):(?P<verb>rules|full|new)",
+    template=(
+        r"chaupal:help:(?P<game>[a-z_]{1,40}):"
+        r"(?P<verb>rules|full|new|options)(?::(?P<table>\d{1,20}))?"
+    ),
 ):
-    """A game's **Rules** (its summary, with a button for the complete
-    rules), **Complete rules** (the whole rules page as a file) or **Play**
-    (a new lobby in the channel).  The custom_id holds only the game's name
-    and the verb, so the buttons of ``/help`` and of a lobby work after a
-    restart; the table checks the game again when one is pressed."""
+    """A game's **Rules** (its summary, with buttons for the complete rules
+    and the options), **Complete rules** (the whole rules page as a file),
+    **Options** (what every option does: with a lobby's game number, that
+    lobby's values) or **Play** (a new lobby in the channel).  The custom_id
+    holds only the game's name, the verb and, for a lobby's **Options**, its
+    public game number, so the buttons of ``/help`` and of a lobby work after
+    a restart; the table checks the game again when one is pressed."""
 
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "rules": discord.ButtonStyle.secondary,
         "full": discord.ButtonStyle.secondary,
+        "options": discord.ButtonStyle.secondary,
         "new": discord.ButtonStyle.success,
     }
 
-    def __init__(self, engine_name: str, verb: str, *, label: str = "", row: int | None = None):
+    def __init__(
+        self,
+        engine_name: str,
+        verb: str,
+        *,
+        label: str = "",
+        row: int | None = None,
+        game_id: int | None = None,
+    ) -> None:
         self.engine_name, self.verb = engine_name, verb
+        # Only **Options** reads a lobby's values; other verbs are the game's.
+        self.game_id = game_id if verb == "options" else None
+        table = "" if self.game_id is None else f":{self.game_id}"
         super().__init__(
             discord.ui.Button(
                 label=(label or verb.capitalize())[:80],
                 style=self.STYLES[verb],
-                custom_id=f"chaupal:help:{engine_name}:{verb}",
+                custom_id=f"chaupal:help:{engine_name}:{verb}{table}",
                 row=row,
             )
         )
@@ -742,12 +763,15 @@ class GameHelpButton(
     async def from_custom_id(
         cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> GameHelpButton:
-        return cls(match["game"], match["verb"])
+        table = match["table"]
+        return cls(match["game"], match["verb"], game_id=int(table) if table else None)
 
     async def callback(self, itx: discord.Interaction[Any]) -> None:
         table = _bot(itx).table
         if self.verb == "new":
             await table.open_lobby(itx, self.engine_name, {})
+        elif self.verb == "options":
+            await table.option_help(itx, self.engine_name, self.game_id)
         else:
             await table.rules(itx, self.engine_name, full=self.verb == "full")
 
@@ -764,15 +788,18 @@ def help_view() -> discord.ui.View:
 
 
 def rules_view(engine_name: str) -> discord.ui.View:
-    """Under a game's summary: its complete rules."""
+    """Under a game's summary: its complete rules, and what its options do."""
     view = discord.ui.View(timeout=None)
     view.add_item(GameHelpButton(engine_name, "full", label="Complete rules"))
+    view.add_item(GameHelpButton(engine_name, "options", label="Options"))
     return view
 
 
 def lobby_rules_view(game: LiveGame) -> discord.ui.View:
-    """A lobby's buttons: Join, Leave and Start, and the game's Rules."""
+    """A lobby's buttons: Join, Leave and Start, what this lobby's options
+    do (the lobby itself names only those changed), and the game's Rules."""
     view = lobby_view(game)
+    view.add_item(GameHelpButton(game.engine.name, "options", label="Options", game_id=game.id))
     view.add_item(GameHelpButton(game.engine.name, "rules", label="Rules"))
     return view
 
