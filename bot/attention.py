@@ -29,10 +29,11 @@ board, or the newest DM or reply that shows a select), the way
 know who must act.  Time is a fake clock: automatic seats act when the
 scheduler fires their ``clock`` timers (``AUTO_DELAY`` after they became
 due), and people act at once, so no reminder ever falls due.  Automatic
-players also pad each move to their level's ``THINK_PAD`` with a real
-``asyncio.sleep``, outside the fake clock (off here, as in the tests):
-each wait adds that pad once per automatic move made in it, which is what
-one game's timers, fired one after another, cost in real time.
+players in games that hide something also pad each move to their level's
+``THINK_PAD`` with a real ``asyncio.sleep``, outside the fake clock (off
+here, as in the tests): each wait adds that pad once per automatic move
+made in it, which is what one game's timers, fired one after another, cost
+in real time.
 
 ``python -m bot.bench`` reports the figures (its ``attention`` section),
 and ``tests/bot/test_attention.py`` holds the issue's targets against
@@ -1439,7 +1440,8 @@ async def _figures(
             auto_choices += board.shows_choices
             auto_components += bool(board.custom_ids)
 
-    pad = THINK_PAD[game.table.level]
+    # The service pads only games that hide something (issue 30).
+    pad = THINK_PAD[game.table.level] if game.hides_information else 0.0
     for wait in table.waits:
         moves = record.actions[wait.from_version : wait.to_version]
         wait.automatic_moves = sum(1 for a in moves if a.actor in automatic and not a.table_event)

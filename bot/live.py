@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.choices import MenuOption
-from bot.engines.core import Engine, GameError, Outcome, Seat, Step
+from bot.engines.core import (
+    Determinizes,
+    Engine,
+    GameError,
+    Outcome,
+    Seat,
+    Step,
+    owed_decisions,
+)
 from bot.tenure import holder, readable_seat, tenures
 from bot.timekeeping import TableOptions
 from storage.games import GameRecord, SeatRecord
@@ -134,6 +142,26 @@ class LiveGame:
         """Who may read ``seat``'s secrets now (:func:`bot.tenure.holder`):
         None once the automatic player has it."""
         return holder(self.seats, seat)
+
+    @property
+    def hides_information(self) -> bool:
+        """Whether the game keeps anything from some seat (a hand, a screen,
+        a secret set-up): its engine deals what a seat cannot see
+        (``Determinizes``).  Where everything is on the board, a seat's view
+        holds nothing the public one does not: no private DMs, and an
+        automatic player's thinking time tells nothing (issue 30)."""
+        return isinstance(self.engine, Determinizes)
+
+    def awaits_people(self) -> bool:
+        """Whether a person owes the game a decision now, public or asked
+        privately: when none does, only automatic seats may act, and the
+        board offers nothing to press (issue 30).  A person who committed
+        and may still change their mind owes nothing: their menu is in
+        their own DM."""
+        if self.state is None or self.is_over:
+            return False
+        public, private = owed_decisions(self.engine, self.state)
+        return any(not self.is_auto(s) for s in public | private)
 
     @property
     def solo(self) -> bool:

@@ -21,7 +21,6 @@ from bot.choices import StaleChoice, follow, locate, split_words, trail
 from bot.engines import get_engine
 from bot.engines.core import (
     CHANCE,
-    Determinizes,
     Engine,
     GameError,
     NotYourTurn,
@@ -1689,9 +1688,8 @@ class GameService:
         ``THINK_PAD``, so its timing tells nothing of what the seat holds."""
         seed = int(self._draw() * 2**53)
         chosen = self.level_of(game, seat) if level is None else level
-        hides = isinstance(game.engine, Determinizes)
         return await self._think(
-            game.engine.name, game.state, seat, chosen, seed, pad=pad and hides
+            game.engine.name, game.state, seat, chosen, seed, pad=pad and game.hides_information
         )
 
     async def _think(
@@ -1713,8 +1711,8 @@ class GameService:
         """Search for the seat of ``lease`` (its timer, moved on as a lease),
         then play the move if nothing changed meanwhile."""
         seat = lease.seat
-        hides = isinstance(game.engine, Determinizes)
-        action = await self._think(game.engine.name, state, seat, level, seed, pad=hides)
+        pad = game.hides_information
+        action = await self._think(game.engine.name, state, seat, level, seed, pad=pad)
         async with self.lock(game.id):
             try:
                 game = await self._load(game.id)

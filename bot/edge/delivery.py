@@ -826,7 +826,7 @@ class Delivery:
         if row is not None and row.version >= game.version and (row.over or not over):
             return True
         awaited = frozenset() if over else game.engine.waiting_on(game.state)
-        if not over and game.solo and self._automatic_only(game):
+        if not over and game.solo and not game.awaits_people():
             # A person alone with automatic seats: their moves go out
             # together, on the board the person acts on next (issue 30).
             # Nothing is recorded: that board tells everything since this.
@@ -906,12 +906,6 @@ class Delivery:
             )
             await self._update_status(game)
         return sent
-
-    @staticmethod
-    def _automatic_only(game: LiveGame) -> bool:
-        """Whether only automatic seats may act now (chance aside)."""
-        movers = game.engine.to_move(game.state) - {CHANCE}
-        return bool(movers) and all(game.is_auto(s) for s in movers)
 
     async def _owe_turns(
         self,
@@ -1225,7 +1219,10 @@ class Delivery:
         me, _, asked = digest.partition(":")
         first = row.version < 0
         has_secrets = secrets_of(game.engine, game.state, seat) is not None
-        changed = (me != old_me and (has_secrets or not first)) or asked != old_asked
+        # A game that hides nothing has no private view worth a DM (its
+        # seat's view is the board turned to the seat's side).
+        seen = game.hides_information and (has_secrets or not first)
+        changed = (me != old_me and seen) or asked != old_asked
         in_reply = seat == actor and seat in game.engine.to_move(game.state)
         public, private = self.bot.service.owing(game)
         owes = seat in public | private
@@ -1314,7 +1311,10 @@ class Delivery:
             view=view,
             silent=audience.silent(seat),
             audience=audience,
-            told=bool(line) and view is not None and seat not in audience.ping,
+            # The DM was to announce the decision (``line``); the board
+            # pinged only a player who asked for both, so the channel's one
+            # notice that their DMs are closed says it is their turn instead.
+            told=bool(line) and view is not None and seat not in audience.ping & audience.dm,
         )
 
     async def update_view(

@@ -15,7 +15,7 @@ import pytest
 
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, owed_decisions
-from bot.service import AUTO_DELAY
+from bot.service import AUTO_DELAY, SOLO_AUTO_DELAY
 from tests.bot.driver import (
     boards,
     bot_of,
@@ -201,30 +201,44 @@ async def test_rated_yes_with_bots_is_refused(tmp_path: Path) -> None:
 async def test_an_automatic_move_waits_the_same_moment_and_is_named_not_pinged(
     tmp_path: Path,
 ) -> None:
+    """Alone with an automatic player, its moves come after the same short
+    moment (``SOLO_AUTO_DELAY``, issue 30: nobody else reads the boards in
+    between), never sooner, and go out on the board the person acts on
+    next, naming it, never pinging it: no board is posted while only it is
+    to play (before, each of its moves was a board of its own, 4 s apart)."""
     solo = Solo(tmp_path / "delay.db", seed=3)
     try:
         await solo.open("chaturaji", 1)
         await solo.start()
         waits: list[float] = []
+        bot_turns = 0
         for _ in range(6):
             game = await solo.live()
             seat = game.seat_of(solo.me.id)
             if seat in game.engine.waiting_on(game.state):
                 await solo.my_move()
                 continue
-            version = game.version
+            bot_turns += 1
+            version, posted = game.version, len(boards(solo.fake))
             timers = await bot_of(solo.fake).service.timers.of_game(solo.id)
             (timer,) = [t for t in timers if t.seat != seat]
             waits.append(timer.due - solo.clock.now)
-            board = solo.fake.current(boards(solo.fake)[-1]).content or ""
-            assert "**🤖 Automatic player 1**" in board, board
             # Not a moment early ...
-            assert await solo.advance(AUTO_DELAY - 0.5) == 0
+            assert await solo.advance(SOLO_AUTO_DELAY - 0.1) == 0
             assert (await solo.live()).version == version
-            # ... and then it plays.
-            assert await solo.advance(0.5) >= 1
-            assert (await solo.live()).version > version
-        assert waits and all(w == AUTO_DELAY for w in waits), waits
+            # ... and then it plays; a board goes out only once it is the
+            # person's turn again, and says what the automatic player did.
+            while await solo.advance(SOLO_AUTO_DELAY) >= 1:
+                game = await solo.live()
+                if seat in game.engine.waiting_on(game.state) or game.is_over:
+                    break
+            game = await solo.live()
+            assert game.version > version
+            if not game.is_over:
+                new = boards(solo.fake)[posted:]
+                assert len(new) == 1, new
+                assert "**🤖 Automatic player 1**" in (new[0].content or ""), new[0].content
+        assert bot_turns and waits == [pytest.approx(SOLO_AUTO_DELAY)] * len(waits), waits
         no_bot_reached(solo.fake)
     finally:
         await solo.fake.close()

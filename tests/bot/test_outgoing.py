@@ -11,6 +11,7 @@ import pytest
 from bot.engines.core import GameError
 from bot.outgoing import MAX_CONTENT, clip, plain_name, safe_name
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, start
+from tests.bot.menu_player import SILENT
 from tests.discord_harness import FakeDiscord, Sent
 
 LONG = 6000  # a text option may carry this many characters
@@ -97,10 +98,13 @@ async def test_names_are_escaped_and_ping_nobody(fake: FakeDiscord) -> None:
         assert str(victim) not in [str(u) for u in mentions.get("users", [])]  # type: ignore[attr-defined]
         assert not mentions.get("parse"), (sent, mentions)
     # The lobby pings nobody, not even its creator; the first board pings
-    # exactly the players it asks to act.
+    # nobody either: each player's secret set-up is decided in a DM menu,
+    # and that DM, which notifies, announces it (issue 30).
     assert allowed_mentions(lobby).get("users", []) == []
-    pinged = {int(u) for u in allowed_mentions(board)["users"]}  # type: ignore[attr-defined]
-    assert pinged == {asha.id, bhima.id}
+    assert allowed_mentions(board).get("users", []) == []
+    for user in (asha, bhima):
+        menus = [s for s in fake.dms(user) if s.route == "dm.send" and s.components]
+        assert len(menus) == 1 and not menus[0].flags & SILENT, menus
     assert boards(fake)
 
 

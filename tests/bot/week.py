@@ -59,6 +59,7 @@ from typing import Any, Literal
 import discord
 
 from bot.edge.client import ChaupalBot
+from bot.edge.delivery import asked_privately
 from bot.timekeeping import format_left
 from storage.database import Database
 from storage.timekeeping import Timer, TimerStore
@@ -90,7 +91,7 @@ JOB_LIMIT = 8.0
 
 Behaviour = Literal["prompt", "late", "vanished"]
 TurnWay = Literal["ping", "dm", "both"]
-NoticeWay = Literal["ping", "dm", "menu", "closed"]
+NoticeWay = Literal["ping", "dm", "menu", "closed", "closed-turn"]
 """How a player heard of a wait: pinged in the channel, a "your turn" DM,
 the DM carrying a private decision's menu, or the channel's one notice that
 their DMs are closed."""
@@ -342,6 +343,9 @@ class Wait:
     """Started by a move (so a per-move clock is full)."""
     private: bool = False
     """A decision asked privately (Mahabharata's announce-or-pass)."""
+    by_menu: bool = False
+    """A decision the board names but which is made in a DM menu (a
+    Sangram commit, an Artaban set-up): that DM announces it (issue 30)."""
     announced: bool = False
     """A move started it, not the seat's own move at the keyboard: the
     player is owed a turn notification."""
@@ -696,11 +700,12 @@ class Server:
         silent = bool(sent.flags & SILENT)
         turn = any(words in text for words in TURN_DM)
         out: list[Notice] = []
-        if turn:
+        if MENU in text:
+            # One DM, one notice: the menu's DM carries the turn line too.
+            out.append(Notice(self.clock.now, _game(text), user, "menu", False, silent, text))
+        elif turn:
             last = "has chosen" in text
             out.append(Notice(self.clock.now, _game(text), user, "dm", last, silent, text))
-        if MENU in text:
-            out.append(Notice(self.clock.now, _game(text), user, "menu", False, silent, text))
         return out
 
     def _channel_notices(self, sent: Sent) -> list[Notice]:
@@ -732,6 +737,8 @@ class Server:
             # setting's DM could not be sent).
             told = any(words in text for words in TURN_DM) or DMS_CLOSED not in text
             way: NoticeWay = "ping" if told else "closed"
+            if told and DMS_CLOSED in text:
+                way = "closed-turn"  # the DM that was to tell them could not
             last = any(words in text for words in LAST_ONE)
             out.append(Notice(now, game, user_id, way, last, False, text))
         return out
@@ -878,6 +885,7 @@ class Server:
                     silenced=silenced,
                     unquiet=len(reminder_schedule(option, clock, now, deadline, until=until)),
                     private=seat in private,
+                    by_menu=asked_privately(live, seat),
                     # A move started it, unless the player's own move at the
                     # keyboard left them owing (their reply has the next menu).
                     announced=(moved or starting) and self._acting != key,
@@ -956,16 +964,29 @@ class Server:
         who = f"#{wait.game} seat {wait.seat} ({member.user.name}, turn {member.turn})"
         if any(count > 1 for count in again.values()):
             self._violation("told twice", f"{who}: the last one told {dict(again)}")
-        if wait.private:
-            # Told by the DM with its menu; with DMs closed the channel's
-            # one notice says to use /game hand (documented: once a game).
-            heard = got["menu"] + got["closed"]
-            if got["ping"] or got["dm"]:
-                self._violation("told unasked", f"{who}: a private decision announced {dict(got)}")
+        menu = wait.by_menu and not member.dms_closed
+        if wait.private or menu:
+            # Told by the DM with its menu (issue 30: a decision made in a DM
+            # menu is announced by that DM, whatever ``turn`` says; a
+            # ``both`` player is pinged on the board as well, unless quiet);
+            # with DMs closed the channel's one notice says to use /game
+            # hand (documented: once a game).
+            heard = got["menu"] + got["closed"] + got["closed-turn"]
+            pings = int(
+                menu
+                and not wait.private
+                and wait.announced
+                and not wait.quiet
+                and member.turn == "both"
+            )
+            if got["dm"] or got["ping"] > pings:
+                self._violation("told unasked", f"{who}: a menu's decision announced {dict(got)}")
+            if got["ping"] < pings:
+                self._violation("unannounced", f"{who}: asked for both, not pinged {dict(got)}")
             if wait.announced and heard == 0 and not member.dms_closed:
-                self._violation("unannounced", f"{who}: private decision, no menu DM")
+                self._violation("unannounced", f"{who}: a menu's decision, no menu DM")
             if heard > 1:
-                self._violation("told twice", f"{who}: private decision, {dict(got)}")
+                self._violation("told twice", f"{who}: a menu's decision, {dict(got)}")
             return
         expected: dict[NoticeWay, int] = {"ping": 0, "dm": 0}
         if wait.announced:
@@ -973,6 +994,7 @@ class Server:
                 expected["ping"] = 1
             if member.turn in ("dm", "both") and not member.dms_closed:
                 expected["dm"] = 1
+        got["ping"] += got.pop("closed-turn", 0)
         for way, count in expected.items():
             if got[way] == count:
                 continue

@@ -510,9 +510,9 @@ def board_menu(game: LiveGame) -> BoardMenu:
     if state is None or game.is_over:
         return BoardMenu([], [], frozenset())
     movers = engine.to_move(state) - {CHANCE}
-    if not movers or all(game.is_auto(s) for s in movers):
-        # Only automatic seats may act: nothing on the board anybody could
-        # press (issue 30).
+    if not movers or not game.awaits_people():
+        # Only automatic seats owe a decision: nothing on the board anybody
+        # need press (issue 30).
         return BoardMenu([], [], frozenset())
     public = engine.waiting_on(state)
     if public != movers or not all(engine.choices_are_public(state, s) for s in public):
