@@ -6,15 +6,18 @@ data into an empty database (SQLite to PostgreSQL, or back);
 hidden ones included: the operator's) and ``python -m bot replay FILE`` draws a
 complete record's animated replay offline.
 
-Exit codes: 0 fine, 1 Discord unreachable, 2 a setting is missing or wrong
-(or Discord refused the token), 3 the database cannot be used (or backed up).
+Exit codes: 0 fine (also after SIGTERM or Ctrl-C: a clean stop), 1 Discord
+unreachable, 2 a setting is missing or wrong (or Discord refused the token),
+3 the database cannot be used (or backed up).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -149,7 +152,17 @@ def main(argv: list[str] | None = None) -> int:
         # file is reported at once instead of after logging in.
         database = await Database.open(settings.database)
         async with ChaupalBot(settings, database=database) as bot:
+            # A service manager stops the bot with SIGTERM (systemd, docs/deploy):
+            # close it as Ctrl-C would, so claimed timers are given back and
+            # the database is closed, instead of dying mid-write.
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(stop(bot)))
             await bot.start(token)
+
+    async def stop(bot: ChaupalBot) -> None:
+        logging.getLogger("chaupal").info("Stopping (SIGTERM).")
+        await bot.close()
 
     try:
         asyncio.run(runner())

@@ -90,6 +90,47 @@ def test_run_with_a_read_only_database_exits_3_naming_the_file(
     assert str(path) in err and "read-only" in err
 
 
+SIGTERM_CHILD = """
+import asyncio, os, signal, sys
+import bot.edge.client as client
+
+async def start(self, token):
+    # Stands in for logging in and connecting: runs until the bot is closed,
+    # as discord.py's own start does; the service manager stops it meanwhile.
+    os.kill(os.getpid(), signal.SIGTERM)
+    while not self.is_closed():
+        await asyncio.sleep(0.05)
+
+client.ChaupalBot.start = start
+from bot.__main__ import main
+sys.exit(main([]))
+"""
+
+
+def test_sigterm_stops_the_bot_cleanly_with_status_0(tmp_path: Path) -> None:
+    """systemd stops a service with SIGTERM (docs/deploy/chaupal.service):
+    the bot closes as after Ctrl-C (timers given back, the database closed)
+    and exits 0, instead of dying mid-write with -15."""
+    env = {k: v for k, v in os.environ.items()}
+    env.update(
+        PYTHONPATH=str(ROOT),
+        DISCORD_TOKEN="not-a-real-token",
+        CHAUPAL_DATABASE=str(tmp_path / "chaupal.sqlite3"),
+        CHAUPAL_RENDER_WORKERS="0",
+        CHAUPAL_THINK_WORKERS="0",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", SIGTERM_CHILD],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Stopping (SIGTERM)" in done.stderr
+
+
 def test_debug_logging_never_includes_discord_request_bodies() -> None:
     import logging
 
