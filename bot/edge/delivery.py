@@ -709,6 +709,11 @@ class Delivery:
         from bot.edge.ui.items import board_menu
 
         game_id = live.id
+        if self.bot.service.holds_chance(live):
+            # The chance after a person's move is held while the move may
+            # still be taken back (issue 31): its board goes out with the
+            # throw, when the throw's timer catches the game up.
+            return True
         game = _frozen(live)
         try:
             store = self.bot.store
@@ -775,6 +780,10 @@ class Delivery:
             task.cancel()
 
     # -- the board ----------------------------------------------------------
+
+    async def audience(self, game: LiveGame) -> Audience:
+        """Who may be pinged now (a takeback's request pings only them)."""
+        return await self._audience(game, await self.bot.store.outbox(game.id))
 
     async def _audience(self, game: LiveGame, rows: Mapping[str, OutboxRow]) -> Audience:
         """Who may be pinged, who is told by DM and who is quiet, now."""

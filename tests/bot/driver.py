@@ -26,7 +26,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+|follow:\d+|follows:\d+)$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|takeback:\d+:\d+|takeback-answer:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+|follow:\d+|follows:\d+)$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("asha", "bhima", "chitra", "dev")
@@ -54,6 +54,9 @@ def make_bot(
         think_workers=0,
         search_scale=0.05,
         think_pad=False,
+        # Chance after a person's move is drawn at once, as before takebacks
+        # (issue 31): a test of the grace asks for it.
+        throw_grace=False,
     )
     return ChaupalBot(
         settings, draw=draw or random.Random(seed).random, sync_commands=False, clock=clock
