@@ -1085,7 +1085,18 @@ class GameService:
         point = next((p for p in points if p.version == target), None)
         if point is None or point.seat != seat or point.user_id != user_id:
             raise ServiceError(_not_yours(standing[:at], move, point, user_id))
-        moves = [move, *(e for e in since if e.actor >= 0 and not e.action.startswith(TABLE_EVENT))]
+        # Another player's decision the table was not told about (a private
+        # pass) is undone with the rest, but neither asks for its player's
+        # agreement nor is looked at: either would tell the asker that
+        # someone had been asked something in private.
+        moves = [
+            move,
+            *(
+                e
+                for e in since
+                if e.actor >= 0 and not e.action.startswith(TABLE_EVENT) and e.narration
+            ),
+        ]
         for made in moves:
             before = await self._state_at(game, made.seq - 1)
             after = await self._state_at(game, made.seq)

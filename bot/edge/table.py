@@ -493,7 +493,7 @@ class Table:
         if result.takeback is not None and result.takeback_until is not None:
             # The throw that follows waits for it (issue 31): say how long.
             done += (
-                f"\nThe next throw comes {discord_time(result.takeback_until)}: "
+                f"\nThe next throw or draw comes {discord_time(result.takeback_until)}: "
                 "until then, **Take back** undoes this move."
             )
         return done

@@ -39,9 +39,11 @@ def make_bot(
     clock: Callable[[], float] | None = None,
     *,
     draw: Callable[[], float] | None = None,
+    throw_grace: bool = False,
 ) -> ChaupalBot:
     """A bot for the tests; ``draw``, the service's source of chance, is
-    seeded from ``seed`` unless given."""
+    seeded from ``seed`` unless given.  ``throw_grace``: the chance after a
+    person's move waits for a takeback, as in production (issue 31)."""
     settings = Settings(
         token=None,
         dev_guild_id=None,
@@ -55,8 +57,8 @@ def make_bot(
         search_scale=0.05,
         think_pad=False,
         # Chance after a person's move is drawn at once, as before takebacks
-        # (issue 31): a test of the grace asks for it.
-        throw_grace=False,
+        # (issue 31), unless a test of the grace asks for it.
+        throw_grace=throw_grace,
     )
     return ChaupalBot(
         settings, draw=draw or random.Random(seed).random, sync_commands=False, clock=clock
