@@ -52,15 +52,17 @@ TAKEBACK: Final = "@takeback"
 """The takeback entry's action, before ``:<version>``."""
 TABLE_EVENT: Final = "@"
 
-THROW_GRACE: Final = 8.0
+THROW_GRACE: Final = 6.0
 """Seconds the chance that follows a person's move (the next dice in
 Chaturaji, the next throw of shells in Kauda Baji, a draw) waits before it
 is made, while the mover may still take the move back: a takeback is only
 fair before the throw is seen, and the throw does not exist until then.
-Long enough to read "Played: …" and press **Take back** (Gmail's "undo
-send" waits 5 s by default); short against a turn of an asynchronous game.
-Only while takebacks are allowed in the game, and only after a person's
-move; nobody's clock runs meanwhile."""
+The "Played: …" reply comes within a second, and a slip is seen when it is
+read: six seconds leave time to press **Take back** (Gmail's "undo send"
+waits five by default), and cost a live game about what throwing real
+shells takes, an asynchronous one nothing.  Only while takebacks are
+allowed in the game, and only after a person's move; nobody's clock runs
+meanwhile."""
 
 REVEAL_SAMPLES: Final = 8
 """How many other deals of the hidden part :func:`reveals` tries.  A
