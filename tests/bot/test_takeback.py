@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from bot.engines.core import CHANCE, NotYourTurn, progress_seat
 from bot.live import MoveResult, ServiceError, StaleBoard, TakebackRequest
 from bot.replay import GameRecord, frames, load_record, position_since, public_record, states
 from bot.service import HELD_CHANCE, GameService, Player
-from bot.takeback import THROW_GRACE, takeback_target
+from bot.takeback import THROW_GRACE, in_effect, takeback_event, takeback_target
 from bot.timekeeping import DAY, HOUR
 from storage.database import Database
 from storage.games import GameStore
@@ -225,6 +226,30 @@ async def test_a_tournament_takes_nothing_back_unless_it_says_so(table: Table) -
             now=table.clock(),
         )
         assert record.options["takeback"] == ("yes" if allowed else "no")
+        # Its games take the tournament's options, as the director opens them.
+        game_id = await artaban(table.service, dict(record.options))
+        played = await move(table.service, game_id, ASHA)
+        assert (played.takeback is not None) == allowed
+        if not allowed:
+            with pytest.raises(ServiceError, match="takeback=no"):
+                await table.service.take_back(game_id, ASHA.user_id)
+
+
+def test_the_entry_and_what_stands_after_it() -> None:
+    """``@takeback:<version>``, and the entries still in effect after takebacks."""
+
+    @dataclass(frozen=True)
+    class Entry:
+        seq: int
+        action: str
+
+    assert takeback_event(12) == "@takeback:12" and takeback_target("@takeback:12") == 12
+    for other in ("@takeback", "@takeback:", "@takeback:-1", "@takeback:1x", "@left", "c2^"):
+        assert takeback_target(other) is None, other
+    log = [Entry(1, "a"), Entry(2, "b"), Entry(3, "c"), Entry(4, "@takeback:2"), Entry(5, "d")]
+    assert [e.seq for e in in_effect(log)] == [1, 2, 5]
+    log += [Entry(6, "@takeback:1")]
+    assert [e.seq for e in in_effect(log)] == [1]
 
 
 # -- with everyone's agreement ----------------------------------------------------------
