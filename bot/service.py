@@ -711,16 +711,18 @@ class GameService:
         person = by_human and event is None and not game.is_auto(seat)
         allowed = person and await self.takebacks_allowed(game)
         chance_follows = engine.to_move(state) == frozenset({CHANCE})
+        # Not at a person's table with automatic seats: their boards flow
+        # (issue 30: a wait of 3 s at most between the person's decisions),
+        # which a held throw after each of their turns would undo.
+        holdable = self.throw_grace > 0 and not game.solo
         undoable = (
             allowed
             and bool(step.narration)
             and engine.outcome(state) is None
+            and (holdable or not chance_follows)
             and not reveals(engine, before, seat, step.text, state, _reveal_seed(game.id, version))
         )
-        # Not at a person's table with automatic seats: their boards flow
-        # (issue 30: a wait of 3 s at most between the person's decisions),
-        # which a held throw after each of their turns would undo.
-        hold = undoable and chance_follows and self.throw_grace > 0 and not game.solo
+        hold = undoable and chance_follows
         chance_steps: list[Step] = []
         if not hold:
             state, chance_steps = resolve_chance(engine, state, self._draw)
@@ -752,7 +754,7 @@ class GameService:
             steps=tuple(steps),
             actor=seat,
             version=written,
-            takeback=version if undoable and (hold or not chance_steps) else None,
+            takeback=version if undoable else None,
             takeback_until=self._clock() + self.throw_grace if hold else None,
         )
         await self._after_change(game, moved=seat)
