@@ -421,6 +421,12 @@ async def test_the_throw_waits_for_a_takeback_then_comes(tmp_path: Path) -> None
         assert await svc.stranded(game) is None
         svc.forget(game_id)
         assert (await svc.get(game_id)).version == game.version, "a reload throws nothing"
+        # A held throw whose timer is lost is stranded, and repaired.
+        await svc.timers.replace(game_id, [])
+        why = await svc.stranded(await svc.get(game_id))
+        assert why == "a throw waits with no timer to make it"
+        assert await svc.repair_stranded() == [game_id]
+        assert [t.seat for t in await svc.timers.of_game(game_id)] == [CHANCE]
 
         # Taken back within the grace: no throw, the mover's turn again.
         undone = await svc.take_back(game_id, player.user_id)
