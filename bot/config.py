@@ -36,6 +36,10 @@ class Settings:
     think_pad: bool = True
     """Each level's moves take a constant time (``bot.service.THINK_PAD``);
     off in tests, which run on a fake clock."""
+    throw_grace: bool = True
+    """The chance after a person's move waits a few seconds for a takeback
+    (``bot.takeback.THROW_GRACE``); off in tests, whose games would wait on
+    a timer after every turn (a test of the grace turns it on)."""
     shards: tuple[int, ...] | None = None
     """The Discord shards this process runs (``CHAUPAL_SHARDS``, ``--shards``);
     None: every shard (issue 20: several processes on one database)."""

@@ -206,7 +206,10 @@ class TournamentDirector:
             format=format,
             rounds=rounds,
             table_size=size,
-            options={**options, "rated": "yes"},  # tournament games are always rated
+            # Tournament games are always rated, and take no move back unless
+            # the tournament says `takeback=yes` (issue 31): a result that
+            # counts is played as it stands.
+            options={"takeback": "no", **options, "rated": "yes"},
             creator_id=creator_id,
             now=now,
             name=plain_name(name) if name.strip() else "",

@@ -34,6 +34,7 @@ __all__ = [
     "Reminder",
     "ServiceError",
     "StaleBoard",
+    "TakebackRequest",
     "TimeoutKind",
 ]
 
@@ -208,6 +209,17 @@ class MoveResult:
     may have moved on by the time delivery runs)."""
     timeout: TimeoutKind | None = None
     """Set when the move is a seat's time running out: what happened."""
+    takeback: int | None = None
+    """The version the mover may take this move back to on their own, now
+    (the **Take back** button under its "Played: …"; issue 31); None when
+    they may not (takebacks are off, chance followed it, it showed them
+    something hidden, the game is over)."""
+    takeback_until: float | None = None
+    """When the chance that follows the move is made (its throw waits for
+    a takeback: ``bot.takeback.THROW_GRACE``); None when nothing waits."""
+    undone: str | None = None
+    """Set when this request took a move back: that move's public narration
+    (``{pN}`` tags), what the channel saw of it."""
 
 
 @dataclass(frozen=True)
@@ -240,3 +252,33 @@ class PathResult:
     version: int
     depth: int = 0
     """The menu level ``options`` are at (how its selects are divided)."""
+
+
+@dataclass(frozen=True)
+class TakebackRequest:
+    """A takeback that needs everyone's agreement (others moved since the
+    move): who asked, what it would undo, and who has agreed so far
+    (issue 31).  It holds while the game stays at ``version``."""
+
+    game: LiveGame
+    seat: Seat
+    """Who asked."""
+    target: int
+    """The version the game would return to."""
+    version: int
+    """The game's version when asked: any action since makes it void."""
+    asked: frozenset[Seat]
+    """Every other seat held by a person: each must agree."""
+    agreed: frozenset[Seat]
+    move: str
+    """The move taken back, as the channel saw it (its public narration)."""
+    undoes: int
+    """How many public moves of other players it undoes too."""
+    new: bool = True
+    """False when the same request was already waiting (asked again)."""
+    declined_by: Seat | None = None
+    """The seat that declined it (the request is gone then)."""
+
+    @property
+    def waiting_for(self) -> frozenset[Seat]:
+        return self.asked - self.agreed

@@ -41,7 +41,10 @@ channel was shown; and the table's events (a seat left, a timeout).  A
 move the channel was not told about (empty narration) that changes nothing
 public folds into the frame before it, so the count of frames tells nobody
 about a private decision.  A game the table ended (a resignation, a
-moderator's end) gets the stored result's reason on its last frame.
+moderator's end) gets the stored result's reason on its last frame.  A
+takeback (``@takeback:<version>``, issue 31: :mod:`bot.takeback`) returns
+the game to the position after that many lines, and makes a frame of its
+own: the position it went back to, with its words.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, Engine, GameError, Outcome, Seat, Step
 from bot.outgoing import plain_name
+from bot.takeback import takeback_target, targets_of
 from bot.tenure import Reader
 
 if TYPE_CHECKING:
@@ -106,6 +110,11 @@ class Action:
     @property
     def hidden(self) -> bool:
         return self.text == HIDDEN
+
+    @property
+    def takeback(self) -> int | None:
+        """A takeback's version: the game is again as it was then (issue 31)."""
+        return takeback_target(self.text)
 
     def format(self) -> str:
         who = CHANCE_WORD if self.actor == CHANCE else f"p{self.actor}"
@@ -366,9 +375,19 @@ def states(record: GameRecord) -> Iterator[tuple[Action, Any, Any, Any]]:
         state = engine.setup(record.seats, dict(record.options))
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"The game cannot be set up with these options: {exc}") from None
+    # A takeback (issue 31) returns to the state after that many lines.
+    wanted = targets_of(line.text for line in record.actions)
+    kept = {0: state} if 0 in wanted else {}
     for number, line in enumerate(record.actions, start=1):
         if line.table_event:
-            yield line, None, state, state
+            back = line.takeback
+            after = state if back is None else kept.get(back)
+            if after is None:
+                raise RecordError(f"Action {number} ({line.format()!r}) goes back past the start.")
+            yield line, None, state, after
+            state = after
+            if number in wanted:
+                kept[number] = state
             continue
         try:
             action = engine.parse(state, line.actor, line.text)
@@ -379,6 +398,8 @@ def states(record: GameRecord) -> Iterator[tuple[Action, Any, Any, Any]]:
             ) from None
         yield line, action, state, after
         state = after
+        if number in wanted:
+            kept[number] = state
 
 
 def frames(record: GameRecord) -> list[Frame]:
@@ -394,6 +415,12 @@ def frames(record: GameRecord) -> list[Frame]:
             view = engine.view(before, None)
         version += 1
         state = after
+        if action is None and line.takeback is not None:
+            # The game went back (a takeback): a frame of its own, the
+            # position it returned to, as the channel's next board showed.
+            out.append(Frame(move, version - 1, view, tuple(lines)))
+            move, view, lines = move + 1, engine.view(after, None), [line.narration]
+            continue
         if action is None:  # a table event: its stored public words
             lines.append(line.narration)
             continue
@@ -464,7 +491,10 @@ def position_since(record: GameRecord, version: int) -> int:
     already stood: table events (a seat left or changed hands, a timeout's
     marker) change no state, and a frame folds them in, so its position
     stood at every version from this one to its own."""
-    while 0 < version <= len(record.actions) and record.actions[version - 1].table_event:
+    while 0 < version <= len(record.actions):
+        line = record.actions[version - 1]
+        if not line.table_event or line.takeback is not None:
+            break  # a takeback changes the position (issue 31)
         version -= 1
     return version
 

@@ -16,6 +16,10 @@ key                default             meaning
                                        clock; ``12h``; ``off``: none)
 ``substitute``     ``"medium"``        the automatic player's level for timeouts
                                        and seats a person left
+``takeback``       ``true``            players may take a move back (issue 31),
+                                       in every game here, running ones included
+                                       (a game's ``takeback=no`` turns it off
+                                       there; tournaments are off by default)
 ``announcements``  none                a channel id for announcements
 ``moderator_role`` none                a role id whose members are moderators
 =================  ==================  =========================================
@@ -61,6 +65,9 @@ class ServerSettings:
     timeout: str = "substitute"
     reminder: str = "auto"
     substitute: str = "medium"
+    takeback: bool = True
+    """Whether players may take a move back in this server's games: a
+    ceiling, read when they ask, not a default copied into new games."""
     announcements: int | None = None
     """A channel id."""
     moderator_role: int | None = None
@@ -71,6 +78,7 @@ class ServerSettings:
         """Stored settings; a value that cannot be read is its default."""
         base = cls()
         threads = obj.get("threads", base.threads)
+        takeback = obj.get("takeback", base.takeback)
         given = {k: str(obj[k]) for k in TABLE_SETTINGS if k in obj}
         # Each table option is kept as stored only when it reads on its own.
         words: dict[str, str] = {}
@@ -86,6 +94,7 @@ class ServerSettings:
             timeout=words.get("timeout", base.timeout),
             reminder=words.get("reminder", base.reminder),
             substitute=words.get("substitute", base.substitute),
+            takeback=takeback if isinstance(takeback, bool) else base.takeback,
             announcements=_snowflake(obj.get("announcements")),
             moderator_role=_snowflake(obj.get("moderator_role")),
         )

@@ -14,7 +14,7 @@ import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from bot.choices import StaleChoice, follow, locate, split_words, trail
@@ -30,6 +30,7 @@ from bot.engines.core import (
     Step,
     apply_step,
     owed_decisions,
+    plural,
     progress_seat,
     resolve_chance,
     resolve_options,
@@ -45,12 +46,22 @@ from bot.live import (
     Reminder,
     ServiceError,
     StaleBoard,
+    TakebackRequest,
     TimeoutKind,
 )
 from bot.notifications import Notifications
 from bot.outgoing import discord_time, safe_name
 from bot.players import Level
-from bot.server_settings import table_defaults
+from bot.server_settings import server_settings, table_defaults
+from bot.takeback import (
+    LogReplay,
+    MissingState,
+    in_effect,
+    restored_clocks,
+    reveals,
+    takeback_event,
+    targets_of,
+)
 from bot.tenure import LEFT, REPLACED, replaced_event
 from bot.thinking import ThinkPool
 from bot.timekeeping import (
@@ -72,12 +83,18 @@ from storage.games import (
     GameRecord,
     GameStatus,
     GameStore,
+    LogEntry,
     NewEntry,
     NotSeated,
     SeatHandover,
     SeatRecord,
     SeatTaken,
+    StaleAsk,
     StaleVersion,
+    TakebackAsk,
+    TakebackAskChange,
+    UndoChange,
+    UndoPoint,
     UnreadableRow,
     WrongStatus,
     automatic_player_id,
@@ -130,6 +147,15 @@ same game (issue 20: the version guard refused it, nothing was written) is
 loaded again and tried once more against the new state: it applies if it
 is still legal, and is refused as any move would be otherwise."""
 OUT_OF_DATE = "That board is out of date: the game has moved on since. Use the newest board."
+SERVER_SETTING_TTL = 30.0
+"""Seconds a server's ``takeback`` setting is kept in memory: read on every
+move a person makes where takebacks may apply, it is a read saved per move;
+a change made in this process takes effect at once, one made in another
+process within this long."""
+HELD_CHANCE = (
+    "Wait a few seconds: the dice, shells or cards that follow the last move are not drawn "
+    "yet, so that its player may still take it back."
+)
 AUTOMATIC_PLAYER = "🤖 Automatic player"
 """How a lobby's automatic players are named: "🤖 Automatic player 1"."""
 
@@ -191,8 +217,17 @@ class GameService:
         think_pad: Mapping[Level, float] | None = None,
         owner: str | None = None,
         shared: bool | None = None,
+        throw_grace: float = 0.0,
     ) -> None:
         self.store = store
+        self.throw_grace = throw_grace
+        """Seconds the chance that follows a person's move waits, so that the
+        move may still be taken back before anyone sees it
+        (``bot.takeback.THROW_GRACE`` in the bot; 0, the tests' and the
+        benchmarks' default: chance is drawn at once, as before issue 31)."""
+        self._takeback_servers: dict[int, tuple[float, bool]] = {}
+        """Per server, its ``takeback`` setting and when it was read
+        (:data:`SERVER_SETTING_TTL`)."""
         self.thinker = thinker or ThinkPool(0)
         """Where automatic players search (a worker process in the bot)."""
         self.think_pad = dict(THINK_PAD if think_pad is None else think_pad)
@@ -309,10 +344,15 @@ class GameService:
             if record.outcome is not None:
                 game.outcome = Outcome.from_json(record.outcome)
             game.remember(record.version, game.state)
-        if record.status == "active" and engine.to_move(game.state) == frozenset({CHANCE}):
+        if (
+            record.status == "active"
+            and engine.to_move(game.state) == frozenset({CHANCE})
+            and not await self._throw_waits(game)
+        ):
             # A crash between a move and its chance (or an older version that
             # stored them apart) would leave a game nobody can move: settle
-            # and store the chance before anyone acts.
+            # and store the chance before anyone acts.  A throw held for a
+            # takeback waits for its timer (issue 31).
             state, steps = resolve_chance(engine, game.state, self._draw)
             await self._write(game, state=state, steps=steps)
             log.info("game %d: resolved %d pending chance action(s) on load", game_id, len(steps))
@@ -343,7 +383,11 @@ class GameService:
             ) from exc
 
     async def _replay(self, game: LiveGame, up_to: int | None) -> Any:
-        """The newest snapshot at or before ``up_to``, plus the log after it."""
+        """The newest snapshot at or before ``up_to``, plus the log after it.
+        Table events pass (the engine never sees them), and a takeback
+        returns to the state at its version (``bot.takeback``); every
+        takeback stores a snapshot at its own version, so that version is
+        normally after the snapshot this starts from."""
         engine = game.engine
         snapshot = await self.store.latest_snapshot(game.id, at_most=up_to)
         if snapshot is not None:
@@ -351,12 +395,16 @@ class GameService:
             state = engine.from_json(state_json)
         else:
             seq, state = 0, engine.setup(len(game.seats), game.record.options)
-        for entry in await self.store.log(game.id, after_seq=seq, up_to=up_to):
-            if entry.action.startswith(TABLE_EVENT):
-                continue  # the table's own record, not a move
-            action = engine.parse(state, entry.actor, entry.action)
-            state = engine.apply(state, entry.actor, action)
-        return state
+        entries = await self.store.log(game.id, after_seq=seq, up_to=up_to)
+        replay = LogReplay(engine, seq, state, targets_of(e.action for e in entries))
+        for entry in entries:
+            try:
+                replay.follow(entry.seq, entry.actor, entry.action)
+            except MissingState as missing:
+                # Back before this snapshot (one that was never stored):
+                # that version is rebuilt on its own.
+                replay.jump(entry.seq, await self._replay(game, up_to=missing.version))
+        return replay.state
 
     def forget(self, game_id: int) -> None:
         """Drop the cached copy (tests use it to prove storage alone suffices)."""
@@ -627,6 +675,8 @@ class GameService:
         if expected_version is not None and expected_version != game.version:
             raise StaleBoard(OUT_OF_DATE)
         if seat not in game.engine.to_move(game.state):
+            if game.engine.to_move(game.state) == frozenset({CHANCE}):
+                raise NotYourTurn(HELD_CHANCE)
             waiting = game.engine.waiting_on(game.state)
             if waiting:
                 names = ", ".join(safe_name(game.names[s]) for s in sorted(waiting))
@@ -647,14 +697,47 @@ class GameService:
         """Apply and write one move (and the chance it brings); ``event``, a
         table event that caused it (a timeout), is written before it in the
         same write, and ``seats`` (a timeout's streak) with it, so a crash
-        never leaves one without the other."""
-        engine, before = game.engine, game.state
+        never leaves one without the other.
+
+        A person's move in a game that takes moves back (issue 31) is
+        written with its undo point (the clocks it would restore), and the
+        chance that follows it waits ``throw_grace`` (a timer in the same
+        write) instead of being drawn at once, so that the move may still be
+        taken back before anyone sees the dice: unless the move showed its
+        player something hidden, which no takeback undoes anyway, or the
+        person plays alone with automatic seats, whose play flows."""
+        engine, before, version = game.engine, game.state, game.version
         state, step = apply_step(engine, before, seat, action)
-        state, chance_steps = resolve_chance(engine, state, self._draw)
+        person = by_human and event is None and not game.is_auto(seat)
+        allowed = person and await self.takebacks_allowed(game)
+        chance_follows = engine.to_move(state) == frozenset({CHANCE})
+        # Not at a person's table with automatic seats: their boards flow
+        # (issue 30: a wait of 3 s at most between the person's decisions),
+        # which a held throw after each of their turns would undo.
+        holdable = self.throw_grace > 0 and not game.solo
+        undoable = (
+            allowed
+            and bool(step.narration)
+            and engine.outcome(state) is None
+            and (holdable or not chance_follows)
+            and not reveals(engine, before, seat, step.text, state, _reveal_seed(game.id, version))
+        )
+        hold = undoable and chance_follows
+        chance_steps: list[Step] = []
+        if not hold:
+            state, chance_steps = resolve_chance(engine, state, self._draw)
         steps = [step, *chance_steps]
         changes = dict(seats or {})
         if by_human and game.seats[seat].timeouts:
             changes[seat] = {**changes.get(seat, {}), "timeouts": 0}
+        point = None
+        if allowed:
+            clocks = (
+                {s.seat: (s.clock_left, s.clock_since) for s in game.seats}
+                if game.table.clock is not None
+                else {}
+            )
+            point = UndoPoint(version, seat, game.user_of(seat), clocks)
         await self._write(
             game,
             state=state,
@@ -662,11 +745,23 @@ class GameService:
             events=() if event is None else (event,),
             seats=changes,
             moved=seat,
+            undo=None if point is None else UndoChange(add=point),
         )
+        written = game.version
         result = MoveResult(
-            game=game, before=before, steps=tuple(steps), actor=seat, version=game.version
+            game=game,
+            before=before,
+            steps=tuple(steps),
+            actor=seat,
+            version=written,
+            takeback=version if undoable else None,
+            takeback_until=self._clock() + self.throw_grace if hold else None,
         )
         await self._after_change(game, moved=seat)
+        if game.version != written:
+            # Automatic seats moved at once after it: whether it may still be
+            # taken back, and with whose agreement, is for /game takeback.
+            result = replace(result, takeback=None, takeback_until=None)
         return result
 
     async def _write(
@@ -683,6 +778,9 @@ class GameService:
         pause: tuple[float | None] | None = None,
         moved: Seat | None = None,
         rated: bool = True,
+        undo: UndoChange | None = None,
+        ask: TakebackAskChange | None = None,
+        snapshot: bool = False,
     ) -> None:
         """Write one action's whole change to ``game`` (under its lock) in
         one transaction guarded by the version it was computed against
@@ -691,7 +789,10 @@ class GameService:
         the table made; else the engine's, ranked with the seats that
         left), how ``seats`` are played, a ``handover``, a ``pause``, and
         what follows from them: the clocks (``moved`` just moved) and the
-        game's timers.  An action that loses the race to another writer
+        game's timers; and for takebacks (issue 31) the ``undo`` points, a
+        request (``ask``), and a ``snapshot`` at the new version whatever
+        the version (a takeback's, so loading never goes back before its
+        newest snapshot).  An action that loses the race to another writer
         leaves nothing behind: :class:`_LostRace` (nothing was written; the
         cached game is dropped), which the caller may try once more on the
         game as it is now.  A write that ends the game rates it (with
@@ -729,11 +830,20 @@ class GameService:
         clocks, timers = await self._time_plan(draft, moved=moved, now=now)
         every = self._snapshot_every
         crosses = game.version // every != version // every
+        chance_at = [
+            game.version + n
+            for n, entry in enumerate(entries, start=1)
+            if entry.actor == CHANCE and not entry.action.startswith(TABLE_EVENT)
+        ]
+        if chance_at:
+            # No takeback crosses chance: the moves before it are for good.
+            undo = replace(undo or UndoChange(), forget_before=chance_at[-1])
         change = GameChange(
             entries=entries,
             snapshot=(
                 engine.to_json(new_state)
-                if new_state is not None and steps and (crosses or outcome is not None)
+                if new_state is not None
+                and ((steps and (crosses or outcome is not None)) or snapshot)
                 else None
             ),
             status=status,
@@ -742,12 +852,14 @@ class GameService:
             handover=handover,
             pause=pause,
             timers=timers,
+            undo=undo,
+            ask=ask,
         )
         try:
             written = await self.store.commit(
                 game.id, expected_version=game.version, change=change, now=now
             )
-        except (StaleVersion, WrongStatus) as exc:
+        except (StaleVersion, WrongStatus, StaleAsk) as exc:
             # Another process wrote between this one's look at storage and
             # its write (issue 20), or ended the game meanwhile: nothing was
             # written; the next load rebuilds the game from storage.
@@ -785,6 +897,280 @@ class GameService:
                     if attempt == RETRIES_AFTER_RACE:
                         raise StaleBoard(OUT_OF_DATE) from None
             raise AssertionError("unreachable")
+
+    # -- taking a move back (issue 31) ----------------------------------------------
+
+    async def takebacks_allowed(self, game: LiveGame) -> bool:
+        """Whether the game takes moves back: its ``takeback`` table option
+        (a lobby's ``takeback=no``, a tournament's default) and its server's
+        setting, which turns them off everywhere at once."""
+        if not game.table.takeback:
+            return False
+        guild = game.record.guild_id
+        if guild is None:
+            return True
+        now = time.monotonic()
+        known = self._takeback_servers.get(guild)
+        if known is None or now - known[0] > SERVER_SETTING_TTL:
+            allowed = (await server_settings(self.settings, guild)).takeback
+            known = self._takeback_servers[guild] = (now, allowed)
+        return known[1]
+
+    def settings_changed(self, guild_id: int | None) -> None:
+        """A server's settings changed here: read them afresh."""
+        if guild_id is not None:
+            self._takeback_servers.pop(guild_id, None)
+
+    def holds_chance(self, game: LiveGame) -> bool:
+        """Chance is to move and nobody else: a throw held for a takeback
+        (or, left by a crash, one :meth:`_load` draws at once)."""
+        return (
+            game.state is not None
+            and not game.is_over
+            and game.engine.to_move(game.state) == frozenset({CHANCE})
+        )
+
+    async def _throw_waits(self, game: LiveGame) -> bool:
+        """Whether the chance the game is waiting on is held for a takeback:
+        a timer of this version will make it (or the game is paused, and
+        its timer is set again when it resumes)."""
+        if game.paused:
+            return True
+        return any(_throws(t, game.version) for t in await self.timers.of_game(game.id))
+
+    async def _throw(self, game: LiveGame, *, settle: bool = True) -> MoveResult:
+        """Make the chance a game holds for a takeback (under its lock): its
+        own write, then the automatic seats due to act."""
+        before = game.state
+        state, steps = resolve_chance(game.engine, before, self._draw)
+        await self._write(game, state=state, steps=steps)
+        result = MoveResult(
+            game=game, before=before, steps=tuple(steps), actor=None, version=game.version
+        )
+        if settle:
+            await self._after_change(game, moved=None)
+        return result
+
+    async def take_back(
+        self, game_id: int, user_id: int, *, target: int | None = None
+    ) -> MoveResult | TakebackRequest:
+        """``user_id`` takes back their last move (``/game takeback``; the
+        **Take back** button passes the version the move was made at, as
+        ``target``).  While nothing happened since (nobody else acted, no
+        chance was drawn) it is taken back at once, in one write: the
+        ``@takeback`` entry, the state of ``target`` and a snapshot of it,
+        the clocks restored, the timers.  After others acted it needs every
+        other person's agreement: the request is stored and returned (the
+        table asks them).  Never across chance, nor across a move that
+        showed someone something hidden."""
+
+        async def act(game: LiveGame) -> MoveResult | TakebackRequest:
+            seat = self._taking_back_seat(game, user_id)
+            plan = await self._takeback_plan(game, seat, user_id)
+            if target is not None and plan.target != target:
+                raise ServiceError(
+                    "That is no longer your last move, so it stays. /game takeback takes back "
+                    "your last one."
+                )
+            if not plan.asked:
+                return await self._take_back(game, plan, ask=None)
+            stored = await self.store.takeback_ask(game.id)
+            current = stored if stored is not None and stored.version == game.version else None
+            if current is not None and current.seat != seat:
+                raise ServiceError(
+                    f"{safe_name(game.names[current.seat])} asked to take back a move first: "
+                    "that request holds until it is answered or someone moves."
+                )
+            if current is not None and current.target == plan.target:
+                return plan.request(game, current.agreed, new=False)
+            ask = TakebackAsk(seat, plan.target, game.version, frozenset(), self._clock())
+            await self._write(game, ask=TakebackAskChange(expected=stored, new=ask))
+            return plan.request(game, frozenset(), new=True)
+
+        return await self._retrying(game_id, act)
+
+    async def answer_takeback(
+        self, game_id: int, user_id: int, version: int, *, agree: bool
+    ) -> MoveResult | TakebackRequest:
+        """Another player agrees to a takeback request, or declines it.  The
+        last agreement takes the move back, in the same write as the
+        request's end; a refusal ends the request.  A request the game has
+        moved on from (any action since it was made) is out of date."""
+
+        async def act(game: LiveGame) -> MoveResult | TakebackRequest:
+            stored = await self.store.takeback_ask(game.id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+            if stored is None or stored.version != game.version or version != stored.version:
+                raise StaleBoard(
+                    "This request is out of date: the game has moved on since it was made, "
+                    "so nothing was taken back."
+                )
+            seat = game.seat_of(user_id)
+            if seat == stored.seat:
+                raise ServiceError("You asked for this takeback: the other players answer it.")
+            asker = game.holder(stored.seat)
+            if asker is None:
+                raise StaleBoard("This request is out of date: its player has left the seat.")
+            plan = await self._takeback_plan(game, stored.seat, asker)
+            if seat is None or seat not in plan.asked or plan.target != stored.target:
+                raise ServiceError(
+                    f"Only the other players of game #{game.id} answer this request."
+                )
+            if not agree:
+                await self._write(game, ask=TakebackAskChange(expected=stored, new=None))
+                return replace(plan.request(game, stored.agreed, new=False), declined_by=seat)
+            agreed = stored.agreed | {seat}
+            if plan.asked <= agreed:
+                return await self._take_back(
+                    game, plan, ask=TakebackAskChange(expected=stored, new=None)
+                )
+            await self._write(
+                game, ask=TakebackAskChange(expected=stored, new=replace(stored, agreed=agreed))
+            )
+            return plan.request(game, agreed, new=False)
+
+        return await self._retrying(game_id, act)
+
+    def _taking_back_seat(self, game: LiveGame, user_id: int) -> Seat:
+        """The seat whose move ``user_id`` may ask to take back, or why not."""
+        if game.record.status == "lobby":
+            raise ServiceError(f"Game #{game.id} has not started yet.")
+        if game.is_over:
+            raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+        seat = self.seat_for(game, user_id)
+        if game.is_auto(seat):
+            raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
+        return seat
+
+    async def _takeback_plan(self, game: LiveGame, seat: Seat, user_id: int) -> _TakebackPlan:
+        """What taking back ``seat``'s last move would do, or a
+        :class:`ServiceError` saying exactly why it may not be taken back."""
+        if game.paused:
+            raise ServiceError(f"Game #{game.id} is paused: nothing is taken back meanwhile.")
+        if not game.table.takeback:
+            raise ServiceError(
+                f"Game #{game.id} takes no move back (its table says `takeback=no`)."
+            )
+        if not await self.takebacks_allowed(game):
+            raise ServiceError(
+                "Takebacks are turned off on this server (`/moderate settings takeback`)."
+            )
+        engine = game.engine
+        log_entries = await self.store.log(game.id, up_to=game.version)
+        standing = in_effect(log_entries)
+        mine = [
+            i
+            for i, e in enumerate(standing)
+            if e.actor == seat and not e.action.startswith(TABLE_EVENT)
+        ]
+        if not mine:
+            raise ServiceError(f"You have no move in game #{game.id} to take back.")
+        at = mine[-1]
+        move, since = standing[at], standing[at + 1 :]
+        drawn = next(
+            (e for e in since if e.actor == CHANCE and not e.action.startswith(TABLE_EVENT)), None
+        )
+        if drawn is not None:
+            what = f" ({drawn.narration})" if drawn.narration else ""
+            raise ServiceError(
+                f"Your last move stands: chance followed it{what}, and a takeback never undoes "
+                "a throw, a draw or a reveal."
+            )
+        if not move.narration:
+            raise ServiceError(
+                "Your last move was a decision the table was not told about: taking it back "
+                "would tell everyone, so it stands."
+            )
+        target = move.seq - 1
+        points = await self.store.undo_points(game.id)
+        point = next((p for p in points if p.version == target), None)
+        if point is None or point.seat != seat or point.user_id != user_id:
+            raise ServiceError(_not_yours(standing[:at], move, point, user_id))
+        # Another player's decision the table was not told about (a private
+        # pass) is undone with the rest, but neither asks for its player's
+        # agreement nor is looked at: either would tell the asker that
+        # someone had been asked something in private.
+        moves = [
+            move,
+            *(
+                e
+                for e in since
+                if e.actor >= 0 and not e.action.startswith(TABLE_EVENT) and e.narration
+            ),
+        ]
+        for made in moves:
+            before = await self._state_at(game, made.seq - 1)
+            after = await self._state_at(game, made.seq)
+            if before is None or after is None:
+                raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+            if reveals(
+                engine, before, made.actor, made.action, after, _reveal_seed(game.id, made.seq - 1)
+            ):
+                whose = "Your last move" if made is move else "A move made since yours"
+                raise ServiceError(
+                    f"{whose} showed hidden information ({made.narration or 'a reveal'}), and a "
+                    "takeback never undoes a reveal: your move stands."
+                )
+        others = [e for e in moves[1:] if e.actor != seat]
+        humans = frozenset(
+            s.seat
+            for s in game.seats
+            if s.seat != seat and not game.is_auto(s.seat) and game.holder(s.seat) is not None
+        )
+        return _TakebackPlan(
+            seat=seat,
+            target=target,
+            move=move,
+            point=point,
+            undoes=sum(1 for e in others if e.narration),
+            asked=humans if others else frozenset(),
+        )
+
+    async def _take_back(
+        self, game: LiveGame, plan: _TakebackPlan, *, ask: TakebackAskChange | None
+    ) -> MoveResult:
+        """Take the move back (under the game's lock): one write of the
+        ``@takeback`` entry with the state of its version, a snapshot there,
+        the clocks restored, the undo points it consumed and the timers."""
+        state = await self._state_at(game, plan.target)
+        if state is None:
+            raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+        before = game.state
+        now = self._clock()
+        clocks = restored_clocks(
+            game.seats,
+            plan.point,
+            moved_at=plan.move.created_at,
+            rule=game.table.clock,
+            now=now,
+        )
+        tag = seat_tag(plan.seat)
+        if plan.asked:
+            more = f"; {plural(plan.undoes, 'move')} made since undone too" if plan.undoes else ""
+            said = f"{tag} took back a move, with everyone's agreement{more}: {plan.move.narration}"
+        else:
+            said = f"{tag} took back their last move: {plan.move.narration}"
+        entry = self._event_entry(plan.seat, takeback_event(plan.target)[1:], said)
+        await self._write(
+            game,
+            state=state,
+            events=(entry,),
+            seats=clocks,
+            undo=UndoChange(forget_from=plan.target),
+            ask=ask,
+            snapshot=True,
+        )
+        result = MoveResult(
+            game=game,
+            before=before,
+            steps=(),
+            actor=None if plan.asked else plan.seat,
+            version=game.version,
+            undone=plan.move.narration,
+        )
+        await self._after_change(game, moved=None)
+        return result
 
     async def resign(self, game_id: int, user_id: int, *, moderator: bool = False) -> MoveResult:
         """A player leaves a running game.
@@ -925,6 +1311,9 @@ class GameService:
             for _ in range(AUTO_MOVES_LIMIT):
                 if game.is_over or game.state is None:
                     break
+                if self.holds_chance(game):
+                    await self._throw(game, settle=False)  # held for a takeback: made now
+                    continue
                 seat = progress_seat(game.engine, game.state)
                 # A whole game's rest at once: the baseline, not a search.
                 await self.auto_move(game, seat, by_human=False, settle=False, level="easy")
@@ -1454,10 +1843,17 @@ class GameService:
                 for s in self.automatic_turn(game)
             }
         )
+        # A throw held for a takeback (issue 31) is made by its timer; nobody
+        # owes anything meanwhile, so no clock runs.
+        throw_at = (
+            now + self.throw_grace
+            if not game.paused and self.holds_chance(game) and game.record.status == "active"
+            else None
+        )
         away = await self.away_until(game) if owing else {}
         running = set() if game.paused else public - set(away)
         clocks = clock_changes(game.seats, rule=rule, running=running, moved=moved, now=now)
-        if game.paused or (not owing and not automatic):
+        if game.paused or (not owing and not automatic and throw_at is None):
             return clocks, _no_timers
         waits = Waits(
             game_id=game.id,
@@ -1472,6 +1868,7 @@ class GameService:
             automatic=automatic,
             moved=moved,
             taken=self._taken.get(game.id),
+            throw_at=throw_at,
         )
         return clocks, functools.partial(game_timers, waits)
 
@@ -1519,9 +1916,14 @@ class GameService:
         if unmarked:
             return f"seat {unmarked[0]} passed to the automatic player without its @left"
         movers = game.engine.to_move(game.state) - {CHANCE}
-        if not movers:
-            return "nobody can move"
         stored = await self.timers.of_game(game.id)
+        if not movers:
+            if self.holds_chance(game):
+                # A throw held for a takeback waits for its timer (issue 31).
+                if not any(_throws(t, game.version) for t in stored):
+                    return "a throw waits with no timer to make it"
+                return None
+            return "nobody can move"
         if any(t.version != game.version for t in stored):
             return "its timers were set for another version"
         clocks = {t.seat: t for t in stored if t.kind == "clock"}
@@ -1752,6 +2154,12 @@ class GameService:
     async def _clock_timer(self, game: LiveGame, timer: Timer) -> MoveResult | None:
         """The rest of :meth:`clock_timer`, under the game's lock."""
         seat = timer.seat
+        if seat == CHANCE:
+            # A throw held for a takeback: its moment came (issue 31).
+            if game.paused or timer.version != game.version or not self.holds_chance(game):
+                await self._keep_time(game, moved=None)
+                return None
+            return await self._throw(game)
         public, private = self.owing(game)
         if (
             game.paused
@@ -1949,6 +2357,64 @@ class GameService:
         return await self.get(candidates[0].id)
 
 
+@dataclass(frozen=True)
+class _TakebackPlan:
+    """What taking back one seat's last move would do (issue 31)."""
+
+    seat: Seat
+    target: int
+    """The version the game returns to (the move was entry ``target + 1``)."""
+    move: LogEntry
+    point: UndoPoint
+    undoes: int
+    """Public moves of other players it undoes too."""
+    asked: frozenset[Seat]
+    """The other people who must agree (empty: the mover alone decides)."""
+
+    def request(
+        self, game: LiveGame, agreed: frozenset[Seat], *, new: bool
+    ) -> TakebackRequest:
+        return TakebackRequest(
+            game=game,
+            seat=self.seat,
+            target=self.target,
+            version=game.version,
+            asked=self.asked,
+            agreed=agreed & self.asked,
+            move=self.move.narration,
+            undoes=self.undoes,
+            new=new,
+        )
+
+
+def _not_yours(
+    before: Sequence[LogEntry], move: LogEntry, point: UndoPoint | None, user_id: int
+) -> str:
+    """Why a seat's last move has no undo point of its holder's."""
+    if before and before[-1].action == f"{TABLE_EVENT}timeout" and before[-1].actor == move.actor:
+        return (
+            "Your last move was made for you when your time ran out, so it is not yours to "
+            "take back."
+        )
+    if point is not None and point.user_id != user_id:
+        return "Your seat's last move was made before you took the seat over: it stands."
+    return (
+        "Your last move cannot be taken back: it was made when takebacks were not allowed "
+        "in this game."
+    )
+
+
+def _throws(timer: Timer, version: int) -> bool:
+    """Whether ``timer`` makes the throw a game holds at ``version``."""
+    return timer.kind == "clock" and timer.seat == CHANCE and timer.version == version
+
+
+def _reveal_seed(game_id: int, version: int) -> int:
+    """The seed :func:`bot.takeback.reveals` deals with for the move made at
+    ``version`` of a game: the same answer each time that move is asked about."""
+    return game_id * 1_000_003 + version
+
+
 def _no_timers(stored: Sequence[Timer]) -> list[Timer]:
     """A game with nothing to wait for (over, paused, or owed nothing) has no timers."""
     return []
@@ -2017,5 +2483,6 @@ __all__ = [
     "Reminder",
     "ServiceError",
     "StaleBoard",
+    "TakebackRequest",
     "TimeoutKind",
 ]

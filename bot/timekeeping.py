@@ -49,6 +49,10 @@ FINAL_WARNING_MIN: Final = 15 * MINUTE
 """The last reminder of a wait comes ``ClockRule.warning`` before the
 deadline: an eighth of the clock, within these bounds."""
 
+THROW_SEAT: Final = -1
+"""The seat of a held throw's ``clock`` timer: the chance player's
+(``bot.engines.core.CHANCE``)."""
+
 MAX_TIMEOUTS_IN_A_ROW: Final = 3
 """Under ``substitute`` and ``skip``, this many timeouts in a row become
 ``forfeit``: a player who vanished does not hold a game up for ever."""
@@ -56,7 +60,15 @@ VACATION_DAYS_MAX: Final = 14
 VACATION_WINDOW_DAYS: Final = 60
 """At most VACATION_DAYS_MAX days away in any VACATION_WINDOW_DAYS."""
 
-TABLE_OPTIONS: Final = ("clock", "timeout", "reminder", "rated", "level", "substitute")
+TABLE_OPTIONS: Final = (
+    "clock",
+    "timeout",
+    "reminder",
+    "rated",
+    "level",
+    "substitute",
+    "takeback",
+)
 """Lobby options the service reads (the rest go to the engine)."""
 
 _UNITS: Final = {"d": DAY, "h": HOUR, "m": MINUTE}
@@ -179,6 +191,10 @@ class TableOptions:
     substitute: Level = DEFAULT_LEVEL
     """How strong the automatic player is that moves for a seat on a timeout
     and plays a seat a person left (``/moderate settings substitute``)."""
+    takeback: bool = True
+    """Players may take a move back (issue 31; ``takeback=no`` in a lobby,
+    off by default in tournaments), where the server allows it
+    (``/moderate settings takeback``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -188,6 +204,7 @@ class TableOptions:
             "rated": "yes" if self.rated else "no",
             "level": self.level,
             "substitute": self.substitute,
+            "takeback": "yes" if self.takeback else "no",
         }
 
     @classmethod
@@ -217,12 +234,8 @@ class TableOptions:
         if "reminder" in given:
             word = str(given["reminder"]).strip().lower()
             reminder = parse_reminder(word)
-        rated = base.rated
-        if "rated" in given:
-            word = str(given["rated"]).strip().lower()
-            if word not in ("yes", "no", "true", "false", "on", "off"):
-                raise InvalidOptions(f"`rated` is yes or no, not {excerpt(given['rated'])}.")
-            rated = word in ("yes", "true", "on")
+        rated = _yes_or_no(given, "rated", base.rated)
+        takeback = _yes_or_no(given, "takeback", base.takeback)
         levels = {"level": base.level, "substitute": base.substitute}
         for key in levels:
             if key in given:
@@ -239,6 +252,7 @@ class TableOptions:
             rated=rated,
             level=levels["level"],
             substitute=levels["substitute"],
+            takeback=takeback,
         )
 
     def describe(self) -> str:
@@ -249,9 +263,21 @@ class TableOptions:
             reminder = "no reminders"
         else:
             reminder = f"reminders after {format_duration(self.reminder)}"
-        return f"{clock}; on timeout: {self.timeout}; {reminder}" + (
-            "" if self.rated else "; not rated"
+        return (
+            f"{clock}; on timeout: {self.timeout}; {reminder}"
+            + ("" if self.rated else "; not rated")
+            + ("" if self.takeback else "; no takebacks")
         )
+
+
+def _yes_or_no(given: Mapping[str, Any], key: str, default: bool) -> bool:
+    """A yes-or-no table option (``rated``, ``takeback``), or its default."""
+    if key not in given:
+        return default
+    word = str(given[key]).strip().lower()
+    if word not in ("yes", "no", "true", "false", "on", "off"):
+        raise InvalidOptions(f"`{key}` is yes or no, not {excerpt(given[key])}.")
+    return word in ("yes", "true", "on")
 
 
 def parse_reminder(text: str) -> ReminderOption:
@@ -432,6 +458,9 @@ class Waits:
     moved: int | None = None
     #: The timer whose handler is acting on it now: not kept as the game's.
     taken: Timer | None = None
+    #: When the chance the game waits on is made (a throw held for a
+    #: takeback, issue 31), as a ``clock`` timer of seat -1; None: none.
+    throw_at: float | None = None
 
 
 def game_timers(waits: Waits, stored: Sequence[Timer]) -> list[Timer]:
@@ -504,6 +533,11 @@ def game_timers(waits: Waits, stored: Sequence[Timer]) -> list[Timer]:
             if kept is not None and seat != waits.moved and kept.due <= soonest
             else soonest
         )
+    if waits.throw_at is not None:
+        # The throw's moment was set by the move it follows: nothing done
+        # meanwhile (a seat leaving, a vacation) puts it off.
+        kept = existing.get(("clock", THROW_SEAT))
+        deadlines[THROW_SEAT] = kept.due if kept is not None else waits.throw_at
     return plan_timers(waits.game_id, waits.version, deadlines=deadlines, reminders=reminders)
 
 

@@ -57,6 +57,8 @@ TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("outbox", ("game_id", "target")),
     ("outbox_claims", ("game_id",)),
     ("followers", ("game_id", "user_id")),
+    ("undo_points", ("game_id", "version")),
+    ("takeback_asks", ("game_id",)),
     ("timers", ("game_id", "kind", "seat")),
     ("guild_settings", ("guild_id",)),
     ("vacations", ("user_id", "starts")),

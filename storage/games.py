@@ -48,7 +48,12 @@ __all__ = [
     "SeatHandover",
     "SeatRecord",
     "SeatTaken",
+    "StaleAsk",
     "StaleVersion",
+    "TakebackAsk",
+    "TakebackAskChange",
+    "UndoChange",
+    "UndoPoint",
     "Written",
     "WrongStatus",
     "automatic_player_id",
@@ -208,6 +213,59 @@ class SeatHandover:
     display_name: str
 
 
+@dataclass(frozen=True)
+class UndoPoint:
+    """What taking back one person's move needs that the log does not hold
+    (issue 31, migration 0011): every seat's clock just before the move.
+    Written with the move, for moves a person made (the automatic player's
+    and a timeout's are nobody's to take back)."""
+
+    #: The game's version before the move: what taking it back returns to.
+    version: int
+    seat: int
+    #: Who held the seat then: a seat handed over since is not theirs to undo.
+    user_id: int
+    #: ``{seat: (clock_left, clock_since)}`` before the move (empty: no clock).
+    clocks: Mapping[int, tuple[float | None, float | None]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UndoChange:
+    """How a :class:`GameChange` changes the game's undo points: the move's
+    own point added, and those no takeback can reach any more forgotten
+    (before a chance entry: a takeback never crosses chance; from a
+    takeback's version on: the moves it undid)."""
+
+    add: UndoPoint | None = None
+    forget_before: int | None = None
+    forget_from: int | None = None
+
+
+@dataclass(frozen=True)
+class TakebackAsk:
+    """A request to take back a move after others moved (issue 31): every
+    other person at the table must agree.  It holds only while the game is
+    at ``version``."""
+
+    seat: int
+    #: The version the game would return to.
+    target: int
+    #: The game's version when asked: any action since makes it void.
+    version: int
+    agreed: frozenset[int] = frozenset()
+    asked_at: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class TakebackAskChange:
+    """A request written (``new``) or removed (None) in a :class:`GameChange`,
+    compared with the one the writer read (``expected``, None: none): two
+    agreements given at once must not lose one (:class:`StaleAsk`)."""
+
+    expected: TakebackAsk | None
+    new: TakebackAsk | None
+
+
 SEAT_PLAY = frozenset({"controller", "left_order", "timeouts", "clock_left", "clock_since"})
 """The seat columns a :class:`GameChange` may change (how a seat is played
 and its clock); who sits in a seat changes only by a :class:`SeatHandover`."""
@@ -236,6 +294,10 @@ class GameChange:
     #: The game's timers after the change, from those stored (read inside
     #: the transaction, locked); None: the timers stay as they are.
     timers: TimerPlan | None = None
+    #: The undo points a move adds or leaves behind (issue 31).
+    undo: UndoChange | None = None
+    #: A takeback request asked, agreed to or settled (issue 31).
+    ask: TakebackAskChange | None = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +368,15 @@ class StaleVersion(StorageError):
         self.game_id = game_id
         self.expected = expected
         self.current = current
+
+
+class StaleAsk(StorageError):
+    """A takeback request changed since the writer read it (another
+    agreement came first): nothing was written."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__("That request changed meanwhile (someone else answered it); try again.")
+        self.game_id = game_id
 
 
 class SeatTaken(StorageError):
@@ -409,6 +480,86 @@ def _entry(row: Row) -> LogEntry:
         narration=str(row["narration"]),
         private_to=_opt_int(row["private_to"]),
         created_at=float(row["created_at"]),
+    )
+
+
+def _undo_point(row: Row) -> UndoPoint:
+    clocks: dict[int, tuple[float | None, float | None]] = {}
+    try:
+        stored = json.loads(row["clocks"])
+    except (TypeError, ValueError):
+        stored = {}
+    if isinstance(stored, dict):
+        for seat, pair in stored.items():
+            if isinstance(pair, list) and len(pair) == 2 and str(seat).isdigit():
+                clocks[int(seat)] = (_opt_float(pair[0]), _opt_float(pair[1]))
+    return UndoPoint(int(row["version"]), int(row["seat"]), int(row["user_id"]), clocks)
+
+
+async def _write_undo(conn: Connection, game_id: int, undo: UndoChange) -> None:
+    """An :class:`UndoChange`, inside :meth:`GameStore.commit`'s transaction:
+    the new point first, so that the chance written with its move forgets it."""
+    point = undo.add
+    if point is not None:
+        clocks = {str(seat): list(pair) for seat, pair in sorted(point.clocks.items())}
+        await conn.execute(
+            "INSERT INTO undo_points (game_id, version, seat, user_id, clocks) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, version) DO UPDATE SET "
+            "seat = excluded.seat, user_id = excluded.user_id, clocks = excluded.clocks",
+            (game_id, point.version, point.seat, point.user_id, _dumps(clocks)),
+        )
+    if undo.forget_before is not None:
+        await conn.execute(
+            "DELETE FROM undo_points WHERE game_id = ? AND version < ?",
+            (game_id, undo.forget_before),
+        )
+    if undo.forget_from is not None:
+        await conn.execute(
+            "DELETE FROM undo_points WHERE game_id = ? AND version >= ?",
+            (game_id, undo.forget_from),
+        )
+
+
+async def _read_ask(conn: Connection, game_id: int) -> TakebackAsk | None:
+    row = await _fetch_one(
+        conn,
+        "SELECT seat, target, version, agreed, asked_at FROM takeback_asks WHERE game_id = ?",
+        (game_id,),
+    )
+    if row is None:
+        return None
+    try:
+        agreed = json.loads(row["agreed"])
+    except (TypeError, ValueError):
+        agreed = []
+    if not isinstance(agreed, list):
+        agreed = []
+    seats = frozenset(int(s) for s in agreed if isinstance(s, int))
+    return TakebackAsk(
+        seat=int(row["seat"]),
+        target=int(row["target"]),
+        version=int(row["version"]),
+        agreed=seats,
+        asked_at=float(row["asked_at"]),
+    )
+
+
+async def _write_ask(conn: Connection, game_id: int, ask: TakebackAskChange) -> None:
+    """A :class:`TakebackAskChange`, inside :meth:`GameStore.commit`'s
+    transaction, which holds the game's row: the request stored must be the
+    one the writer read, or nothing is written (:class:`StaleAsk`)."""
+    if await _read_ask(conn, game_id) != ask.expected:
+        raise StaleAsk(game_id)
+    new = ask.new
+    if new is None:
+        await conn.execute("DELETE FROM takeback_asks WHERE game_id = ?", (game_id,))
+        return
+    await conn.execute(
+        "INSERT INTO takeback_asks (game_id, seat, target, version, agreed, asked_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET seat = excluded.seat, "
+        "target = excluded.target, version = excluded.version, agreed = excluded.agreed, "
+        "asked_at = excluded.asked_at",
+        (game_id, new.seat, new.target, new.version, _dumps(sorted(new.agreed)), new.asked_at),
     )
 
 
@@ -975,6 +1126,14 @@ class GameStore:
                     "created_at = excluded.created_at",
                     (game_id, new_version, snapshot_json, now),
                 )
+            if change.undo is not None:
+                await _write_undo(conn, game_id, change.undo)
+            if change.ask is not None:
+                await _write_ask(conn, game_id, change.ask)
+            if target in FINAL_STATUSES:
+                # A game that is over takes nothing back.
+                await conn.execute("DELETE FROM undo_points WHERE game_id = ?", (game_id,))
+                await conn.execute("DELETE FROM takeback_asks WHERE game_id = ?", (game_id,))
             timers_changed = (
                 change.timers is not None
                 and await rewrite_timers(conn, game_id, change.timers)
@@ -1012,6 +1171,29 @@ class GameStore:
             "DELETE FROM outbox WHERE game_id = ? AND target = ?",
             (game_id, f"seat:{handover.seat}"),
         )
+
+    # ---- takebacks (issue 31)
+
+    async def undo_points(self, game_id: int) -> list[UndoPoint]:
+        """The game's undo points, oldest first: the moves people made that a
+        takeback might still reach."""
+        if not storable_id(game_id):
+            return []
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT version, seat, user_id, clocks FROM undo_points WHERE game_id = ? "
+                "ORDER BY version",
+                (game_id,),
+            )
+        return [_undo_point(r) for r in rows]
+
+    async def takeback_ask(self, game_id: int) -> TakebackAsk | None:
+        """The game's takeback request, if one was made (it may be void:
+        compare its version with the game's)."""
+        if not storable_id(game_id):
+            return None
+        async with self.db.read() as conn:
+            return await _read_ask(conn, game_id)
 
     async def log(
         self, game_id: int, after_seq: int = 0, up_to: int | None = None

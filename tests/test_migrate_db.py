@@ -23,7 +23,7 @@ from bot.tournament.ratings import FinishedGame, rate
 from storage.copying import TABLES
 from storage.database import Database
 from storage.followers import FollowerStore
-from storage.games import GameStore, OutboxRow
+from storage.games import GameChange, GameStore, OutboxRow, TakebackAsk, TakebackAskChange
 from storage.ratings import RatingStore
 from storage.settings import PlayerSettingsStore, SettingsStore
 from storage.timekeeping import TimerStore, Vacation
@@ -83,6 +83,16 @@ async def build_community(db: Database) -> dict[str, Any]:
         assert await svc.store.claim_delivery(game.id, f"host:{n}:abc", 70.0, 250.0)
         if n % 2:
             assert await svc.store.release_delivery(game.id, f"host:{n}:abc")
+    # A takeback request waiting for an agreement (issue 31), as the
+    # service writes it: through the game's one guarded commit.
+    record = (await svc.get(games["sangram"])).record
+    ask = TakebackAsk(0, record.version - 1, record.version, frozenset({1}), 74.25)
+    await svc.store.commit(
+        record.id,
+        expected_version=record.version,
+        change=GameChange(ask=TakebackAskChange(expected=None, new=ask)),
+        now=74.5,
+    )
     gone = await svc.new_game("artaban", creator=PLAYERS[0], guild_id=GUILD, channel_id=3)
     await svc.store.delete_game(gone.id)
 

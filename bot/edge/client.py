@@ -37,6 +37,7 @@ from bot.engines.core import excerpt
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
+from bot.takeback import THROW_GRACE
 from bot.thinking import ThinkPool
 from storage.database import Database
 from storage.followers import FollowerStore
@@ -222,6 +223,7 @@ class ChaupalBot(commands.AutoShardedBot):
             thinker=self.thinking,
             think_pad=None if self.settings.think_pad else {},
             owner=self.process,
+            throw_grace=THROW_GRACE if self.settings.throw_grace else 0.0,
         )
         self.delivery = Delivery(self)
         self.keeper = Keeper(self)

@@ -54,6 +54,7 @@ from bot.rendering import UPLOAD_LIMIT
 from bot.replay import load_record
 from bot.server_settings import server_settings
 from bot.service import TABLE_EVENT, GameService, LiveGame, MoveResult, secrets_of
+from bot.takeback import takeback_target
 from bot.timekeeping import clock_deadline, format_left, time_left
 from storage.games import OutboxRow
 
@@ -709,6 +710,11 @@ class Delivery:
         from bot.edge.ui.items import board_menu
 
         game_id = live.id
+        if self.bot.service.holds_chance(live):
+            # The chance after a person's move is held while the move may
+            # still be taken back (issue 31): its board goes out with the
+            # throw, when the throw's timer catches the game up.
+            return True
         game = _frozen(live)
         try:
             store = self.bot.store
@@ -775,6 +781,10 @@ class Delivery:
             task.cancel()
 
     # -- the board ----------------------------------------------------------
+
+    async def audience(self, game: LiveGame) -> Audience:
+        """Who may be pinged now (a takeback's request pings only them)."""
+        return await self._audience(game, await self.bot.store.outbox(game.id))
 
     async def _audience(self, game: LiveGame, rows: Mapping[str, OutboxRow]) -> Audience:
         """Who may be pinged, who is told by DM and who is quiet, now."""
@@ -855,7 +865,11 @@ class Delivery:
         # whose rounds go out as one board): a new decision, not the one the
         # last board named.
         moved = {e.actor for e in entries if e.actor >= 0 and not e.action.startswith("@")}
-        renewed = (awaited & before & (timed_out | (moved - {actor}))) - {actor}
+        # So does every seat a takeback (issue 31) awaits again: the game went
+        # back, and its decision is not the one the last board named.
+        went_back = any(takeback_target(e.action) is not None for e in entries)
+        back = set(awaited) if went_back else set()
+        renewed = (awaited & before & (timed_out | (moved - {actor}) | back)) - {actor}
         newly = (set(awaited - before) | renewed) - {actor}
         # One notification per owed decision (issue 30), the way the player
         # asked (``/chaupal me turn``): a ping on this board, a "your turn"

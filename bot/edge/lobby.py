@@ -12,6 +12,7 @@ every option means is one tap away (the lobby's **Options** button,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -96,6 +97,9 @@ def lobby_text(
     lines = [f"**{engine.title}** — game #{game.id}, {player_count(game)}", seat_lines(game)]
     if heading:
         lines.insert(0, heading)
+        # A tournament's games take no move back unless it says so (issue
+        # 31): that is its default, not an option it changed.
+        defaults = dataclasses.replace(defaults, takeback=False)
     changed = changed_options(game, defaults)
     if changed:
         lines.append("Options: " + ", ".join(f"`{c}`" for c in changed))
@@ -142,6 +146,11 @@ TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
         "how strong the automatic player is that moves on a timeout or plays a seat a "
         "person left: easy, medium or hard",
         ("easy", "medium", "hard"),
+    ),
+    "takeback": (
+        "whether a player may take back their last move: alone until someone else acts, "
+        "then only if everyone agrees; never after dice, a draw or a reveal",
+        ("yes", "no"),
     ),
 }
 """The service's own lobby options (``bot.timekeeping.TABLE_OPTIONS``), in

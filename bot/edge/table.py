@@ -25,9 +25,17 @@ from bot.edge.moderators import is_moderator as moderator_here
 from bot.edge.ports import Discord, Headings
 from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
-from bot.engines.core import GameError, Seat
+from bot.engines.core import GameError, Seat, plural
 from bot.outgoing import Style, clip, discord_time, fill_seats, names_of, plain_name, safe_name
-from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
+from bot.service import (
+    GameBroken,
+    GameService,
+    LiveGame,
+    MoveResult,
+    Player,
+    StaleBoard,
+    TakebackRequest,
+)
 from bot.timekeeping import clock_deadline
 from storage.database import StorageError
 from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesMade
@@ -220,8 +228,10 @@ class Table:
         seat = result.actor
         follow_up = private_view(self.bot.service, result.game, seat) if seat is not None else None
         if follow_up is not None and seat is not None:
-            prompt = follow_up_prompt(result.game.engine, result.game.state, seat)
-            await reply(itx, f"{done}\n{prompt}", view=follow_up)
+            done += "\n" + follow_up_prompt(result.game.engine, result.game.state, seat)
+        view = self._with_takeback(result, follow_up)
+        if view is not None:
+            await reply(itx, done, view=view)
         else:
             await reply(itx, done)
         await self.bot.delivery.publish(result)
@@ -289,13 +299,150 @@ class Table:
         )
         if follow_up is not None and actor is not None:
             done += "\n" + follow_up_prompt(result.game.engine, result.game.state, actor)
+        components = self._with_takeback(result, follow_up)
         if in_menu:
-            await edit_reply(itx, done, view=follow_up)
-        elif follow_up is not None:
-            await reply(itx, done, view=follow_up)
+            await edit_reply(itx, done, view=components)
+        elif components is not None:
+            await reply(itx, done, view=components)
         else:
             await reply(itx, done)
         await self.bot.delivery.publish(result)
+
+    # -- taking a move back (issue 31) -----------------------------------
+
+    async def take_back(
+        self, itx: discord.Interaction[Any], game_id: int | None, *, target: int | None = None
+    ) -> None:
+        """``/game takeback`` (``target`` None), or **Take back** under the
+        player's "Played: …" (the version that move was made at).  Taken back
+        at once while nothing happened since; after others acted, a request
+        in the game's thread that every other player must agree to."""
+        from bot.edge.ui.items import private_view
+
+        button = target is not None
+        try:
+            if not button:
+                # A button's answer edits its "Played: …" in place (the
+                # interaction's first response); a command may take a while.
+                await itx.response.defer(ephemeral=True, thinking=True)
+            game = (
+                await self.service.get(game_id)
+                if game_id is not None and button
+                else await self.find_game(itx, game_id, "mine")
+            )
+            outcome = await self.service.take_back(game.id, itx.user.id, target=target)
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if isinstance(outcome, MoveResult):
+            live = outcome.game
+            undone = fill_seats(outcome.undone or "", live, Style.CONTENT)
+            said = f"You took back your last move: {undone}"
+            seat = live.seat_of(itx.user.id)
+            view = private_view(self.service, live, seat) if seat is not None else None
+            if view is not None and seat is not None:
+                said += "\n" + follow_up_prompt(live.engine, live.state, seat)
+            if button:
+                # The "Played: …" it was under says what became of the move.
+                await edit_reply(itx, said, view=view)
+            elif view is not None:
+                await reply(itx, said, view=view)
+            else:
+                await reply(itx, said)
+            await self.bot.delivery.publish(outcome)
+            return
+        await self._ask_takeback(itx, outcome)
+
+    async def _ask_takeback(self, itx: discord.Interaction[Any], request: TakebackRequest) -> None:
+        """Post a takeback request in the game's thread, pinging once each
+        player whose agreement it needs (a decision they owe), or say it
+        waits already."""
+        from bot.edge.replies import pinging
+        from bot.edge.ui.items import takeback_request_view
+        from bot.outgoing import mention
+
+        game = request.game
+        waiting = names_of(game, request.waiting_for)
+        if not request.new:
+            await reply(
+                itx,
+                f"You asked already: waiting for {waiting} to agree. Nothing changes unless "
+                "everyone does, and any move first ends the request.",
+            )
+            return
+        audience = await self.bot.delivery.audience(game)
+        users = [game.user_of(s) for s in sorted(request.asked)]
+        pinged = [game.user_of(s) for s in sorted(request.asked) if audience.reachable(s)]
+        who = " ".join(
+            mention(u) if u in pinged else f"**{safe_name(game.names[s])}**"
+            for s, u in zip(sorted(request.asked), users, strict=True)
+        )
+        try:
+            await self.bot.delivery.send(
+                game,
+                content=clip(request_text(request, who)),
+                view=takeback_request_view(game.id, request.version),
+                allowed_mentions=pinging(pinged),
+            )
+        except discord.HTTPException as exc:
+            log.warning(
+                "game %d: could not post a takeback request (%s %s)", game.id, exc.status, exc.code
+            )
+            await reply(itx, "I could not post the request in the game's thread; nothing changed.")
+            return
+        await reply(
+            itx,
+            f"Others moved since, so {waiting} must agree: I asked in the game's thread. "
+            "Nothing changes unless everyone does, and any move first ends the request.",
+        )
+
+    async def answer_takeback(
+        self, itx: discord.Interaction[Any], game_id: int, version: int, *, agree: bool
+    ) -> None:
+        """**Agree** or **Decline** under a takeback request: the message is
+        edited with where the request stands; the last agreement takes the
+        move back, and everyone's boards follow."""
+        try:
+            outcome = await self.service.answer_takeback(
+                game_id, itx.user.id, version, agree=agree
+            )
+        except StaleBoard as exc:
+            # Out of date for everyone: the request's buttons go.
+            if not itx.response.is_done():
+                await edit_reply(itx, str(exc), view=None)
+                return
+            await self.refuse(itx, exc)
+            return
+        except Exception as exc:
+            await self.refuse(itx, exc)
+            return
+        if isinstance(outcome, MoveResult):
+            live = outcome.game
+            await edit_reply(
+                itx,
+                "Taken back with everyone's agreement: "
+                f"{fill_seats(outcome.undone or '', live, Style.CONTENT)}",
+                view=None,
+            )
+            await self.bot.delivery.publish(outcome)
+            return
+        game = outcome.game
+        if outcome.declined_by is not None:
+            await edit_reply(
+                itx,
+                f"**{safe_name(game.names[outcome.declined_by])}** declined to take back "
+                f"**{safe_name(game.names[outcome.seat])}**'s move: the game goes on as it is.",
+                view=None,
+            )
+            return
+        agreed = names_of(game, outcome.agreed)
+        await edit_reply(
+            itx,
+            clip(
+                request_text(outcome, names_of(game, outcome.waiting_for))
+                + f"\nAgreed so far: {agreed}."
+            ),
+        )
 
     async def outdated_menu(
         self, itx: discord.Interaction[Any], game_id: int, *, in_menu: bool
@@ -342,7 +489,26 @@ class Table:
         label = game.engine.label(
             result.before, first.seat, game.engine.parse(result.before, first.seat, first.text)
         )
-        return f"Played: {fill_seats(label, game, Style.CONTENT)}"
+        done = f"Played: {fill_seats(label, game, Style.CONTENT)}"
+        if result.takeback is not None and result.takeback_until is not None:
+            # The throw that follows waits for it (issue 31): say how long.
+            done += (
+                f"\nThe next throw or draw comes {discord_time(result.takeback_until)}: "
+                "until then, **Take back** undoes this move."
+            )
+        return done
+
+    @staticmethod
+    def _with_takeback(
+        result: MoveResult, view: discord.ui.View | None
+    ) -> discord.ui.View | None:
+        """A "Played: …" reply's components: its next menu, and **Take back**
+        while the move is its player's to take back alone (issue 31)."""
+        from bot.edge.ui.items import with_takeback
+
+        if result.takeback is None:
+            return view
+        return with_takeback(view, result.game.id, result.takeback)
 
     @staticmethod
     def _readable_seat(game: LiveGame, user_id: int) -> Seat:
@@ -1049,6 +1215,23 @@ class Table:
             f"Your turn in {game.engine.title} #{game.id}, waiting since "
             f"{discord_time(since)}: {link}{tail}",
         )
+
+
+def request_text(request: TakebackRequest, who: str) -> str:
+    """A takeback request as the game's thread reads it: whose move, what it
+    undoes (public words only: the move's narration), and who must answer."""
+    game = request.game
+    move = fill_seats(request.move, game, Style.CONTENT)
+    since = (
+        f" That undoes the {plural(request.undoes, 'move')} made since, too."
+        if request.undoes
+        else ""
+    )
+    return (
+        f"**{safe_name(game.names[request.seat])}** asks to take back their move: {move}"
+        f"{since}\n{who}: press **Agree** to take it back, or **Decline** to play on. "
+        "Nothing changes unless everyone agrees, and any move first ends the request."
+    )
 
 
 def get_title(engine_name: str) -> str:

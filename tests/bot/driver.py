@@ -26,7 +26,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+|follow:\d+|follows:\d+)$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|takeback:\d+:\d+|takeback-answer:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+|follow:\d+|follows:\d+)$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("asha", "bhima", "chitra", "dev")
@@ -39,9 +39,11 @@ def make_bot(
     clock: Callable[[], float] | None = None,
     *,
     draw: Callable[[], float] | None = None,
+    throw_grace: bool = False,
 ) -> ChaupalBot:
     """A bot for the tests; ``draw``, the service's source of chance, is
-    seeded from ``seed`` unless given."""
+    seeded from ``seed`` unless given.  ``throw_grace``: the chance after a
+    person's move waits for a takeback, as in production (issue 31)."""
     settings = Settings(
         token=None,
         dev_guild_id=None,
@@ -54,6 +56,9 @@ def make_bot(
         think_workers=0,
         search_scale=0.05,
         think_pad=False,
+        # Chance after a person's move is drawn at once, as before takebacks
+        # (issue 31), unless a test of the grace asks for it.
+        throw_grace=throw_grace,
     )
     return ChaupalBot(
         settings, draw=draw or random.Random(seed).random, sync_commands=False, clock=clock

@@ -73,6 +73,16 @@ def option_completions(engine_name: str | None, typed: str) -> list[tuple[str, s
         known.append((name, values, help_text.replace("`", "")))
     wanted = last.lower()
     completions: list[tuple[str, str]] = []
+    if not wanted:
+        # Nothing typed of the next option: more values than fit, so each
+        # option's first values come round in turn, and every option shows.
+        rounds = max((len(values) for _, values, _ in known), default=0)
+        known = [
+            (name, values[i : i + 1], help_text)
+            for i in range(rounds)
+            for name, values, help_text in known
+            if i < len(values)
+        ]
     for name, values, help_text in known:
         if name in chosen:
             continue
@@ -284,6 +294,15 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def resign(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
         await self.bot.table.ask_resign(itx, game)
+
+    @app_commands.command(
+        name="takeback",
+        description="Take back your last move (after others moved, if everyone agrees)",
+    )
+    @app_commands.describe(game=GAME_NUMBER)
+    @app_commands.autocomplete(game=my_games_autocomplete)
+    async def takeback(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
+        await self.bot.table.take_back(itx, game)
 
     @app_commands.command(
         name="next", description="A link to the game that has waited longest for your move"

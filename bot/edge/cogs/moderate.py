@@ -206,6 +206,15 @@ class ModerateCog(
     async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
         await self.changes.threads(itx, value)
 
+    @settings_group.command(
+        name="takeback", description="Whether players may take a move back in this server's games"
+    )
+    @app_commands.describe(
+        value="on (default): their last move, then with everyone's agreement; off: never"
+    )
+    async def takeback(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
+        await self.changes.takeback(itx, value)
+
     @settings_group.command(name="clock", description="The clock new games get")
     @app_commands.describe(
         value="3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none"

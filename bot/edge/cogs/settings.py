@@ -74,6 +74,13 @@ def describe(settings: ServerSettings, defaults: TableOptions) -> str:
         f"- `reminder`: {settings.reminder}{mark(settings.reminder, base.reminder)}",
         f"- `substitute`: {settings.substitute}{mark(settings.substitute, base.substitute)}: "
         "the automatic player's level on a timeout and in a seat a person left.",
+        f"- `takeback`: {'on' if settings.takeback else 'off'}"
+        f"{mark(settings.takeback, base.takeback)}: "
+        + (
+            "players may take back their last move (tournaments only if they allow it)."
+            if settings.takeback
+            else "no game here takes a move back."
+        ),
         f"- `announcements`: {announcements}",
         f"- `moderator_role`: {role}",
         f"New games start with: {defaults.describe()} (a lobby's own options come first).",
@@ -343,6 +350,29 @@ class ServerSettingsChanges:
             else "Saved: new games are played in their channels, without threads."
         )
         await self._save(itx, "threads", on, said)
+
+    async def takeback(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
+        """Whether players may take a move back in this server's games, the
+        running ones included (issue 31)."""
+        if await self._allowed(itx) is None:
+            return
+        on = THREADS_WORDS.get(str(value).strip().lower())
+        if on is None:
+            await reply(
+                itx,
+                f"`takeback` is `on` or `off` (also yes/no, true/false, 1/0), not "
+                f"{excerpt(value)}. Nothing was changed.",
+            )
+            return
+        said = (
+            "Saved: players may take back their last move (alone until someone else acts, "
+            "then if everyone agrees), except in games that say `takeback=no`."
+            if on
+            else "Saved: no game on this server takes a move back any more, running games "
+            "included."
+        )
+        await self._save(itx, "takeback", on, said)
+        self.bot.service.settings_changed(itx.guild_id)
 
     async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:

@@ -8,6 +8,7 @@ only hand over to :class:`bot.edge.table.Table`; the rules stay in the engines.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -83,6 +84,14 @@ class TableClicks(Protocol):
     ) -> None: ...
 
     async def rematch(self, itx: discord.Interaction[Any], game_id: int) -> None: ...
+
+    async def take_back(
+        self, itx: discord.Interaction[Any], game_id: int | None, *, target: int | None = None
+    ) -> None: ...
+
+    async def answer_takeback(
+        self, itx: discord.Interaction[Any], game_id: int, version: int, *, agree: bool
+    ) -> None: ...
 
     async def next_turn(self, itx: discord.Interaction[Any]) -> None: ...
 
@@ -916,6 +925,92 @@ def final_board_view(game: LiveGame) -> discord.ui.View:
 
 
 DYNAMIC_ITEMS += (ResignButton, RematchButton, MyTurnButton)
+
+
+# -- taking a move back (issue 31) ----------------------------------------------------
+
+
+class TakebackButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:takeback:(?P<game>\d+):(?P<target>\d+)",
+):
+    """**Take back** under a player's "Played: …": takes that move back
+    while it is still their last.  The custom_id carries the game and the
+    version the move was made at; the service checks everything again."""
+
+    def __init__(self, game_id: int, target: int) -> None:
+        self.game_id, self.target = game_id, target
+        super().__init__(
+            discord.ui.Button(
+                label="Take back",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:takeback:{game_id}:{target}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TakebackButton:
+        return cls(int(match["game"]), int(match["target"]))
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.take_back(itx, self.game_id, target=self.target)
+
+
+class TakebackAnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:takeback-answer:(?P<game>\d+):(?P<version>\d+):(?P<verb>yes|no)",
+):
+    """**Agree** or **Decline** under a takeback request, posted in the
+    game's thread for the other players.  The custom_id carries the game and
+    the version the request was made at: any action since makes it out of
+    date."""
+
+    LABELS: ClassVar[dict[str, str]] = {"yes": "Agree", "no": "Decline"}
+
+    def __init__(self, game_id: int, version: int, verb: str) -> None:
+        self.game_id, self.version, self.verb = game_id, version, verb
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[verb],
+                style=discord.ButtonStyle.success
+                if verb == "yes"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:takeback-answer:{game_id}:{version}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TakebackAnswerButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        await _bot(itx).table.answer_takeback(
+            itx, self.game_id, self.version, agree=self.verb == "yes"
+        )
+
+
+def with_takeback(view: discord.ui.View | None, game_id: int, target: int) -> discord.ui.View:
+    """``view`` (a "Played: …" reply's next menu, or nothing) with **Take
+    back** added, in the row a menu leaves free (a menu of five selects has
+    none: /game takeback does it then)."""
+    out = view or discord.ui.View(timeout=None)
+    with contextlib.suppress(ValueError):  # no row left
+        out.add_item(TakebackButton(game_id, target))
+    return out
+
+
+def takeback_request_view(game_id: int, version: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("yes", "no"):
+        view.add_item(TakebackAnswerButton(game_id, version, verb))
+    return view
+
+
+DYNAMIC_ITEMS += (TakebackButton, TakebackAnswerButton)
 
 
 # -- the history of finished games and following a game (issue 21) ----------
