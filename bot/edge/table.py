@@ -961,6 +961,12 @@ class Table:
                 )
             if not old.is_over:
                 raise GameError(f"Game #{game_id} is not over yet.")
+            if await self.bot.desk.heading(old):
+                # Issue 31: its board offers none; an old button asks for one.
+                raise GameError(
+                    f"Game #{game_id} was a tournament's game: its players meet as the "
+                    "tournament pairs them."
+                )
             open_link = await self._open_rematch(old)
             if open_link is not None:
                 await reply(itx, f"The rematch of game #{game_id} is open already: {open_link}")
