@@ -20,7 +20,12 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
+
+# The one way to say a count, "1 move", "2 moves" (issue 31): the engines'
+# own helper, which they use for their narration, re-exported for every
+# other text.  A translation changes it, and :func:`format_points`, alone.
+from bot.engines.core import plural as plural
 
 if TYPE_CHECKING:
     from bot.engines.core import Seat
@@ -112,3 +117,25 @@ def discord_time(unix: float, style: TimeStyle = "R") -> str:
     Whole seconds, rounded down: a deadline is never shown later than it is.
     Only for content Discord renders (messages, not files or image text)."""
     return f"<t:{math.floor(unix)}:{style}>"
+
+
+_FRACTIONS: Final = {25: "\u00bc", 50: "\u00bd", 75: "\u00be"}
+"""Quarters and halves as people write points: ``¼``, ``½``, ``¾``."""
+
+
+def format_points(value: float) -> str:
+    """Points, and every number made of them (Buchholz, Sonneborn-Berger, an
+    average place), the one way (issue 31): whole numbers plain (``2``),
+    halves and quarters as fractions (``1½``, ``½``, ``7¼``), anything else
+    (a third) with at most two decimals (``1.33``); ``-`` for none (an
+    infinite tie-break)."""
+    if not math.isfinite(value):
+        return "-"
+    hundredths = round(value * 100)
+    sign = "-" if hundredths < 0 else ""
+    whole, rest = divmod(abs(hundredths), 100)
+    if rest == 0:
+        return f"{sign}{whole}"
+    if rest in _FRACTIONS:
+        return f"{sign}{whole or ''}{_FRACTIONS[rest]}"
+    return f"{sign}{whole}.{rest:02d}".rstrip("0")
