@@ -20,11 +20,13 @@ import math
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Literal
 
-# The one way to say a count, "1 move", "2 moves" (issue 31): the engines'
-# own helper, which they use for their narration, re-exported for every
-# other text.  A translation changes it, and :func:`format_points`, alone.
+# The one way to say a count, "1 move", "2 moves", and the one way to
+# write points, "3½" (issue 31): the engines' own helpers (the renderers use
+# them too), re-exported for every other text.  A translation changes them
+# alone.
+from bot.engines.core import format_points as format_points
 from bot.engines.core import plural as plural
 
 if TYPE_CHECKING:
@@ -119,23 +121,6 @@ def discord_time(unix: float, style: TimeStyle = "R") -> str:
     return f"<t:{math.floor(unix)}:{style}>"
 
 
-_FRACTIONS: Final = {25: "\u00bc", 50: "\u00bd", 75: "\u00be"}
-"""Quarters and halves as people write points: ``¼``, ``½``, ``¾``."""
-
-
-def format_points(value: float) -> str:
-    """Points, and every number made of them (Buchholz, Sonneborn-Berger, an
-    average place), the one way (issue 31): whole numbers plain (``2``),
-    halves and quarters as fractions (``1½``, ``½``, ``7¼``), anything else
-    (a third) with at most two decimals (``1.33``); ``-`` for none (an
-    infinite tie-break)."""
-    if not math.isfinite(value):
-        return "-"
-    hundredths = round(value * 100)
-    sign = "-" if hundredths < 0 else ""
-    whole, rest = divmod(abs(hundredths), 100)
-    if rest == 0:
-        return f"{sign}{whole}"
-    if rest in _FRACTIONS:
-        return f"{sign}{whole or ''}{_FRACTIONS[rest]}"
-    return f"{sign}{whole}.{rest:02d}".rstrip("0")
+def points_text(value: float) -> str:
+    """Points with their word: ``1 point``, ``½ point``, ``3½ points``."""
+    return f"{format_points(value)} {'point' if 0 < abs(value) <= 1 else 'points'}"

@@ -26,7 +26,16 @@ from bot.edge.ports import Discord, Headings
 from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
 from bot.engines.core import GameError, Seat
-from bot.outgoing import Style, clip, discord_time, fill_seats, names_of, plain_name, safe_name
+from bot.outgoing import (
+    Style,
+    clip,
+    discord_time,
+    fill_seats,
+    names_of,
+    plain_name,
+    plural,
+    safe_name,
+)
 from bot.service import GameBroken, GameService, LiveGame, MoveResult, Player, StaleBoard
 from bot.timekeeping import clock_deadline
 from storage.database import StorageError
@@ -506,11 +515,10 @@ class Table:
             await self.refuse(itx, exc)
             return
         if hidden:
-            plural = "s" if hidden != 1 else ""
             what = (
-                f"{hidden} move{plural} other players made in secret {'are' if plural else 'is'} "
-                "written `?`, so it cannot be replayed offline; `/game replay` draws the "
-                "replay here."
+                f"{plural(hidden, 'move')} other players made in secret "
+                f"{'is' if hidden == 1 else 'are'} written `?`, so it cannot be replayed "
+                "offline; `/game replay` draws the replay here."
             )
         else:
             what = "It is complete: `python -m bot replay FILE` draws its replay offline."
@@ -1068,8 +1076,7 @@ def moves_word(made: MovesMade | None) -> str:
     """``, 8 moves, the last <t:…:R>`` for a running game in a list."""
     if made is None:
         return ", no move yet"
-    count = f"{made.count} move{'s' * (made.count != 1)}"
-    return f", {count}, the last {discord_time(made.last_at)}"
+    return f", {plural(made.count, 'move')}, the last {discord_time(made.last_at)}"
 
 
 def _utc(timestamp: float) -> str:

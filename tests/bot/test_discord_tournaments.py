@@ -29,6 +29,7 @@ from storage.database import Database
 from storage.games import ALL_STATUSES
 from storage.tournaments import TournamentStore
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, resign
+from tests.bot.menu_player import wording_problems
 from tests.discord_harness import CommandUnavailable, FakeDiscord, Sent
 from tests.fakes import FakeClock
 
@@ -435,3 +436,8 @@ async def test_a_tournament_table_is_short_and_its_finished_game_offers_no_remat
     assert any("tournament" in (s.content or "") and s.ephemeral for s in out), out
     games = await bot.store.games_in_channel(cup.fake.channel_id, statuses=ALL_STATUSES)
     assert len(games) == 1, games  # no rematch lobby opened
+    # One round, one point: "after 1 round", "1 point" (issue 31, item 6).
+    (final,) = cup.posts(r"is over after")
+    assert "after 1 round." in (final.content or ""), final.content
+    problems = wording_problems(cup.fake)
+    assert not problems, "\n".join(dict.fromkeys(problems))

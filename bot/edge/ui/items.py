@@ -27,7 +27,7 @@ from bot.choices import (
     trail,
 )
 from bot.engines.core import CHANCE, LabelsChoices, Seat
-from bot.outgoing import Style, fill_seats
+from bot.outgoing import Style, fill_seats, plural
 from bot.service import GameService, LiveGame, menu_words_of
 
 if TYPE_CHECKING:
@@ -405,7 +405,7 @@ def option_label(
             else option.text
         )
         if counts:
-            label = f"{label} ({option.size} choices)"
+            label = f"{label} ({plural(option.size, 'choice')})"
     return fill_seats(label, game, style)[:100] or "…"
 
 
