@@ -5,15 +5,23 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: setup fonts engines postgres run demo test pytest lint bench clean
 
-# Depends on pyproject.toml: a change to the pinned versions reinstalls.
+# `make run` installs only what the bot uses: Chaupal and mypy (whose mypyc
+# compiles the engines, see `engines`).  The test tools, the linters and
+# PostgreSQL's server binaries are the test path's (`test`, `pytest`, `lint`).
+# Each stamp depends on pyproject.toml: a change to the pinned versions reinstalls.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[compile]'
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $(TEST_STAMP)
 
 # Players' names are drawn in their own scripts (Devanagari, Bengali, Tamil,
 # Arabic, Cyrillic...) with the Noto Sans families of Debian's fonts-noto-core
@@ -41,22 +49,39 @@ fonts:
 		done; \
 	fi
 
-setup: $(STAMP) fonts engines postgres
+setup: $(STAMP) fonts engines
 
 # The storage tests run on SQLite and on PostgreSQL: they start a throwaway
-# PostgreSQL server themselves (tests/postgres.py) from the server's binaries,
-# Debian's postgresql package, installed here when missing and make runs as
-# root.  The bot needs no server (SQLite is its default), so without them
-# this only warns, and the PostgreSQL tests fail, saying what to install.
+# PostgreSQL server themselves (tests/postgres.py, initdb and pg_ctl in a
+# temporary folder) from the server's binaries, Debian's postgresql package,
+# installed here when missing and make runs as root.  The bot needs no server
+# (SQLite is its default), so only the test path installs them, and only the
+# binaries: on Debian the package would also create a cluster ("main") and
+# start a server on port 5432 that nothing uses.  A file in
+# postgresql-common's createcluster.d (read by the package's postinst, and by
+# any later PostgreSQL version's) says create_main_cluster = false, and a
+# policy-rc.d refusing every service start (exit 101) stands while apt-get
+# runs, unless the machine has its own.  Without root this only warns, and
+# the PostgreSQL tests fail, saying what to install.
 POSTGRES_NEEDED := The tests need the PostgreSQL server (initdb, postgres, pg_ctl): install \
                    Debian's postgresql package as root (apt-get install postgresql) and run \
                    make again. Until then the PostgreSQL tests fail.
 POSTGRES_FOUND  := command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+NO_CLUSTER_DIR  := /etc/postgresql-common/createcluster.d
+NO_CLUSTER_CONF := $(NO_CLUSTER_DIR)/chaupal-binaries-only.conf
+POLICY_RC       := /usr/sbin/policy-rc.d
 
 postgres:
 	@$(POSTGRES_FOUND) && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing postgresql (the server the tests start and stop themselves)..."; \
+		echo "Installing PostgreSQL's server binaries (the tests start and stop their own server)..."; \
+		mkdir -p $(NO_CLUSTER_DIR); \
+		printf '%s\n' "# Chaupal's make test: PostgreSQL's binaries only, no cluster, no server." \
+			'create_main_cluster = false' > $(NO_CLUSTER_CONF); \
+		if [ ! -e $(POLICY_RC) ]; then \
+			trap 'rm -f $(POLICY_RC)' EXIT; trap 'exit 130' INT TERM; \
+			printf '#!/bin/sh\nexit 101\n' > $(POLICY_RC) && chmod 755 $(POLICY_RC); \
+		fi; \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends postgresql >/dev/null; } || true; \
 	fi; \
@@ -93,12 +118,12 @@ demo: setup
 
 test: setup lint pytest
 
-pytest: setup
+pytest: setup $(TEST_STAMP) postgres
 	@[ "$$CHAUPAL_TEST_POSTGRES" != 0 ] || \
 		echo "WARNING: CHAUPAL_TEST_POSTGRES=0: the PostgreSQL tests are skipped." >&2
 	$(BIN)/python -m pytest
 
-lint: setup
+lint: setup $(TEST_STAMP)
 	$(BIN)/ruff check bot renderers storage tests
 	$(BIN)/mypy
 

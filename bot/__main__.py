@@ -206,7 +206,9 @@ def _backup(target: Path) -> int:
     except StorageError as exc:
         print(f"chaupal: {exc}", file=sys.stderr)
         return 3
-    games = "" if done.games is None else f", {done.games} game{'s' * (done.games != 1)}"
+    from bot.outgoing import plural
+
+    games = "" if done.games is None else f", {plural(done.games, 'game')}"
     print(f"Backed up {done.source} to {done.target} ({done.size:,} bytes{games}).")
     return 0
 
@@ -215,7 +217,7 @@ def _migrate_db(source: str, target: str) -> int:
     from storage.copying import migrate_database
 
     def progress(table: str, rows: int) -> None:
-        print(f"  {table:<20} {rows:>9,} row{'s' * (rows != 1)}")
+        print(f"  {table:<20} {rows:>9,} {'row' if rows == 1 else 'rows'}")
 
     print("Copying every table in one transaction (nothing is kept if it fails)...")
     try:

@@ -54,6 +54,7 @@ from bot.engines.core import (
     sample_chance,
 )
 from bot.engines.playouts import play_out
+from bot.outgoing import plural
 from renderers import get_renderer
 from renderers.common import to_png
 
@@ -612,10 +613,10 @@ def main(argv: list[str] | None = None) -> int:
         report["interactions"][name] = bench_interactions(name, profile.games, args.seed)
         service: dict[str, Any] = {}
         for count in profile.counts:
-            progress(f"{name}: service moves with {count} live game{'s' * (count != 1)}")
+            progress(f"{name}: service moves with {plural(count, 'live game')}")
             service[str(count)] = asyncio.run(bench_service(name, count, profile.moves, args.seed))
         last = profile.counts[-1]
-        games = f"{last} live game{'s' * (last != 1)}"
+        games = plural(last, "live game")
         progress(f"{name}: service moves with {games}, images drawn in a thread")
         service[f"{last}_thread_render"] = asyncio.run(
             bench_service(name, last, profile.moves, args.seed, render_workers=0)

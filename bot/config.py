@@ -139,8 +139,10 @@ def check_shards(
         )
     outside = [s for s in shards if s >= count]
     if outside:
+        from bot.outgoing import plural  # here: config is read before the rest loads
+
         raise ConfigError(
-            f"Shard {outside[0]} does not exist with {count} shard{'s' * (count != 1)}: "
+            f"Shard {outside[0]} does not exist with {plural(count, 'shard')}: "
             f"ids run from 0 to {count - 1}."
         )
     if isinstance(database, Path) and len(shards) < count:

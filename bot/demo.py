@@ -21,12 +21,16 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import Engine, Outcome, Step, apply_step, progress_seat, resolve_chance
+from bot.outgoing import plural
 from renderers import GameRenderer, get_renderer
 from renderers.common import to_png
+
+if TYPE_CHECKING:
+    from bot.rendering import Replay
 
 DEMO_NAMES = ("Asha", "Bhima", "Chitra", "Dev", "Esha")
 DEMO_ROUND_LIMIT = 40
@@ -227,6 +231,18 @@ def demo_record(engine: Engine[Any, Any, Any], players: int, played: Sequence[Pl
     return GameRecord.from_steps(engine, DEMO_NAMES[:players], demo_options(engine), steps)
 
 
+def replay_caption(drawn: Replay) -> str:
+    """What a demo replay shows: every move, or (a long game, sampled to fit
+    the budget) about one frame in so many moves, and how many pictures."""
+    moves = plural(drawn.moves, "move")
+    if not drawn.sampled:
+        return f"the whole game, one frame a move ({moves})"
+    return (
+        f"the whole game in {plural(drawn.frames, 'picture')}, about one every "
+        f"{drawn.step} moves of its {moves}, to fit the size budget"
+    )
+
+
 def _game_section(
     out: Path, seed: int, name: str, players: int, max_moves: int, *, replay: bool = False
 ) -> Section:
@@ -259,12 +275,12 @@ def _game_section(
         Picture(path, f"What only {names[seat]} sees (a DM), after move {game.middle.move}")
     )
     if replay:
-        from bot.rendering import render_replay
+        from bot.rendering import draw_replay
 
         path = f"{name}/{prefix}-replay.gif"
-        data = render_replay(demo_record(engine, players, game.played), DEMO_REPLAY_BUDGET)
-        (out / path).write_bytes(data)
-        pictures.append(Picture(path, "/game replay: the whole game, one frame a move"))
+        drawn = draw_replay(demo_record(engine, players, game.played), DEMO_REPLAY_BUDGET)
+        (out / path).write_bytes(drawn.data)
+        pictures.append(Picture(path, f"/game replay: {replay_caption(drawn)}"))
     log = f"{name}/{prefix}-log.txt"
     footer = [] if result is None else [f"Game over: {result}"]
     (out / log).write_text("\n".join([*game.lines, *footer]) + "\n", encoding="utf-8")

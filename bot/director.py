@@ -30,7 +30,7 @@ from typing import Any
 from bot.engines import get_engine
 from bot.engines.core import GameError, excerpt, resolve_options
 from bot.outgoing import MAX_NAME as MAX_DISPLAY_NAME
-from bot.outgoing import plain_name
+from bot.outgoing import plain_name, plural
 from bot.service import (
     FORFEIT_EVENT,
     GameService,
@@ -74,7 +74,7 @@ TIME_LOSSES_TO_DROP = 2
 
 def players_range(low: int, high: int) -> str:
     """``2 players``, ``2 to 4 players``."""
-    return f"{low} players" if low == high else f"{low} to {high} players"
+    return plural(low, "player") if low == high else f"{low} to {high} players"
 
 
 def planned_rounds(record: TournamentRecord, entrants: int) -> int:
@@ -361,7 +361,7 @@ class TournamentDirector:
             if len(players) < least:
                 raise ServiceError(
                     f"Tournament #{tournament_id} needs at least {least} players; "
-                    f"{len(players)} joined."
+                    f"{plural(len(players), 'player')} joined."
                 )
             return await self._advance(record, now)
 

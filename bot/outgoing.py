@@ -22,6 +22,13 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
+# The one way to say a count, "1 move", "2 moves", and the one way to
+# write points, "3½" (issue 31): the engines' own helpers (the renderers use
+# them too), re-exported for every other text.  A translation changes them
+# alone.
+from bot.engines.core import format_points as format_points
+from bot.engines.core import plural as plural
+
 if TYPE_CHECKING:
     from bot.engines.core import Seat
     from bot.live import LiveGame
@@ -112,3 +119,8 @@ def discord_time(unix: float, style: TimeStyle = "R") -> str:
     Whole seconds, rounded down: a deadline is never shown later than it is.
     Only for content Discord renders (messages, not files or image text)."""
     return f"<t:{math.floor(unix)}:{style}>"
+
+
+def points_text(value: float) -> str:
+    """Points with their word: ``1 point``, ``½ point``, ``3½ points``."""
+    return f"{format_points(value)} {'point' if 0 < abs(value) <= 1 else 'points'}"

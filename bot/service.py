@@ -2011,6 +2011,11 @@ class GameService:
             # Practice against automatic players (``/game new bots:N``) is
             # never rated, whatever its options say.
             return
+        if game.id not in await self.store.moves_made([game.id]):
+            # Issue 31: a game ended before anyone made a move (an entry of
+            # a seat that is no table event: a set-up step counts, being a
+            # seat's own decision) was never played, so it is not rated.
+            return
         finished = FinishedGame.of(game.engine.name, [s.user_id for s in game.seats], game.outcome)
         for _ in range(3):
             try:

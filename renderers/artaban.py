@@ -27,6 +27,7 @@ from typing import Final
 from PIL import Image
 
 from bot.engines.artaban_views import ArtabanView, DieView, PlayerView, SetupView
+from bot.engines.core import plural
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
@@ -677,7 +678,7 @@ def _next_step(me: SetupView) -> tuple[str, str]:
         can = f"{low} to {high}" if low < high else str(low)
         return (
             f"Next: the top value for file {FILES[n]} ({can})",
-            f"{left} file{'s' if left != 1 else ''} left to fill with {need}. Type "
+            f"{plural(left, 'file')} left to fill with {need}. Type "
             f"'set {FILES[n]} {low}', or 'setup random' for a random set-up committed at once.",
         )
     if me.leader is None:

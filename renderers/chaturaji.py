@@ -346,6 +346,24 @@ def _edge_of(home_row: str, turns: int) -> str:
 # ----------------------------------------------------------------- text
 
 
+def first_army_choosers(view: ChaturajiView) -> tuple[int, ...]:
+    """R14: the seats that may pick the winning partnership's first army
+    (both partners in a four-player game, one seat at two players)."""
+    if view.phase != "choose" or view.to_play is None:
+        return ()
+    partnership = next(a.partnership for a in view.armies if a.commander == view.to_play)
+    return tuple(sorted({a.commander for a in view.armies if a.partnership == partnership}))
+
+
+def lost_words(army: ArmyView) -> str | None:
+    """What the "Lost" line says when it draws no piece: ``nothing``, or,
+    while the army's monarch is captured (shown above it), that the monarch
+    is all it lost; None when pieces are drawn."""
+    if any(k != "monarch" for k in army.lost):
+        return None
+    return "only the monarch" if army.monarch is None else "nothing"
+
+
 def _status(view: ChaturajiView, names: Sequence[str]) -> str:
     final = view.final
     if view.phase == "over" or final is not None:
@@ -357,7 +375,12 @@ def _status(view: ChaturajiView, names: Sequence[str]) -> str:
         return "Rolling to see who starts"
     who = display_name(names, view.to_play) if view.to_play is not None else None
     if view.phase == "choose":
-        return f"{who} picks the first army" if who else "Choosing the first army"
+        # R14: either player of the winning partnership may pick: name both,
+        # as the board's text names everyone it waits for.
+        choosers = first_army_choosers(view)
+        if not choosers:
+            return "Choosing the first army"
+        return " or ".join(display_name(names, s) for s in choosers) + " picks the first army"
     if view.phase == "reenter":
         return f"{who}: bring the monarchs back?" if who else "Re-entry"
     if view.phase == "place":
@@ -722,8 +745,9 @@ def _army_panel(
     lost = [k for k in a.lost if k != "monarch"]
     c.text((inner, ly), "Lost", size=SMALL, fill=t.muted, anchor="lm", bold=True)
     gx = inner + text_width("Lost", SMALL, True) + 14
-    if not lost:
-        c.text((gx, ly), "nothing", size=SMALL, fill=t.muted, anchor="lm")
+    words = lost_words(a)
+    if words is not None:
+        c.text((gx, ly), words, size=SMALL, fill=t.muted, anchor="lm")
     for i, k in enumerate(lost):
         if gx + 2 * 38 > x1 - 10 and i < len(lost) - 1:
             c.text((gx + 4, ly), f"+{len(lost) - i}", size=SMALL, fill=t.muted, anchor="lm")

@@ -40,6 +40,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.engines.core import plural
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, PlayerView, StackView
 from renderers.common import (
     BOARD_SIDES,
@@ -740,8 +741,7 @@ def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     if view.run:
         notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", t.highlight))
     if view.bonus_throws:
-        throws = "throw" if view.bonus_throws == 1 else "throws"
-        notes.append((f"Kill bonus: {view.bonus_throws} {throws} to come", t.good))
+        notes.append((f"Kill bonus: {plural(view.bonus_throws, 'throw')} to come", t.good))
     for text, ink in notes:
         for k, line in enumerate(wrap_text(text, SMALL, x1 - x0 - DOT)):
             cy = y + LINE // 2

@@ -20,6 +20,7 @@ from typing import Final
 
 from PIL import Image
 
+from bot.engines.core import plural
 from renderers.common import (
     DEFAULT_THEME,
     TABLE_BODY,
@@ -108,9 +109,7 @@ def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
 
 
 def _title(c: Canvas, title: str, count: int) -> int:
-    players = (
-        f"Top {count}" if count >= MAX_ROWS else "1 player" if count == 1 else f"{count} players"
-    )
+    players = f"Top {count}" if count >= MAX_ROWS else plural(count, "player")
     return table_title(c, kicker="LEADERBOARD", title=title, fallback="Leaderboard", note=players)
 
 

@@ -348,7 +348,7 @@ def _leader_card(
     hy = y + 32
     vp_box = c.pill(
         (x + pad, hy),
-        f"{leader.vp} pts",
+        plural(leader.vp, "pt"),
         size=SMALL,
         fill=t.highlight,
         ink=t.on_colour,
@@ -962,7 +962,7 @@ def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
         icons = sum(token_icons(k) for k in kinds)
         c.text(
             (x0 + 64, cy + 16),
-            f"{icons} icon{'s' if icons != 1 else ''}",
+            plural(icons, "icon"),
             size=P_SMALL,
             fill=t.muted,
             anchor="lm",

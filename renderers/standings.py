@@ -27,6 +27,7 @@ from typing import Final
 
 from PIL import Image
 
+from bot.engines.core import format_points, plural
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
@@ -119,33 +120,13 @@ class StandingRow:
     dropped: bool = False
 
 
-def _hundredths(value: float) -> tuple[str, int, int]:
-    """``value`` rounded to hundredths as (sign, whole part, hundredths)."""
-    n = round(value * 100)
-    whole, rest = divmod(abs(n), 100)
-    return ("-" if n < 0 else ""), whole, rest
-
-
-def format_points(value: float) -> str:
-    """Points as people write them: ``2``, ``1½``, ``½``, else at most two
-    decimals (``1.33``).  Used by the image and the bot's text table."""
-    if not math.isfinite(value):
-        return "-"
-    sign, whole, rest = _hundredths(value)
-    if rest == 0:
-        return f"{sign}{whole}"
-    if rest == 50:
-        return f"{sign}{whole or ''}\u00bd"
-    return f"{sign}{whole}.{rest:02d}".rstrip("0")
-
-
 def _format_tiebreak(value: float) -> str | None:
-    """A tie-break with at most two decimals (``7.5``, ``12.33``, ``3``);
+    """A tie-break as the points are written (:func:`bot.engines.core.format_points`,
+    issue 31: ``7½``, ``7¼``, ``12.33``, ``3``, never ``7.5`` beside ``3½``);
     None for none (``math.inf``), drawn as a dash."""
     if not math.isfinite(value):
         return None
-    sign, whole, rest = _hundredths(value)
-    return f"{sign}{whole}" if rest == 0 else f"{sign}{whole}.{rest:02d}".rstrip("0")
+    return format_points(value)
 
 
 def _drawable(text: str) -> str:
@@ -393,7 +374,7 @@ def render_standings(
     c = Canvas(WIDTH, title_h + 8 + layout.head_h + body + 8 + foot, theme)
 
     count = len(rows)
-    players = "1 player" if count == 1 else f"{count} players"
+    players = plural(count, "player")
     y = table_title(
         c,
         kicker="STANDINGS",

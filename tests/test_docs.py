@@ -231,3 +231,14 @@ def test_the_link_finder_sees_links() -> None:
         "```\n[fenced](nowhere.md)\n```\n"
     )
     assert _relative_links(sample) == ["docs/ARCHITECTURE.md#layout", "a.png"]
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/ARCHITECTURE.md"])
+def test_the_design_pages_link_every_games_rules(document: str) -> None:
+    """Issue 31: the README's Design section (and the architecture page's
+    opening) link every game's rules page, not three of the five."""
+    text = (ROOT / document).read_text(encoding="utf-8")
+    if document == "README.md":
+        text = text.split("\n## Design\n", 1)[1].split("\n## ", 1)[0]
+    linked = {Path(link).name for link in _relative_links(text)}
+    assert {f"{name}.md" for name in ENGINES} <= linked, sorted(linked)

@@ -1135,7 +1135,7 @@ class Delivery:
 
         png = await self.public_png(game)
         previous = await self.bot.store.get_message(game.id, "board")
-        view = board_view(game)
+        view = board_view(game, rematch=await self.offers_rematch(game))
         kwargs: dict[str, Any] = {}
         if nonce:
             # Discord drops a second message with the same nonce for a few
@@ -1164,6 +1164,11 @@ class Delivery:
                 )
         return message
 
+    async def offers_rematch(self, game: LiveGame) -> bool:
+        """Whether a finished game's board offers **Rematch**: not a
+        tournament's game, whose players meet as the pairings say (issue 31)."""
+        return game.is_over and not await self.bot.desk.heading(game)
+
     async def _edit_board(self, game: LiveGame, content: str) -> bool:
         from bot.edge.ui.items import board_view
 
@@ -1171,7 +1176,7 @@ class Delivery:
         if stored is None:
             return False
         png = await self.public_png(game)
-        view = board_view(game)
+        view = board_view(game, rematch=await self.offers_rematch(game))
         try:
             await (
                 self.bot.get_partial_messageable(stored[0])

@@ -35,13 +35,21 @@ from bot.edge.replies import NO_PINGS, reply
 from bot.edge.table import Table, player_of
 from bot.engines import get_engine
 from bot.engines.core import GameError, whole_number
-from bot.outgoing import clip, discord_time, plain_name, safe_name
+from bot.outgoing import (
+    clip,
+    discord_time,
+    format_points,
+    plain_name,
+    plural,
+    points_text,
+    safe_name,
+)
 from bot.server_settings import server_settings
 from bot.service import GameService, LiveGame, ServiceError
 from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options
 from bot.tournament import standings
 from renderers.common import to_png
-from renderers.standings import StandingRow, format_points, render_standings
+from renderers.standings import StandingRow, render_standings
 from storage.games import GameRecord
 from storage.timekeeping import Timer
 from storage.tournaments import (
@@ -162,9 +170,13 @@ def describe_format(record: TournamentRecord, entrants: int) -> str:
     fmt = FORMAT_TITLES[record.format]
     rounds = planned_rounds(record, entrants)
     if record.format in ("round_robin", "elimination") or not record.rounds:
-        count = f"{rounds} rounds with {entrants} players" if entrants >= 2 else "rounds as needed"
+        count = (
+            f"{plural(rounds, 'round')} with {plural(entrants, 'player')}"
+            if entrants >= 2
+            else "rounds as needed"
+        )
     else:
-        count = f"{rounds} rounds"
+        count = plural(rounds, "round")
     tables = "two players a game" if record.table_size == 2 else f"tables of {record.table_size}"
     return f"{fmt}, {count}, {tables}"
 
@@ -263,7 +275,7 @@ def standings_text(
             f"{TIEBREAK_SHORT[kind]} {'–' if value == float('inf') else format_points(value)}"
             for kind, value in row.tiebreaks
         )
-        line = f"{row.rank}. **{safe_name(name)}**{dropped} — {format_points(row.points)} pts" + (
+        line = f"{row.rank}. **{safe_name(name)}**{dropped} — {points_text(row.points)}" + (
             f" · {breaks}" if breaks else ""
         )
         if len(line) + 1 > budget:
@@ -387,9 +399,7 @@ class TournamentDesk:
         record = settled.tournament
         if settled.games:
             count = len(settled.games)
-            games = (
-                "1 game still running was" if count == 1 else f"{count} games still running were"
-            )
+            games = f"{plural(count, 'game')} still running " + ("was" if count == 1 else "were")
             try:
                 await self._send(
                     record.channel_id,
@@ -474,7 +484,10 @@ class TournamentDesk:
                 return "This tournament is over."
             winner = players.get(table[0].player)
             name = safe_name(winner.display_name) if winner else "?"
-            return f"This tournament is over after {record.round} rounds. Winner: **{name}** 🏆"
+            return (
+                f"This tournament is over after {plural(record.round, 'round')}. "
+                f"Winner: **{name}** 🏆"
+            )
         total = planned_rounds(record, len(await self.store.players(record.id)))
         deadline = round_deadline(record)
         return (
@@ -518,13 +531,13 @@ class TournamentDesk:
         players = {p.user_id: p for p in await self.store.players(record.id)}
         podium = [
             f"{MEDALS[i]} **{safe_name(players[s.player].display_name)}** — "
-            f"{format_points(s.points)} pts"
+            f"{points_text(s.points)}"
             for i, s in enumerate(table[:3])
             if s.player in players
         ]
         title = (
             f"🏆 **{safe_name(record.title)}** ({get_engine(record.engine).title}) is over "
-            f"after {record.round} rounds."
+            f"after {plural(record.round, 'round')}."
         )
         content = "\n".join([title, *podium, "Final standings:"])
         png = await self._standings_png(record, table, players, final=True)
@@ -768,7 +781,7 @@ class TournamentDesk:
             else ""
         )
         await reply(
-            itx, f"{len(choices)} tournaments are open here: which one?{more}", view=view
+            itx, f"{plural(len(choices), 'tournament')} are open here: which one?{more}", view=view
         )
         return True
 
@@ -817,7 +830,8 @@ class TournamentDesk:
             await reply(
                 itx,
                 f"{safe_name(record.heading)} has not started yet: "
-                f"{len(players)} players have joined.",
+                f"{plural(len(players), 'player')} "
+                + ("has joined." if len(players) == 1 else "have joined."),
             )
             return
         await itx.response.defer(ephemeral=True, thinking=True)
@@ -980,9 +994,9 @@ class TournamentDesk:
         unfinished = (
             ""
             if not ended
-            else " 1 unfinished game was ended without a result."
-            if len(ended) == 1
-            else f" {len(ended)} unfinished games were ended without a result."
+            else f" {plural(len(ended), 'unfinished game')} "
+            + ("was" if len(ended) == 1 else "were")
+            + " ended without a result."
         )
         await reply(itx, f"{safe_name(record.heading)} is {said}.{unfinished}")
 

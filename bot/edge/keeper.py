@@ -25,7 +25,8 @@ import discord
 from bot.edge.delivery import Delivery
 from bot.edge.ports import Discord
 from bot.edge.replies import NO_PINGS, pinging
-from bot.engines.core import Seat
+from bot.engines.core import CHANCE, Seat
+from bot.live import Reminder
 from bot.outgoing import clip, discord_time, mention
 from bot.service import GameService, LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
@@ -46,6 +47,17 @@ def board_link(game: LiveGame, message: tuple[int, int] | None) -> str:
         channel = game.record.thread_id or game.record.channel_id
         return f"https://discord.com/channels/{guild}/{channel}"
     return f"https://discord.com/channels/{guild}/{message[0]}/{message[1]}"
+
+
+def everyone_else_has_chosen(reminder: Reminder) -> bool:
+    """Whether the reminded seat is the only one a simultaneous phase still
+    waits for.  ``Reminder.last_one`` counts the people who owe a decision;
+    an automatic seat may still be to choose (its moment to act not come,
+    its search under way), and then not everyone else has chosen."""
+    game = reminder.game
+    if not reminder.last_one or game.state is None:
+        return False
+    return game.engine.waiting_on(game.state) - {CHANCE} == {reminder.seat}
 
 
 def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str:
@@ -139,7 +151,11 @@ class Keeper:
         deadline = reminder.deadline
         text = (
             f"Reminder: {game.engine.title} #{game.id} is waiting for your move"
-            + (" — everyone else has chosen and waits for you" if reminder.last_one else "")
+            + (
+                " — everyone else has chosen and waits for you"
+                if everyone_else_has_chosen(reminder)
+                else ""
+            )
             + (
                 f"; {format_left(reminder.left)} left on your clock, which runs out "
                 f"{discord_time(deadline)} ({discord_time(deadline, 'f')})"

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from bot.engines.core import Engine, NamesSeats, Option
 from bot.live import LiveGame
-from bot.outgoing import clip, safe_name
+from bot.outgoing import clip, plural, safe_name
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 
 SHOWN_BY_AUTOMATIC_PLAYERS: Final = ("level", "rated")
@@ -57,10 +57,9 @@ def player_count(game: LiveGame) -> str:
     (a two-player tournament table is not "2-4 players")."""
     engine = game.engine
     if game.record.status != "lobby":
-        count = len(game.seats)
-        return f"{count} player" + "s" * (count != 1)
+        return plural(len(game.seats), "player")
     if engine.min_players == engine.max_players:
-        return f"{engine.min_players} players"
+        return plural(engine.min_players, "player")
     return f"{engine.min_players}-{engine.max_players} players"
 
 

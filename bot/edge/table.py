@@ -25,8 +25,17 @@ from bot.edge.moderators import is_moderator as moderator_here
 from bot.edge.ports import Discord, Headings
 from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
-from bot.engines.core import GameError, Seat, plural
-from bot.outgoing import Style, clip, discord_time, fill_seats, names_of, plain_name, safe_name
+from bot.engines.core import GameError, Seat
+from bot.outgoing import (
+    Style,
+    clip,
+    discord_time,
+    fill_seats,
+    names_of,
+    plain_name,
+    plural,
+    safe_name,
+)
 from bot.service import (
     GameBroken,
     GameService,
@@ -672,11 +681,10 @@ class Table:
             await self.refuse(itx, exc)
             return
         if hidden:
-            plural = "s" if hidden != 1 else ""
             what = (
-                f"{hidden} move{plural} other players made in secret {'are' if plural else 'is'} "
-                "written `?`, so it cannot be replayed offline; `/game replay` draws the "
-                "replay here."
+                f"{plural(hidden, 'move')} other players made in secret "
+                f"{'is' if hidden == 1 else 'are'} written `?`, so it cannot be replayed "
+                "offline; `/game replay` draws the replay here."
             )
         else:
             what = "It is complete: `python -m bot replay FILE` draws its replay offline."
@@ -1127,6 +1135,12 @@ class Table:
                 )
             if not old.is_over:
                 raise GameError(f"Game #{game_id} is not over yet.")
+            if await self.bot.desk.heading(old):
+                # Issue 31: its board offers none; an old button asks for one.
+                raise GameError(
+                    f"Game #{game_id} was a tournament's game: its players meet as the "
+                    "tournament pairs them."
+                )
             open_link = await self._open_rematch(old)
             if open_link is not None:
                 await reply(itx, f"The rematch of game #{game_id} is open already: {open_link}")
@@ -1245,8 +1259,7 @@ def moves_word(made: MovesMade | None) -> str:
     """``, 8 moves, the last <t:…:R>`` for a running game in a list."""
     if made is None:
         return ", no move yet"
-    count = f"{made.count} move{'s' * (made.count != 1)}"
-    return f", {count}, the last {discord_time(made.last_at)}"
+    return f", {plural(made.count, 'move')}, the last {discord_time(made.last_at)}"
 
 
 def _utc(timestamp: float) -> str:

@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import isfinite, lcm
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 Seat = int
@@ -333,6 +333,28 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     if count == 1:
         return f"{count} {word}"
     return f"{count} {many if many is not None else word + 's'}"
+
+
+_FRACTIONS: Final = {25: "\u00bc", 50: "\u00bd", 75: "\u00be"}
+"""Quarters and halves as people write points: ``¼``, ``½``, ``¾``."""
+
+
+def format_points(value: float) -> str:
+    """Points, and every number made of them (Buchholz, Sonneborn-Berger, an
+    average place), the one way (issue 31): whole numbers plain (``2``),
+    halves and quarters as fractions (``1½``, ``½``, ``7¼``), anything else
+    (a third) with at most two decimals (``1.33``); ``-`` for none (an
+    infinite tie-break)."""
+    if not isfinite(value):
+        return "-"
+    hundredths = round(value * 100)
+    sign = "-" if hundredths < 0 else ""
+    whole, rest = divmod(abs(hundredths), 100)
+    if rest == 0:
+        return f"{sign}{whole}"
+    if rest in _FRACTIONS:
+        return f"{sign}{whole or ''}{_FRACTIONS[rest]}"
+    return f"{sign}{whole}.{rest:02d}".rstrip("0")
 
 
 def seat_tag(seat: Seat) -> str:

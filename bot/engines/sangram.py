@@ -1351,7 +1351,7 @@ class SangramEngine:
         v[_DRAWS] = state.draws[1:]
         if to == VOLUNTEER:
             v[_VOLUNTEERS] = _insert_desc(state.volunteers, card)
-            v[_NEWS] = (f"New volunteer: {self._names[card]}.",)
+            v[_NEWS] = ()  # said when the round they are for begins (_new_round)
         else:
             hands = state.hands
             v[_HANDS] = _set(hands, to, _insert_desc(hands[to], card))
@@ -1468,8 +1468,9 @@ class SangramEngine:
         to = w.draws[0]
         w.draws = w.draws[1:]
         if to == VOLUNTEER:
+            # Said when the round they are for begins (_new_round): the last
+            # round's Refill draws volunteers no round uses (R10, R13).
             w.volunteers = _insert_desc(w.volunteers, card)
-            w.say(f"New volunteer: {self._names[card]}.", event=False)
         else:
             w.hands[to] = _insert_desc(w.hands[to], card)
             if w.phase == SETUP:
@@ -1531,14 +1532,14 @@ class SangramEngine:
                 w.britishers[seat] -= count
                 w.supply += count
                 w.say(
-                    f"{what}: {who} discarded {count} Britisher{_s(count)} "
+                    f"{what}: {who} discarded {plural(count, 'Britisher')} "
                     f"({w.britishers[seat]} left)."
                 )
                 self._end(w, OUTCOME_USED)
             case GiveBritishers(count, target):
                 w.britishers[seat] -= count
                 w.britishers[target] += count
-                w.say(f"{what}: {who} gave {count} Britisher{_s(count)} to {_TAG[target]}.")
+                w.say(f"{what}: {who} gave {plural(count, 'Britisher')} to {_TAG[target]}.")
                 self._end(w, OUTCOME_USED)
             case Take(card):
                 w.discard = _remove_last(w.discard, card)
@@ -1548,7 +1549,7 @@ class SangramEngine:
                 w.vaidik = w.vaidik | {seat}
                 w.say(
                     f"{what}: {who} took {self._names[card]} from the discard pile "
-                    f"and {got} Britisher{_s(got)}; no Recruit this round."
+                    f"and {_britishers_taken(got, self._brit[card])}; no Recruit this round."
                 )
                 self._end(w, OUTCOME_USED)
             case _:
@@ -1703,7 +1704,8 @@ class SangramEngine:
         """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9)."""
         if got < 0:
             return f"{_TAG[seat]} recruited {self._names[card]} (no Britishers: Shoorveer)."
-        return f"{_TAG[seat]} recruited {self._names[card]} and {got} Britisher{_s(got)}."
+        taken = _britishers_taken(got, self._brit[card])
+        return f"{_TAG[seat]} recruited {self._names[card]} and {taken}."
 
     # ----- the automatic part of the round ------------------------------------
 
@@ -1761,6 +1763,9 @@ class SangramEngine:
         w.no_britishers = frozenset()
         w.vaidik = frozenset()
         w.recruited = _NOBODY
+        if w.volunteers:
+            names = ", ".join(self._names[c] for c in w.volunteers)
+            w.say(f"New volunteers: {names}.", event=False)
         w.say(f"Round {w.round}: everybody commits a card.", event=False)
 
     def _reveal(self, w: _W) -> None:
@@ -2158,7 +2163,7 @@ class SangramEngine:
 
     def _card_label(self, card: int) -> str:
         b = self._brit[card]
-        return f"{self._names[card]} (strength {self._strength[card]}, {b} Britisher{_s(b)})"
+        return f"{self._names[card]} (strength {self._strength[card]}, {plural(b, 'Britisher')})"
 
     def label(self, state: SangramState, seat: Seat, action: SangramAction) -> str:
         effect = state.effect
@@ -2166,10 +2171,12 @@ class SangramEngine:
             case Commit(card):
                 return f"Commit {self._card_label(card)}"
             case Recruit(card):
+                strength = self._strength[card]
                 if seat in state.no_britishers:
-                    strength = self._strength[card]
                     return f"Recruit {self._names[card]} (strength {strength}, no Britishers)"
-                return f"Recruit {self._card_label(card)}"
+                # R2: the Britishers the supply still has, not the card's print.
+                brought = _britishers_brought(self._brit[card], state.supply)
+                return f"Recruit {self._names[card]} (strength {strength}, {brought})"
             case Target(s):
                 who = seat_tag(s)
                 if effect == ACHARYA:
@@ -2188,12 +2195,12 @@ class SangramEngine:
                 return f"Copy {seat_tag(s)}'s card"
             case DiscardBritishers(count):
                 have = state.britishers[seat]
-                return f"Discard {count} Britisher{_s(count)} ({have} to {max(0, have - count)})"
+                return f"Discard {plural(count, 'Britisher')} ({have} to {max(0, have - count)})"
             case GiveBritishers(count, s):
                 return f"Give {plural(count, 'Britisher')} to {seat_tag(s)}"
             case Take(card):
-                b = self._brit[card]
-                return f"Take {self._names[card]} from the discards (+{b} Britisher{_s(b)})"
+                brought = _britishers_brought(self._brit[card], state.supply)
+                return f"Take {self._names[card]} from the discards ({brought})"
             case Give(card):
                 return f"Give {self._names[card]} to {seat_tag(state.target)}"
             case Use():
@@ -2406,8 +2413,25 @@ class SangramEngine:
         return ""
 
 
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
+def _britishers_taken(got: int, printed: int) -> str:
+    """R2: the Britishers a recruit or a Vaidik's take brought, for the
+    narration: the card's print, or what the supply still had."""
+    if got == printed:
+        return plural(got, "Britisher")
+    if not got:
+        return "no Britishers (the supply is empty)"
+    return f"{plural(got, 'Britisher')} (the supply's last)"
+
+
+def _britishers_brought(printed: int, supply: int) -> str:
+    """R2: the Britishers a recruit or a Vaidik's take will bring, for its
+    label: the card's print, or as many as the supply still has."""
+    got = min(printed, supply)
+    if got == printed:
+        return plural(got, "Britisher")
+    if not got:
+        return "no Britishers: the supply is empty"
+    return f"{plural(got, 'Britisher')}: the supply's last"
 
 
 def _set(seq: tuple[int, ...] | tuple[tuple[int, ...], ...], i: int, value: Any) -> Any:
@@ -2417,7 +2441,7 @@ def _set(seq: tuple[int, ...] | tuple[tuple[int, ...], ...], i: int, value: Any)
 
 def _drawing(count: int) -> str:
     if count:
-        return f"They draw {count} card{_s(count)}."
+        return f"They draw {plural(count, 'card')}."
     return "Their hand is full (6 cards), so they draw nothing."
 
 

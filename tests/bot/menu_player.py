@@ -349,8 +349,19 @@ def pinged(fake: FakeDiscord, sent: Sent) -> frozenset[int]:
 PLAYER_NUMBER = re.compile(r"\bplayer \d", re.IGNORECASE)
 SEAT_TAG = re.compile(r"\{p\d*")
 ONE_PLURAL = re.compile(
-    r"\b1 (tokens|cards|rounds|spaces|britishers|choices|players|points|dice)\b", re.IGNORECASE
+    r"(?<![\w.,-])1 (tokens|cards|rounds|spaces|britishers|choices|players|points|pts|dice"
+    r"|moves|games|days|seats|turns|pieces|tuples|files|icons|picks|frames|pictures|wins"
+    r"|throws|hours|minutes|timeouts|discards|levels|leaders|values|plies|volunteers"
+    r"|tournaments|shards|rows)\b",
+    re.IGNORECASE,
 )
+"""A count of one with a plural noun ("1 rounds"): every count goes through
+``bot.outgoing.plural`` (issue 31)."""
+FRACTION = re.compile(r"\d?[\u00bc\u00bd\u00be]")
+HALF_AS_DECIMAL = re.compile(r"(?<![\d.])\d+\.(?:0+|5|50|25|75)(?![\d])")
+"""Points written as decimals where ``format_points`` writes ``½``, ``¼``,
+``¾`` or a whole number: in a text that writes fractions too, two ways to
+write one kind of number (issue 31: "3½" beside "11.5 / 7.25")."""
 
 
 def texts_of(sent: Sent) -> list[tuple[str, str]]:
@@ -380,7 +391,8 @@ def texts_of(sent: Sent) -> list[tuple[str, str]]:
 
 def wording_problems(fake: FakeDiscord) -> list[str]:
     """Texts naming a seat by number ("Player 2"), with an unfilled ``{p0}``
-    tag, or with a plural after 1 ("1 cards")."""
+    tag, with a plural after 1 ("1 cards", "1 pts"), or writing points two
+    ways ("3½" beside "11.5")."""
     problems = []
     for sent in fake.sent:
         for where, text in texts_of(sent):
@@ -388,4 +400,9 @@ def wording_problems(fake: FakeDiscord) -> list[str]:
                 found = pattern.search(text)
                 if found:
                     problems.append(f"{sent.route} {where}: {found[0]!r} in {text[:120]!r}")
+            decimal = HALF_AS_DECIMAL.search(text)
+            if decimal and FRACTION.search(text):
+                problems.append(f"{sent.route} {where}: {decimal[0]!r} beside a fraction in "
+                                f"{text[:160]!r}")  # fmt: skip
     return problems
+

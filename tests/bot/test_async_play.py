@@ -376,5 +376,9 @@ async def test_unrated_games_and_games_a_moderator_ended_rate_nobody(table: Tabl
     await table.service.resign(game.id, 999, moderator=True)
     assert not await table.service.ratings.is_rated(game.id)
     game = await table.start("kauda_baji", 2, pieces="1")
+    await table.service.resign(game.id, PLAYERS[1].user_id)  # before any move (issue 31)
+    assert not await table.service.ratings.is_rated(game.id)
+    game = await table.start("kauda_baji", 2, pieces="1")
+    await table.move(game.id, random.Random(1))
     await table.service.resign(game.id, PLAYERS[1].user_id)  # a resignation is a result
     assert await table.service.ratings.is_rated(game.id)

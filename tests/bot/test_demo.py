@@ -83,6 +83,30 @@ def test_index_links_every_image_and_every_link_exists(gallery: Path) -> None:
     assert "Result: " in page and "{p" not in page
 
 
+def test_each_replay_caption_says_how_many_moves_a_frame_is(gallery: Path) -> None:
+    """Issue 31: a long game's replay keeps about every k-th move to fit
+    its budget; its caption says so, and "one frame a move" is said only of
+    a replay that shows every move (the start, then each of the log's moves)."""
+    page = (gallery / "index.html").read_text(encoding="utf-8")
+    captions = dict(re.findall(r'<img src="([^"]+)" alt="([^"]*)"', page))
+    seen = set()
+    for path in sorted(gallery.rglob("*-replay.gif")):
+        caption = captions[path.relative_to(gallery).as_posix()]
+        log = path.with_name(path.name.replace("-replay.gif", "-log.txt"))
+        lines = log.read_text(encoding="utf-8").splitlines()
+        moves = sum(1 for line in lines if line[:3].isdigit())
+        with Image.open(path) as image:
+            frames = getattr(image, "n_frames", 1)
+        assert f"({moves} moves)" in caption or f"of its {moves} moves" in caption, caption
+        if "one frame a move" in caption:
+            assert frames == moves + 1, (path, caption, frames)
+            seen.add("every move")
+        else:
+            assert f"in {frames} pictures, about one every " in caption, (caption, frames)
+            seen.add("sampled")
+    assert seen == {"every move", "sampled"}, seen  # both kinds, so both are checked
+
+
 def test_the_gallery_is_seeded(tmp_path: Path) -> None:
     one = run_demo(tmp_path / "one", seed=4, games=["artaban"])
     two = run_demo(tmp_path / "two", seed=4, games=["artaban"])

@@ -21,7 +21,7 @@ from bot.edge.desk import (
     table_line,
 )
 from bot.engines.core import GameError
-from bot.outgoing import MAX_CONTENT, safe_name
+from bot.outgoing import MAX_CONTENT, plural, safe_name
 from bot.tournament.standings import Standing, Tiebreak
 from storage.tournaments import (
     TournamentFormat,
@@ -260,21 +260,34 @@ def test_standings_lines_with_halves_drops_and_no_average_place() -> None:
     text = standings_text("🏆 **Cup** — after round 3", table, players)
     assert text.splitlines() == [
         "🏆 **Cup** — after round 3",
-        "1. **Alice** — 2½ pts · Opp 1½ · Avg place 1",
-        f"2. **{safe_name(EVIL)}** (dropped) — ½ pts · Opp 2 · Avg place 2½",
-        "3. **Carol** — 0 pts · Opp 0 · Avg place –",
+        "1. **Alice** — 2½ points · Opp 1½ · Avg place 1",
+        f"2. **{safe_name(EVIL)}** (dropped) — ½ point · Opp 2 · Avg place 2½",
+        "3. **Carol** — 0 points · Opp 0 · Avg place –",
     ]
     assert EVIL not in text
 
 
+def test_points_and_tiebreaks_are_written_one_way() -> None:
+    """Issue 31: points and every tie-break made of them are written the
+    same way (``11½``, ``7¼``), never ``3½`` beside ``11.5`` and ``7.25``;
+    one point is "1 point"."""
+    players = {A: TournamentPlayer(A, "Alice", 0.0), C: TournamentPlayer(C, "Carol", 0.0)}
+    table = [row(1, A, 3.5, 11.5, 7.25), row(2, C, 1.0, 9.0, 2.75)]
+    lines = standings_text("T", table, players).splitlines()
+    assert lines[1:] == [
+        "1. **Alice** — 3½ points · Bh 11½ · SB 7¼",
+        "2. **Carol** — 1 point · Bh 9 · SB 2¾",
+    ]
+
+
 def test_standings_of_a_player_unknown_to_the_table() -> None:
     text = standings_text("T", [row(1, 999, 1.0, 0.0, 0.0)], {})
-    assert text.splitlines()[1] == "1. **?** — 1 pts · Bh 0 · SB 0"
+    assert text.splitlines()[1] == "1. **?** — 1 point · Bh 0 · SB 0"
 
 
 def test_standings_without_tiebreaks() -> None:
     players = {A: TournamentPlayer(A, "Alice", 0.0)}
-    assert standings_text("T", [row(1, A, 1.0, kinds=())], players) == "T\n1. **Alice** — 1 pts"
+    assert standings_text("T", [row(1, A, 1.0, kinds=())], players) == "T\n1. **Alice** — 1 point"
 
 
 def test_five_hundred_players_fit_one_message() -> None:
@@ -386,7 +399,7 @@ def test_the_announcement_shows_the_whole_tournament_name() -> None:
 def test_swiss_plays_ceil_log2_rounds_by_default(entrants: int, rounds: int) -> None:
     assert planned_rounds(record("swiss"), entrants) == rounds
     assert describe_format(record("swiss"), entrants) == (
-        f"Swiss, {rounds} rounds with {entrants} players, two players a game"
+        f"Swiss, {plural(rounds, 'round')} with {entrants} players, two players a game"
     )
 
 
@@ -410,7 +423,7 @@ def test_rounds_as_needed_before_two_players() -> None:
 def test_round_robin_rounds(entrants: int, rounds: int) -> None:
     assert planned_rounds(record("round_robin"), entrants) == rounds
     assert describe_format(record("round_robin"), entrants) == (
-        f"Round robin, {rounds} rounds with {entrants} players, two players a game"
+        f"Round robin, {plural(rounds, 'round')} with {entrants} players, two players a game"
     )
 
 
@@ -420,7 +433,7 @@ def test_round_robin_rounds(entrants: int, rounds: int) -> None:
 def test_elimination_rounds(entrants: int, rounds: int) -> None:
     assert planned_rounds(record("elimination"), entrants) == rounds
     assert describe_format(record("elimination"), entrants).startswith(
-        f"Single elimination, {rounds} rounds with {entrants} players"
+        f"Single elimination, {plural(rounds, 'round')} with {entrants} players"
     )
 
 
@@ -445,7 +458,7 @@ def test_pods_rounds(entrants: int, size: int, rounds: int) -> None:
     pods = record("pods", table_size=size, engine="sangram")
     assert planned_rounds(pods, entrants) == rounds
     assert describe_format(pods, entrants) == (
-        f"Pods, {rounds} rounds with {entrants} players, tables of {size}"
+        f"Pods, {plural(rounds, 'round')} with {entrants} players, tables of {size}"
     )
 
 

@@ -21,6 +21,7 @@ from tests.bot.driver import (
     open_lobby,
     play_by_command,
     press,
+    resign,
     start,
 )
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
@@ -172,3 +173,34 @@ async def test_setup_stays_hidden_until_both_commit(tmp_path: Path) -> None:
     out = await fake.slash(bhima, "game hand")
     assert any(s.files and s.ephemeral for s in out)
     await fake.close()
+
+
+async def test_a_game_resigned_before_any_move_is_not_rated(tmp_path: Path) -> None:
+    """Issue 31: a game resigned during the secret set-up, before anyone made
+    a move, is not rated.  A move is an entry of a seat that is no table
+    event (``@left``, ``@timeout``…); a set-up is a seat's own decision, so a
+    game resigned after one is rated."""
+    fake = await FakeDiscord.start(make_bot(tmp_path / "rated.sqlite3", 8))
+    try:
+        asha, bhima = fake.user("asha"), fake.user("bhima")
+        service = bot_of(fake).service
+        game_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+        await start(fake, asha, lobby)
+        assert (await service.get(game_id)).table.rated
+        out = await resign(fake, asha, game_id)
+        assert any("is over" in (s.content or "") for s in out), out
+        assert not await service.ratings.is_rated(game_id)
+        for user in (asha, bhima):
+            said = await fake.slash(user, "rating")
+            assert any("no rating" in (s.content or "") for s in said), said
+
+        played_id, lobby = await open_lobby(fake, "artaban", asha, bhima)
+        await start(fake, asha, lobby)
+        await fake.slash(bhima, "game play", game=played_id, action=TYPED_SETUP)
+        await resign(fake, asha, played_id)
+        assert (await service.get(played_id)).is_over
+        assert await service.ratings.is_rated(played_id)
+        said = await fake.slash(bhima, "rating")
+        assert any("Artaban" in (s.content or "") for s in said), said
+    finally:
+        await fake.close()

@@ -268,6 +268,40 @@ async def test_in_a_simultaneous_phase_only_those_still_to_choose_are_reminded(
     assert not any("Reminder" in (d.content or "") for d in game.fake.dms(first))
 
 
+async def test_a_reminder_says_everyone_else_has_chosen_only_when_they_have(
+    tmp_path: Path,
+) -> None:
+    """Issue 31 (2): an automatic seat is still to choose (its moment to act
+    not come yet: a search under way, a restart) when the last person of a
+    simultaneous phase is reminded; the reminder must not say that everyone
+    else has chosen."""
+    clock = FakeClock()
+    fake = await FakeDiscord.start(make_bot(tmp_path / "sangram-bot.sqlite3", 5, clock))
+    try:
+        bot = bot_of(fake)
+        bot.service.auto_delay = 3 * HOUR  # the automatic seat acts after the reminder
+        first, second = fake.user("asha"), fake.user("bhima")
+        out = await fake.slash(first, "game new", game="sangram", bots=1, options="reminder=2h")
+        lobby = next(s for s in out if s.route == "interaction.response")
+        game_id = int(re.findall(r"game #(\d+)", lobby.content or "")[0])
+        await fake.click(second, lobby, fake.find_button(lobby, label="Join")["custom_id"])
+        await start(fake, first, lobby)
+        live = await bot.service.get(game_id)
+        robot = next(s for s in range(len(live.seats)) if live.is_auto(s))
+        text = bot.service.legal_texts(live, live.seat_of(first.id))[0]
+        await fake.slash(first, "game play", action=text)
+        live = await bot.service.get(game_id)
+        assert live.engine.waiting_on(live.state) == {robot, live.seat_of(second.id)}
+        clock.now += 2 * HOUR
+        await bot.scheduler.run_due()
+        await bot.scheduler.wait_idle()
+        await fake.settle()
+        (reminded,) = [d for d in fake.dms(second) if "Reminder" in (d.content or "")]
+        assert "everyone else" not in (reminded.content or ""), reminded.content
+    finally:
+        await fake.close()
+
+
 async def test_an_overdue_deadline_fires_while_the_boards_behind_are_still_going_out(
     games: list[Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,11 +19,15 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from bot.edge.ui.items import BOARD_BUTTON_MOVES
 from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
 from bot.engines.core import CHANCE
+from renderers.chaturaji import _status as chaturaji_status
+from renderers.chaturaji import first_army_choosers, lost_words
+from renderers.common import display_name
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
@@ -36,7 +40,8 @@ from tests.bot.driver import (
     make_bot,
     press,
 )
-from tests.discord_harness import FakeUser, Sent
+from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.fakes import FakeClock
 
 E = ChaturajiEngine()
 ARMY = {name: i for i, name in enumerate(ARMIES)}
@@ -617,3 +622,59 @@ async def test_a_pass_kept_in_an_old_menu_is_not_played_on_other_dice(tables: Ta
     # The menu now offers Green's choices instead, its own Pass among them.
     now = [o["label"] for s in table.fake.selects(menu.message_id or 0) for o in s["options"]]
     assert green_pass in now and option["label"] not in now, now
+
+
+# -- issue 31: the board's words and its image agree ------------------------------------------
+
+
+async def test_the_first_board_and_its_image_name_the_same_choosers(tmp_path: Path) -> None:
+    """R14: a person and an automatic player won the start roll together;
+    the first board's text names both as the ones to play, and the image's
+    headline (``renderers.chaturaji`` draws it from the same view) names
+    both as the ones who may pick the first army, not one of them."""
+    fake = await FakeDiscord.start(make_bot(tmp_path / "first.sqlite3", 1, FakeClock()))
+    try:
+        people = [fake.user(name) for name in ("asha", "bhima", "chitra")]
+        out = await fake.slash(people[0], "game new", game="chaturaji", bots=1)
+        lobby = next(s for s in out if s.route == "interaction.response")
+        for user in people[1:]:
+            await fake.click(user, lobby, fake.find_button(lobby, label="Join")["custom_id"])
+        await fake.click(people[0], lobby, fake.find_button(lobby, label="Start")["custom_id"])
+        game_id = int(re.findall(r"game #(\d+)", lobby.content or "")[0])
+        live = await bot_of(fake).service.get(game_id)
+        view = live.engine.view(live.state, None)
+        assert view.phase == "choose"
+        choosers = set(first_army_choosers(view))
+        # Seed 1: the automatic player and a person (the case of issue 31).
+        assert any(live.is_auto(s) for s in choosers) and not all(
+            live.is_auto(s) for s in choosers
+        ), choosers
+        text = fake.current(boards(fake)[-1]).content or ""
+        (line,) = [line for line in text.splitlines() if line.endswith("to play.")]
+        in_text = {
+            s
+            for s in range(len(live.seats))
+            if f"<@{live.user_of(s)}>" in line or f"**{live.names[s]}**" in line
+        }
+        headline = chaturaji_status(view, live.names)
+        # As the image draws names (an emoji without an emoji font is left out).
+        drawn = [display_name(live.names, s) for s in range(len(live.seats))]
+        in_image = {s for s, name in enumerate(drawn) if name in headline}
+        assert in_text == in_image == choosers, (line, headline)
+    finally:
+        await fake.close()
+
+
+async def test_a_captured_monarch_is_not_lost_nothing(tables: Tables) -> None:
+    """R7: Green's monarch is captured and nothing else of Green's is; the
+    board's Green panel, which shows the monarch captured, does not say that
+    Green lost nothing."""
+    table = await tables.open(4, 52)
+    pieces = {k: v for k, v in START_PIECES.items() if k != "c8"}
+    await install(table, position(await table.state(), pieces, "blue", (4, 2)))
+    game = await table.game()
+    view = game.engine.view(game.state, None)
+    green = view.armies[ARMY["green"]]
+    assert green.monarch is None and green.lost == ("monarch",)
+    assert lost_words(green) == "only the monarch"
+    assert lost_words(view.armies[ARMY["blue"]]) == "nothing"

@@ -18,8 +18,10 @@ import pytest
 
 from bot.engines.core import CHANCE
 from bot.engines.sangram import WARRIORS
+from storage.games import OutboxRow
 from tests.bot.driver import (
     assert_no_secret_ids,
+    board_picks,
     boards,
     bot_of,
     make_bot,
@@ -27,7 +29,10 @@ from tests.bot.driver import (
     open_lobby,
     start,
 )
+from tests.bot.menu_player import new_game
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
+from tests.engines.test_sangram import commit as sangram_commit
+from tests.engines.test_sangram import table as sangram_table
 
 CARD = re.compile(r"\b([a-z]+)-(\d{1,2})\b", re.IGNORECASE)
 
@@ -208,3 +213,80 @@ async def test_whole_sangram_game(tmp_path: Path, caplog: pytest.LogCaptureFixtu
     for record in caplog.records:
         assert motivations(record.getMessage()) <= table.seen_public, record.getMessage()
     await fake.close()
+
+
+# -- issue 31: what a recruit brings, and nothing of a round that never comes ---------------
+
+
+async def _install(fake: FakeDiscord, game_id: int, state: Any) -> Sent:
+    """Load ``state`` into the running game as a snapshot is loaded, and let
+    delivery post its board (as after a crash between a move and its post)."""
+    bot = bot_of(fake)
+    game = await bot.service.get(game_id)
+    snapshot = game.engine.to_json(state)
+    await bot.store.append(game_id, expected_version=game.version, entries=[], now=0.0,
+                           snapshot=snapshot)  # fmt: skip
+    bot.service.forget(game_id)
+    await bot.store.set_outbox(game_id, OutboxRow("board", game.version - 1))
+    assert await bot.delivery.catch_up(game_id)
+    await fake.settle()
+    return fake.current(boards(fake)[-1])
+
+
+async def _recruit_labels(fake: FakeDiscord, user: FakeUser, board: Sent) -> list[str]:
+    """The Recruit choices a player is offered: the board's own, or those
+    of the menu its **Choose…** opens."""
+    labels = [label for _, _, label in board_picks(fake, board)]
+    if labels == ["Choose…"]:
+        out = await fake.click(user, board, board_picks(fake, board)[0][0])
+        menu = next(s for s in out if s.message_id and fake.selects(s.message_id))
+        selects = fake.selects(menu.message_id or 0)
+        labels = [option["label"] for select in selects for option in select["options"]]
+    return [label for label in labels if label.startswith("Recruit")]
+
+
+async def test_a_recruit_says_the_britishers_the_supply_gives(tmp_path: Path) -> None:
+    """R2 (issue 31): with one Britisher left, the Recruit button of a
+    Senapati (3 printed) says it brings the supply's last, the channel says
+    what it brought, and the next recruit says the supply is empty."""
+    fake = await FakeDiscord.start(make_bot(tmp_path / "supply.sqlite3", 7))
+    try:
+        users = [fake.user("asha"), fake.user("bhima")]
+        game_id, lobby = await open_lobby(fake, "sangram", *users)
+        await start(fake, users[0], lobby)
+        state = sangram_table(
+            [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+            volunteers=["senapati-40", "senapati-39", "senapati-38"],
+            brit=[20, 19],
+        )
+        state = sangram_commit(state, {0: "maharani-30", 1: "maharani-29"})
+        assert state.phase == "recruit" and state.supply == 1
+        board = await _install(fake, game_id, state)
+        labels = await _recruit_labels(fake, users[0], board)
+        last = "Recruit Senapati-40 (strength 2, 1 Britisher: the supply's last)"
+        assert last in labels, sorted(labels)
+        await fake.slash(users[0], "game play", action="recruit senapati-40")
+        said = fake.current(boards(fake)[-1]).content or ""
+        assert "recruited Senapati-40 and 1 Britisher (the supply's last)." in said, said
+        labels = await _recruit_labels(fake, users[1], fake.current(boards(fake)[-1]))
+        empty = "Recruit Senapati-39 (strength 2, no Britishers: the supply is empty)"
+        assert empty in labels, sorted(labels)
+    finally:
+        await fake.close()
+
+
+async def test_the_game_over_post_says_nothing_of_a_next_round(tmp_path: Path) -> None:
+    """R10, R13 (issue 31): the last round's Refill draws volunteers no round
+    uses; the game-over post and the log's last entry (the review's last
+    move) do not name them."""
+    player = await new_game(tmp_path, "sangram", 2, 3, options="round_limit=2")
+    fake = player.fake
+    try:
+        assert await player.play(400)
+        final = fake.current(boards(fake)[-1]).content or ""
+        assert "is over" in final and "volunteer" not in final.lower(), final
+        log = await bot_of(fake).store.log(player.game_id)
+        assert "volunteer" not in log[-1].narration.lower(), log[-1].narration
+        assert "Game over." in log[-1].narration
+    finally:
+        await fake.close()

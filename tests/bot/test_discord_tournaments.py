@@ -29,6 +29,7 @@ from storage.database import Database
 from storage.games import ALL_STATUSES
 from storage.tournaments import TournamentStore
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, resign
+from tests.bot.menu_player import wording_problems
 from tests.discord_harness import CommandUnavailable, FakeDiscord, Sent
 from tests.fakes import FakeClock
 
@@ -397,3 +398,46 @@ async def test_closing_the_bot_lets_a_tournament_pass_finish(cup: Cup) -> None:
         await db.close()
     assert played.places is not None
     assert record is not None and record.status == "finished"
+
+
+async def test_a_tournament_table_is_short_and_its_finished_game_offers_no_rematch(
+    cup: Cup,
+) -> None:
+    """Issue 31: a two-player table says "2 players" and lists no option
+    that is its default; its finished game offers **Replay** but no
+    **Rematch** (its players meet as the tournament pairs them), and a
+    Rematch pressed on a board from before is refused."""
+    await cup.open(2)
+    _tid, announcement = await cup.new("kauda_baji", "swiss", rounds=1)
+    await cup.join_everyone(announcement)
+    await cup.start()
+    (table,) = await cup.tables(1)
+    bot = bot_of(cup.fake)
+    stored = await bot.store.get_message(table.game_id, "lobby")
+    assert stored is not None
+    text = cup.fake.current(stored[1]).content or ""
+    assert "round 1, table 1" in text and "2 players" in text and "2-4" not in text, text
+    assert "Options:" not in text and "=" not in text, text
+    await cup.play(table.game_id, moves=2)
+    loser = cup.by_id[table.seats[0]]
+    await resign(cup.fake, loser, table.game_id)
+    await cup.fake.settle()
+    game = await bot.service.get(table.game_id)
+    assert game.is_over and game.record.thread_id is not None
+    final = [s for s in cup.fake.channel_posts(game.record.thread_id) if s.files][-1]
+    labels = [b["label"] for b in cup.fake.buttons(cup.fake.current(final))]
+    assert "Replay" in labels and "Rematch" not in labels, labels
+    # A board posted before this change still shows a Rematch button.
+    rematch = f"chaupal:rematch:{table.game_id}"
+    message = cup.fake.world.messages[final.message_id or 0]
+    button = {"type": 2, "style": 2, "label": "Rematch", "custom_id": rematch}
+    message["components"] = [*message["components"], {"type": 1, "components": [button]}]
+    out = await cup.fake.click(loser, final.message_id or 0, rematch)
+    assert any("tournament" in (s.content or "") and s.ephemeral for s in out), out
+    games = await bot.store.games_in_channel(cup.fake.channel_id, statuses=ALL_STATUSES)
+    assert len(games) == 1, games  # no rematch lobby opened
+    # One round, one point: "after 1 round", "1 point" (issue 31, item 6).
+    (final,) = cup.posts(r"is over after")
+    assert "after 1 round." in (final.content or ""), final.content
+    problems = wording_problems(cup.fake)
+    assert not problems, "\n".join(dict.fromkeys(problems))

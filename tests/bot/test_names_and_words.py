@@ -14,7 +14,15 @@ from pathlib import Path
 import pytest
 
 from tests.bot.driver import board_picks, boards, bot_of, press, resign
-from tests.bot.menu_player import MenuPlayer, new_game, pinged, wording_problems
+from tests.bot.menu_player import (
+    FRACTION,
+    HALF_AS_DECIMAL,
+    ONE_PLURAL,
+    MenuPlayer,
+    new_game,
+    pinged,
+    wording_problems,
+)
 from tests.discord_harness import FakeDiscord, FakeUser
 
 EVIL_ID = 123456789012345678
@@ -75,6 +83,8 @@ async def out_of_turn(player: MenuPlayer) -> bool:
         pytest.param("mahabharata", 3, 42, None, 0, id="mahabharata-3p"),
         pytest.param("mahabharata", 4, 44, None, 2, id="mahabharata-4p"),
         pytest.param("artaban", 2, 43, None, 1, id="artaban"),
+        pytest.param("kauda_baji", 2, 47, "pieces=1", 0, id="kauda_baji"),
+        pytest.param("sangram", 2, 48, "round_limit=1", 1, id="sangram-1-round"),
     ],
 )
 async def test_whole_game_names_and_words(
@@ -137,3 +147,14 @@ async def test_resigning_player_name_is_escaped(tmp_path: Path) -> None:
         assert not problems, "\n".join(dict.fromkeys(problems))
     finally:
         await fake.close()
+
+
+def test_the_wording_checks_catch_what_they_are_for() -> None:
+    """The patterns above find the texts of issue 31 and pass their fixes."""
+    for bad in ("after 1 rounds", "— 1 pts", "(strength 1, 1 Britishers)", "1 moves, the last"):
+        assert ONE_PLURAL.search(bad), bad
+    for good in ("after 1 round", "11 rounds", "Die 1 rolls Raja", "move 1 of 3", "2.1 moves"):
+        assert not ONE_PLURAL.search(good), good
+    mixed = "1. **Asha** — 3½ points · Bh 11.5 · SB 7.25"
+    assert HALF_AS_DECIMAL.search(mixed) and FRACTION.search(mixed)
+    assert not HALF_AS_DECIMAL.search("1. **Asha** — 3½ points · Bh 11½ · Avg place 1.33")

@@ -71,10 +71,11 @@ def assert_nobody_pinged(fake: FakeDiscord) -> None:
         assert "@everyone" not in content and "<@&1>" not in content, sent
 
 
-async def play_out(bot: ChaupalBot, game_id: int, seed: int) -> None:
-    """Random legal moves (their text forms) through the service until the game ends."""
+async def play_out(bot: ChaupalBot, game_id: int, seed: int, moves: int | None = None) -> None:
+    """Random legal moves (their text forms) through the service until the
+    game ends, or only ``moves`` of them."""
     rng = random.Random(seed)
-    for _ in range(3000):
+    for _ in range(3000 if moves is None else moves):
         game = await bot.service.get(game_id)
         if game.is_over:
             return
@@ -83,7 +84,8 @@ async def play_out(bot: ChaupalBot, game_id: int, seed: int) -> None:
         seat = progress_seat(engine, state)
         action = rng.choice(engine.legal_actions(state, seat))
         await bot.service.play(game_id, game.user_of(seat), engine.describe(state, seat, action))
-    raise AssertionError(f"game {game_id} did not end")
+    if moves is None:
+        raise AssertionError(f"game {game_id} did not end")
 
 
 async def finished_game(
@@ -99,6 +101,8 @@ async def finished_game(
     game_id, lobby = await open_lobby(fake, game, players[0], *players[1:], options=options)
     await start(fake, players[0], lobby)
     if resign is not None:
+        # A game resigned before anyone moved is not rated (issue 31).
+        await play_out(bot_of(fake), game_id, seed, moves=1)
         out = await resign_game(fake, resign, game=game_id)
         assert "is over" in texts(out), out
     else:

@@ -196,7 +196,7 @@ async def test_substitute_plays_the_rest_for_everyone_and_settings_move_the_dead
     (table,) = await cup.tables(1)
     assert table.places is not None and not table.adjudicated
     assert (await cup.record()).status == "finished"
-    assert len(cup.posts(r"is over after 1 rounds")) == 1
+    assert len(cup.posts(r"is over after 1 round\.")) == 1
 
 
 @pytest.mark.parametrize("auto_drop", [True, False])

@@ -344,6 +344,46 @@ def test_R2_taking_more_britishers_than_remain_takes_what_remains() -> None:
     assert state.britishers == (21, 19) and state.supply == 0
 
 
+def test_R2_a_recruit_says_what_the_supply_gives_not_what_the_card_prints() -> None:
+    """Issue 31: Recruit labels and narrations read the supply (R2), not
+    the card's print (Senapati: 3 Britishers), in the menu and the channel."""
+
+    def label(state: SangramState, seat: int, text: str) -> str:
+        return E.label(state, seat, E.parse(state, seat, text))
+
+    state = table(
+        [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+        volunteers=["senapati-40", "senapati-39", "senapati-38"],
+        brit=[20, 19],
+    )
+    state = commit(state, {0: "maharani-30", 1: "maharani-29"})
+    assert state.supply == 1
+    assert label(state, 0, "recruit senapati-40") == (
+        "Recruit Senapati-40 (strength 2, 1 Britisher: the supply's last)"
+    )
+    state, done = step(state, 0, "recruit senapati-40")
+    assert done.narration == "{p0} recruited Senapati-40 and 1 Britisher (the supply's last)."
+    assert label(state, 1, "recruit senapati-39") == (
+        "Recruit Senapati-39 (strength 2, no Britishers: the supply is empty)"
+    )
+    _, done = step(state, 1, "recruit senapati-39")
+    assert done.narration.startswith(
+        "{p1} recruited Senapati-39 and no Britishers (the supply is empty)."
+    )
+    # With the supply full, the card's own print, as before.
+    full = commit(
+        table(
+            [["maharani-30", "vaidik-1"], ["maharani-29", "vaidik-2"]],
+            volunteers=["senapati-40", "senapati-39", "senapati-38"],
+        ),
+        {0: "maharani-30", 1: "maharani-29"},
+    )
+    assert label(full, 0, "recruit senapati-40") == "Recruit Senapati-40 (strength 2, 3 Britishers)"
+    assert step(full, 0, "recruit senapati-40")[1].narration == (
+        "{p0} recruited Senapati-40 and 3 Britishers."
+    )
+
+
 # --------------------------------------------------------------------------
 # R3: drawing
 # --------------------------------------------------------------------------
@@ -371,10 +411,11 @@ def test_R3_setup_deals_n_plus_1_volunteers_then_3_cards_each_in_private() -> No
         steps.append(done)
     assert len(steps) == 4 + 9
     assert [s.private_to for s in steps] == [None] * 4 + [0, 1, 2] * 3
-    assert steps[0].narration == "New volunteer: Acharya-55."
-    # The deal is said once, with its last card, not once per card (issue 16).
-    assert [s.narration for s in steps[4:-1]] == [""] * 8
-    assert steps[-1].narration.startswith("Each player was dealt 3 cards.")
+    # The deal is said once, with its last card, not once per card (issue
+    # 16), and the volunteers when the round they are for begins (issue 31).
+    assert [s.narration for s in steps[:-1]] == [""] * 12
+    assert steps[-1].narration.startswith("Each player was dealt 3 cards. New volunteers: ")
+    assert "Round 1: everybody commits a card." in steps[-1].narration
     assert len(state.volunteers) == 4 and [len(h) for h in state.hands] == [3, 3, 3]
     assert state.phase == "commit" and state.round == 1
 
@@ -1268,6 +1309,26 @@ def test_R13_the_round_limit_option_ends_the_game_ranked_as_usual() -> None:
     one = drive(commit(one, {0: "vaidik-1", 1: "vaidik-2"}), lambda s: s.phase == "over")
     reason = E.outcome(one)
     assert reason is not None and "round limit (1 round)" in reason.reason
+
+
+def test_R13_the_last_round_narrates_nothing_of_a_next_one() -> None:
+    """Issue 31: the last round's Refill (R10) draws volunteers for a round
+    that never comes; the narration names volunteers when their round
+    begins, so the game-over post says nothing of them."""
+    last = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=2, limit=2)
+    last = commit(last, {0: "vaidik-1", 1: "vaidik-2"})
+    steps = play_on(last, lambda s: s.phase == "over")
+    refill = next(i for i, s in enumerate(steps) if "recruited" in s.narration) + 1
+    told = narration(steps[refill:])
+    assert "Game over." in told and "volunteer" not in told.lower(), told
+    more = table([["vaidik-1", "sarthi-10"], ["vaidik-2", "sarthi-9"]], round_=2, limit=3)
+    more = commit(more, {0: "vaidik-1", 1: "vaidik-2"})
+    steps = play_on(more, lambda s: s.phase == "commit" and s.round == 3)
+    final = drive(more, lambda s: s.phase == "commit" and s.round == 3)
+    names = ", ".join(NAME[c] for c in final.volunteers)
+    assert steps[-1].narration.endswith(
+        f"New volunteers: {names}. Round 3: everybody commits a card."
+    ), steps[-1].narration
 
 
 def test_R13_there_is_no_round_limit_by_default() -> None:

@@ -221,7 +221,7 @@ def test_every_field_is_drawn() -> None:
     _, records = draw(data, tiebreak_names=THREE)
     texts = {r.text for r in records}
     # rank, name, points, the three tie-breaks, games, byes
-    assert {"1", "Asha", "2", "7.5", "3", "2.33", "5", "4"} <= texts
+    assert {"1", "Asha", "2", "7½", "3", "2.33", "5", "4"} <= texts
     assert {"#", "Player", "Points", "Buchholz", "Games", "Byes"} <= texts
 
 
@@ -306,9 +306,11 @@ def test_missing_tiebreak_is_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
         (12.5, "12½"),
         (1.3333, "1.33"),
         (1.6667, "1.67"),
-        (2.25, "2.25"),
+        (2.25, "2¼"),  # quarters as fractions too (issue 31)
         (2.1, "2.1"),
-        (0.75, "0.75"),
+        (0.75, "¾"),
+        (7.75, "7¾"),
+        (float("inf"), "-"),
         (3.999, "4"),
         (0.004, "0"),
         (-0.001, "0"),
@@ -363,7 +365,7 @@ def test_zero_to_three_tiebreak_columns(count: int, monkeypatch: pytest.MonkeyPa
     texts = {text for text, _ in boxes}
     assert {"#", "Player", "Points", "Games", "Byes"} <= texts
     assert ("Buchholz" in texts) == (count >= 1)
-    assert ("12.25" in texts) == (count >= 2)  # Sonneborn-Berger of the first
+    assert ("12¼" in texts) == (count >= 2)  # Sonneborn-Berger of the first
     assert ("2.14" in texts) == (count >= 3)  # Opp. points of the second
     # A long head is broken over two lines when the names need the room.
     if count >= 2:

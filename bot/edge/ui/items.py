@@ -28,7 +28,7 @@ from bot.choices import (
     trail,
 )
 from bot.engines.core import CHANCE, LabelsChoices, Seat
-from bot.outgoing import Style, fill_seats
+from bot.outgoing import Style, fill_seats, plural
 from bot.service import GameService, LiveGame, menu_words_of
 
 if TYPE_CHECKING:
@@ -414,7 +414,7 @@ def option_label(
             else option.text
         )
         if counts:
-            label = f"{label} ({option.size} choices)"
+            label = f"{label} ({plural(option.size, 'choice')})"
     return fill_seats(label, game, style)[:100] or "…"
 
 
@@ -448,18 +448,19 @@ def lobby_view(game: LiveGame) -> discord.ui.View:
     return view
 
 
-def board_view(game: LiveGame) -> discord.ui.View | None:
+def board_view(game: LiveGame, *, rematch: bool = True) -> discord.ui.View | None:
     """Components under the board: the mover's choices when they follow from
     the public view (a few moves as buttons, more as selects, or groups such
     as dice as buttons), else a "Choose…" button; and "Show mine" and "My
-    turn"; a finished game's board offers "Rematch".  A public message
-    carries only what the public view carries, so group buttons show no
-    counts (how many placements a die has can depend on a hidden supply)."""
+    turn"; a finished game's board offers "Rematch" (``rematch``: not a
+    tournament's game).  A public message carries only what the public view
+    carries, so group buttons show no counts (how many placements a die has
+    can depend on a hidden supply)."""
     if game.state is None:
         return None
     if game.is_over:
         # The final board offers a rematch (issue 18).
-        return final_board_view(game)
+        return final_board_view(game, rematch=rematch)
     view = discord.ui.View(timeout=None)
     menu = board_menu(game)
     for path, label in menu.buttons:
@@ -915,11 +916,14 @@ class MyTurnButton(
         await _bot(itx).table.next_turn(itx)
 
 
-def final_board_view(game: LiveGame) -> discord.ui.View:
+def final_board_view(game: LiveGame, *, rematch: bool = True) -> discord.ui.View:
     """Under a finished game's board: **Rematch** and **Replay** (issue 21:
-    the whole game as an animated image, posted in the channel)."""
+    the whole game as an animated image, posted in the channel).  A
+    tournament's game offers no rematch (``rematch`` False, issue 31): its
+    players meet as the tournament pairs them."""
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(game.id))
+    if rematch:
+        view.add_item(RematchButton(game.id))
     view.add_item(ReplayButton(game.id, "Replay"))
     return view
 
