@@ -424,11 +424,7 @@ def _ignorable(ch: str) -> bool:
     """Shaping controls a font need not have (the shaper hides them):
     joiners, variation selectors, the combining grapheme joiner."""
     cp = ord(ch)
-    return (
-        ch in (ZWJ, ZWNJ, "\u034f")
-        or 0xFE00 <= cp <= 0xFE0F
-        or 0xE0100 <= cp <= 0xE01EF
-    )
+    return ch in (ZWJ, ZWNJ, "\u034f") or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
 def _covers(face: _Face, cluster: str) -> bool:
@@ -797,6 +793,17 @@ def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
         else:
             hi = mid - 1
     return text[: ends[lo - 1]].rstrip() + ellipsis if lo else ""
+
+
+def fit_choice(choices: Sequence[str], size: int, max_width: int, bold: bool = False) -> str:
+    """The first of ``choices`` (the most telling first, each shorter than
+    the one before: ``P2 Bhima``, then ``Bhima``) that fits ``max_width``
+    whole; else the last, cut (:func:`fit_text`).  A name is cut only where
+    even its shortest form has no room."""
+    for choice in choices:
+        if text_width(choice, size, bold) <= max_width:
+            return choice
+    return fit_text(choices[-1], size, max_width, bold) if choices else ""
 
 
 def wrap_text(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
@@ -1848,6 +1855,7 @@ __all__ = [
     "die_face",
     "display_name",
     "elephant",
+    "fit_choice",
     "fit_text",
     "font",
     "graphemes",
@@ -1863,6 +1871,7 @@ __all__ = [
     "record_text",
     "safe_text",
     "seat_marker",
+    "seat_pill_width",
     "shape_marker",
     "table_footnote",
     "table_heads",
@@ -2077,12 +2086,18 @@ def seat_panel(c: Canvas, box: Box, colour: RGB, *, acting: bool = False) -> Non
         c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
 
 
+def seat_pill_width(c: Canvas, label: str, *, height: int, pad: int, gap: int) -> int:
+    """How wide :func:`seat_pill` draws ``label`` whole (``""``: the mark alone)."""
+    mark = 2 * pad + int(2 * height * 0.22)
+    return mark + (gap + text_width(label, c.min_text, True) if label else 0)
+
+
 def seat_pill(
     c: Canvas,
     x: int,
     cy: int,
     seat: int,
-    label: str,
+    label: str | Sequence[str],
     *,
     max_width: int,
     height: int,
@@ -2095,6 +2110,8 @@ def seat_pill(
     """A pill in the seat's colour holding its mark and ``label`` (its name),
     at most ``max_width`` wide, ``pad`` inside its ends and ``gap`` between
     the mark and the label; ``dimmed`` fades it (a seat done or out).
+    ``label`` may be choices, longest first (:func:`fit_choice`): ``""``
+    among them leaves the mark alone, its shape and colour naming the seat.
     Returns its (left, right)."""
     t = c.theme
     size = c.min_text
@@ -2103,8 +2120,9 @@ def seat_pill(
     ink = t.muted if dimmed else t.on_colour
     mark_r = height * 0.22
     inner = max_width - 2 * pad - int(2 * mark_r) - gap
-    text = fit_text(label, size, inner, bold=True)
-    w = min(max_width, 2 * pad + int(2 * mark_r) + gap + text_width(text, size, True))
+    choices = (label,) if isinstance(label, str) else tuple(label)
+    text = fit_choice(choices, size, inner, bold=True)
+    w = min(max_width, seat_pill_width(c, text, height=height, pad=pad, gap=gap))
     left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
     top = cy - height // 2
     c.panel(
@@ -2130,6 +2148,12 @@ def badge_row(
         box = c.pill((right, cy), label, size=c.min_text, fill=fill, ink=ink, anchor="r", height=36)
         right = box[0] - gap
     return right
+
+
+def badges_width(c: Canvas, labels: Iterable[str], *, gap: int = 8) -> int:
+    """How wide :func:`badge_row` draws badges with these labels, the gap
+    before what stands to their left included (0 for none)."""
+    return sum(text_width(label, c.min_text, True) + 20 + gap for label in labels)
 
 
 def result_headline(

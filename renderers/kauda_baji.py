@@ -51,6 +51,7 @@ from renderers.common import (
     Theme,
     ViewRenderer,
     badge_row,
+    badges_width,
     blend,
     board_coordinates,
     board_title,
@@ -827,24 +828,30 @@ def _player_panel(
     elif view.viewer == p.player:
         badge = ("YOU", t.grid)
     badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
-    right = badge_row(c, x1 - 12, cy, badges, gap=10)
+    name = display_name(names, p.player)
+    sy = y0 + 72
+    seat_line = f"{seat_title(p.seat)} · starts {p.start}"
+    # The badge stands beside the name where both fit, else on the shorter
+    # seat line below, so a long name keeps the panel's whole width.
+    badge_w = badges_width(c, (label for label, _, _ in badges), gap=10)
+    beside = text_width(name, BODY, True) <= x1 - 12 - badge_w - inner - 46
+    right = badge_row(c, x1 - 12, cy if beside else sy, badges, gap=10)
     c.text(
         (inner + 38, cy),
-        display_name(names, p.player),
+        name,
         size=BODY,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=right - inner - 46,
+        max_width=(right if beside else x1 - 12) - inner - 46,
     )
-    sy = y0 + 72
     c.text(
         (inner, sy),
-        f"{seat_title(p.seat)} · starts {p.start}",
+        seat_line,
         size=SMALL,
         fill=t.muted,
         anchor="lm",
-        max_width=x1 - inner - 12,
+        max_width=(x1 - 12 if beside else right - 8) - inner,
     )
     ay = y0 + 110
     shut = not p.has_killed
