@@ -130,8 +130,8 @@ same game (issue 20: the version guard refused it, nothing was written) is
 loaded again and tried once more against the new state: it applies if it
 is still legal, and is refused as any move would be otherwise."""
 OUT_OF_DATE = "That board is out of date: the game has moved on since. Use the newest board."
-AUTOMATIC_PLAYER = "🤖 Automatic player"
-"""How a lobby's automatic players are named: "🤖 Automatic player 1"."""
+AUTOMATIC_PLAYER = "🤖 Bot"
+"""How a lobby's automatic players are named: "🤖 Bot 1", short so every board draws it whole."""
 
 
 def automatic_player_name(n: int) -> str:
