@@ -1900,6 +1900,9 @@ class ViewRenderer:
     name: str
     draw_board: Callable[..., Image.Image]
     draw_private: Callable[..., Image.Image]
+    draw_filled: Callable[..., Image.Image] | None
+    """The board drawn to fill a given height (``height`` keyword), for a
+    game whose board's height changes with the phase; ``None``: the board."""
 
     def __init_subclass__(
         cls,
@@ -1907,12 +1910,14 @@ class ViewRenderer:
         name: str,
         board: Callable[..., Image.Image],
         private: Callable[..., Image.Image],
+        filled: Callable[..., Image.Image] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
         cls.name = name
         cls.draw_board = staticmethod(board)
         cls.draw_private = staticmethod(private)
+        cls.draw_filled = None if filled is None else staticmethod(filled)
 
     def board(
         self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
@@ -1923,6 +1928,18 @@ class ViewRenderer:
         self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
     ) -> Image.Image:
         return type(self).draw_private(view, names=names, theme=theme)
+
+    def filled_board(
+        self, view: Any, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        """The board for a canvas ``height`` tall (a replay's frame, sized
+        for the game's tallest board): a game whose board grows and shrinks
+        with the phase shows more where it has the room (Sangram); any
+        other draws its board."""
+        filled = type(self).draw_filled
+        if filled is None:
+            return self.board(view, names=names, theme=theme)
+        return filled(view, names=names, theme=theme, height=height)
 
 
 def private_heading(

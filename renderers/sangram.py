@@ -798,13 +798,18 @@ def _reveal_advance(view: SangramView) -> int:
     return HEADING_ADVANCE + 44 + FACE_CARD_H + STATUS_PILL_H // 2 + GAP
 
 
-def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+def _reveal_row(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, *, earlier: bool = False
+) -> None:
+    """This round's revealed cards in their order of play; ``earlier``: the
+    last round's, between rounds (a replay's frame, where there is room)."""
     t = c.theme
+    when = "last round, " if earlier else ""
     y = section_heading(
         c,
         MARGIN,
         y,
-        f"Battlefield · round {view.revealed_round} · resolved highest motivation first",
+        f"Battlefield · {when}round {view.revealed_round} · resolved highest motivation first",
     )
     if not view.revealed:
         c.text((MARGIN, y + 4), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
@@ -1364,9 +1369,14 @@ Section = tuple[int, Callable[[Canvas, int], None]]
 """A part of the board: how far it moves down, and what draws it at a y."""
 
 
-def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[Section]:
+def _board_sections(
+    view: SangramView, names: Sequence[str], room: int, *, fill: bool = False
+) -> list[Section]:
     """The board's parts top to bottom, within ``room`` rows (the Grow
-    reveals, drawn last among them, show as many hands as fit)."""
+    reveals, drawn last among them, show as many hands as fit).  ``fill``
+    (a replay's frame, ``room`` its height): between rounds the last
+    round's battlefield stays where the room left after the Grow reveals
+    has it, so the frames keep their layout and the canvas its use."""
     sections: list[Section] = [(TITLE_H + 12, lambda c, y: _title(c, view, names, y))]
     final = view.final
     if final is not None:
@@ -1375,6 +1385,7 @@ def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[
     sections.append((_banner_advance(view), lambda c, y: _banner(c, view, names, y)))
     if _shows_battlefield(view):
         sections.append((_reveal_advance(view), lambda c, y: _reveal_row(c, view, names, y)))
+    battlefield_at = len(sections)
     sections.append((_volunteers_advance(view), lambda c, y: _volunteers(c, view, y)))
     sections.append((_players_advance(view), lambda c, y: _players(c, view, names, y)))
     sections.append((TABLE_ADVANCE, lambda c, y: _table(c, view, y)))
@@ -1391,6 +1402,14 @@ def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[
                     lambda c, y: _grow(c, view, names, y, shown),
                 )
             )
+    earlier = fill and not _shows_battlefield(view) and view.revealed_round < view.round
+    if earlier and view.revealed:
+        advance = _reveal_advance(view)
+        if sum(a for a, _ in sections) + advance <= room:
+            sections.insert(
+                battlefield_at,
+                (advance, lambda c, y: _reveal_row(c, view, names, y, earlier=True)),
+            )
     return sections
 
 
@@ -1400,18 +1419,44 @@ def render_board(
     """The public table: never shows a hand or a face-down card (ignores
     ``view.me``).  At most :data:`BOARD_MAX_H` high: what happened (the
     events) is in the message above the board, not on it."""
+    return _render_board(view, names, theme, None)
+
+
+def render_filled_board(
+    view: SangramView, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """:func:`render_board` for a replay's frame ``height`` tall (the
+    game's tallest board): between rounds the last round's battlefield
+    stays, more Grow reveals are shown, and what room is left goes between
+    the parts (a little each) and under the key."""
+    return _render_board(view, names, theme, max(height, 1))
+
+
+FILL_GAP: Final = 28
+"""The most a filled board adds between two of its parts."""
+
+
+def _render_board(
+    view: SangramView, names: Sequence[str], theme: Theme, fill: int | None
+) -> Image.Image:
     final = view.final is not None
     legend_image = _legend_image(theme, final, 0)
-    room = BOARD_MAX_H - legend_image.height - GAP
-    sections = _board_sections(view, names, room)
+    target = BOARD_MAX_H if fill is None else fill
+    room = target - legend_image.height - GAP
+    sections = _board_sections(view, names, room, fill=fill is not None)
     y = sum(advance for advance, _ in sections)
     height = y + legend_image.height + GAP
+    spread = 0
+    parts = [advance for advance, _ in sections[:-1] if advance > 0]
+    if fill is not None and fill > height:
+        spread = min(FILL_GAP, (fill - height) // max(1, len(parts)))
+        height = fill
     c = Canvas(BOARD_WIDTH, height, theme)
     at = 0
-    for advance, draw in sections:
+    for i, (advance, draw) in enumerate(sections):
         draw(c, at)
-        at += advance
-    c.image.paste(_legend_image(theme, final, y % 2), (0, y))
+        at += advance + (spread if advance > 0 and i < len(sections) - 1 else 0)
+    c.image.paste(_legend_image(theme, final, at % 2), (0, at))
     return c.image
 
 
@@ -1739,7 +1784,13 @@ def render_private(
     return c.image
 
 
-class SangramRenderer(ViewRenderer, name="sangram", board=render_board, private=render_private):
+class SangramRenderer(
+    ViewRenderer,
+    name="sangram",
+    board=render_board,
+    private=render_private,
+    filled=render_filled_board,
+):
     """The registry entry (see :mod:`renderers`)."""
 
 
