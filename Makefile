@@ -26,11 +26,14 @@ $(TEST_STAMP): $(STAMP)
 # Players' names are drawn in their own scripts (Devanagari, Bengali, Tamil,
 # Arabic, Cyrillic...) with the Noto Sans families of Debian's fonts-noto-core
 # (SIL Open Font License), which renderers/common.py finds by path; installed
-# here when missing, never downloaded at run time.
+# here when missing, never downloaded at run time.  Emoji in names are drawn
+# with fonts-noto-color-emoji (same licence) where it can be installed; without
+# it each emoji is drawn as a plain diamond, so it is not required.
 FONT_DIR     := /usr/share/fonts/truetype/noto
 FONT_SCRIPTS := Sans SansDevanagari SansBengali SansGurmukhi SansGujarati SansTamil \
                 SansTelugu SansKannada SansMalayalam SansArabic SansHebrew
 FONT_FILES   := $(foreach s,$(FONT_SCRIPTS),$(FONT_DIR)/Noto$(s)-Regular.ttf)
+EMOJI_FILE   := $(FONT_DIR)/NotoColorEmoji.ttf
 FONTS_NEEDED := Chaupal draws players' names with the Noto fonts: install Debian's \
                 fonts-noto-core as root (apt-get install fonts-noto-core) and run make again.
 
@@ -47,6 +50,15 @@ fonts:
 		for f in $(FONT_FILES); do \
 			[ -f "$$f" ] || { echo "$(FONTS_NEEDED) ($$f is missing.)" >&2; exit 1; }; \
 		done; \
+	fi; \
+	if [ ! -f "$(EMOJI_FILE)" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing fonts-noto-color-emoji (emoji in names)..."; \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				--no-install-recommends fonts-noto-color-emoji >/dev/null; } || true; \
+		fi; \
+		[ -f "$(EMOJI_FILE)" ] || echo "No emoji font (apt-get install" \
+			"fonts-noto-color-emoji): emoji in names are drawn as a plain diamond." >&2; \
 	fi
 
 setup: $(STAMP) fonts engines

@@ -156,8 +156,8 @@ HELD_CHANCE = (
     "Wait a few seconds: the dice, shells or cards that follow the last move are not drawn "
     "yet, so that its player may still take it back."
 )
-AUTOMATIC_PLAYER = "🤖 Automatic player"
-"""How a lobby's automatic players are named: "🤖 Automatic player 1"."""
+AUTOMATIC_PLAYER = "🤖 Bot"
+"""How a lobby's automatic players are named: "🤖 Bot 1", short so every board draws it whole."""
 
 
 def automatic_player_name(n: int) -> str:

@@ -705,14 +705,24 @@ def _army_panel(
     inner = x0 + 36
     cy = y0 + 30
     army_mark(c, (inner + 10, cy), a.army, radius=BADGE)
-    nb = c.text((inner + 40, cy), army_title(a.army), size=BODY, fill=t.ink, anchor="lm", bold=True)
+    name = display_name(names, a.commander)
+    title = army_title(a.army)
+    room = x1 - 16 - (inner + 40)
+    # The army's word goes where the commander's name needs its room: the
+    # mark (its letter and colour) still says which army it is.
+    if text_width(title, BODY, True) + 12 + text_width(name, SMALL) > room:
+        title = ""
+    nb = c.text((inner + 40, cy), title, size=BODY, fill=t.ink, anchor="lm", bold=True)
+    # Alone, the name takes the title's place and weight when it fits so.
+    bold = not title and text_width(name, BODY, True) <= room
     c.text(
-        (nb[2] + 12, cy),
-        display_name(names, a.commander),
-        size=SMALL,
-        fill=t.muted,
+        (nb[2] + 12 if title else inner + 40, cy),
+        name,
+        size=BODY if bold else SMALL,
+        fill=t.ink if bold else t.muted,
         anchor="lm",
-        max_width=x1 - 16 - nb[2] - 12,
+        bold=bold,
+        max_width=x1 - 16 - (nb[2] + 12 if title else inner + 40),
     )
     # monarch state, and the badge
     my = y0 + 72

@@ -258,6 +258,21 @@ CJK_FONTS: Final = (
 )
 """Noto Sans CJK (``fonts-noto-cjk``), used where it is installed: it is too
 large (over 100 MB) to install for the few names that need it."""
+EMOJI_FONT: Final = NOTO_DIR / "NotoColorEmoji.ttf"
+"""Noto Color Emoji (Debian's ``fonts-noto-color-emoji``, the Makefile's
+``fonts`` step): emoji in names (``🤖 Bot 1``, ``Asha 🎲``) are drawn in colour
+from it.  Optional: without it each emoji is :data:`EMOJI_STAND_IN`."""
+EMOJI_STRIKE: Final = 109
+"""The one pixel size the font's colour bitmaps (CBDT) come in: drawn at it
+and scaled to the text's size (:func:`_emoji_ink`)."""
+EMOJI_EM: Final = 0.9
+"""An emoji's em as a share of the text's: Noto's emoji are drawn 1.25 em
+wide, so at 0.9 one is about as wide as the text is high and as tall as a
+capital with its descender, and a line with one keeps its height."""
+EMOJI_STAND_IN: Final = "\u25c6"
+"""What an emoji is drawn as where no emoji font is installed: a plain
+diamond (Noto Sans Symbols 2) in the text's colour, so a name keeps a mark
+where its emoji was rather than losing it without a trace."""
 FALLBACK_SCRIPTS: Final = (
     "", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu",
     "Kannada", "Malayalam", "Sinhala", "Arabic", "Hebrew", "Thai",
@@ -366,6 +381,41 @@ def _coverage(face: _Face) -> frozenset[int]:
     return _cmap(face.path, face.index)
 
 
+@lru_cache(maxsize=1)
+def _emoji_face() -> _Face | None:
+    """Noto Color Emoji, when installed and Pillow can draw it (FreeType
+    with PNG support for its colour bitmaps); else ``None``."""
+    if not EMOJI_FONT.is_file():
+        return None
+    face = _Face(str(EMOJI_FONT))
+    try:
+        _emoji_font(face).getbbox("\U0001f916")
+    except OSError:  # pragma: no cover - a FreeType built without PNG
+        return None
+    return face
+
+
+@lru_cache(maxsize=1)
+def _emoji_font(face: _Face) -> ImageFont.FreeTypeFont:
+    """The emoji face at :data:`EMOJI_STRIKE`, shaped by raqm (skin tones,
+    flags and family sequences are ligatures)."""
+    engine = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+    return ImageFont.truetype(face.path, EMOJI_STRIKE, layout_engine=engine)
+
+
+def _is_emoji(cluster: str) -> bool:
+    """Whether ``cluster`` is meant as an emoji (a practical reading of
+    Unicode's Emoji_Presentation): it asks for emoji presentation (U+FE0F, a
+    keycap), or holds a pictograph from the Miscellaneous Symbols and
+    Dingbats blocks or the planes' emoji blocks (U+1F000 on: faces, flags,
+    the die).  Digits, ``#`` and ``©`` alone stay text."""
+    for ch in cluster:
+        cp = ord(ch)
+        if cp in (0xFE0F, 0x20E3) or 0x2600 <= cp <= 0x27BF or 0x1F000 <= cp <= 0x1FAFF:
+            return True
+    return False
+
+
 ZWJ: Final = "\u200d"
 ZWNJ: Final = "\u200c"
 
@@ -374,11 +424,7 @@ def _ignorable(ch: str) -> bool:
     """Shaping controls a font need not have (the shaper hides them):
     joiners, variation selectors, the combining grapheme joiner."""
     cp = ord(ch)
-    return (
-        ch in (ZWJ, ZWNJ, "\u034f")
-        or 0xFE00 <= cp <= 0xFE0F
-        or 0xE0100 <= cp <= 0xE01EF
-    )
+    return ch in (ZWJ, ZWNJ, "\u034f") or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
 def _covers(face: _Face, cluster: str) -> bool:
@@ -388,10 +434,15 @@ def _covers(face: _Face, cluster: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _first_face(cluster: str) -> _Face | None:
-    """The first fallback face with every character of ``cluster``; ``None``
-    when none has (the cluster is left out) or it starts with a control."""
+    """The first fallback face with every character of ``cluster`` (an
+    emoji: the emoji face, when installed); ``None`` when none has (the
+    cluster is left out, an emoji drawn as its stand-in) or it starts with a
+    control."""
     if not cluster[0].isprintable() or cluster[0].isspace():
         return None
+    emoji = _emoji_face()
+    if _is_emoji(cluster):
+        return emoji if emoji is not None and _covers(emoji, cluster) else None
     for face in _chain():
         if _covers(face, cluster):
             return face
@@ -471,8 +522,12 @@ def _runs(text: str) -> tuple[_Run, ...]:
         else:
             current: _Face | None = None
             for cluster in graphemes(token):
-                face = current if current is not None and _covers(current, cluster) else None
-                face = face or _first_face(cluster)
+                stay = (
+                    current is not None
+                    and _covers(current, cluster)
+                    and (current == _emoji_face()) == _is_emoji(cluster)
+                )
+                face = current if stay else _first_face(cluster)
                 if face is not None:
                     current = face
                     pieces.append((face, cluster))
@@ -562,9 +617,16 @@ def _face_stroke(face: _Face | None, size: int, bold: bool) -> float:
     return 0.0 if face is not None and face.bold else _stroke(size, bold)
 
 
+def _emoji_scale(size: int) -> float:
+    """How much an emoji drawn at :data:`EMOJI_STRIKE` is scaled for text of ``size``."""
+    return EMOJI_EM * size / EMOJI_STRIKE
+
+
 def _run_length(face: _Face | None, text: str, size: int, bold: bool) -> float:
     if face is None:
         return _length(text, size)
+    if face == _emoji_face():
+        return _emoji_font(face).getlength(text) * _emoji_scale(size)
     return _face_font(face, size, bold).getlength(text)
 
 
@@ -609,6 +671,8 @@ def _drawable(cluster: str) -> str:
         return ""
     if _plain(cluster) or _first_face(cluster) is not None:
         return cluster
+    if _is_emoji(cluster):
+        return EMOJI_STAND_IN if _first_face(EMOJI_STAND_IN) is not None else ""
     base = unicodedata.normalize("NFKD", cluster)
     return "".join(ch for ch in base if not unicodedata.combining(ch) and has_glyph(ch))
 
@@ -621,7 +685,8 @@ def safe_text(text: str) -> str:
     characters (bidi overrides, zero width spaces) dropped but the joiners
     shaping needs kept, diacritics stacked past :data:`_STACKED_MARKS` and
     clusters no font has left out (an emoji with no emoji font installed);
-    runs of spaces collapsed.  The result may be empty.
+    runs of spaces collapsed; an emoji with no emoji font installed becomes
+    :data:`EMOJI_STAND_IN`.  The result may be empty.
     """
     kept: list[str] = []
     for cluster in graphemes(unicodedata.normalize("NFC", text)):
@@ -632,9 +697,9 @@ def safe_text(text: str) -> str:
 def display_name(names: Sequence[str], seat: int, fallback: str = "Player") -> str:
     """``names[seat]`` made drawable, or ``"Player N"`` when it is missing or
     nothing of it can be drawn (only controls, or only emoji with no emoji
-    font)."""
+    font: stand-ins alone would not tell two players apart)."""
     name = safe_text(names[seat]) if 0 <= seat < len(names) else ""
-    return name if name.strip() else f"{fallback} {seat + 1}"
+    return name if name.replace(EMOJI_STAND_IN, "").strip() else f"{fallback} {seat + 1}"
 
 
 _KERNING_PROBES: Final = (
@@ -728,6 +793,17 @@ def fit_text(text: str, size: int, max_width: int, bold: bool = False) -> str:
         else:
             hi = mid - 1
     return text[: ends[lo - 1]].rstrip() + ellipsis if lo else ""
+
+
+def fit_choice(choices: Sequence[str], size: int, max_width: int, bold: bool = False) -> str:
+    """The first of ``choices`` (the most telling first, each shorter than
+    the one before: ``P2 Bhima``, then ``Bhima``) that fits ``max_width``
+    whole; else the last, cut (:func:`fit_text`).  A name is cut only where
+    even its shortest form has no room."""
+    for choice in choices:
+        if text_width(choice, size, bold) <= max_width:
+            return choice
+    return fit_text(choices[-1], size, max_width, bold) if choices else ""
 
 
 def wrap_text(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
@@ -945,7 +1021,12 @@ def _mixed_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int
     Cached: never mutate it."""
     placed: list[tuple[int, int, Image.Image]] = []
     pen = 0.0
+    emoji = _emoji_face()
     for face, piece in _visual(_runs(text)):
+        if face is not None and face == emoji:
+            # In colour, not in the mask: :func:`_stickers` draws it.
+            pen += _run_length(face, piece, size, bold)
+            continue
         mask, dx, dy = (
             _line_mask(piece, size, bold) if face is None else _text_mask(piece, size, bold, face)
         )
@@ -969,6 +1050,54 @@ def _mixed_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int
 def _mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """The mask :meth:`Canvas.text` pastes (see :func:`_text_mask`)."""
     return _line_mask(text, size, bold) if _plain(text) else _mixed_mask(text, size, bold)
+
+
+_Sticker = tuple[Image.Image, int, int]
+"""A colour picture (RGBA) and its top left corner from the pen origin."""
+
+
+@lru_cache(maxsize=256)
+def _emoji_ink(piece: str, size: int) -> _Sticker | None:
+    """A run of emoji in colour, drawn at :data:`EMOJI_STRIKE` and scaled for
+    text of ``size`` (Lanczos: the bitmaps are drawn large, so they stay
+    crisp), with its corner from the pen origin; ``None`` for no ink.
+    Cached: never mutate it."""
+    face = _emoji_face()
+    if face is None:
+        return None
+    f = _emoji_font(face)
+    left, top, right, bottom = f.getbbox(piece, anchor="ls")
+    x0, y0 = math.floor(left), math.floor(top)
+    big = Image.new("RGBA", (max(1, math.ceil(right) - x0), max(1, math.ceil(bottom) - y0)))
+    ImageDraw.Draw(big).text((-x0, -y0), piece, font=f, anchor="ls", embedded_color=True)
+    ink = big.getbbox()
+    if ink is None:
+        return None
+    big = big.crop(ink)
+    k = _emoji_scale(size)
+    small = big.resize(
+        (max(1, round(big.width * k)), max(1, round(big.height * k))), Image.Resampling.LANCZOS
+    )
+    return small, round((x0 + ink[0]) * k), round((y0 + ink[1]) * k)
+
+
+@lru_cache(maxsize=1024)
+def _stickers(text: str, size: int, bold: bool) -> tuple[_Sticker, ...]:
+    """The emoji of a line, in colour, placed where :func:`_mixed_mask`
+    leaves their room (empty for a line with none)."""
+    emoji = _emoji_face()
+    if emoji is None or _plain(text):
+        return ()
+    placed: list[_Sticker] = []
+    pen = 0.0
+    for face, piece in _visual(_runs(text)):
+        if face is not None and face == emoji:
+            ink = _emoji_ink(piece, size)
+            if ink is not None:
+                image, dx, dy = ink
+                placed.append((image, round(pen) + dx, dy))
+        pen += _run_length(face, piece, size, bold)
+    return tuple(placed)
 
 
 HAnchor = Literal["l", "m", "r"]
@@ -1066,6 +1195,9 @@ class Canvas:
             self.image.im.paste(fill, (left, top, left + mask.width, top + mask.height), mask.im)
         else:
             self.image.paste(fill, (left, top), mask)
+        if not text.isascii():
+            for sticker, sx, sy in _stickers(text, size, bold):
+                self.image.paste(sticker, (round(ox) + sx, round(base) + sy), sticker)
         return (round(ox), round(base) - ascent, round(ox) + width, round(base) + descent)
 
     # ---- shapes
@@ -1723,6 +1855,7 @@ __all__ = [
     "die_face",
     "display_name",
     "elephant",
+    "fit_choice",
     "fit_text",
     "font",
     "graphemes",
@@ -1738,6 +1871,7 @@ __all__ = [
     "record_text",
     "safe_text",
     "seat_marker",
+    "seat_pill_width",
     "shape_marker",
     "table_footnote",
     "table_heads",
@@ -1766,6 +1900,9 @@ class ViewRenderer:
     name: str
     draw_board: Callable[..., Image.Image]
     draw_private: Callable[..., Image.Image]
+    draw_filled: Callable[..., Image.Image] | None
+    """The board drawn to fill a given height (``height`` keyword), for a
+    game whose board's height changes with the phase; ``None``: the board."""
 
     def __init_subclass__(
         cls,
@@ -1773,12 +1910,14 @@ class ViewRenderer:
         name: str,
         board: Callable[..., Image.Image],
         private: Callable[..., Image.Image],
+        filled: Callable[..., Image.Image] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
         cls.name = name
         cls.draw_board = staticmethod(board)
         cls.draw_private = staticmethod(private)
+        cls.draw_filled = None if filled is None else staticmethod(filled)
 
     def board(
         self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
@@ -1789,6 +1928,18 @@ class ViewRenderer:
         self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
     ) -> Image.Image:
         return type(self).draw_private(view, names=names, theme=theme)
+
+    def filled_board(
+        self, view: Any, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+    ) -> Image.Image:
+        """The board for a canvas ``height`` tall (a replay's frame, sized
+        for the game's tallest board): a game whose board grows and shrinks
+        with the phase shows more where it has the room (Sangram); any
+        other draws its board."""
+        filled = type(self).draw_filled
+        if filled is None:
+            return self.board(view, names=names, theme=theme)
+        return filled(view, names=names, theme=theme, height=height)
 
 
 def private_heading(
@@ -1952,12 +2103,18 @@ def seat_panel(c: Canvas, box: Box, colour: RGB, *, acting: bool = False) -> Non
         c.draw.rectangle((x0 + 2, y0 + 12, x0 + 9, y1 - 12), fill=colour)
 
 
+def seat_pill_width(c: Canvas, label: str, *, height: int, pad: int, gap: int) -> int:
+    """How wide :func:`seat_pill` draws ``label`` whole (``""``: the mark alone)."""
+    mark = 2 * pad + int(2 * height * 0.22)
+    return mark + (gap + text_width(label, c.min_text, True) if label else 0)
+
+
 def seat_pill(
     c: Canvas,
     x: int,
     cy: int,
     seat: int,
-    label: str,
+    label: str | Sequence[str],
     *,
     max_width: int,
     height: int,
@@ -1970,6 +2127,8 @@ def seat_pill(
     """A pill in the seat's colour holding its mark and ``label`` (its name),
     at most ``max_width`` wide, ``pad`` inside its ends and ``gap`` between
     the mark and the label; ``dimmed`` fades it (a seat done or out).
+    ``label`` may be choices, longest first (:func:`fit_choice`): ``""``
+    among them leaves the mark alone, its shape and colour naming the seat.
     Returns its (left, right)."""
     t = c.theme
     size = c.min_text
@@ -1978,8 +2137,9 @@ def seat_pill(
     ink = t.muted if dimmed else t.on_colour
     mark_r = height * 0.22
     inner = max_width - 2 * pad - int(2 * mark_r) - gap
-    text = fit_text(label, size, inner, bold=True)
-    w = min(max_width, 2 * pad + int(2 * mark_r) + gap + text_width(text, size, True))
+    choices = (label,) if isinstance(label, str) else tuple(label)
+    text = fit_choice(choices, size, inner, bold=True)
+    w = min(max_width, seat_pill_width(c, text, height=height, pad=pad, gap=gap))
     left = x if anchor == "l" else x - w // 2 if anchor == "m" else x - w
     top = cy - height // 2
     c.panel(
@@ -2005,6 +2165,12 @@ def badge_row(
         box = c.pill((right, cy), label, size=c.min_text, fill=fill, ink=ink, anchor="r", height=36)
         right = box[0] - gap
     return right
+
+
+def badges_width(c: Canvas, labels: Iterable[str], *, gap: int = 8) -> int:
+    """How wide :func:`badge_row` draws badges with these labels, the gap
+    before what stands to their left included (0 for none)."""
+    return sum(text_width(label, c.min_text, True) + 20 + gap for label in labels)
 
 
 def result_headline(

@@ -52,6 +52,7 @@ from renderers.common import (
     Theme,
     ViewRenderer,
     badge_row,
+    badges_width,
     blend,
     board_coordinates,
     board_title,
@@ -111,7 +112,13 @@ CENTRE: Final = "d4"
 OUTER: Final[RGB] = (64, 68, 84)
 MIDDLE: Final[RGB] = (53, 57, 71)
 INNER: Final[RGB] = (44, 47, 60)
-TRACK: Final[RGB] = (92, 98, 116)
+TRACK: Final[RGB] = (104, 110, 130)
+"""The rings' loop line: a quiet path under the pieces."""
+CHEVRON: Final[RGB] = (196, 202, 218)
+"""The rings' direction marks: 3:1 or more against every ring's squares
+(WCAG's contrast for shapes), so they stay on a board shown 390 px wide."""
+TRACK_W: Final = 5
+"""The loop line's width: more than a pixel and a half on a phone."""
 CROSS: Final[RGB] = (118, 124, 142)
 SHELL: Final[RGB] = (241, 232, 208)
 SHELL_SHADE: Final[RGB] = (196, 178, 140)
@@ -249,46 +256,67 @@ def _digit_offset(shape: str, radius: int) -> float:
     return radius * 0.24 if shape == "triangle" else 0.0
 
 
+NUMBERED_RADIUS: Final = 20
+"""The smallest token that holds its tuple's number (a phone-sized digit)."""
+
+
 def draw_token(c: Canvas, centre: tuple[float, float], radius: int, player: int, size: int) -> None:
-    """A tuple: the seat's shape in its colour with the number of its pieces."""
+    """A piece or a tuple: the seat's shape in its colour; a tuple is drawn
+    as a stack, with the number of its pieces where the token holds a
+    phone-sized digit.  A single has no number: its plain shape says it."""
     t = c.theme
     tile = _token_tile(player, size > 1, radius, t)
     half = tile.width // 2
     cx, cy = centre
     c.image.paste(tile, (round(cx) - half, round(cy) - half), tile)
-    c.text(
-        (cx, cy + _digit_offset(t.seat_shape(player), radius)),
-        str(size),
-        size=SMALL,
-        fill=t.on_colour,
-        anchor="mm",
-        bold=True,
-    )
+    if size > 1 and radius >= NUMBERED_RADIUS:
+        c.text(
+            (cx, cy + _digit_offset(t.seat_shape(player), radius)),
+            str(size),
+            size=SMALL,
+            fill=t.on_colour,
+            anchor="mm",
+            bold=True,
+        )
 
 
-_QUAD: Final = ((-28.0, -28.0), (28.0, 28.0), (28.0, -28.0), (-28.0, 28.0))
+TOKEN_INSET: Final = 6
+"""Every token's ink stays this far inside its square's edge, so nobody
+takes a piece for its neighbour's (issue 31)."""
+TOKEN_REACH: Final = 1.15
+"""How far a token's shape reaches, as a share of its radius (the diamond's
+points), beyond which its stack adds :data:`STACK_SHIFT`."""
+STACK_SHIFT: Final = 4
+"""How far a tuple's stack sticks out right and below its token."""
+_QUAD: Final = ((-1.0, -1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, 1.0))
 """Up to four tokens sit in the quarters of a square, off the lines through its
 centre, where the arrows cross the borders (two sit on a diagonal)."""
 
 
 def token_layout(count: int) -> tuple[int, list[tuple[float, float]]]:
     """Token radius and offsets from a square's centre for ``count`` tokens
-    (at most 16: a 4 by 4 grid)."""
+    (at most 16: a 4 by 4 grid), every token's shape and stack inside the
+    square, :data:`TOKEN_INSET` from its edge."""
     if count <= 0:
         return 0, []
+    half = SQUARE / 2 - TOKEN_INSET - STACK_SHIFT
     if count == 1:
         return 24, [(0.0, 0.0)]
     if count <= 4:
+        radius = NUMBERED_RADIUS
+        step = math.floor(half - TOKEN_REACH * radius)
         cells = [_QUAD[0], _QUAD[2], _QUAD[3], _QUAD[1]] if count > 2 else list(_QUAD[:2])
-        return 24, cells[:count]
+        return radius, [(x * step, y * step) for x, y in cells[:count]]
     cols = 3 if count <= 9 else 4
-    rows = math.ceil(min(count, cols * cols) / cols)
-    pitch = (SQUARE - 4) / cols
-    radius = 16 if cols == 3 else 14
+    shown = min(count, cols * cols)
+    rows = math.ceil(shown / cols)
+    # Pitch and radius: the outer tokens reach the inset, neighbours just apart.
+    radius = math.floor(2 * half / (2 * cols * TOKEN_REACH + (cols - 1) * 0.2))
+    pitch = (2 * half - 2 * TOKEN_REACH * radius) / (cols - 1)
     out: list[tuple[float, float]] = []
-    for i in range(min(count, cols * cols)):
+    for i in range(shown):
         row, col = divmod(i, cols)
-        in_row = min(cols, count - row * cols)
+        in_row = min(cols, shown - row * cols)
         x = (col - (in_row - 1) / 2) * pitch
         y = (row - (rows - 1) / 2) * pitch
         out.append((x, y))
@@ -441,22 +469,12 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     for squares in RINGS:
         pts = [_centre(name, turns, top) for name in squares]
         loop = [p for p in pts if p is not None]
-        c.draw.line([*loop, loop[0]], fill=TRACK, width=3, joint="curve")
+        c.draw.line([*loop, loop[0]], fill=TRACK, width=TRACK_W, joint="curve")
     for sa, sb in _route_pairs():
         pa, pb = _centre(sa, turns, top), _centre(sb, turns, top)
         if pa is None or pb is None:
             continue
-        mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
-        ux, uy = (pb[0] - pa[0]) / SQUARE, (pb[1] - pa[1]) / SQUARE
-        nx, ny = -uy, ux
-        c.draw.polygon(
-            [
-                (mx + ux * 9, my + uy * 9),
-                (mx - ux * 7 + nx * 9, my - uy * 7 + ny * 9),
-                (mx - ux * 7 - nx * 9, my - uy * 7 - ny * 9),
-            ],
-            fill=TRACK,
-        )
+        c.draw.polygon(chevron(pa, pb), fill=CHEVRON)
     # the centre: where pieces go to sleep (R17)
     cc = _centre(CENTRE, turns, top)
     if cc is not None:
@@ -496,6 +514,21 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
 
 
 # ----------------------------------------------------------------- the live board
+
+
+def chevron(pa: tuple[float, float], pb: tuple[float, float]) -> list[tuple[float, float]]:
+    """The direction mark of the track from square centre ``pa`` to ``pb``:
+    a wedge on the border between them, big enough (28 px across) to stay a
+    wedge at a phone's width."""
+    mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+    ux, uy = (pb[0] - pa[0]) / SQUARE, (pb[1] - pa[1]) / SQUARE
+    nx, ny = -uy, ux
+    return [
+        (mx + ux * 14, my + uy * 14),
+        (mx - ux * 11 + nx * 14, my - uy * 11 + ny * 14),
+        (mx - ux * 4, my - uy * 4),
+        (mx - ux * 11 - nx * 14, my - uy * 11 - ny * 14),
+    ]
 
 
 def _arrow_middle(frm: str, to: str, turns: int, top: int) -> tuple[float, float] | None:
@@ -827,24 +860,30 @@ def _player_panel(
     elif view.viewer == p.player:
         badge = ("YOU", t.grid)
     badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
-    right = badge_row(c, x1 - 12, cy, badges, gap=10)
+    name = display_name(names, p.player)
+    sy = y0 + 72
+    seat_line = f"{seat_title(p.seat)} · starts {p.start}"
+    # The badge stands beside the name where both fit, else on the shorter
+    # seat line below, so a long name keeps the panel's whole width.
+    badge_w = badges_width(c, (label for label, _, _ in badges), gap=10)
+    beside = text_width(name, BODY, True) <= x1 - 12 - badge_w - inner - 46
+    right = badge_row(c, x1 - 12, cy if beside else sy, badges, gap=10)
     c.text(
         (inner + 38, cy),
-        display_name(names, p.player),
+        name,
         size=BODY,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=right - inner - 46,
+        max_width=(right if beside else x1 - 12) - inner - 46,
     )
-    sy = y0 + 72
     c.text(
         (inner, sy),
-        f"{seat_title(p.seat)} · starts {p.start}",
+        seat_line,
         size=SMALL,
         fill=t.muted,
         anchor="lm",
-        max_width=x1 - inner - 12,
+        max_width=(x1 - 12 if beside else right - 8) - inner,
     )
     ay = y0 + 110
     shut = not p.has_killed
@@ -1049,6 +1088,7 @@ __all__ = [
     "SQUARE",
     "WIDTH",
     "KaudaBajiRenderer",
+    "chevron",
     "draw_cowrie",
     "draw_token",
     "move_text",

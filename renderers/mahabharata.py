@@ -204,6 +204,8 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
         # Say what holding the elephant means: its holder picks first (R5, R7).
         label = "Elephant token" if view.phase == "over" else "Elephant token: picks first"
         c.text((label_right, 18), label, size=SMALL, fill=t.muted, anchor="rt", bold=True)
+        # The status line keeps its room; the holder's name has the rest.
+        status_w = text_width(_status(view, names), 36, True)
         name_box = c.text(
             (label_right, 58),
             display_name(names, view.elephant),
@@ -211,7 +213,7 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
             fill=t.ink,
             anchor="rt",
             bold=True,
-            max_width=220,
+            max_width=max(220, label_right - MARGIN - status_w - 24),
         )
         right = min(name_box[0], label_right - text_width(label, SMALL, True)) - 24
     players = f"{view.num_players} players"
@@ -359,13 +361,16 @@ def _leader_card(
     right = x + w - pad
     if final:
         if winner is not None:
+            # The leader's name keeps its room; the winner's pill has the
+            # rest (its mark alone where even that is too little).
+            room = right - name_x - text_width(leader.name, 30, True) - 12
             left, _ = _seat_pill(
                 c,
                 right,
                 hy,
                 winner,
-                display_name(names, winner),
-                max_width=200,
+                (display_name(names, winner), ""),
+                max_width=max(200, room),
                 anchor="r",
             )
             right = left - 12
@@ -517,12 +522,15 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: i
         )
         line = top + DIE + 14 + SMALL + 28
         if die.taken_by is not None:
+            # Under a die there is room for a short name only: a longer one
+            # leaves the seat's mark (its shape and colour, as on the die's
+            # ring and in the players' panel), never a stub of a name.
             _seat_pill(
                 c,
                 cx,
                 line,
                 die.taken_by,
-                display_name(names, die.taken_by),
+                (display_name(names, die.taken_by), ""),
                 max_width=slot - 6,
                 anchor="m",
             )
@@ -539,10 +547,12 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: i
     return y + rows * DIE_ROW_H + SECTION_GAP
 
 
-def _last_pick_text(view: MahabharataView, lp: LastPickView, names: Sequence[str]) -> str:
+def _last_pick_text(
+    view: MahabharataView, lp: LastPickView, names: Sequence[str], width: int
+) -> str:
     """One sentence on the last pick; a screen placement never names its token
-    (R14).  A long name is cut so the sentence keeps to a few lines."""
-    who = fit_text(display_name(names, lp.seat), SMALL, 240)
+    (R14).  A name is cut only where it is wider than a line (``width``)."""
+    who = fit_text(display_name(names, lp.seat), SMALL, width)
     took = f"{who} took d{lp.die} ({face_name(lp.face)})"
     if lp.placed == "screen":
         return f"{took} and put it behind their screen"
@@ -588,8 +598,10 @@ def _last_pick_lines(
     box = c.pill((x0, cy), "LAST PICK", size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10)
     shape_marker(c.draw, (box[2] + 20, cy), 10, t.seat_shape(lp.seat), t.player_colour(lp.seat))
     tx = box[2] + 38
-    lines = _wrap_after(_last_pick_text(view, lp, names), x1 - tx, x1 - x0) or [""]
-    for k, line in enumerate(lines[:3]):
+    lines = _wrap_after(_last_pick_text(view, lp, names, x1 - x0), x1 - tx, x1 - x0) or [""]
+    if len(lines) > 3:
+        lines = [*lines[:2], fit_text(" ".join(lines[2:]), SMALL, x1 - x0)]
+    for k, line in enumerate(lines):
         x = tx if k == 0 else x0
         c.text((x, cy + k * step), line, size=SMALL, fill=t.ink, anchor="lm", max_width=x1 - x)
     return y + 38 + step * (min(3, len(lines)) - 1) + 14

@@ -134,7 +134,12 @@ def frame_image(
     """One frame: the headline band over the game's public board, on a
     canvas for a board of ``board_size`` (the largest board of the replay:
     a board whose height changes during a game keeps one frame size)."""
-    board = renderer.board(frame.view, names=names, theme=theme)
+    filled = getattr(renderer, "filled_board", None)
+    if filled is not None and board_size is not None:
+        # A board whose height changes with the phase fills the frame.
+        board = filled(frame.view, names=names, theme=theme, height=board_size[1])
+    else:
+        board = renderer.board(frame.view, names=names, theme=theme)
     width, height = board_size or board.size
     width, height = max(width, board.width), max(height, board.height)
     size = min_text_size(width) + 6

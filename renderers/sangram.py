@@ -73,6 +73,7 @@ from renderers.common import (
     seat_marker,
     seat_panel,
     seat_pill,
+    seat_pill_width,
     section_heading,
     text_width,
     title_band,
@@ -129,6 +130,12 @@ CardStyle = Literal["hand", "face", "mini"]
 def seat_label(names: Sequence[str], seat: int) -> str:
     """``P2 Bhima``: the number the action menus use, then the name."""
     return f"P{seat + 1} {display_name(names, seat)}"
+
+
+def seat_labels(names: Sequence[str], seat: int) -> tuple[str, str]:
+    """A seat pill's label, longest first (:func:`seat_label`, then the name
+    alone): where ``P2 Bhima`` has no room the number goes, the name stays."""
+    return seat_label(names, seat), display_name(names, seat)
 
 
 def prompt_text(choice: ChoiceView) -> str:
@@ -488,7 +495,10 @@ def draw_card(
 # ----------------------------------------------------------------- small pieces
 
 
-_seat_pill = partial(seat_pill, height=40, pad=9, gap=7)
+SEAT_PILL_H: Final = 40
+SEAT_PILL_PAD: Final = 9
+SEAT_PILL_GAP: Final = 7
+_seat_pill = partial(seat_pill, height=SEAT_PILL_H, pad=SEAT_PILL_PAD, gap=SEAT_PILL_GAP)
 """The board's :func:`~renderers.common.seat_pill` (a seat's shape and label)."""
 
 
@@ -659,10 +669,13 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
         draw_card(c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini")
         right -= mw + 18
     cy = y + 30
-    _, pr = _seat_pill(c, x0 + 18, cy, choice.seat, seat_label(names, choice.seat), max_width=300)
+    prompt = prompt_text(choice)
+    # The prompt keeps what it needs; the name has the rest, and 300 at least.
+    room = max(300, right - x0 - 18 - 14 - text_width(prompt, 30, True))
+    _, pr = _seat_pill(c, x0 + 18, cy, choice.seat, seat_labels(names, choice.seat), max_width=room)
     c.text(
         (pr + 14, cy),
-        prompt_text(choice),
+        prompt,
         size=30,
         fill=t.ink,
         anchor="lm",
@@ -681,6 +694,24 @@ def _banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
 
 BANNER_CARD_W: Final = 150
 """The deciding card in the banner: wide enough for any warrior's name."""
+
+
+def _pill_width(c: Canvas, label: str) -> int:
+    """How wide :data:`_seat_pill` draws ``label`` whole."""
+    return seat_pill_width(c, label, height=SEAT_PILL_H, pad=SEAT_PILL_PAD, gap=SEAT_PILL_GAP)
+
+
+def _shared_widths(wanted: Sequence[int], room: int, *, least: int) -> list[int]:
+    """Widths for things in a row that want ``wanted`` and share ``room``:
+    each its own when all fit; else every one up to the same cap, the
+    largest that fits (so a short name stays whole beside a long one), and
+    never under ``least``."""
+    if sum(wanted) <= room:
+        return list(wanted)
+    cap = max(wanted)
+    while cap > least and sum(min(w, cap) for w in wanted) > room:
+        cap -= 2
+    return [max(least, min(w, cap)) for w in wanted]
 
 
 def _recruit_progress(
@@ -704,8 +735,17 @@ def _recruit_progress(
     # Phone-sized words for every seat do not fit one row: marks for the
     # seats done, the word only for the seat choosing.
     mark_w = 34
-    step = (right - x - word_w - 6) // max(1, len(order))
     now = order.index(current) if current in order else len(order)
+    after = [
+        mark_w + 12 if i < now else 8 + word_w + 18 if i == now else 16 for i in range(len(order))
+    ]
+    # Each pill as wide as its whole label where the row has room; where it
+    # has not, the widest share that fits (a short name stays whole).
+    widths = _shared_widths(
+        [_pill_width(c, seat_label(names, seat)) for seat in order],
+        right - x - sum(after[:-1]) - (0 if now < len(order) - 1 else after[-1]),
+        least=_pill_width(c, ""),
+    )
     for i, seat in enumerate(order):
         p = players.get(seat)
         _, pr = _seat_pill(
@@ -713,8 +753,8 @@ def _recruit_progress(
             x,
             cy,
             seat,
-            seat_label(names, seat),
-            max_width=max(70, step - mark_w - 12),
+            (*seat_labels(names, seat), ""),
+            max_width=widths[i],
             dimmed=i < now,
             outline=t.highlight if i == now else None,
         )
@@ -758,13 +798,18 @@ def _reveal_advance(view: SangramView) -> int:
     return HEADING_ADVANCE + 44 + FACE_CARD_H + STATUS_PILL_H // 2 + GAP
 
 
-def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+def _reveal_row(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, *, earlier: bool = False
+) -> None:
+    """This round's revealed cards in their order of play; ``earlier``: the
+    last round's, between rounds (a replay's frame, where there is room)."""
     t = c.theme
+    when = "last round, " if earlier else ""
     y = section_heading(
         c,
         MARGIN,
         y,
-        f"Battlefield · round {view.revealed_round} · resolved highest motivation first",
+        f"Battlefield · {when}round {view.revealed_round} · resolved highest motivation first",
     )
     if not view.revealed:
         c.text((MARGIN, y + 4), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
@@ -792,7 +837,7 @@ def _reveal_row(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> N
             x,
             y + 20,
             reveal.seat,
-            seat_label(names, reveal.seat),
+            seat_labels(names, reveal.seat),
             max_width=sw,
             dimmed=retreated,
         )
@@ -1141,7 +1186,7 @@ def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> Non
     t = c.theme
     x0 = MARGIN
     left_w = TABLE_LEFT
-    _seat_pill(c, x0, y + 20, g.seat, seat_label(names, g.seat), max_width=left_w - 10)
+    _seat_pill(c, x0, y + 20, g.seat, seat_labels(names, g.seat), max_width=left_w - 10)
     cards = sum(card.strength for card in g.cards)
     box = c.text((x0, y + 58), str(g.total_strength), size=30, fill=t.ink, anchor="lm", bold=True)
     c.text((box[2] + 8, y + 58), "army strength", size=SMALL, fill=t.muted, anchor="lm")
@@ -1215,30 +1260,36 @@ def _final_row(
     ly = y + 26
     box = c.text((x0 + 34, ly), ordinal(place), size=SMALL, fill=t.ink, anchor="lm", bold=True)
     seat_marker(c, (max(x0 + 100, box[2] + 22), ly), 11, seat)
+    total = final.total_strength[seat] if seat < len(final.total_strength) else 0
+    brit = final.britishers[seat] if seat < len(final.britishers) else 0
+    player = next((p for p in view.players if p.seat == seat), None)
+    split = "" if player is None else f"(crown {player.level} + cards {total - player.level})"
+    name_x = max(x0 + 118, box[2] + 40)
+    who = display_name(names, seat)
+    fixed = 28 + text_width(str(total), 30, True) + 8 + 24 + 30 + text_width(str(brit), 30, True)
+    # The name is drawn whole where the line has room for it: the words
+    # after the number go first ("army strength", then the split), the
+    # legend and the heading saying what the number is.
+    details = [f"army strength {split}".strip(), split, ""]
+    detail = next(
+        (
+            d
+            for d in details
+            if text_width(who, SMALL, True) + fixed + text_width(d, SMALL) <= x1 - 12 - name_x
+        ),
+        "",
+    )
     name = c.text(
-        (max(x0 + 118, box[2] + 40), ly),
-        display_name(names, seat),
+        (name_x, ly),
+        who,
         size=SMALL,
         fill=t.ink,
         anchor="lm",
         bold=True,
-        max_width=260,
+        max_width=x1 - 12 - name_x - fixed - text_width(detail, SMALL),
     )
-    total = final.total_strength[seat] if seat < len(final.total_strength) else 0
-    brit = final.britishers[seat] if seat < len(final.britishers) else 0
-    player = next((p for p in view.players if p.seat == seat), None)
     box = c.text((name[2] + 28, ly), str(total), size=30, fill=t.ink, anchor="lm", bold=True)
-    detail = "army strength"
-    if player is not None:
-        detail += f" (crown {player.level} + cards {total - player.level})"
-    box = c.text(
-        (box[2] + 8, ly),
-        detail,
-        size=SMALL,
-        fill=t.muted,
-        anchor="lm",
-        max_width=x1 - 170 - box[2],
-    )
+    box = c.text((box[2] + 8, ly), detail, size=SMALL, fill=t.muted, anchor="lm")
     _stat(
         c,
         box[2] + 24,
@@ -1318,9 +1369,14 @@ Section = tuple[int, Callable[[Canvas, int], None]]
 """A part of the board: how far it moves down, and what draws it at a y."""
 
 
-def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[Section]:
+def _board_sections(
+    view: SangramView, names: Sequence[str], room: int, *, fill: bool = False
+) -> list[Section]:
     """The board's parts top to bottom, within ``room`` rows (the Grow
-    reveals, drawn last among them, show as many hands as fit)."""
+    reveals, drawn last among them, show as many hands as fit).  ``fill``
+    (a replay's frame, ``room`` its height): between rounds the last
+    round's battlefield stays where the room left after the Grow reveals
+    has it, so the frames keep their layout and the canvas its use."""
     sections: list[Section] = [(TITLE_H + 12, lambda c, y: _title(c, view, names, y))]
     final = view.final
     if final is not None:
@@ -1329,6 +1385,7 @@ def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[
     sections.append((_banner_advance(view), lambda c, y: _banner(c, view, names, y)))
     if _shows_battlefield(view):
         sections.append((_reveal_advance(view), lambda c, y: _reveal_row(c, view, names, y)))
+    battlefield_at = len(sections)
     sections.append((_volunteers_advance(view), lambda c, y: _volunteers(c, view, y)))
     sections.append((_players_advance(view), lambda c, y: _players(c, view, names, y)))
     sections.append((TABLE_ADVANCE, lambda c, y: _table(c, view, y)))
@@ -1345,6 +1402,14 @@ def _board_sections(view: SangramView, names: Sequence[str], room: int) -> list[
                     lambda c, y: _grow(c, view, names, y, shown),
                 )
             )
+    earlier = fill and not _shows_battlefield(view) and view.revealed_round < view.round
+    if earlier and view.revealed:
+        advance = _reveal_advance(view)
+        if sum(a for a, _ in sections) + advance <= room:
+            sections.insert(
+                battlefield_at,
+                (advance, lambda c, y: _reveal_row(c, view, names, y, earlier=True)),
+            )
     return sections
 
 
@@ -1354,18 +1419,44 @@ def render_board(
     """The public table: never shows a hand or a face-down card (ignores
     ``view.me``).  At most :data:`BOARD_MAX_H` high: what happened (the
     events) is in the message above the board, not on it."""
+    return _render_board(view, names, theme, None)
+
+
+def render_filled_board(
+    view: SangramView, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+) -> Image.Image:
+    """:func:`render_board` for a replay's frame ``height`` tall (the
+    game's tallest board): between rounds the last round's battlefield
+    stays, more Grow reveals are shown, and what room is left goes between
+    the parts (a little each) and under the key."""
+    return _render_board(view, names, theme, max(height, 1))
+
+
+FILL_GAP: Final = 28
+"""The most a filled board adds between two of its parts."""
+
+
+def _render_board(
+    view: SangramView, names: Sequence[str], theme: Theme, fill: int | None
+) -> Image.Image:
     final = view.final is not None
     legend_image = _legend_image(theme, final, 0)
-    room = BOARD_MAX_H - legend_image.height - GAP
-    sections = _board_sections(view, names, room)
+    target = BOARD_MAX_H if fill is None else fill
+    room = target - legend_image.height - GAP
+    sections = _board_sections(view, names, room, fill=fill is not None)
     y = sum(advance for advance, _ in sections)
     height = y + legend_image.height + GAP
+    spread = 0
+    parts = [advance for advance, _ in sections[:-1] if advance > 0]
+    if fill is not None and fill > height:
+        spread = min(FILL_GAP, (fill - height) // max(1, len(parts)))
+        height = fill
     c = Canvas(BOARD_WIDTH, height, theme)
     at = 0
-    for advance, draw in sections:
+    for i, (advance, draw) in enumerate(sections):
         draw(c, at)
-        at += advance
-    c.image.paste(_legend_image(theme, final, y % 2), (0, y))
+        at += advance + (spread if advance > 0 and i < len(sections) - 1 else 0)
+    c.image.paste(_legend_image(theme, final, at % 2), (0, at))
     return c.image
 
 
@@ -1693,7 +1784,13 @@ def render_private(
     return c.image
 
 
-class SangramRenderer(ViewRenderer, name="sangram", board=render_board, private=render_private):
+class SangramRenderer(
+    ViewRenderer,
+    name="sangram",
+    board=render_board,
+    private=render_private,
+    filled=render_filled_board,
+):
     """The registry entry (see :mod:`renderers`)."""
 
 

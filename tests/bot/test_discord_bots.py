@@ -124,7 +124,7 @@ async def test_one_person_plays_a_whole_game_against_the_automatic_players(
     solo = Solo(tmp_path / "solo.db", seed=7)
     try:
         await solo.open(engine, 1, SMALL.get(engine, ""))
-        assert "🤖 Automatic player 1" in (solo.lobby.content or "")
+        assert "🤖 Bot 1" in (solo.lobby.content or "")
         await solo.start()
         game = await solo.play_out()
         assert game.outcome is not None and game.record.status == "finished"
@@ -144,7 +144,7 @@ async def test_the_lobby_shows_the_seats_and_others_may_still_join(tmp_path: Pat
         await solo.open("kauda_baji", 2, "pieces=1")
         text = solo.lobby.content or ""
         assert "1. asha" in text
-        assert "2. 🤖 Automatic player 1" in text and "3. 🤖 Automatic player 2" in text
+        assert "2. 🤖 Bot 1" in text and "3. 🤖 Bot 2" in text
         assert "not rated" in text
         friend = solo.fake.user("bhima")
         await solo.fake.click(
@@ -237,7 +237,7 @@ async def test_an_automatic_move_waits_the_same_moment_and_is_named_not_pinged(
             if not game.is_over:
                 new = boards(solo.fake)[posted:]
                 assert len(new) == 1, new
-                assert "**🤖 Automatic player 1**" in (new[0].content or ""), new[0].content
+                assert "**🤖 Bot 1**" in (new[0].content or ""), new[0].content
         assert bot_turns and waits == [pytest.approx(SOLO_AUTO_DELAY)] * len(waits), waits
         no_bot_reached(solo.fake)
     finally:

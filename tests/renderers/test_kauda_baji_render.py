@@ -16,14 +16,15 @@ from PIL import Image
 from bot.engines.core import resolve_options
 from bot.engines.kauda_baji import STEP_OF, KaudaBajiEngine, square_of
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, StackView
-from renderers import RENDERERS, get_renderer
-from renderers.common import DEFAULT_THEME, TextRecord, to_png
+from renderers import RENDERERS, get_renderer, kauda_baji
+from renderers.common import DEFAULT_THEME, TextRecord, contrast, display_name, to_png
 from renderers.kauda_baji import (
     BOARD_LEFT,
     COLUMN_X0,
     COORD,
     EDGE,
     FILES,
+    NUMBERED_RADIUS,
     SHELL,
     SQUARE,
     TITLE_H,
@@ -330,32 +331,102 @@ def _token_numbers(view: KaudaBajiView) -> Counter[str]:
     return full - empty
 
 
+def _tokens(view: KaudaBajiView, monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int, int]]:
+    """(player, size, radius) of every token the board draws for ``view``."""
+    drawn: list[tuple[int, int, int]] = []
+    original = kauda_baji.draw_token
+
+    def spy(c: Any, centre: Any, radius: int, player: int, size: int) -> None:
+        drawn.append((player, size, radius))
+        original(c, centre, radius, player, size)
+
+    monkeypatch.setattr(kauda_baji, "draw_token", spy)
+    render_board(view, names=NAMES[: len(view.players)])
+    monkeypatch.undo()
+    return drawn
+
+
 @pytest.mark.parametrize("build", [crowded_view, packed_view])
-def test_every_tuple_is_a_token_with_its_size(build: Callable[[], KaudaBajiView]) -> None:
-    """R9: each tuple is drawn on its own, with the number of its pieces;
-    twelve tuples on one square still each get a token."""
+def test_every_tuple_is_a_token_with_its_size(
+    build: Callable[[], KaudaBajiView], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R9: each tuple is drawn on its own, a stack with the number of its
+    pieces where its token holds a phone-sized digit, a single as its plain
+    shape; twelve tuples on one square still each get a token."""
     view = build()
-    assert _token_numbers(view) == Counter(str(s.size) for s in view.stacks)
+    # The key draws a single and a twin too.
+    tokens = Counter(_tokens(view, monkeypatch)) - Counter(
+        _tokens(replace(view, stacks=()), monkeypatch)
+    )
+    drawn = list(tokens.elements())
+    assert Counter((p, s) for p, s, _ in drawn) == Counter((s.player, s.size) for s in view.stacks)
+    numbered = Counter(str(s) for _, s, r in drawn if s > 1 and r >= NUMBERED_RADIUS)
+    assert _token_numbers(view) == numbered
+    assert numbered, "a crowded square's tuples keep their numbers"
 
 
 def test_an_overfull_square_says_how_many_more() -> None:
     stacks = tuple(stack("b1", p % 4, 1) for p in range(20))
     view = replace(_base(4), stacks=stacks, last_move=None)
     drawn = _token_numbers(view)
-    assert drawn == Counter({"1": 15, "+5": 1})
+    assert drawn == Counter({"+5": 1})
+
+
+def _token_ink(radius: int, player: int, stacked: bool, theme: Any = DEFAULT_THEME) -> Any:
+    """The box of a token's ink around its centre: (left, top, right, bottom)."""
+    tile = kauda_baji._token_tile(player, stacked, radius, theme)
+    box = tile.getchannel("A").point(lambda a: 255 if a > 24 else 0).getbbox()
+    assert box is not None
+    half = tile.width // 2
+    return (box[0] - half, box[1] - half, box[2] - half, box[3] - half)
 
 
 @pytest.mark.parametrize("count", range(1, 17))
-def test_token_layout_stays_inside_the_square(count: int) -> None:
+def test_tokens_stay_inside_their_square(count: int) -> None:
+    """Issue 31: pieces sharing a square are drawn inside it, every shape
+    (the diamond's points, a tuple's stack) clear of its edge, so nobody
+    takes a piece for its neighbour's; none hides another."""
     radius, offsets = token_layout(count)
     assert len(offsets) == count
-    assert radius >= 12
     half = SQUARE / 2
-    for x, y in offsets:
-        assert abs(x) + radius <= half and abs(y) + radius <= half, (count, x, y)
+    for player in range(4):
+        for stacked in (False, True):
+            left, top, right, bottom = _token_ink(radius, player, stacked)
+            for x, y in offsets:
+                assert x + left >= -half + 4 and x + right <= half - 4, (count, player, x)
+                assert y + top >= -half + 4 and y + bottom <= half - 4, (count, player, y)
     for i, (x, y) in enumerate(offsets):
         for x2, y2 in offsets[i + 1 :]:
-            assert (x - x2) ** 2 + (y - y2) ** 2 >= (1.5 * radius) ** 2, count
+            assert (x - x2) ** 2 + (y - y2) ** 2 >= (1.8 * radius) ** 2, count
+
+
+def test_the_track_direction_shows_at_phone_width() -> None:
+    """Issue 31: the rings' direction marks stay visible on a board shown
+    390 px wide: each mark's middle, on the shrunk image, still stands 3:1
+    from its squares (WCAG's contrast for shapes), and the loop line keeps
+    more than a pixel."""
+    view = replace(_base(4), stacks=(), last_move=None)
+    image = render_board(view, names=NAMES).convert("RGB")
+    scale = 390 / image.width
+    small = image.resize((390, round(image.height * scale)), Image.Resampling.LANCZOS)
+    top = TITLE_H + kauda_baji.GAP + COORD + EDGE + 2
+    turns = 0  # the public board is not turned
+    weakest = 21.0
+    for frm, to in kauda_baji._route_pairs():
+        pa = kauda_baji._centre(frm, turns, top)
+        pb = kauda_baji._centre(to, turns, top)
+        assert pa is not None and pb is not None
+        ring = (kauda_baji.OUTER, kauda_baji.MIDDLE, kauda_baji.INNER)[
+            min(2, kauda_baji._ring(FILES.index(frm[0]), int(frm[1])))
+        ]
+        # Halfway from the wedge's notch to its tip: its body.
+        tip, _, notch, _ = kauda_baji.chevron(pa, pb)
+        cx, cy = (tip[0] + notch[0]) / 2, (tip[1] + notch[1]) / 2
+        pixel = small.getpixel((round(cx * scale), round(cy * scale)))
+        assert isinstance(pixel, tuple)
+        weakest = min(weakest, contrast((pixel[0], pixel[1], pixel[2]), ring))
+    assert weakest >= 3.0, weakest
+    assert kauda_baji.TRACK_W * 390 / WIDTH > 1.2
 
 
 def test_bank_shows_every_throw_run_and_bonus() -> None:
@@ -591,7 +662,8 @@ def test_odd_names_are_made_drawable() -> None:
         image, records = render(lambda d=draw: d(replace(view, viewer=1), names=odd))
         assert image.width == WIDTH
         texts = {r.text for r in records}
-        assert "Player 1" in texts and "Player 3" in texts
+        # The elephants where an emoji font is installed, else "Player 1".
+        assert display_name(odd, 0) in texts and "Player 3" in texts
         # drawn as written where the font has the letters, else made drawable
         assert any(t.startswith(("Ñandú x", "Nandu x")) for t in texts)
         assert "{p0} **bold** @everyone" in texts

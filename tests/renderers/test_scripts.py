@@ -55,11 +55,15 @@ SCRIPT_NAMES: tuple[tuple[str, str, str | None], ...] = (
     ("Vietnamese", "Nguyễn Thị Ánh", ""),
     ("Arabic", "محمد", "Arabic"),
     ("Hebrew", "דוד", "Hebrew"),
-    # No emoji font is installed: the die is left out, the name stays.
+    # In colour from Noto Color Emoji; without it, a plain stand-in.
     ("emoji", "Asha 🎲", None),
 )
 NAMES = tuple(name for _, name, _ in SCRIPT_NAMES)
-EXPECTED = {name: "Asha" if script == "emoji" else name for script, name, _ in SCRIPT_NAMES}
+EMOJI_INSTALLED = common.EMOJI_FONT.is_file()
+EXPECTED = {
+    name: name if script != "emoji" or EMOJI_INSTALLED else f"Asha {common.EMOJI_STAND_IN}"
+    for script, name, _ in SCRIPT_NAMES
+}
 """What each name must be drawn as."""
 ELLIPSIS = "\u2026"
 
@@ -92,8 +96,20 @@ def _glyph(f: ImageFont.FreeTypeFont, ch: str) -> tuple[Any, bytes]:
 def has_real_glyph(path: str, ch: str) -> bool:
     """Whether the font file draws ``ch`` as something other than its
     missing-glyph box (drawn, not read from the font's tables)."""
+    if path == str(common.EMOJI_FONT):
+        # Colour bitmaps come at one size only.
+        f = ImageFont.truetype(path, common.EMOJI_STRIKE)
+        return f.getbbox(ch) != f.getbbox("\U0010fffd") or _emoji_ink(f, ch) != _emoji_ink(
+            f, "\U0010fffd"
+        )
     f = _plain_font(path)
     return _glyph(f, ch) != _glyph(f, "\U0010fffd")
+
+
+def _emoji_ink(f: ImageFont.FreeTypeFont, ch: str) -> bytes:
+    image = Image.new("RGBA", (160, 160))
+    ImageDraw.Draw(image).text((10, 140), ch, font=f, anchor="ls", embedded_color=True)
+    return image.tobytes()
 
 
 def _ignorable(ch: str) -> bool:
@@ -269,9 +285,58 @@ def test_cjk_where_a_font_is_installed() -> None:
 # ------------------------------------------------------------- nothing drawable
 
 
-@pytest.mark.parametrize("name", ["", "   ", "\x00\x07\x1b", "\u200b\u202e", "🎲🎲🎲"])
+@pytest.mark.parametrize("name", ["", "   ", "\x00\x07\x1b", "\u200b\u202e"])
 def test_player_n_only_when_nothing_is_drawable(name: str) -> None:
     assert display_name([name], 0) == "Player 1"
+
+
+# ------------------------------------------------------------- emoji
+
+
+def test_emoji_are_drawn_in_colour() -> None:
+    """Issue 31: an emoji in a name is drawn (in colour), measured as drawn
+    and cut as one cluster."""
+    if not EMOJI_INSTALLED:
+        pytest.skip("fonts-noto-color-emoji is not installed (see the stand-in test)")
+    for name in ("🤖 Bot 1", "Asha 🎲", "👍🏽 हरि", "🇮🇳 Иван", "1️⃣ Dev", "👨\u200d👩\u200d👧"):
+        assert safe_text(name) == name
+        assert display_name([name], 0) == name
+        c = Canvas(500, 100)
+        box = c.text((10, 20), name, size=40, fill=(255, 255, 255), bold=True)
+        assert box[2] - box[0] == text_width(name, 40, True)
+        ink = ImageChops.difference(c.image, Canvas(500, 100).image)
+        drawn = ink.getbbox()
+        assert drawn is not None and drawn[2] <= box[2] + 3, name
+        # In colour: the text is white on grey, an emoji (but the family,
+        # drawn grey) has strongly coloured pixels.
+        colours = c.image.getcolors(100_000) or []
+        strong = sum(n for n, (r, g, b) in colours if max(r, g, b) - min(r, g, b) > 60)
+        assert strong > 30 or "\u200d" in name, name
+    # An emoji alone is a name (no "Player 1"), and the robot is not left out.
+    assert display_name(["🎲🎲🎲"], 0) == "🎲🎲🎲"
+    assert text_width("🤖 Bot 1", 30) > text_width("Bot 1", 30) + 20
+    # Cut between clusters: a skin tone stays with its hand.
+    cut = fit_text("👍🏽👍🏽👍🏽 Asha", 30, text_width("👍🏽👍🏽", 30) + 12)
+    assert cut.endswith(ELLIPSIS) and cut.removesuffix(ELLIPSIS) in ("👍🏽", "👍🏽👍🏽")
+
+
+def test_without_an_emoji_font_emoji_keep_a_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without fonts-noto-color-emoji draws a plain diamond where an
+    emoji was, and "Player N" for a name of emoji alone."""
+    monkeypatch.setattr(common, "_emoji_face", lambda: None)
+    _clear_caches()
+    try:
+        stand_in = common.EMOJI_STAND_IN
+        assert safe_text("🤖 Bot 1") == f"{stand_in} Bot 1"
+        assert safe_text("Asha 👍🏽") == f"Asha {stand_in}"
+        assert display_name(["🎲🎲🎲"], 0) == "Player 1"
+        c = Canvas(400, 80)
+        c.text((10, 10), safe_text("🤖"), size=40, fill=(255, 255, 255))
+        assert c.image.getbbox() is not None
+        assert ImageChops.difference(c.image, Canvas(400, 80).image).getbbox() is not None
+    finally:
+        monkeypatch.undo()
+        _clear_caches()
 
 
 def test_accents_and_formatting() -> None:
