@@ -37,6 +37,7 @@ from bot.engines.core import GameError
 from bot.outgoing import clip, discord_time, fill_seats, plain_name, safe_name
 from bot.replay import load_record, menu_levels
 from bot.tenure import Reader
+from bot.tournament.ratings import shown_points
 from storage.games import GameRecord, SeatRecord
 
 if TYPE_CHECKING:
@@ -97,15 +98,16 @@ def result_text(record: GameRecord, seats: Sequence[SeatRecord], rated: bool) ->
 def players_text(
     seats: Sequence[SeatRecord], changes: Mapping[int, float], player: int | None
 ) -> str:
-    """The players, each with their rating change when the game was rated,
-    the history's player underlined; cut to :data:`PLAYERS_CHARS`."""
+    """The players, each with their rating change when the game was rated
+    (in shown rating points, as ``/leaderboard`` and ``/profile`` give
+    them), the history's player underlined; cut to :data:`PLAYERS_CHARS`."""
     parts: list[str] = []
     for s in seats:
         name = short_name(s.display_name)
         if s.user_id == player:
             name = f"__{name}__"
         change = changes.get(s.user_id)
-        parts.append(name if change is None else f"{name} ({change:+.1f})")
+        parts.append(name if change is None else f"{name} ({shown_points(change):+d})")
     text = ", ".join(parts)
     while len(text) > PLAYERS_CHARS and len(parts) > 1:
         parts.pop()
@@ -120,7 +122,7 @@ def history_row(
     link: str,
     player: int | None,
 ) -> str:
-    """``- <t:…:d> **Sangram #12**: Asha (+2.1), Bhima (-1.3) — won by
+    """``- <t:…:d> **Sangram #12**: Asha (+84), Bhima (-52) — won by
     **Asha** — [board](<link>)``"""
     head = f"- {discord_time(record.updated_at, 'd')} **{title_of(record.engine)} #{record.id}**"
     result = result_text(record, seats, rated=bool(changes))

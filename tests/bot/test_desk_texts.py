@@ -260,21 +260,30 @@ def test_standings_lines_with_halves_drops_and_no_average_place() -> None:
     text = standings_text("🏆 **Cup** — after round 3", table, players)
     assert text.splitlines() == [
         "🏆 **Cup** — after round 3",
-        "1. **Alice** — 2½ pts · Opp 1½ · Avg place 1",
-        f"2. **{safe_name(EVIL)}** (dropped) — ½ pts · Opp 2 · Avg place 2½",
-        "3. **Carol** — 0 pts · Opp 0 · Avg place –",
+        "1. **Alice** — 2½ points · opponents' points 1½ · average place 1",
+        f"2. **{safe_name(EVIL)}** (dropped) — ½ points · opponents' points 2 · average place 2½",
+        "3. **Carol** — 0 points · opponents' points 0 · average place –",
+        "Equal points are split by opponents' points (the others' mean points at each of "
+        "your tables, added up), then by average place (your mean place at a table, "
+        "lower first).",
     ]
     assert EVIL not in text
 
 
 def test_standings_of_a_player_unknown_to_the_table() -> None:
     text = standings_text("T", [row(1, 999, 1.0, 0.0, 0.0)], {})
-    assert text.splitlines()[1] == "1. **?** — 1 pts · Bh 0 · SB 0"
+    assert text.splitlines()[1] == "1. **?** — 1 point · Buchholz 0 · Sonneborn-Berger 0"
+    # Issue 31: "Bh 0 · SB 0" needed words: each tie-break named, and said what it counts.
+    assert text.splitlines()[2] == (
+        "Equal points are split by Buchholz (the points of everyone you met, added up), "
+        "then by Sonneborn-Berger (the points of each player you beat, and half of each "
+        "you drew)."
+    )
 
 
 def test_standings_without_tiebreaks() -> None:
     players = {A: TournamentPlayer(A, "Alice", 0.0)}
-    assert standings_text("T", [row(1, A, 1.0, kinds=())], players) == "T\n1. **Alice** — 1 pts"
+    assert standings_text("T", [row(1, A, 1.0, kinds=())], players) == "T\n1. **Alice** — 1 point"
 
 
 def test_five_hundred_players_fit_one_message() -> None:
@@ -289,10 +298,11 @@ def test_five_hundred_players_fit_one_message() -> None:
     assert len(text) <= MAX_CONTENT
     lines = text.splitlines()
     assert lines[0] == title
-    shown = lines[1:-1]
+    shown = lines[1:-2]
     assert 0 < len(shown) < 500
     assert [int(line.split(".", 1)[0]) for line in shown] == list(range(1, len(shown) + 1))
-    assert lines[-1] == f"…and {500 - len(shown)} more in the image."
+    assert lines[-2] == f"…and {500 - len(shown)} more in the image."
+    assert lines[-1].startswith("Equal points are split by Buchholz")
     assert "(dropped)" in shown[0]  # player 1000 dropped
     assert "(dropped)" not in shown[1]
     assert "<@everyone>" not in text and "@everyone" not in text
@@ -302,7 +312,7 @@ def test_standings_that_fit_have_no_more_line() -> None:
     players = {1000 + i: TournamentPlayer(1000 + i, f"p{i}", 0.0) for i in range(10)}
     table = [row(i + 1, 1000 + i, 1.0, 0.0, 0.0) for i in range(10)]
     lines = standings_text("T", table, players).splitlines()
-    assert len(lines) == 11 and "more in the image" not in lines[-1]
+    assert len(lines) == 12 and "more in the image" not in lines[-2]
 
 
 # -- announcement_text --------------------------------------------------------------------
