@@ -21,6 +21,13 @@
   three people, one person against four automatic seats: about 10 s),
   ``--full`` all five (about 40 s).
 
+- replays (issue 31): CPU seconds of one core to draw each game's replay
+  (rebuilding the frames and encoding the GIF, as the render pool does)
+  over the seeded games of ``tests/test_replay.py`` at every player count,
+  the longest Kauda Baji game (four players, 2,164 moves) among them, with
+  frames kept and bytes.  Part of ``--full``; ``--replays`` runs it alone
+  (about 40 s).
+
 Two sizes: the default quick run (well under a minute on two cores: shorter
 playouts, fewer renders and moves, 1 and 100 live games) for a first look,
 and ``--full`` (5 to 6 minutes: adds 1,000 live games) for figures worth
@@ -249,6 +256,37 @@ def bench_renderer(name: str, count: int, seed: int) -> dict[str, Any]:
             "png_bytes_p50": int(statistics.median(sizes)),
             "png_bytes_max": max(sizes),
         }
+    return out
+
+
+def bench_replays(names: Sequence[str], seed: int = 1) -> dict[str, Any]:
+    """Each seeded game's replay, drawn as the render pool draws it: CPU
+    seconds of this process (one core), frames given and kept, and bytes.
+
+    The games are ``tests/test_replay.py``'s ``seeded_record``: the demo's
+    random players seeded with ``f"{seed}:{name}:{players}"``, at most 3,000
+    moves."""
+    from bot.demo import demo_record, playthrough
+    from bot.rendering import draw_replay
+    from bot.replay import frames
+
+    out: dict[str, Any] = {}
+    for name in names:
+        engine = get_engine(name)
+        for players in range(engine.min_players, engine.max_players + 1):
+            rng = random.Random(f"{seed}:{name}:{players}")
+            record = demo_record(engine, players, list(playthrough(engine, players, rng, 3000)))
+            start = time.process_time()
+            replay = draw_replay(record)  # the frames rebuilt, then drawn
+            seconds = time.process_time() - start
+            shown = frames(record)
+            out[f"{name}-{players}p"] = {
+                "moves": shown[-1].move,
+                "frames": len(shown),
+                "kept": replay.frames,
+                "bytes": len(replay.data),
+                "cpu_s": round(seconds, 2),
+            }
     return out
 
 
@@ -563,6 +601,9 @@ def _parse(argv: list[str] | None) -> tuple[argparse.Namespace, Profile]:
     parser.add_argument(
         "--searches", type=int, default=None, help="decisions timed per search level"
     )
+    parser.add_argument(
+        "--replays", action="store_true", help="only the replays' figures (about 40 s)"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-progress", action="store_true", help="print nothing on stderr")
     args = parser.parse_args(argv)
@@ -588,6 +629,11 @@ def main(argv: list[str] | None = None) -> int:
     args, profile = _parse(argv)
     progress = Progress(quiet=args.no_progress)
     names = args.games or sorted(ENGINES)
+    if args.replays:
+        progress(f"replays of the seeded games: {', '.join(names)}")
+        json.dump({"replays": bench_replays(names)}, sys.stdout, indent=2)
+        print()
+        return 0
     progress(
         f"{'full' if args.full else 'quick'} run: {', '.join(names)}; "
         f"{profile.seconds:g} s playouts, {profile.renders} renders, "
@@ -622,6 +668,9 @@ def main(argv: list[str] | None = None) -> int:
             bench_service(name, last, profile.moves, args.seed, render_workers=0)
         )
         report["service"][name] = service
+    if args.full:
+        progress("replays of the seeded games")
+        report["replays"] = bench_replays(names)
     attention = asyncio.run(bench_attention(profile.attention, args.games, progress))
     if attention:
         report["attention"] = attention

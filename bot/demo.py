@@ -49,7 +49,8 @@ SHOWCASE_PLAYERS: Final = 4
 mid-game (four armies on the cross), so one picture shows what Chaupal draws."""
 TOURNAMENT_GAME: Final = "artaban"
 """The round robin behind the leaderboard and standings images: a two-player
-game, so the standings use the two-sided tie-breaks."""
+game, so the standings break ties by Sonneborn-Berger (a round robin has no
+Buchholz: ``bot.tournament.standings.format_tiebreaks``)."""
 
 
 def demo_options(engine: Engine[Any, Any, Any]) -> dict[str, Any]:
@@ -295,7 +296,7 @@ def _tournament_section(out: Path, seed: int, max_moves: int) -> Section:
     from bot.edge.desk import TIEBREAK_TITLES
     from bot.tournament import standings
     from bot.tournament.pairing import round_robin_schedule
-    from bot.tournament.ratings import FinishedGame, Rating, rate
+    from bot.tournament.ratings import FinishedGame, Rating, provisional, rate, shown_rating
     from renderers.leaderboard import LeaderboardRow, render_leaderboard
     from renderers.standings import StandingRow, render_standings
 
@@ -327,9 +328,10 @@ def _tournament_section(out: Path, seed: int, max_moves: int) -> Section:
         LeaderboardRow(
             rank=i + 1,
             name=DEMO_NAMES[u],
-            rating=ratings[u].ordinal,
+            rating=shown_rating(ratings[u].mu, ratings[u].sigma),
             games=ratings[u].games,
             wins=wins.get(u, 0),
+            provisional=provisional(ratings[u].games),
         )
         for i, u in enumerate(best)
     ]
@@ -337,7 +339,9 @@ def _tournament_section(out: Path, seed: int, max_moves: int) -> Section:
     (out / "leaderboard.png").write_bytes(
         to_png(render_leaderboard(leaders, title=f"{title} on the demo server"))
     )
-    final = standings.standings(entrants, results)
+    final = standings.standings(
+        entrants, results, tiebreaks=standings.format_tiebreaks("round_robin", 2)
+    )
     kinds = [kind for kind, _ in final[0].tiebreaks] if final else []
     rows = [
         StandingRow(

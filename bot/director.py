@@ -660,7 +660,8 @@ class TournamentDirector:
             # first, in that order.
             seed = {player: rank for rank, player in enumerate(pairing.seeded(players))}
             results = [_seed_wins_draw(r, seed) for r in results]
-        return standings.standings(players, results, scoring)
+        tiebreaks = standings.format_tiebreaks(record.format, record.table_size)
+        return standings.standings(players, results, scoring, tiebreaks)
 
     async def _get(self, tournament_id: int) -> TournamentRecord:
         record = await self.store.get(tournament_id)

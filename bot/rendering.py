@@ -51,8 +51,8 @@ UPLOAD_LIMIT = 10 * 1024 * 1024
 message together; a replay aims at 8 MB (``renderers.replay.BUDGET``)."""
 
 REPLAY_TIMEOUT = 300.0
-"""A replay draws every frame of a game: the longest Kauda Baji game takes
-seconds (tens when the budget makes it try again), never minutes."""
+"""A replay draws at most ``renderers.replay.MAX_FRAMES`` frames: the longest
+Kauda Baji game takes about 4 s of one core, never minutes."""
 
 T = TypeVar("T")
 
@@ -72,6 +72,9 @@ class Replay:
     """1.0: each board at its own size; less when the budget shrank it."""
     over: bool = True
     """False for a game still being played (a replay up to now)."""
+    cap: int = 0
+    """The most pictures a replay keeps, when the game had more and that cap
+    alone left moves out (0: it did not, or the upload limit left out more)."""
 
     @property
     def sampled(self) -> bool:
@@ -89,7 +92,7 @@ def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
     """A game's animated replay from its *complete* record; runs in the pool.
     The frames are the public views only (:mod:`bot.replay`)."""
     from bot.replay import frames
-    from renderers.replay import BUDGET, encode_replay
+    from renderers.replay import BUDGET, MAX_FRAMES, encode_replay
 
     shown = frames(record)
     encoded = encode_replay(
@@ -98,7 +101,14 @@ def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
         record.names,
         budget=BUDGET if budget is None else budget,
     )
-    return Replay(encoded.data, encoded.frames, shown[-1].move, encoded.scale, shown[-1].over)
+    return Replay(
+        encoded.data,
+        encoded.frames,
+        shown[-1].move,
+        encoded.scale,
+        shown[-1].over,
+        MAX_FRAMES if encoded.capped else 0,
+    )
 
 
 def render_replay(record: GameRecord, budget: int | None = None) -> bytes:
@@ -165,7 +175,9 @@ class Shot:
     """PNG: the asked seat's own view at that moment, None when not asked or
     when that seat had nothing hidden then."""
     menu: tuple[tuple[int, int, str], ...]
-    """The frames a "move k" menu offers: (index, move, headline with plain names)."""
+    """The frames the finest "go to a move" select offers (the range holding
+    the frame shown: :func:`bot.replay.menu_levels`): (index, move, headline
+    with plain names)."""
 
 
 REVIEW_FRAMES = 4
@@ -204,7 +216,7 @@ def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
     state; only the public view and the reader's seat's view are drawn from
     it."""
     from bot.engines import get_engine
-    from bot.replay import menu_frames, position_since, state_at
+    from bot.replay import menu_levels, position_since, state_at
 
     shown = _frames_of(record)
     index = min(max(index, 0), len(shown) - 1)
@@ -226,9 +238,8 @@ def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
         view = engine.view(state_at(record, frame.version), seat)
         if getattr(view, "me", None) is not None:
             private = render_png(record.engine, "private", view, names)
-    menu = tuple(
-        (i, shown[i].move, shown[i].headline(names)) for i in menu_frames(len(shown), index)
-    )
+    finest = menu_levels(len(shown), index)[-1]
+    menu = tuple((a, shown[a].move, shown[a].headline(names)) for a, _ in finest.options)
     return Shot(
         index=index,
         count=len(shown),
@@ -278,7 +289,7 @@ class RenderPool:
         self._executor: Executor | None = None
         self._replay_executor: Executor | None = None
         """Replays draw in a process of their own: a long game's replay
-        takes seconds (13 s for the longest Kauda Baji game), and boards
+        takes seconds (about 4 s for the longest Kauda Baji game), and boards
         queued behind it in the board workers would wait as long."""
         self._drawing: dict[Hashable, asyncio.Future[Replay]] = {}
 

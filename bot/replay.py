@@ -40,8 +40,13 @@ drew), so the frame is the position the next player faced, the board the
 channel was shown; and the table's events (a seat left, a timeout).  A
 move the channel was not told about (empty narration) that changes nothing
 public folds into the frame before it, so the count of frames tells nobody
-about a private decision.  A game the table ended (a resignation, a
-moderator's end) gets the stored result's reason on its last frame.  A
+about a private decision.  Hidden moves in a row (the engine's ``private_to``
+names a seat: cards committed face down, dice set behind a screen) make one
+frame, the position after the last of them: the channel saw only that each
+player chose, so "Asha committed a card", "Bhima committed a card" are not
+pictures of their own but the words of the frame that shows the reveal.  A
+game the table ended (a resignation, a moderator's end) gets the stored
+result's reason on its last frame.  A
 takeback (``@takeback:<version>``, issue 31: :mod:`bot.takeback`) returns
 the game to the position after that many lines, and makes a frame of its
 own: the position it went back to, with its words.
@@ -327,13 +332,18 @@ class Frame:
     (``engine.view(state, None)``, ``me`` is None).  ``lines`` are the
     public narrations of the move and what followed it, with ``{p0}`` seat
     tags (fill them with :func:`renderers.common.fill_names` on an image or
-    :func:`bot.outgoing.fill_seats` in a message)."""
+    :func:`bot.outgoing.fill_seats` in a message).  ``folded``: how many of
+    the first lines tell of hidden moves folded into this frame before the
+    one that made it ("Asha committed a card.", when the frame is Chitra's
+    commit and the reveal it brought): a headline short of room leaves them
+    out first."""
 
     move: int
     version: int
     view: Any
     lines: tuple[str, ...]
     over: bool = False
+    folded: int = 0
 
     def headline(self, names: Sequence[str]) -> str:
         """The lines as one sentence with the seats' names (plain text)."""
@@ -408,18 +418,32 @@ def frames(record: GameRecord) -> list[Frame]:
     out: list[Frame] = []
     move, version = 0, 0
     state: Any = engine.setup(record.seats, dict(record.options)) if not record.actions else None
-    view: Any = None if state is None else engine.view(state, None)
+    # The state the frame being built shows; its view is drawn from it only
+    # when the frame closes (a chance line or a folded move replaces it, and
+    # a long game's views are most of what rebuilding its frames costs).
+    shown: Any = state
+    shown_view: Any = None
     lines: list[str] = []
+    folded = 0
+    in_hidden_run = False  # the frame being built was made by a hidden move
+
+    def view_of_shown() -> Any:
+        nonlocal shown_view
+        if shown_view is None:
+            shown_view = engine.view(shown, None)
+        return shown_view
+
     for line, action, before, after in states(record):
-        if view is None:
-            view = engine.view(before, None)
+        if shown is None:
+            shown = before
         version += 1
         state = after
         if action is None and line.takeback is not None:
             # The game went back (a takeback): a frame of its own, the
             # position it returned to, as the channel's next board showed.
-            out.append(Frame(move, version - 1, view, tuple(lines)))
-            move, view, lines = move + 1, engine.view(after, None), [line.narration]
+            out.append(Frame(move, version - 1, view_of_shown(), tuple(lines), folded=folded))
+            move, lines, folded, in_hidden_run = move + 1, [line.narration], 0, False
+            shown, shown_view = after, None
             continue
         if action is None:  # a table event: its stored public words
             lines.append(line.narration)
@@ -427,18 +451,30 @@ def frames(record: GameRecord) -> list[Frame]:
         said = engine.narrate(before, line.actor, action, after)
         if line.actor == CHANCE:
             lines.append(said)
-            view = engine.view(after, None)
+            shown, shown_view = after, None
             continue
-        seen = engine.view(after, None)
-        if not said and seen == view:
+        if not said and engine.view(after, None) == view_of_shown():
             continue  # nothing public happened: no frame of its own
-        out.append(Frame(move, version - 1, view, tuple(lines)))
-        move, view, lines = move + 1, seen, [said]
+        hidden = engine.private_to(before, line.actor, action) is not None
+        if hidden and in_hidden_run:
+            # Another hidden move (a card committed face down, a die set
+            # behind a screen): the channel sees only that someone chose, so
+            # it joins the frame of the hidden moves before it, and the run
+            # shows as one frame, the position after its last move (the
+            # reveal, when the last commit brings one).
+            if said not in lines:
+                folded = len(lines)
+                lines.append(said)
+            shown, shown_view = after, None
+            continue
+        out.append(Frame(move, version - 1, view_of_shown(), tuple(lines), folded=folded))
+        move, lines, folded, in_hidden_run = move + 1, [said], 0, hidden
+        shown, shown_view = after, None
     final = engine.outcome(state)
     if final is None and record.outcome is not None:
         lines.append(record.outcome.reason)
     over = final is not None or record.outcome is not None
-    out.append(Frame(move, version, view, tuple(lines), over=over))
+    out.append(Frame(move, version, view_of_shown(), tuple(lines), over=over, folded=folded))
     return out
 
 
@@ -499,31 +535,44 @@ def position_since(record: GameRecord, version: int) -> int:
     return version
 
 
-MENU_FRAMES: Final = 25
+MENU_OPTIONS: Final = 25
 """Discord's options in one select."""
+MENU_LEVELS: Final = 4
+"""Selects a review may show: a message has five rows, one is the buttons'."""
 
 
-def menu_frames(count: int, current: int, size: int = MENU_FRAMES) -> list[int]:
-    """Which of ``count`` frames a "move k" menu offers, at most ``size``:
-    all of them in a short game; in a long one the moves around
-    ``current`` (half the menu) and landmarks spread evenly over the whole
-    game, the start and the end always among them, so any move is a few
-    picks away."""
-    if count <= size:
-        return list(range(count))
-    near = size // 2 + 1
-    start = min(max(current - near // 2, 0), count - near)
-    chosen = set(range(start, start + near)) | {0, count - 1}
-    landmarks = size - len(chosen)
-    step = (count - 1) / (landmarks + 1)
-    # Evenly spaced between the start and the end, skipping the frames near
-    # the current one (taken already): the next landmark stands in.
-    candidates = sorted({round(step * i) for i in range(1, landmarks + 1)} - chosen)
-    spare = (i for i in range(count) if i not in chosen and i not in candidates)
-    for i in candidates:
-        if len(chosen) >= size:
-            break
-        chosen.add(i)
-    while len(chosen) < size:
-        chosen.add(next(spare))
-    return sorted(chosen)
+@dataclass(frozen=True)
+class MenuLevel:
+    """One select of a review's "go to a move" menus: ``options`` are
+    ranges of frames ``(first, last)``, each ``span`` frames long (the last
+    may be shorter); ``span`` 1: the options are single frames.  ``current``
+    is the option holding the frame shown."""
+
+    span: int
+    options: tuple[tuple[int, int], ...]
+    current: int
+
+
+def menu_levels(count: int, current: int, size: int = MENU_OPTIONS) -> list[MenuLevel]:
+    """The selects that reach any of ``count`` frames in a few picks (issue
+    31): a short game's frames in one select; a longer one's as ranges of
+    ``size`` frames ("Moves 25-49"), then the frames of the range holding
+    ``current``; a longer one still as ranges of ``size**2`` frames first.
+    So any frame is at most two picks away up to 625 frames, three up to
+    15,625; picking a range shows its first frame.  At most
+    :data:`MENU_LEVELS` selects (past ``size**4`` frames the finest options
+    are ranges, stepped through with the buttons)."""
+    current = min(max(current, 0), count - 1)
+    spans = [1]
+    while spans[-1] * size < count:
+        spans.append(spans[-1] * size)
+    spans = spans[-MENU_LEVELS:]
+    levels: list[MenuLevel] = []
+    low, high = 0, count - 1
+    for span in reversed(spans):
+        options = tuple((a, min(a + span - 1, high)) for a in range(low, high + 1, span))
+        at = (current - low) // span
+        if len(options) > 1 or span == 1:  # a select of one range offers no choice
+            levels.append(MenuLevel(span, options, at))
+        low, high = options[at]
+    return levels

@@ -678,12 +678,13 @@ def _next_step(me: SetupView) -> tuple[str, str]:
         can = f"{low} to {high}" if low < high else str(low)
         return (
             f"Next: the top value for file {FILES[n]} ({can})",
-            f"{plural(left, 'file')} left to fill with {need}. Type "
-            f"'set {FILES[n]} {low}', or 'setup random' for a random set-up committed at once.",
+            f"{plural(left, 'file')} left to fill with {need}. Pick "
+            f"'File {FILES[n]}: top value …' in the menu, or 'Random arrangement' for "
+            "one committed at once.",
         )
     if me.leader is None:
-        return "Next: the Leader's file", "Type 'leader c' to put the Leader on file c."
-    return "Ready to commit", "Type 'commit', or 'setup reset' to start again."
+        return "Next: the Leader's file", "Pick 'Leader on file …' in the menu."
+    return "Ready to commit", "Pick 'Commit' in the menu, or 'Start the set-up again'."
 
 
 def _setup_row(c: Canvas, me: SetupView, y: int) -> int:

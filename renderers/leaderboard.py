@@ -4,10 +4,12 @@ Pure: rows in, a PIL image out, no I/O.  It is not a game renderer, so it is
 not in :data:`renderers.RENDERERS` (that registry is keyed by engine); the
 bot calls :func:`render_leaderboard` directly, off the event loop.
 
-Each row is one player: the place, the name, the conservative rating
-(OpenSkill's ordinal, ``mu - 3 sigma``, rounded), rated games, wins, and the
-trend over the player's last five games as an arrow (up in the theme's
-``good`` colour, down in ``bad``, a bar when flat) with the change beside it.
+Each row is one player: the place, the name, the rating as players see it
+(``bot.tournament.ratings.shown_rating``: an Elo-like scale drawn from
+OpenSkill's conservative estimate, ``?`` while provisional), rated games,
+wins, and the trend over the player's last five games as an arrow (up in
+the theme's ``good`` colour, down in ``bad``, a bar when flat) with the
+change beside it, in the same points.
 Arrows are drawn as shapes, because the built-in font has no arrow glyphs,
 and every text goes through :meth:`Canvas.text` at sizes readable on a phone.
 """
@@ -59,7 +61,7 @@ BODY: Final = TABLE_BODY
 ROW_H: Final = TABLE_ROW_H
 MAX_ROWS: Final = 20
 """Rows drawn at most (a leaderboard is the top 20)."""
-FLAT: Final = 0.05
+FLAT: Final = 0.5
 """A trend smaller than this (in rating points) is drawn as flat."""
 
 # Column right edges (numbers are right-aligned), from the right margin in.
@@ -81,19 +83,21 @@ class LeaderboardRow:
     rank: int
     #: The display name, as the player wrote it (made drawable here).
     name: str
-    #: The conservative estimate (``mu - 3 sigma``).
+    #: The rating as players see it (``bot.tournament.ratings.shown_rating``).
     rating: float
     games: int
     wins: int
     #: How much the rating moved over the player's last five rated games.
     trend: float = 0.0
+    #: Too few rated games yet: the rating is drawn with a ``?``.
+    provisional: bool = False
 
 
 def format_trend(change: float) -> str:
-    """``+1.2``, ``-0.8`` or ``0.0``: a trend as a number with its sign."""
+    """``+38``, ``-12`` or ``0``: a trend in rating points, with its sign."""
     if abs(change) < FLAT:
-        return "0.0"
-    return f"{change:+.1f}"
+        return "0"
+    return f"{round(change):+d}"
 
 
 def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
@@ -145,7 +149,7 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
     )
     c.text(
         (_RATING_RIGHT, mid),
-        str(round(row.rating)),
+        f"{round(row.rating)}{'?' if row.provisional else ''}",
         size=BODY + 2,
         fill=t.ink,
         anchor="rm",
@@ -154,26 +158,35 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
     c.text((_GAMES_RIGHT, mid), str(row.games), size=BODY, fill=t.ink, anchor="rm")
     c.text((_WINS_RIGHT, mid), str(row.wins), size=BODY, fill=t.ink, anchor="rm")
     change = format_trend(row.trend)
-    colour = t.muted if change == "0.0" else t.good if row.trend > 0 else t.bad
+    colour = t.muted if change == "0" else t.good if row.trend > 0 else t.bad
     box = c.text((_TREND_RIGHT, mid), change, size=BODY, fill=colour, anchor="rm")
     _arrow(c, box[0] - 20, mid, row.trend)
     return y + ROW_H
 
 
-def _footnote(c: Canvas, y: int) -> int:
+def _footnote(c: Canvas, y: int, provisional_games: int) -> int:
+    under = f"under {provisional_games} rated games"
     return table_footnote(
         c,
         y,
-        "Rating: mu - 3 sigma (OpenSkill), rounded. Last 5: change over the last 5 games.",
-        "Rating: mu - 3 sigma. Last 5: change over the last 5 games.",
+        f"Rating: 1000 to start, from OpenSkill. ?: provisional, {under}. "
+        "Last 5: change over the last 5 games.",
+        f"?: provisional, {under}. Last 5: change over the last 5 games.",
+        "?: provisional. Last 5: change over the last 5 games.",
     )
 
 
 def render_leaderboard(
-    rows: Sequence[LeaderboardRow], *, title: str, theme: Theme = DEFAULT_THEME
+    rows: Sequence[LeaderboardRow],
+    *,
+    title: str,
+    provisional_games: int = 5,
+    theme: Theme = DEFAULT_THEME,
 ) -> Image.Image:
     """The leaderboard ``title`` (e.g. ``"Kauda Baji"``) with ``rows`` best
-    first; at most :data:`MAX_ROWS` are drawn.  No rows: a short note."""
+    first; at most :data:`MAX_ROWS` are drawn.  No rows: a short note.  The
+    footnote says a ``?`` rating has had fewer than ``provisional_games``
+    rated games (``bot.tournament.ratings.PROVISIONAL_GAMES``)."""
     shown = list(rows[:MAX_ROWS])
     body = len(shown) * ROW_H if shown else TABLE_NOTE_H
     height = TABLE_TITLE_H + 8 + TABLE_HEAD_H + body + 8 + TABLE_FOOT_H
@@ -185,5 +198,5 @@ def render_leaderboard(
             y = _row(c, row, y, i % 2 == 1)
     else:
         y = table_note(c, y, "No rated games yet")
-    y = _footnote(c, y + 8)
+    y = _footnote(c, y + 8, provisional_games)
     return c.crop(y)

@@ -19,23 +19,31 @@ transparent index (long runs that LZW packs to almost nothing), and are
 never disposed (``disposal=1``): what a frame leaves out shows through from
 the frames before it.  The encoder is a loop over Pillow's GIF frame writer
 (``GifImagePlugin.getheader`` / ``getdata``) rather than ``save_all``, which
-keeps every whole frame in memory until the end: here two frames are held
-at a time, so the longest Kauda Baji game (thousands of moves) costs no
-more memory than a short one.
+keeps every whole frame in memory until the end: here three are held at
+most.
 
-The layers that never change (a board's grid, its key) are not drawn once
-and reused: each renderer draws a whole board from a view in a few
-milliseconds (its static pieces already cached), and the frame difference
-stores those layers once anyway, so splitting the renderers into layers
-would save little time and no bytes.
+**Fast enough to wait for** (issue 31: any game's replay within 5 s of
+one core; the longest seeded Kauda Baji game took 27 s).  A frame costs
+about 25 ms, most of it the game's own board (5-13 ms) and the GIF's LZW
+over the changed rectangle (about 8 ms), so the time is the number of
+frames: a replay keeps at most :data:`MAX_FRAMES`, evenly spaced (the
+counter says which move each shows, and the message that the replay was
+sampled).  Each board is drawn once: the canvas starts at the size of the
+first, middle and last boards (drawn for the palette anyway) and grows
+when a taller board comes (the GIF's screen grows; the first frame is
+written again over all of it at the end), rather than every board being
+drawn once more to measure it first.  A board that would widen the canvas
+(a tall board in a narrow game, :data:`MAX_ASPECT`) is rare: then every
+board is measured and the frames laid out once more.  The band and the
+board are mapped onto the palette apart, which gives the same pixels as
+mapping the whole frame (the mapping is pixel by pixel).
 
 **The budget.**  A replay must fit Discord's 10 MB upload limit for bots.
-:func:`encode_replay` aims at :data:`BUDGET` (8 MB): it keeps at most
-:data:`MAX_FRAMES` frames, and when the file would still be too big it
-stops early, keeps fewer frames (evenly spaced; the first and last always
-stay), and below :data:`MIN_FRAMES` frames shrinks the image instead, never
-failing.  The counter says which move each frame shows, so a sampled
-replay says so.
+:func:`encode_replay` aims at :data:`BUDGET` (8 MB).  While it writes, it
+projects the whole file from the frames written so far, and stops early
+when the projection is well over the budget; it then keeps fewer frames
+(evenly spaced; the first and last always stay), and below
+:data:`MIN_FRAMES` frames shrinks the image instead, never failing.
 """
 
 from __future__ import annotations
@@ -65,8 +73,10 @@ DISCORD_LIMIT: Final = 10 * 1024 * 1024
 FRAME_MS: Final = 1200
 START_MS: Final = 2000
 LAST_MS: Final = 4000
-MAX_FRAMES: Final = 600
-"""About twelve minutes of replay: more is not watched, only waited for."""
+MAX_FRAMES: Final = 100
+"""About two minutes of replay at :data:`FRAME_MS`, and about 2.5 s of one
+core to draw at 25 ms a frame, so that the longest game's replay is drawn
+within 5 s: a longer game shows every k-th move (issue 31)."""
 MIN_FRAMES: Final = 60
 """Below this many frames a replay shrinks its image instead of losing moves."""
 MIN_SCALE: Final = 0.35
@@ -75,8 +85,13 @@ MAX_ASPECT: Final = 1.25
 the bot posts (docs/ARCHITECTURE.md, "Boards that fit the chat"): the
 headline band over a tall board widens the canvas instead."""
 HEADLINE_LINES: Final = 2
+EARLY_FRAMES: Final = 12
+"""Frames written before the projected size may stop an encoding early."""
+EARLY_MARGIN: Final = 1.15
+"""An encoding stops early when its projected size passes the budget by this much."""
 _TRANSPARENT: Final = 255
 """The palette index that means "unchanged": the palette's other 255 hold colours."""
+_MARGIN: Final = 24
 
 
 class ReplayFrame(Protocol):
@@ -90,6 +105,8 @@ class ReplayFrame(Protocol):
     def lines(self) -> tuple[str, ...]: ...
     @property
     def over(self) -> bool: ...
+    @property
+    def folded(self) -> int: ...
 
 
 class BoardDrawer(Protocol):
@@ -110,6 +127,8 @@ class Encoded:
     scale: float
     """1.0: each board at its own size."""
     attempts: int
+    capped: bool = False
+    """Frames were left out for ``max_frames`` alone (the budget took none)."""
 
     @property
     def sampled(self) -> bool:
@@ -120,6 +139,76 @@ def counter(frame: ReplayFrame, last_move: int) -> str:
     if frame.move == 0:
         return "Start"
     return f"Move {frame.move} of {last_move}" + (" · end" if frame.over else "")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A frame's geometry for boards of at most ``board_size``."""
+
+    width: int
+    height: int
+    band: int
+    board_size: tuple[int, int]
+
+    @classmethod
+    def of(cls, board_size: tuple[int, int]) -> _Layout:
+        width, height = board_size
+        band = 2 * 14 + HEADLINE_LINES * (_text_size(width) + 10) + 3
+        # The band makes a tall board taller: widen the canvas (board centred)
+        # rather than post a frame the chat shows too small to read.
+        width = max(width, math.ceil((band + height) / MAX_ASPECT))
+        return cls(width, band + height, band, board_size)
+
+    def board_at(self, board: tuple[int, int]) -> tuple[int, int]:
+        return (self.width - board[0]) // 2, self.band
+
+
+def _text_size(board_width: int) -> int:
+    return min_text_size(board_width) + 6
+
+
+def headline_lines(frame: ReplayFrame, names: Sequence[str], size: int, width: int) -> list[str]:
+    """The frame's headline wrapped to at most :data:`HEADLINE_LINES` lines of
+    ``width`` pixels: when it is longer, the lines of the hidden moves folded
+    into the frame are left out first (the reveal names them all), then the
+    rest is cut with an ellipsis."""
+    lines: list[str] = []
+    for start in (0, frame.folded) if frame.folded else (0,):
+        headline = fill_names(" ".join(line for line in frame.lines[start:] if line), names)
+        if not headline and frame.move == 0:
+            headline = "The game begins."
+        lines = wrap_text(headline, size, width, bold=True)
+        if len(lines) <= HEADLINE_LINES:
+            return lines
+    rest = " ".join(lines[HEADLINE_LINES - 1 :])
+    return [*lines[: HEADLINE_LINES - 1], fit_text(rest + " …", size, width, bold=True)]
+
+
+def _band(
+    frame: ReplayFrame,
+    names: Sequence[str],
+    last_move: int,
+    layout: _Layout,
+    theme: Theme,
+) -> Image.Image:
+    """The headline band of a frame: what happened, and the counter."""
+    size = _text_size(layout.board_size[0])
+    line_h = size + 10
+    c = Canvas(layout.width, layout.band, theme=theme)
+    title_band(c, layout.band)
+    box = c.pill(
+        (c.width - _MARGIN, layout.band // 2),
+        counter(frame, last_move),
+        size=size - 4,
+        fill=theme.grid,
+        ink=theme.ink,
+        anchor="r",
+    )
+    lines = headline_lines(frame, names, size, box[0] - 2 * _MARGIN)
+    top = (layout.band - len(lines) * line_h) // 2
+    for i, line in enumerate(lines):
+        c.text((_MARGIN, top + i * line_h), line, size=size, fill=theme.ink, anchor="la", bold=True)
+    return c.image
 
 
 def frame_image(
@@ -141,37 +230,11 @@ def frame_image(
     else:
         board = renderer.board(frame.view, names=names, theme=theme)
     width, height = board_size or board.size
-    width, height = max(width, board.width), max(height, board.height)
-    size = min_text_size(width) + 6
-    margin = 24
-    line_h = size + 10
-    band = 2 * 14 + HEADLINE_LINES * line_h + 3
-    # The band makes a tall board taller: widen the canvas (board centred)
-    # rather than post a frame the chat shows too small to read.
-    width = max(width, math.ceil((band + height) / MAX_ASPECT))
-    c = Canvas(width, band + height, theme=theme)
-    title_band(c, band)
-    box = c.pill(
-        (c.width - margin, band // 2),
-        counter(frame, last_move),
-        size=size - 4,
-        fill=theme.grid,
-        ink=theme.ink,
-        anchor="r",
-    )
-    width = box[0] - 2 * margin
-    headline = fill_names(" ".join(line for line in frame.lines if line), names)
-    if not headline:
-        headline = "The game begins." if frame.move == 0 else ""
-    lines = wrap_text(headline, size, width, bold=True)
-    if len(lines) > HEADLINE_LINES:
-        rest = " ".join(lines[HEADLINE_LINES - 1 :])
-        lines = [*lines[: HEADLINE_LINES - 1], fit_text(rest + " …", size, width, bold=True)]
-    top = (band - len(lines) * line_h) // 2
-    for i, line in enumerate(lines):
-        c.text((margin, top + i * line_h), line, size=size, fill=theme.ink, anchor="la", bold=True)
-    c.image.paste(board, ((c.width - board.width) // 2, band))
-    return c.image
+    layout = _Layout.of((max(width, board.width), max(height, board.height)))
+    image = Image.new("RGB", (layout.width, layout.height), theme.background)
+    image.paste(_band(frame, names, last_move, layout, theme), (0, 0))
+    image.paste(board, layout.board_at(board.size))
+    return image
 
 
 def sample(count: int, keep: int) -> list[int]:
@@ -184,8 +247,17 @@ def sample(count: int, keep: int) -> list[int]:
 
 
 class _OverBudget(Exception):
-    def __init__(self, written: int, size: int) -> None:
-        self.written, self.size = written, size
+    def __init__(self, projected: float) -> None:
+        self.projected = projected
+
+
+class _Wider(Exception):
+    """A board needs a wider canvas than the frames written so far (a tall
+    board widens the canvas, :data:`MAX_ASPECT`): the frames are laid out
+    again on it."""
+
+    def __init__(self, board_size: tuple[int, int]) -> None:
+        self.board_size = board_size
 
 
 def _palette(images: Sequence[Image.Image]) -> Image.Image:
@@ -202,32 +274,61 @@ def _palette(images: Sequence[Image.Image]) -> Image.Image:
     return strip.quantize(_TRANSPARENT, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _padded(image: Image.Image, size: tuple[int, int], index: int) -> Image.Image:
+    """``image`` (on the palette) at its top left of ``size``, the rest ``index``."""
+    out = Image.new("P", size, index)
+    out.putpalette(image.getpalette() or [])
+    out.paste(image, (0, 0))
+    return out
+
+
 def _write_gif(
-    images: Iterator[tuple[Image.Image, int]], palette: Image.Image, budget: int
+    images: Iterator[tuple[Image.Image, int]], count: int, budget: int, background: int
 ) -> tuple[bytes, int]:
-    """Stream ``(rgb image, milliseconds)`` into a GIF: frame differences over
-    one palette, at most two frames held.  :class:`_OverBudget` as soon as the
-    file passes ``budget``."""
+    """Stream ``count`` ``(image on the palette, milliseconds)`` into a GIF:
+    frame differences over one palette, three frames held at most (the one
+    drawn, the one before it, and the first).
+    :class:`_OverBudget` as soon as the file passes ``budget``, or its size
+    projected from the frames written so far passes it by :data:`EARLY_MARGIN`.
+
+    A frame may be larger than the ones before it (a taller board than any
+    drawn yet): the logical screen grows, the new area counts as changed
+    (its pixels are compared with :data:`_TRANSPARENT`, which no colour
+    has), and at the end the header says the final size and the first
+    frame is written again over the whole screen, ``background`` below."""
     out = BytesIO()
     previous: Image.Image | None = None
     pending: tuple[Image.Image, tuple[int, int], int] | None = None
     written = 0
+    first: tuple[Image.Image, dict[str, Any], int, int] | None = None
+    """The first frame, its parameters, and where its bytes start and end."""
 
     def flush() -> None:
-        nonlocal written
+        nonlocal written, first
         assert pending is not None
         im, offset, ms = pending
         params: dict[str, Any] = {"duration": ms, "disposal": 1}
         if written:
             params["transparency"] = _TRANSPARENT
+        start = out.tell()
         for chunk in GifImagePlugin.getdata(im, offset, **params):
             out.write(chunk)
         written += 1
-        if out.tell() > budget:
-            raise _OverBudget(written, out.tell())
+        size = out.tell()
+        if first is None:
+            first = (im, params, start, size)
+        # The frames still to come, as large as the differences so far.
+        projected = size + (size - first[3]) / max(1, written - 1) * (count - written)
+        if size > budget:
+            raise _OverBudget(projected)
+        if EARLY_FRAMES <= written < count and projected > budget * EARLY_MARGIN:
+            raise _OverBudget(projected)
 
-    for rgb, ms in images:
-        frame = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    for frame, ms in images:
         if previous is None:
             header, _ = GifImagePlugin.getheader(frame, None, {"loop": 0})
             for chunk in header:
@@ -235,6 +336,11 @@ def _write_gif(
             pending = (frame, (0, 0), ms)
             previous = frame
             continue
+        if frame.size != previous.size:
+            grown = (max(frame.width, previous.width), max(frame.height, previous.height))
+            previous = _padded(previous, grown, _TRANSPARENT)
+            if frame.size != grown:
+                frame = _padded(frame, grown, background)
         changed = ImageChops.difference(frame, previous)
         bbox = changed.getbbox()
         assert pending is not None
@@ -251,7 +357,20 @@ def _write_gif(
     if pending is not None:
         flush()
     out.write(b";")
-    return out.getvalue(), written
+    data = out.getvalue()
+    assert first is not None and previous is not None
+    image, params, start, end = first
+    if image.size != previous.size:
+        # The screen grew: say so in the header (the logical screen's width
+        # and height follow the six-byte signature), and draw the first
+        # frame again over all of it.
+        whole = _padded(image, previous.size, background)
+        chunks = b"".join(GifImagePlugin.getdata(whole, (0, 0), **params))
+        size = previous.width.to_bytes(2, "little") + previous.height.to_bytes(2, "little")
+        data = data[:6] + size + data[10:start] + chunks + data[end:]
+        if len(data) > budget:
+            raise _OverBudget(len(data))
+    return data, written
 
 
 def encode_replay(
@@ -268,44 +387,73 @@ def encode_replay(
     if not frames:
         raise ValueError("a replay needs at least one frame")
     last_move = frames[-1].move
-    keep = min(len(frames), max_frames)
+    capped = len(frames) > max_frames
+    chosen = [frames[i] for i in sample(len(frames), max_frames)]
+
+    # The palette, from the first, middle and last frames, each on a canvas
+    # of its own board's size (only their colours count); those boards
+    # also give the canvas its first size.
+    ends = sorted({0, len(chosen) // 2, len(chosen) - 1})
+    drawn = {i: renderer.board(chosen[i].view, names=names, theme=theme) for i in ends}
+    samples = []
+    for i in ends:
+        layout = _Layout.of(drawn[i].size)
+        image = Image.new("RGB", (layout.width, layout.height), theme.background)
+        image.paste(_band(chosen[i], names, last_move, layout, theme), (0, 0))
+        image.paste(drawn[i], layout.board_at(drawn[i].size))
+        samples.append(image)
+    palette = _palette(samples)
+    first_size = (max(b.width for b in drawn.values()), max(b.height for b in drawn.values()))
+    background = _mapped(Image.new("RGB", (1, 1), theme.background), palette).getpixel((0, 0))
+    assert isinstance(background, int)
+
+    def stream(kept: list[int], scale: float) -> Iterator[tuple[Image.Image, int]]:
+        """Each kept frame on the palette: the band and the board mapped
+        apart (the same pixels as mapping the whole frame), on a canvas as
+        large as the largest board drawn so far."""
+        size = first_size
+        width = _Layout.of(size).width
+        for n, index in enumerate(kept):
+            frame = chosen[index]
+            if index in drawn:
+                board = drawn[index]
+            else:
+                board = renderer.board(frame.view, names=names, theme=theme)
+            size = (max(size[0], board.width), max(size[1], board.height))
+            layout = _Layout.of(size)
+            if layout.width != width:
+                # A taller canvas grows the GIF's screen (_write_gif), a
+                # wider one would shift the board and the band under it.
+                raise _Wider(size)
+            canvas = Image.new("P", (layout.width, layout.height), background)
+            canvas.putpalette(palette.getpalette() or [])
+            canvas.paste(_mapped(_band(frame, names, last_move, layout, theme), palette))
+            canvas.paste(_mapped(board, palette), layout.board_at(board.size))
+            if scale < 1.0:
+                small = (max(1, round(canvas.width * scale)), max(1, round(canvas.height * scale)))
+                canvas = _mapped(
+                    canvas.convert("RGB").resize(small, Image.Resampling.LANCZOS), palette
+                )
+            ms = START_MS if n == 0 else LAST_MS if n == len(kept) - 1 else FRAME_MS
+            yield canvas, LAST_MS if len(kept) == 1 else ms
+
+    keep = len(chosen)
     scale = 1.0
     attempts = 0
     while True:
         attempts += 1
-        chosen = [frames[i] for i in sample(len(frames), keep)]
-        # One canvas for all: the largest board drawn (a board's height may
-        # change with the phase); drawing a board is a few milliseconds.
-        boards = [renderer.board(f.view, names=names, theme=theme).size for f in chosen]
-        board_size = (max(w for w, _ in boards), max(h for _, h in boards))
-
-        def drawn(
-            chosen: list[ReplayFrame] = chosen,
-            scale: float = scale,
-            board_size: tuple[int, int] = board_size,
-        ) -> Iterator[tuple[Image.Image, int]]:
-            for i, frame in enumerate(chosen):
-                image = frame_image(
-                    renderer, frame, names, last_move, theme=theme, board_size=board_size
-                )
-                if scale < 1.0:
-                    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
-                    image = image.resize(size, Image.Resampling.LANCZOS)
-                ms = START_MS if i == 0 else LAST_MS if i == len(chosen) - 1 else FRAME_MS
-                if len(chosen) == 1:
-                    ms = LAST_MS
-                yield image, ms
-
-        sample_images = [
-            image for image, _ in drawn([chosen[0], chosen[len(chosen) // 2], chosen[-1]], scale)
-        ]
-        palette = _palette(sample_images)
+        kept = sample(len(chosen), keep)
         try:
-            data, written = _write_gif(drawn(), palette, budget)
+            data, written = _write_gif(stream(kept, scale), len(kept), budget, background)
+        except _Wider:
+            # Rare (a tall board in a narrow game): measure every board
+            # once, so the canvas is laid out once more and only once.
+            sizes = [renderer.board(frame.view, names=names, theme=theme).size for frame in chosen]
+            first_size = (max(w for w, _ in sizes), max(h for _, h in sizes))
+            continue
         except _OverBudget as over:
-            # Project the whole file from what was written, and aim 10 % under.
-            projected = over.size * len(chosen) / max(1, over.written)
-            ratio = budget / projected * 0.9
+            # Aim 10 % under the budget: fewer frames each differ more.
+            ratio = budget / over.projected * 0.9
             # Fewer moves first: a shrunk frame's blended edges cost the
             # GIF more bytes than the pixels it saves (a 561-move Sangram
             # game shrunk to 0.6 still kept only 63 frames, drawn in twice
@@ -319,4 +467,5 @@ def encode_replay(
             else:
                 raise ValueError(f"even two frames do not fit in {budget} bytes") from None
             continue
-        return Encoded(data, written, len(frames), scale, attempts)
+        alone = capped and keep == len(chosen) and scale == 1.0  # the budget took none
+        return Encoded(data, written, len(frames), scale, attempts, alone)

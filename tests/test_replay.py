@@ -6,7 +6,7 @@ command line, and the render pool's cache."""
 from __future__ import annotations
 
 import asyncio
-import itertools
+import dataclasses
 import random
 from collections.abc import Callable
 from io import BytesIO
@@ -25,13 +25,12 @@ from bot.rendering import RenderPool, Replay, ReplayCache
 from bot.replay import (
     HIDDEN,
     Action,
-    Frame,
     GameRecord,
     HiddenActions,
     RecordError,
     frames,
     load_record,
-    menu_frames,
+    menu_levels,
     public_record,
     state_at,
 )
@@ -40,8 +39,10 @@ from renderers.replay import (
     BUDGET,
     DISCORD_LIMIT,
     MAX_ASPECT,
+    MAX_FRAMES,
     encode_replay,
     frame_image,
+    headline_lines,
     sample,
 )
 from storage.games import GameStore
@@ -113,7 +114,7 @@ def test_twins_differing_only_in_hidden_parts_give_identical_frame_images(
         state = at[frame.version]
         twin = engine.determinize(state, 0, rng.random)
         differed += any(engine.view(twin, s) != engine.view(state, s) for s in range(1, players))
-        twin_frame = Frame(frame.move, frame.version, engine.view(twin, None), frame.lines)
+        twin_frame = dataclasses.replace(frame, view=engine.view(twin, None))
         last = shown[-1].move
         one = frame_image(renderer, frame, record.names, last)
         two = frame_image(renderer, twin_frame, record.names, last)
@@ -193,6 +194,51 @@ def _gif(data: bytes) -> Image.Image:
     return image
 
 
+@pytest.mark.parametrize(
+    ("name", "players", "chose"),
+    [("sangram", 5, "committed a card."), ("artaban", 2, "is arranging their dice.")],
+)
+def test_hidden_moves_in_a_row_make_one_frame_that_shows_the_reveal(
+    name: str, players: int, chose: str
+) -> None:
+    """Issue 31: Sangram's commits ("Chitra committed a card") and Artaban's
+    set-up behind the screen change nothing a viewer can see until the
+    reveal, so a run of them is one frame, the reveal's, whose headline
+    names the reveal even when the commits' words do not fit."""
+    record = seeded_record(name, players)
+    shown = frames(record)
+    reveals = 0
+    for frame in shown[:-1]:  # the last may be a run still under way
+        said = [line for line in frame.lines if line]
+        assert not said or not all(line.endswith(chose) for line in said), frame.lines
+        if frame.folded:
+            reveals += 1
+            # The band's text on a 1,100-pixel board: two lines, the reveal kept.
+            drawn = headline_lines(frame, record.names, 28, 900)
+            assert len(drawn) <= 2 and "reveal" in " ".join(drawn).lower(), frame.lines
+    assert reveals
+
+
+def test_the_longest_replay_keeps_at_most_max_frames_and_draws_each_board_once() -> None:
+    """Issue 31: the longest seeded game's replay took 27 s of one core,
+    most of it boards drawn two and three times (the canvas size, then each
+    try at the budget).  Now at most :data:`MAX_FRAMES` frames, each board
+    drawn once."""
+    record = seeded_record("kauda_baji", 4)
+    shown = frames(record)
+    renderer = get_renderer("kauda_baji")
+    drawn: list[object] = []
+
+    class Counting:
+        def board(self, view: Any, **kw: Any) -> Any:
+            drawn.append(view)
+            return renderer.board(view, **kw)
+
+    encoded = encode_replay(Counting(), shown, record.names)
+    assert encoded.frames <= MAX_FRAMES < len(shown) and encoded.capped
+    assert len(drawn) == MAX_FRAMES and encoded.attempts == 1
+
+
 def test_the_longest_kauda_baji_game_fits_discords_upload_limit() -> None:
     record = seeded_record("kauda_baji", 4)  # 2,164 moves: the longest seeded game
     shown = frames(record)
@@ -203,6 +249,35 @@ def test_the_longest_kauda_baji_game_fits_discords_upload_limit() -> None:
     image = _gif(encoded.data)
     assert getattr(image, "n_frames", 1) == encoded.frames > 50
     assert image.info.get("loop") == 0
+
+
+@pytest.mark.parametrize(("name", "players"), [("mahabharata", 2), ("sangram", 5)])
+def test_each_gif_frame_is_its_frames_picture_while_the_canvas_grows(
+    name: str, players: int
+) -> None:
+    """Each board is drawn once, so the canvas grows as taller boards come
+    (Mahabharata's board is taller than its first, middle and last ones
+    midway) or, rarely, is laid out again (Sangram's five-player board
+    widens the frame): every frame of the GIF, as a viewer's client
+    composes it, is still the frame's own picture on the largest canvas."""
+    record = seeded_record(name, players)
+    renderer = get_renderer(name)
+    shown = frames(record)
+    encoded = encode_replay(renderer, shown, record.names)
+    kept = sample(len(shown), MAX_FRAMES)
+    sizes = [renderer.board(shown[i].view, names=list(record.names)).size for i in kept]
+    largest = (max(w for w, _ in sizes), max(h for _, h in sizes))
+    image = _gif(encoded.data)
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(image.getpalette() or [])
+    assert getattr(image, "n_frames", 1) == len(kept)
+    for i, index in enumerate(kept):
+        image.seek(i)
+        picture = frame_image(
+            renderer, shown[index], record.names, shown[-1].move, board_size=largest
+        )
+        expected = picture.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+        assert image.convert("RGB").tobytes() == expected.tobytes(), i
 
 
 def test_a_tiny_budget_samples_and_then_shrinks_but_never_fails() -> None:
@@ -411,16 +486,49 @@ def test_frame_headlines_name_the_players() -> None:
     assert "{p" not in text and any(name in text for name in DEMO_NAMES[:2])
 
 
-def test_a_reviews_menu_offers_the_moves_around_and_landmarks() -> None:
-    assert menu_frames(5, 2) == [0, 1, 2, 3, 4]
-    for count, current in [(26, 0), (100, 50), (2165, 0), (2165, 1000), (2165, 2164)]:
-        shown = menu_frames(count, current)
-        assert len(shown) == 25 == len(set(shown)) and shown == sorted(shown)
-        assert {0, count - 1} <= set(shown)
-        # The neighbours of the move shown are a pick away.
-        assert {max(0, current - 1), current, min(count - 1, current + 1)} <= set(shown)
-    spread = menu_frames(2165, 0)
-    assert max(b - a for a, b in itertools.pairwise(spread)) < 2165 // 8
+def test_a_reviews_menus_reach_any_move_in_a_few_picks() -> None:
+    """Issue 31: ranges of 25 moves (of 625 in the longest games), then the
+    moves of the range shown; picking a range shows its first frame."""
+    assert [level.options for level in menu_levels(5, 2)] == [tuple((i, i) for i in range(5))]
+    for count, current, levels in [(25, 3, 1), (26, 25, 2), (352, 137, 2), (625, 0, 2)]:
+        shown = menu_levels(count, current)
+        assert len(shown) == levels
+        assert all(1 < len(level.options) <= 25 for level in shown[:-1])
+        assert shown[-1].span == 1 and current in [a for a, _ in shown[-1].options]
+    # The longest seeded game: three picks, each select at most 25 options.
+    for current in (0, 1000, 2164):
+        shown = menu_levels(2165, current)
+        assert [level.span for level in shown] == [625, 25, 1]
+        low, high = shown[0].options[shown[0].current]
+        assert low <= current <= high and shown[0].options[-1][1] == 2164
+    # Every frame is reachable: the picks from the start lead to it.
+    for target in range(0, 2165, 97):
+        at = 0
+        for depth in range(3):
+            level = menu_levels(2165, at)[depth]
+            at = next(a for a, b in level.options if a <= target <= b)
+        assert at == target
+
+
+def test_a_reviews_components_keep_to_discords_limits() -> None:
+    from bot.edge.archive import clip_words, frame_label
+    from bot.edge.ui.items import ReviewMenu, ReviewStep, review_view
+
+    long = "Asha's Vyapari-15 trades with Chitra. " * 6
+    label = frame_label(12, long)
+    assert len(label) <= 100 and label.endswith("…")
+    assert f"Move 12: {long}".startswith(label[:-1]) and long[len(label) - 10] == " "
+    assert clip_words("x" * 120) == "x" * 99 + "…"
+    step = ReviewStep(2**64 - 1, 2**63, 2164)
+    menus = [
+        ReviewMenu("Go to moves…", tuple((a, f"Moves {a}–{b}", False) for a, b in level.options))
+        for level in menu_levels(2165, 2164)
+    ]
+    rows = review_view(step, 2165, menus).to_components()
+    assert [[c["type"] for c in row["components"]] for row in rows] == [[3], [3], [3], [2] * 4]
+    ids = [c["custom_id"] for row in rows for c in row["components"]]
+    assert len(set(ids)) == len(ids) and all(len(i) <= 100 for i in ids)
+    assert all(len(row["components"][0].get("options", ())) <= 25 for row in rows)
 
 
 def test_state_at_a_frames_version_is_the_logs_state() -> None:

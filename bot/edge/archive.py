@@ -35,14 +35,15 @@ from bot.edge.replies import NO_PINGS, edit_reply, reply
 from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.outgoing import clip, discord_time, fill_seats, plain_name, safe_name
-from bot.replay import load_record
+from bot.replay import load_record, menu_levels
 from bot.tenure import Reader
+from bot.tournament.ratings import shown_points
 from storage.games import GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from bot.edge.delivery import Delivery
     from bot.edge.table import Table
-    from bot.edge.ui.items import HistoryPage, ReviewStep
+    from bot.edge.ui.items import HistoryPage, ReviewMenu, ReviewStep
     from bot.live import LiveGame
     from bot.rendering import RenderPool, Replay, Shot
     from bot.service import GameService
@@ -97,15 +98,16 @@ def result_text(record: GameRecord, seats: Sequence[SeatRecord], rated: bool) ->
 def players_text(
     seats: Sequence[SeatRecord], changes: Mapping[int, float], player: int | None
 ) -> str:
-    """The players, each with their rating change when the game was rated,
-    the history's player underlined; cut to :data:`PLAYERS_CHARS`."""
+    """The players, each with their rating change when the game was rated
+    (in shown rating points, as ``/leaderboard`` and ``/profile`` give
+    them), the history's player underlined; cut to :data:`PLAYERS_CHARS`."""
     parts: list[str] = []
     for s in seats:
         name = short_name(s.display_name)
         if s.user_id == player:
             name = f"__{name}__"
         change = changes.get(s.user_id)
-        parts.append(name if change is None else f"{name} ({change:+.1f})")
+        parts.append(name if change is None else f"{name} ({shown_points(change):+d})")
     text = ", ".join(parts)
     while len(text) > PLAYERS_CHARS and len(parts) > 1:
         parts.pop()
@@ -120,7 +122,7 @@ def history_row(
     link: str,
     player: int | None,
 ) -> str:
-    """``- <t:…:d> **Sangram #12**: Asha (+2.1), Bhima (-1.3) — won by
+    """``- <t:…:d> **Sangram #12**: Asha (+84), Bhima (-52) — won by
     **Asha** — [board](<link>)``"""
     head = f"- {discord_time(record.updated_at, 'd')} **{title_of(record.engine)} #{record.id}**"
     result = result_text(record, seats, rated=bool(changes))
@@ -153,9 +155,16 @@ def replay_text(game: LiveGame, drawn: Replay) -> str:
     elif not drawn.sampled:
         shown = f"{moves_text(drawn.moves)}, every one shown."
     else:
+        # Why some moves are left out: the cap alone (a long game), or
+        # Discord's upload limit (big pictures).
+        why = (
+            f": a replay keeps at most {drawn.cap}"
+            if drawn.cap
+            else " to fit Discord's upload limit"
+        )
         shown = (
             f"{moves_text(drawn.moves)}, shown every {ordinal(drawn.step)} move "
-            f"({drawn.frames} pictures) to fit Discord's upload limit."
+            f"({drawn.frames} pictures{why})."
         )
     if drawn.scale < 1.0:
         shown += " Drawn smaller, to fit."
@@ -170,10 +179,33 @@ def replay_text(game: LiveGame, drawn: Replay) -> str:
     return clip("\n".join(lines))
 
 
+LABEL_CHARS = 100
+"""Discord's limit on a select option's label."""
+
+
+def clip_words(text: str, limit: int = LABEL_CHARS) -> str:
+    """``text`` in at most ``limit`` characters, cut after a whole word with
+    an ellipsis (a single word longer than that is cut where it must be)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut and not text[limit - 1].isspace():
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.—-") + "…"
+
+
 def frame_label(move: int, headline: str) -> str:
-    """A "move k" menu option: ``Move 12: Asha rolled 5…`` (names plain)."""
+    """A "move k" menu option: ``Move 12: Asha rolled 5…`` (names plain),
+    within Discord's 100 characters, cut between words."""
     label = "Start" if move == 0 else f"Move {move}"
-    return f"{label}: {headline}"[:100] if headline else label
+    return clip_words(f"{label}: {headline}") if headline else label
+
+
+def range_label(first: int, last: int) -> str:
+    """A range of a review's moves: ``Start to move 24``, ``Moves 25-49``."""
+    if first == last:
+        return "Start" if first == 0 else f"Move {first}"
+    return f"Start to move {last}" if first == 0 else f"Moves {first}–{last}"
 
 
 def review_text(game: LiveGame, shot: Shot) -> str:
@@ -191,6 +223,35 @@ def review_text(game: LiveGame, shot: Shot) -> str:
     elif shot.private is not None:
         lines.append("The second image is what only you saw at that moment.")
     return clip("\n".join(line for line in lines if line))
+
+
+def review_menus(shot: Shot) -> list[ReviewMenu]:
+    """A review's "go to a move" selects (:func:`bot.replay.menu_levels`):
+    ranges of moves, then the moves of the range shown, each option's value
+    the frame it shows (a range: its first move)."""
+    from bot.edge.ui.items import ReviewMenu
+
+    levels = menu_levels(shot.count, shot.index)
+    headlines = {frame: (move, headline) for frame, move, headline in shot.menu}
+    menus: list[ReviewMenu] = []
+    for depth, level in enumerate(levels):
+        options = []
+        for i, (first, last) in enumerate(level.options):
+            if level.span == 1 and first in headlines:
+                label = frame_label(*headlines[first])
+            else:
+                label = range_label(first, last)
+            options.append((first, label, i == level.current))
+        if len(levels) == 1:
+            placeholder = f"Go to a move ({shot.count - 1} in all)…"
+        elif depth == 0:
+            placeholder = f"Go to moves… ({shot.count - 1} in all)"
+        elif level.span == 1:
+            placeholder = "Go to a move…"
+        else:
+            placeholder = "Go to moves…"
+        menus.append(ReviewMenu(placeholder, tuple(options)))
+    return menus
 
 
 class ArchiveHost(Protocol):
@@ -454,8 +515,7 @@ class Archive:
             files.append(
                 discord.File(io.BytesIO(shot.private), filename=f"chaupal-{game_id}-yours.png")
             )
-        menu = [(frame, frame_label(move, headline)) for frame, move, headline in shot.menu]
-        return review_text(game, shot), files, review_view(step, shot.count, menu)
+        return review_text(game, shot), files, review_view(step, shot.count, review_menus(shot))
 
     # -- following a game ------------------------------------------------------------
 

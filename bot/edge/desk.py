@@ -71,12 +71,22 @@ TIEBREAK_TITLES: dict[standings.Tiebreak, str] = {
     standings.Tiebreak.OPPONENTS_POINTS: "Opp. points",
     standings.Tiebreak.AVERAGE_PLACE: "Avg. place",
 }
-TIEBREAK_SHORT: dict[standings.Tiebreak, str] = {
-    standings.Tiebreak.BUCHHOLZ: "Bh",
-    standings.Tiebreak.SONNEBORN_BERGER: "SB",
-    standings.Tiebreak.OPPONENTS_POINTS: "Opp",
-    standings.Tiebreak.AVERAGE_PLACE: "Avg place",
+TIEBREAK_WORDS: dict[standings.Tiebreak, str] = {
+    standings.Tiebreak.BUCHHOLZ: "Buchholz",
+    standings.Tiebreak.SONNEBORN_BERGER: "Sonneborn-Berger",
+    standings.Tiebreak.OPPONENTS_POINTS: "opponents' points",
+    standings.Tiebreak.AVERAGE_PLACE: "average place",
 }
+"""A tie-break in a standings line: its name, spelled out ("Bh 0 · SB 0"
+told a newcomer nothing, issue 31)."""
+TIEBREAK_MEANINGS: dict[standings.Tiebreak, str] = {
+    standings.Tiebreak.BUCHHOLZ: "the points of everyone you met, added up",
+    standings.Tiebreak.SONNEBORN_BERGER: "the points of each player you beat, and half "
+    "of each you drew",
+    standings.Tiebreak.OPPONENTS_POINTS: "the others' mean points at each of your tables, added up",
+    standings.Tiebreak.AVERAGE_PLACE: "your mean place at a table, lower first",
+}
+"""What each tie-break counts, for the line under the standings."""
 MEDALS = ("🥇", "🥈", "🥉")
 NAMES_SHOWN = 40
 """Names listed in an announcement before "…and N more"."""
@@ -112,9 +122,7 @@ def round_deadline(record: TournamentRecord) -> str | None:
     zone (``<t:…:R> (<t:…:f>)``); None without a deadline."""
     if record.round_deadline is None or record.status != "running":
         return None
-    return (
-        f"{discord_time(record.round_deadline)} ({discord_time(record.round_deadline, 'f')})"
-    )
+    return f"{discord_time(record.round_deadline)} ({discord_time(record.round_deadline, 'f')})"
 
 
 def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
@@ -126,8 +134,7 @@ def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
         f"🏆 **{safe_name(record.title)}** ({get_engine(record.engine).title}) — settings",
         f"Format: {describe_format(record, entrants)}.",
         f"Rounds: {record.rounds or 'as many as the format needs'}. Table size: {size}.",
-        f"Game options: {options} "
-        f"(on timeout: {policy}; every game is rated).",
+        f"Game options: {options} (on timeout: {policy}; every game is rated).",
         f"Round time: {describe_round_time(record)}.",
     ]
     if (deadline := round_deadline(record)) is not None:
@@ -262,17 +269,27 @@ def standing_rows(
     ]
 
 
+def tiebreak_legend(kinds: Sequence[standings.Tiebreak]) -> str:
+    """The line under the standings saying what breaks a tie, in order."""
+    if not kinds:
+        return ""
+    said = [f"{TIEBREAK_WORDS[kind]} ({TIEBREAK_MEANINGS[kind]})" for kind in kinds]
+    return "Equal points are split by " + ", then by ".join(said) + "."
+
+
 def standings_text(
     title: str, table: Sequence[standings.Standing], players: Mapping[int, TournamentPlayer]
 ) -> str:
-    """The standings as lines, cut to fit one message (the image has all)."""
+    """The standings as lines, cut to fit one message (the image has all),
+    with each tie-break named and, under them, what it counts."""
     lines = [title]
-    budget = 1900 - len(title)
+    legend = tiebreak_legend([kind for kind, _ in table[0].tiebreaks]) if table else ""
+    budget = 1900 - len(title) - len(legend)
     for shown, row in enumerate(table):
         name = players[row.player].display_name if row.player in players else "?"
         dropped = " (dropped)" if row.player in players and not players[row.player].active else ""
         breaks = " · ".join(
-            f"{TIEBREAK_SHORT[kind]} {'–' if value == float('inf') else format_points(value)}"
+            f"{TIEBREAK_WORDS[kind]} {'–' if value == float('inf') else format_points(value)}"
             for kind, value in row.tiebreaks
         )
         line = f"{row.rank}. **{safe_name(name)}**{dropped} — {points_text(row.points)}" + (
@@ -283,6 +300,8 @@ def standings_text(
             break
         budget -= len(line) + 1
         lines.append(line)
+    if legend:
+        lines.append(legend)
     return clip("\n".join(lines))
 
 
@@ -503,8 +522,7 @@ class TournamentDesk:
         lines = [f"🏆 **{safe_name(record.title)}**: round {record.round} of {total} has begun."]
         if (deadline := round_deadline(record)) is not None:
             lines.append(
-                f"Deadline: {deadline}; games still running then are settled by the timeout "
-                "policy."
+                f"Deadline: {deadline}; games still running then are settled by the timeout policy."
             )
         lines += await self._table_lines(record, tables, players)
         lines.append("Each game is played in its own thread; Chaupal records every result.")
@@ -919,9 +937,7 @@ class TournamentDesk:
             record = await self.resolve(itx, tournament_id, finished=True)
             if round_time is not None or auto_drop is not None:
                 await self._moderator(itx, "change a tournament's settings")
-                seconds = (
-                    record.round_time if round_time is None else parse_round_time(round_time)
-                )
+                seconds = record.round_time if round_time is None else parse_round_time(round_time)
                 record = await self.director.settings(
                     record.id,
                     round_time=seconds,

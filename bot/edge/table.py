@@ -717,14 +717,18 @@ class Table:
             else f"**Your games** ({len(lines)}; none waits for you):"
         )
         body = [line for _, line in sorted(lines, key=lambda item: item[0])]
-        await reply(itx, "\n".join([head, *body]))
+        await reply(itx, "\n".join([head, *body]), suppress_embeds=True)
 
     async def _mine_line(self, user_id: int, record: GameRecord) -> tuple[int, str]:
-        """``(order, line)``: order 0 when it is the user's turn."""
-        title = f"#{record.id} {get_title(record.engine)} in <#{record.channel_id}>"
+        """``(order, line)``: order 0 when it is the user's turn.  The game's
+        thread, and a tidy link to its newest board (``[board](<…>)``, as
+        ``/game history`` writes links), not a raw URL."""
+        where = record.thread_id or record.channel_id
+        title = f"#{record.id} {get_title(record.engine)} in <#{where}>"
         kind = "lobby" if record.status == "lobby" else "board"
         stored = await self.bot.store.get_message(record.id, kind)
-        link = f" — {jump_url(record.guild_id, stored[0], stored[1])}" if stored else ""
+        url = jump_url(record.guild_id, stored[0], stored[1]) if stored else ""
+        link = f" — [{kind}](<{url}>)" if stored else ""
         if record.status == "lobby":
             return 2, f"{title} — lobby, not started{link}"
         try:

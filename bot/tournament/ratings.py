@@ -38,6 +38,20 @@ The rules chosen here:
   and some rated team does not (a draw between everybody is not a win).
 - **Leaderboards** use the conservative estimate :func:`ordinal`,
   ``mu - 3 sigma`` (OpenSkill's ``ordinal()``).
+
+**The rating players see** (issue 31): the ordinal of a newcomer is 0 and
+their first games move it to 3, 2, -3, -4, numbers that read as nothing and
+can be negative.  So players see :func:`shown_rating`, an Elo-like scale
+drawn from the ordinal: ``1000 + 40 * ordinal``, never below 0.  A newcomer
+(mu 25, sigma 25/3: ordinal 0) is 1000, a player known to be exactly the
+model's average (mu 25, sigma 0) 2000, and the order is the ordinal's, so
+the leaderboard's order and its numbers agree; in practice the ordinal
+stays above -10, so no rating reaches 0.  A rating is **provisional** (shown
+with a ``?``, as Lichess marks a rating whose deviation is still high)
+until :data:`PROVISIONAL_GAMES` rated games: with OpenSkill's defaults the
+first game moves a two-player newcomer's ordinal by about 5, and only from
+the fifth on are the moves half that, sigma having fallen from 8.3 to about
+6.4.  ``/rating`` still gives the model's own numbers, mu and sigma.
 """
 
 from __future__ import annotations
@@ -56,11 +70,16 @@ __all__ = [
     "DEFAULT_MU",
     "DEFAULT_SIGMA",
     "MODEL",
+    "PROVISIONAL_GAMES",
     "FinishedGame",
     "RatedTeam",
     "Rating",
     "ordinal",
+    "provisional",
     "rate",
+    "rating_words",
+    "shown_points",
+    "shown_rating",
     "sides",
     "teams",
     "trend",
@@ -71,6 +90,35 @@ __all__ = [
 MODEL: Final = PlackettLuce()
 DEFAULT_MU: Final = MODEL.mu
 DEFAULT_SIGMA: Final = MODEL.sigma
+
+SHOWN_START: Final = 1000
+"""The rating a newcomer sees (ordinal 0)."""
+SHOWN_PER_POINT: Final = 40
+"""Shown rating points per point of the ordinal: the model's average,
+known exactly (ordinal 25), is 2000."""
+PROVISIONAL_GAMES: Final = 5
+"""Rated games before a rating loses its ``?`` (see the module's docstring)."""
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating players see: ``1000 + 40 * (mu - 3 sigma)``, rounded, at least 0."""
+    return max(0, round(SHOWN_START + SHOWN_PER_POINT * ordinal(mu, sigma)))
+
+
+def shown_points(change: float) -> int:
+    """A change of the ordinal (a game's, a trend) in shown rating points."""
+    return round(SHOWN_PER_POINT * change)
+
+
+def provisional(games: int) -> bool:
+    """Fewer than :data:`PROVISIONAL_GAMES` rated games: the rating is a first guess."""
+    return games < PROVISIONAL_GAMES
+
+
+def rating_words(mu: float, sigma: float, games: int) -> str:
+    """``1184``, or ``1184?`` while provisional."""
+    return f"{shown_rating(mu, sigma)}{'?' if provisional(games) else ''}"
+
 
 #: The engine whose seats play in partnerships.
 CHATURAJI: Final = "chaturaji"

@@ -160,6 +160,20 @@ def default_tiebreaks(table_size: int) -> tuple[Tiebreak, ...]:
     return (Tiebreak.OPPONENTS_POINTS, Tiebreak.AVERAGE_PLACE)
 
 
+def format_tiebreaks(format: str, table_size: int) -> tuple[Tiebreak, ...]:
+    """The tie-breaks of a tournament of ``format`` (``"swiss"``,
+    ``"round_robin"``, ...): :func:`default_tiebreaks`, but a round robin's
+    have no Buchholz nor opponents' points.  When everyone meets everyone,
+    a player's opponents are everybody else, so those sums are the same
+    total less the player's own points: equal for everyone tied, they break
+    no tie (issue 31).  Sonneborn-Berger (whom you beat) and the average
+    place still do."""
+    if format != "round_robin":
+        return default_tiebreaks(table_size)
+    sums = (Tiebreak.BUCHHOLZ, Tiebreak.OPPONENTS_POINTS)
+    return tuple(kind for kind in default_tiebreaks(table_size) if kind not in sums)
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One row of the standings table."""

@@ -26,7 +26,7 @@ from tests.discord_harness import FakeDiscord, FakeUser, Sent
 Style = Literal["buttons", "command", "hand"]
 
 CUSTOM_ID = re.compile(
-    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|takeback:\d+:\d+|takeback-answer:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+|follow:\d+|follows:\d+)$"
+    r"^chaupal:(lobby:\d+:(join|leave|start)|move:\d+:\d+:[\d.]*|choose:\d+:\d+:[\d.]*:\d+|board:\d+:\d+:\d+|mine:\d+|tournament:\d+:(join|leave)|replace:\d+:\d+:\d+:\d+:(take|decline)|tournaments:join|help:[a-z_]+:(rules|full|new|options(:\d+)?)|resign:\d+:\d+:\d+:(yes|no)|takeback:\d+:\d+|takeback-answer:\d+:\d+:(yes|no)|rematch:\d+|next|history:\d+:\d+:[a-z_]+:\d+:\d+:(first|prev|next|last)|history:\d+|replay:\d+|review:\d+:\d+:\d+:(first|prev|next|last)|review-move:\d+:\d+:\d+(:\d)?|follow:\d+|follows:\d+)$"
 )
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ("asha", "bhima", "chitra", "dev")

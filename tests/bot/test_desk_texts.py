@@ -260,9 +260,12 @@ def test_standings_lines_with_halves_drops_and_no_average_place() -> None:
     text = standings_text("🏆 **Cup** — after round 3", table, players)
     assert text.splitlines() == [
         "🏆 **Cup** — after round 3",
-        "1. **Alice** — 2½ points · Opp 1½ · Avg place 1",
-        f"2. **{safe_name(EVIL)}** (dropped) — ½ point · Opp 2 · Avg place 2½",
-        "3. **Carol** — 0 points · Opp 0 · Avg place –",
+        "1. **Alice** — 2½ points · opponents' points 1½ · average place 1",
+        f"2. **{safe_name(EVIL)}** (dropped) — ½ point · opponents' points 2 · average place 2½",
+        "3. **Carol** — 0 points · opponents' points 0 · average place –",
+        "Equal points are split by opponents' points (the others' mean points at each of "
+        "your tables, added up), then by average place (your mean place at a table, "
+        "lower first).",
     ]
     assert EVIL not in text
 
@@ -274,15 +277,21 @@ def test_points_and_tiebreaks_are_written_one_way() -> None:
     players = {A: TournamentPlayer(A, "Alice", 0.0), C: TournamentPlayer(C, "Carol", 0.0)}
     table = [row(1, A, 3.5, 11.5, 7.25), row(2, C, 1.0, 9.0, 2.75)]
     lines = standings_text("T", table, players).splitlines()
-    assert lines[1:] == [
-        "1. **Alice** — 3½ points · Bh 11½ · SB 7¼",
-        "2. **Carol** — 1 point · Bh 9 · SB 2¾",
+    assert lines[1:3] == [
+        "1. **Alice** — 3½ points · Buchholz 11½ · Sonneborn-Berger 7¼",
+        "2. **Carol** — 1 point · Buchholz 9 · Sonneborn-Berger 2¾",
     ]
 
 
 def test_standings_of_a_player_unknown_to_the_table() -> None:
     text = standings_text("T", [row(1, 999, 1.0, 0.0, 0.0)], {})
-    assert text.splitlines()[1] == "1. **?** — 1 point · Bh 0 · SB 0"
+    assert text.splitlines()[1] == "1. **?** — 1 point · Buchholz 0 · Sonneborn-Berger 0"
+    # Issue 31: "Bh 0 · SB 0" needed words: each tie-break named, and said what it counts.
+    assert text.splitlines()[2] == (
+        "Equal points are split by Buchholz (the points of everyone you met, added up), "
+        "then by Sonneborn-Berger (the points of each player you beat, and half of each "
+        "you drew)."
+    )
 
 
 def test_standings_without_tiebreaks() -> None:
@@ -302,10 +311,11 @@ def test_five_hundred_players_fit_one_message() -> None:
     assert len(text) <= MAX_CONTENT
     lines = text.splitlines()
     assert lines[0] == title
-    shown = lines[1:-1]
+    shown = lines[1:-2]
     assert 0 < len(shown) < 500
     assert [int(line.split(".", 1)[0]) for line in shown] == list(range(1, len(shown) + 1))
-    assert lines[-1] == f"…and {500 - len(shown)} more in the image."
+    assert lines[-2] == f"…and {500 - len(shown)} more in the image."
+    assert lines[-1].startswith("Equal points are split by Buchholz")
     assert "(dropped)" in shown[0]  # player 1000 dropped
     assert "(dropped)" not in shown[1]
     assert "<@everyone>" not in text and "@everyone" not in text
@@ -315,7 +325,7 @@ def test_standings_that_fit_have_no_more_line() -> None:
     players = {1000 + i: TournamentPlayer(1000 + i, f"p{i}", 0.0) for i in range(10)}
     table = [row(i + 1, 1000 + i, 1.0, 0.0, 0.0) for i in range(10)]
     lines = standings_text("T", table, players).splitlines()
-    assert len(lines) == 11 and "more in the image" not in lines[-1]
+    assert len(lines) == 12 and "more in the image" not in lines[-2]
 
 
 # -- announcement_text --------------------------------------------------------------------

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.engines.core import CHANCE
 from tests.bot.driver import (
@@ -202,5 +205,52 @@ async def test_a_game_resigned_before_any_move_is_not_rated(tmp_path: Path) -> N
         assert await service.ratings.is_rated(played_id)
         said = await fake.slash(bhima, "rating")
         assert any("Artaban" in (s.content or "") for s in said), said
+    finally:
+        await fake.close()
+
+
+async def test_the_set_up_image_names_what_the_menu_offers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: the set-up image said "Type 'set a 1'" beside a menu whose
+    options read "File a: top value 1".  Its hint now names the menu's
+    own options, at every step of a set-up made by menus."""
+    import bot.rendering as rendering
+    from renderers.common import record_text
+
+    hints: list[str] = []
+    real = rendering.render_png
+
+    def recording(engine: str, kind: str, view: Any, names: Any) -> bytes:
+        with record_text() as records:
+            data = real(engine, kind, view, names)
+        if kind == "private":
+            hints.append(" ".join(r.text for r in records))
+        return data
+
+    monkeypatch.setattr(rendering, "render_png", recording)
+    fake = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 21))
+    try:
+        asha, bhima = fake.user("asha"), fake.user("bhima")
+        _, lobby = await open_lobby(fake, "artaban", asha, bhima)
+        await start(fake, asha, lobby)
+        board = boards(fake)[-1]
+        out = await fake.click(asha, board, fake.find_button(board, label="Choose…")["custom_id"])
+        message = menu_of(fake, out).message_id or 0
+        labels: set[str] = set()
+        for _ in range(12):
+            selects = fake.selects(message)
+            if not selects:
+                break
+            options = selects[0]["options"]
+            labels |= {o["label"] for o in options}
+            steps = [o for o in options if not o["label"].startswith(("Random", "Start the"))]
+            await fake.select(asha, message, selects[0]["custom_id"], [steps[0]["value"]])
+        drawn = " ".join(hints)
+        assert "Type '" not in drawn and "'set a" not in drawn and "'commit'" not in drawn
+        assert "in the menu" in drawn
+        for named in ("File a: top value", "Random arrangement", "Leader on file", "Commit"):
+            assert named in drawn, named
+            assert any(label.startswith(named) for label in labels), (named, labels)
     finally:
         await fake.close()

@@ -87,6 +87,36 @@ async def test_help_is_one_page_with_how_to_start_and_every_game(fake: FakeDisco
     assert_ids_allowed(fake)
 
 
+async def test_help_tells_a_newcomer_what_to_do_first_and_where_things_are(
+    fake: FakeDiscord,
+) -> None:
+    """Issue 31: ``/help`` never mentioned ``/chaupal me``, ``/leaderboard``
+    or tournaments, and spent its room on export and follow.  Now: what to
+    do first, then the everyday commands, your settings, ratings,
+    tournaments and the moderators' commands; every command it names is one
+    the bot has."""
+    text = (await help_page(fake, fake.user("asha"))).content or ""
+    assert len(text) <= 2000
+    for command in (
+        "/chaupal me",
+        "/leaderboard",
+        "/rating",
+        "/profile",
+        "/tournament join",
+        "/tournament standings",
+        "/game mine",
+        "/game next",
+        "/chaupal settings show",
+    ):
+        assert f"`{command}" in text, command
+    # What to do first comes first, before any other command.
+    assert text.index("Start here") < text.index("`/game new`") < text.index("`/game mine`")
+    assert "/game export" not in text and "/game follow" not in text
+    named = set(re.findall(r"`/([a-z_]+(?: [a-z_]+)*)`", text))
+    known = {command.qualified_name for command in bot_of(fake).tree.walk_commands()}
+    assert named and named <= known, named - known
+
+
 @pytest.mark.parametrize("name", sorted(ENGINES))
 async def test_a_rules_button_gives_the_summary_then_the_complete_rules(
     fake: FakeDiscord, name: str

@@ -88,7 +88,7 @@ async def test_history_pages_newest_first_with_links_changes_and_buttons(
     for line in rows(text):
         assert re.search(r"<t:\d+:d>", line), line
         assert "won by" in line, line
-        assert re.search(r"\([+-]\d+\.\d\)", line), line  # rated: each player's change
+        assert re.search(r"\([+-]\d+\)", line), line  # rated: each player's change, in points
         assert "@everyone" not in line and "<@&" not in line
     assert safe_name(EVIL)[:10] in text  # the nickname shown escaped
     # Each row links the game's board, a message that exists.

@@ -21,6 +21,7 @@ import pytest
 from PIL import Image
 
 import bot.rendering as rendering
+from bot.edge.archive import ordinal
 from bot.edge.client import ChaupalBot
 from bot.engines import get_engine
 from bot.engines.core import progress_seat
@@ -123,10 +124,11 @@ def replay_of(out: list[Sent]) -> tuple[Sent, bytes]:
 
 @pytest.fixture
 async def kauda(fake: FakeDiscord) -> dict[str, Any]:
-    """A finished two-player Kauda Baji game (one piece each, played out)."""
+    """A finished two-player Kauda Baji game (one piece each): 60 moves,
+    then Bhima resigns, so that its replay shows every move."""
     asha, bhima = fake.user("asha"), fake.user("bhima", nick=EVIL)
     game_id = await new_game(fake, "kauda_baji", [asha, bhima], "pieces=1")
-    await play(bot_of(fake), game_id, random.Random(3), 400)
+    await play(bot_of(fake), game_id, random.Random(3), 60)
     game = await bot_of(fake).service.get(game_id)
     if not game.is_over:
         await resign_game(fake, bhima, game=game_id)
@@ -247,6 +249,26 @@ async def test_a_long_game_is_sampled_to_fit_and_says_so(
     assert f"{moves} moves" in (message.content or "")
 
 
+async def test_a_long_game_shows_every_kth_move_and_says_why(fake: FakeDiscord) -> None:
+    """Issue 31: a replay keeps at most ``MAX_FRAMES`` pictures (about two
+    minutes, and seconds to draw), whatever the upload limit allows, and
+    its message says so."""
+    from renderers.replay import MAX_FRAMES
+
+    asha, bhima = fake.user("asha"), fake.user("bhima")
+    game_id = await new_game(fake, "kauda_baji", [asha, bhima])
+    await play(bot_of(fake), game_id, random.Random(8), 300)
+    moves = frames(await load_record(bot_of(fake).store, game_id))[-1].move
+    assert moves >= 2 * MAX_FRAMES
+    message, gif = replay_of(await fake.slash(asha, "game replay", game=game_id))
+    assert gif_frames(gif) == MAX_FRAMES
+    step = ordinal(round(moves / (MAX_FRAMES - 1)))
+    assert (
+        f"{moves} moves, shown every {step} move ({MAX_FRAMES} pictures: a replay keeps "
+        f"at most {MAX_FRAMES})." in (message.content or "")
+    )
+
+
 async def test_the_followers_end_dm_carries_the_final_board_and_the_replay(
     fake: FakeDiscord, draws: list[int]
 ) -> None:
@@ -303,8 +325,10 @@ async def test_review_steps_through_the_game_editing_one_message(
     assert disabled(fake, review) == {"▶", "⏭"}  # at the end
     [(_, png)] = review.files  # Kauda Baji hides nothing: the board alone
     assert png.startswith(PNG_MAGIC)
-    [select] = fake.selects(review)
-    assert len(select["options"]) == min(25, last + 1)
+    # Ranges of 25 moves, then the moves of the range shown.
+    ranges, moves = fake.selects(review)
+    assert [o["label"] for o in ranges["options"]][:2] == ["Start to move 24", "Moves 25–49"]
+    assert [int(o["value"]) for o in moves["options"]] == list(range(last // 25 * 25, last + 1))
 
     await fake.click(asha, review, nav(fake, review, "◀"))
     now = fake.current(review)
@@ -317,7 +341,7 @@ async def test_review_steps_through_the_game_editing_one_message(
     await fake.click(asha, review, nav(fake, now, "▶"))
     now = fake.current(review)
     assert review_move(now) == 1
-    [select] = fake.selects(now)
+    select = fake.selects(now)[-1]
     target = [o["value"] for o in select["options"]][-2]
     await fake.select(asha, review, select["custom_id"], [target])
     now = fake.current(review)
@@ -332,22 +356,93 @@ async def test_review_steps_through_the_game_editing_one_message(
     assert_no_secret_ids(fake)
 
 
-async def test_review_of_a_long_game_offers_moves_around_the_current_one(
-    fake: FakeDiscord,
-) -> None:
+async def test_any_move_of_a_long_game_is_two_picks_away(fake: FakeDiscord) -> None:
+    """Issue 31: "Go to a move" offered 25 sampled moves of hundreds, the
+    rest one ◀/▶ at a time, labels cut mid-word.  Now a select of ranges of
+    25 moves, then one of the moves of that range: any move in two picks."""
     asha, bhima = fake.user("asha"), fake.user("bhima")
     game_id = await new_game(fake, "kauda_baji", [asha, bhima])
-    played = await play(bot_of(fake), game_id, random.Random(8), 80)
+    played = await play(bot_of(fake), game_id, random.Random(8), 300)
+    headlines = [
+        f.headline(("asha", "bhima"))
+        for f in frames(await load_record(bot_of(fake).store, game_id))
+    ]
     review = answer(await fake.slash(asha, "game review", game=game_id))
-    [select] = fake.selects(review)
-    values = [int(o["value"]) for o in select["options"]]
-    assert len(values) == 25 and values[0] == 0 and values[-1] == played
-    middle = values[len(values) // 2 - 3]
-    await fake.select(asha, review, select["custom_id"], [str(middle)])
-    [select] = fake.selects(fake.current(review))
-    values = [int(o["value"]) for o in select["options"]]
-    assert {middle - 1, middle, middle + 1} <= set(values) and values[-1] == played
-    assert [o["default"] for o in select["options"] if int(o["value"]) == middle] == [True]
+    for target in (137, 3, played - 30):
+        ranges, _ = fake.selects(fake.current(review))
+        assert len(ranges["options"]) == played // 25 + 1 <= 25
+        [wanted] = [
+            o for o in ranges["options"] if int(o["value"]) <= target < int(o["value"]) + 25
+        ]
+        await fake.select(asha, review, ranges["custom_id"], [wanted["value"]])
+        shown = fake.current(review)
+        assert review_move(shown) == int(wanted["value"])  # a range shows its first move
+        _, moves = fake.selects(shown)
+        assert moves["options"][0]["default"] is True
+        await fake.select(asha, review, moves["custom_id"], [str(target)])
+        assert review_move(fake.current(review)) == target
+    # Every label within Discord's 100 characters, cut only between words.
+    for select in fake.selects(fake.current(review)):
+        for option in select["options"]:
+            label = option["label"]
+            assert len(label) <= 100
+            if label.endswith("…"):
+                move = int(option["value"])
+                full = f"Move {move}: {headlines[move]}"
+                assert full.startswith(label[:-1]) and full[len(label) - 1] in " ,.;:", label
+
+
+async def test_a_review_select_sent_before_levels_still_goes_to_its_move(
+    fake: FakeDiscord, kauda: dict[str, Any]
+) -> None:
+    """``chaupal:review-move:<owner>:<game>:<frame>`` without a level (one
+    select of sampled moves): its value is a frame, as every level's is."""
+    game_id, asha = kauda["id"], kauda["asha"]
+    review = answer(await fake.slash(asha, "game review", game=game_id))
+    old_id = f"chaupal:review-move:{asha.id}:{game_id}:{review_move(review)}"
+    raw = dict(fake.world.messages[review.message_id or 0])
+    raw["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": old_id,
+                    "options": [{"label": "Move 7: …", "value": "7"}],
+                }
+            ],
+        }
+    ]
+    await fake._component_interaction(
+        asha,
+        raw,
+        {"custom_id": old_id, "component_type": 3, "values": ["7"]},
+        expect_error=False,
+        expect_ack=True,
+    )
+    now = fake.current(review)
+    assert review_move(now) == 7 and len(fake.selects(now)) == 2
+
+
+async def test_commits_fold_into_the_reveal_they_lead_to(fake: FakeDiscord) -> None:
+    """Issue 31: stepping back through a Sangram game, no move is only
+    "Chitra committed a card": a round's commits are one step, the reveal."""
+    users = [fake.user(n) for n in ("asha", "bhima", "dev")]
+    game_id = await new_game(fake, "sangram", users)
+    await play(bot_of(fake), game_id, random.Random(7), 24)
+    review = answer(await fake.slash(users[0], "game review", game=game_id))
+    said: list[str] = []
+    while True:
+        shown = fake.current(review)
+        said.append((shown.content or "").splitlines()[1])
+        if review_move(shown) == 0:
+            break
+        await fake.click(users[0], review, nav(fake, shown, "◀"))
+    reveals = [line for line in said if "Reveal:" in line]
+    assert reveals and all("committed a card." in line for line in reveals)
+    # Only the move shown last may be a round's commits still under way.
+    for line in said[1:]:
+        assert "Reveal:" in line or "committed a card." not in line, line
 
 
 async def test_a_foreign_or_stale_press_is_refused(

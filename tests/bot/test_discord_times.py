@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.edge.delivery import jump_url
 from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
 from bot.tournament.ratings import FinishedGame, rate
@@ -146,7 +147,7 @@ async def test_game_list_counts_the_players_moves_not_chance_or_table_events(
         game_id, lobby = await open_lobby(fake, "kauda_baji", *users, options="pieces=1")
         await start(fake, users[0], lobby)
         out = texts(await fake.slash(users[0], "game list"))
-        assert f"#{game_id} Kauda Baji — active, no move yet" in out, out
+        assert f"#{game_id} Kauda Baji — active, no move yet — [board](<" in out, out
 
         rng = random.Random(2)
         moved = 0
@@ -167,10 +168,17 @@ async def test_game_list_counts_the_players_moves_not_chance_or_table_events(
 
         out = texts(await fake.slash(users[1], "game list"))
         line = next(ln for ln in out.splitlines() if ln.startswith(f"#{game_id} "))
-        assert line == f"#{game_id} Kauda Baji — active, 8 moves, the last {stamp(last)}", line
+        board = await bot_of(fake).store.get_message(game_id, "board")
+        assert board is not None
+        link = f"[board](<{jump_url(fake.guild_id, board[0], board[1])}>)"
+        assert line == f"#{game_id} Kauda Baji — active, 8 moves, the last {stamp(last)} — {link}"
         assert f"move {game.version}" not in out
-        # The caller's own games say the same.
-        assert f"in <#{fake.channel_id}>, 8 moves" in out, out
+        # The caller's own games say the same, in the game's thread (issue
+        # 31: the list named the channel the thread hangs off).
+        record = await bot_of(fake).store.get_game(game_id)
+        assert record is not None and record.thread_id is not None
+        assert f"in <#{record.thread_id}>, 8 moves" in out, out
+        assert f"<#{fake.channel_id}>" not in out
     finally:
         await fake.close()
 

@@ -285,7 +285,7 @@ async def test_a_nine_player_sangram_pod_tournament_over_two_rounds(cup: Cup) ->
     assert order == [cup.by_id[u].name for u, _ in expected]
     # Placement points: 2/1/0 a table, ties share: 3 points a table, 6 tables.
     assert sum(p for _, p in expected) == pytest.approx(18)
-    assert "Opp" in (answer.content or "")  # pod tie-breaks
+    assert "opponents' points" in (answer.content or "")  # pod tie-breaks
     assert_no_secret_ids(cup.fake)
 
 
@@ -441,3 +441,28 @@ async def test_a_tournament_table_is_short_and_its_finished_game_offers_no_remat
     assert "after 1 round." in (final.content or ""), final.content
     problems = wording_problems(cup.fake)
     assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+async def test_round_robin_standings_spell_out_their_one_tiebreak(cup: Cup) -> None:
+    """Issue 31: the standings said "Bh 0 · SB 0", and a round robin showed
+    Buchholz, which cannot split players who all met the same opponents.
+    Now each tie-break is named and explained, and a round robin has only
+    Sonneborn-Berger."""
+    await cup.open(3)
+    tid, announcement = await cup.new("artaban", "round_robin")
+    await cup.join_everyone(announcement)
+    await cup.start()
+    for round in (1, 2, 3):
+        for table in await cup.tables(round):
+            if table.game_id is not None:
+                await resign(cup.fake, cup.by_id[table.seats[1]], game=table.game_id)
+        await cup.fake.settle()
+    assert (await cup.record()).status == "finished"
+    out = await cup.fake.slash(cup.players[0], "tournament standings", tournament=tid)
+    answer = next(s for s in out if s.files)
+    text = answer.content or ""
+    rows = re.findall(r"^\d+\. \*\*\w+\*\* — .*$", text, re.M)
+    assert len(rows) == 3
+    assert all(re.search(r"— \d+ points? · Sonneborn-Berger \d", row) for row in rows), rows
+    assert "Buchholz" not in text and "Bh " not in text and " SB " not in text
+    assert "Equal points are split by Sonneborn-Berger (the points of each player you beat" in text

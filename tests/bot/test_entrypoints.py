@@ -215,6 +215,19 @@ def test_bench_prints_json_on_stdout_and_progress_on_stderr(
     assert any("3 live games" in line for line in progress) and progress[-1].endswith("done")
 
 
+def test_bench_replays_times_each_seeded_games_replay(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 31: ``--replays`` alone, the seeded games' replays (the output,
+    never the speed)."""
+    assert bench_main(["--replays", "--games", "chaturaji", "--no-progress"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(report["replays"]) == ["chaturaji-2p", "chaturaji-3p", "chaturaji-4p"]
+    for figures in report["replays"].values():
+        assert 0 < figures["kept"] <= figures["frames"] == figures["moves"] + 1
+        assert figures["cpu_s"] > 0 and 0 < figures["bytes"] < 10 * 1024 * 1024
+
+
 def test_bench_is_quick_unless_asked_for_the_full_run() -> None:
     from bot.bench import FULL, QUICK, Profile, profile_for
 

@@ -185,15 +185,20 @@ async def test_mine_lists_live_games_and_marks_the_turn(bot_at: Opener) -> None:
         board = await store.get_message(game_id, "board")
         assert board is not None
         link = f"https://discord.com/channels/{fake.guild_id}/{board[0]}/{board[1]}"
-        assert line.endswith(link), line
+        # Issue 31: a tidy link, as /game history writes them, and the game's thread.
+        assert line.endswith(f" — [board](<{link}>)"), line
         record = await store.get_game(game_id)
         assert record is not None and board[0] == record.thread_id
+        assert f" in <#{record.thread_id}>" in line
         assert ("your turn" in line) == turn[game_id], line
         if not turn[game_id]:
             assert "waiting for **" in line
     lobby_message = await store.get_message(waiting, "lobby")
     assert lobby_message is not None and "lobby" in by_game[waiting]
-    assert by_game[waiting].endswith(str(lobby_message[1]))
+    assert by_game[waiting].endswith(f"/{lobby_message[1]}>)")
+    assert "[lobby](<https://" in by_game[waiting]
+    # No raw URL anywhere: every link is inside [text](<...>).
+    assert all(" https://" not in line for line in lines)
     # Games whose turn it is come first.
     order = [int(re.findall(r"#(\d+)", line)[0]) for line in lines[1:]]
     assert order[-1] == waiting

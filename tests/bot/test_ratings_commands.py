@@ -25,7 +25,14 @@ from bot.edge.client import ChaupalBot
 from bot.edge.delivery import jump_url
 from bot.engines.core import progress_seat
 from bot.outgoing import safe_name
-from bot.tournament.ratings import FinishedGame, Rating, rate
+from bot.tournament.ratings import (
+    PROVISIONAL_GAMES,
+    FinishedGame,
+    Rating,
+    rate,
+    rating_words,
+    shown_rating,
+)
 from renderers.leaderboard import WIDTH
 from tests.bot.driver import PNG_MAGIC, bot_of, make_bot, open_lobby, start
 from tests.bot.driver import resign as resign_game
@@ -149,10 +156,68 @@ async def test_leaderboard_image_and_text_follow_the_stored_order(
     for place, record in enumerate(top, start=1):
         line = lines[place]
         assert line.startswith(f"{place}. **{safe_name(display(by_id[record.user_id]))}**"), line
-        assert f" {round(record.ordinal)} · " in line
+        assert f" {rating_words(record.mu, record.sigma, record.games)} · " in line
         assert f"{record.games} game" in line and f"{record.wins} win" in line
-        assert "▲" in line or "▼" in line or "= 0.0" in line
+        assert "▲" in line or "▼" in line or "= 0" in line
     assert_nobody_pinged(fake)
+
+
+async def test_a_newcomers_rating_is_provisional_and_never_negative(
+    fake: FakeDiscord, seeded: dict[str, FakeUser]
+) -> None:
+    """Issue 31: first games gave ratings of 3, 2, -3, -4 and the words
+    "rating = mu - 3 sigma".  Now a rating on Chaupal's scale (1000 to
+    start), marked ``?`` until enough rated games, never negative; the
+    model's own numbers stay in ``/rating``."""
+    bot = bot_of(fake)
+    top = await bot.service.ratings.top(fake.guild_id, KB)
+    assert any(r.ordinal < 0 for r in top)  # the model's number is below zero
+    assert all(r.games < PROVISIONAL_GAMES for r in top)
+    content = answer(await fake.slash(fake.user("viewer"), "leaderboard", game=KB)).content or ""
+    lines = content.splitlines()
+    for record, line in zip(top, lines[1:], strict=False):
+        shown = re.search(r"\*\* (\S+) · ", line)
+        assert shown is not None, line
+        assert shown[1] == f"{shown_rating(record.mu, record.sigma)}?" and int(shown[1][:-1]) > 0
+    assert "mu - 3 sigma" not in content and "provisional" in lines[-1]
+    asha = seeded["asha"]
+    mine = answer(await fake.slash(asha, "rating", game=KB)).content or ""
+    assert re.search(r"\*\*\d+\?\*\* \(OpenSkill: mu \d+\.\d, sigma \d+\.\d\)", mine), mine
+    assert "provisional" in mine and "1000 + 40" in mine
+    profile = answer(await fake.slash(asha, "profile", option_values={"user": asha})).content
+    assert profile is not None and "OpenSkill" not in profile
+    assert re.search(r"- \*\*Kauda Baji\*\*: \*\*\d+\?\*\*", profile), profile
+
+
+async def test_a_rating_loses_its_mark_after_enough_games(fake: FakeDiscord) -> None:
+    bot = bot_of(fake)
+    store = bot.service.ratings
+    record = await bot.store.create_game(
+        engine="artaban",
+        engine_revision=1,
+        options={},
+        guild_id=fake.guild_id,
+        channel_id=fake.channel_id,
+        thread_id=None,
+        creator_id=1,
+        now=1.0,
+    )
+    dev, eve = fake.user("dev"), fake.user("eve")
+    for user in (dev, eve):
+        await bot.store.add_seat(record.id, user.id, user.name, 1.0)
+    for game in range(PROVISIONAL_GAMES):
+        winner = game % 2
+        finished = FinishedGame(
+            "artaban", (dev.id, eve.id), (frozenset({winner}), frozenset({1 - winner}))
+        )
+        stored = await store.ratings(fake.guild_id, "artaban", [dev.id, eve.id])
+        changes = rate({u: Rating.of(r) for u, r in stored.items()}, finished)
+        assert await store.apply(9100 + game, fake.guild_id, "artaban", changes.values(), 2.0)
+    content = answer(await fake.slash(dev, "rating")).content or ""
+    rated = await store.get(fake.guild_id, "artaban", dev.id)
+    assert rated is not None and rated.games == PROVISIONAL_GAMES
+    assert f"**{shown_rating(rated.mu, rated.sigma)}** (OpenSkill" in content
+    assert "?" not in content.split("OpenSkill")[0] and "provisional" not in content
 
 
 async def test_leaderboard_of_a_game_nobody_played_says_so(
@@ -197,7 +262,8 @@ async def test_leaderboard_shows_the_top_twenty(fake: FakeDiscord) -> None:
     sent = answer(out)
     assert sent.files and sent.files[0][1].startswith(PNG_MAGIC)
     lines = (sent.content or "").splitlines()
-    assert len(lines) == 1 + 5 + 1 and "15 more" in lines[-1]
+    # Title, five players, "…and 15 more", and what the ``?`` of a newcomer means.
+    assert len(lines) == 1 + 5 + 1 + 1 and "15 more" in lines[-2] and "provisional" in lines[-1]
     for place, rec in enumerate(top[:5], start=1):
         assert lines[place].startswith(f"{place}. **p{rec.user_id} \\*x\\***"), lines[place]
     assert_nobody_pinged(fake)
@@ -228,8 +294,8 @@ async def test_rating_of_the_caller_lists_every_game(
         rank = await store.rank(fake.guild_id, engine, asha.id)
         assert rank is not None
         [line] = [ln for ln in content.splitlines() if ln.startswith(f"- **{title}**")]
-        assert f"**{round(record.ordinal)}**" in line
-        assert f"mu {record.mu:.1f} ± {record.sigma:.1f}" in line
+        assert f"**{rating_words(record.mu, record.sigma, record.games)}**" in line
+        assert f"OpenSkill: mu {record.mu:.1f}, sigma {record.sigma:.1f}" in line
         assert f"#{rank[0]} of {rank[1]} player" in line
         assert f"{record.games} game" in line and f"{record.wins} win" in line
     assert_nobody_pinged(fake)
@@ -288,7 +354,7 @@ async def test_profile_lists_games_ratings_and_linked_results(
         assert f"#{entry.game_id}:" in line
         board = await bot.store.get_message(entry.game_id, "board")
         assert board is not None
-        assert line.endswith(jump_url(fake.guild_id, board[0], board[1])), line
+        assert line.endswith(f"[board](<{jump_url(fake.guild_id, board[0], board[1])}>)"), line
         game = await bot.store.get_game(entry.game_id)
         assert game is not None and game.thread_id == board[0]  # the board is in the thread
     # The resignation: Asha was last of two, and lost rating.
@@ -323,7 +389,7 @@ async def test_profile_links_to_the_channel_without_a_board(
     content = answer(await fake.slash(eve, "profile", option_values={"user": dev})).content or ""
     [line] = [ln for ln in content.splitlines() if f"#{record.id}:" in ln]
     assert "1st of 2, won" in line and "▲" in line
-    assert line.endswith(jump_url(fake.guild_id, fake.channel_id))
+    assert line.endswith(f"[board](<{jump_url(fake.guild_id, fake.channel_id)}>)")
 
 
 async def test_profile_names_are_escaped_and_empty_profiles_say_so(

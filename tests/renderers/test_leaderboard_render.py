@@ -95,8 +95,8 @@ def test_height_grows_with_rows_and_stops_at_twenty() -> None:
 def test_every_field_is_drawn() -> None:
     _, records = draw(rows(1, names=("Asha",)))
     texts = {r.text for r in records}
-    # rank, name, rounded rating, games, wins, trend with its sign
-    assert {"1", "Asha", "30", "3", "0", "-1.5"} <= texts
+    # rank, name, rounded rating, games, wins, trend in whole points with its sign
+    assert {"1", "Asha", "30", "3", "0", "-2"} <= texts
     assert {"#", "Player", "Rating", "Games", "Wins", "Last 5"} <= texts
 
 
@@ -141,9 +141,18 @@ def test_theme_colours_are_used() -> None:
 
 
 def test_trend_words() -> None:
-    assert format_trend(1.234) == "+1.2"
-    assert format_trend(-0.76) == "-0.8"
-    assert format_trend(0.0) == format_trend(0.01) == format_trend(-0.04) == "0.0"
+    assert format_trend(48.4) == "+48"
+    assert format_trend(-31.6) == "-32"
+    assert format_trend(0.0) == format_trend(0.4) == format_trend(-0.49) == "0"
+
+
+def test_a_provisional_rating_is_marked_and_the_footnote_says_why() -> None:
+    """Issue 31: a newcomer's rating reads ``1184?`` until enough rated games."""
+    first = replace(rows(1, names=("Asha",))[0], rating=1184.0, provisional=True)
+    _, records = draw([first, replace(rows(2)[1], rating=1100.0)])
+    texts = [r.text for r in records]
+    assert "1184?" in texts and "1100" in texts
+    assert any("provisional" in t for t in texts)
 
 
 def test_not_a_game_renderer() -> None:

@@ -12,6 +12,7 @@ from bot.tournament.standings import (
     Scoring,
     Tiebreak,
     default_tiebreaks,
+    format_tiebreaks,
     standings,
     total_points,
 )
@@ -173,3 +174,28 @@ def test_bad_results_are_refused() -> None:
         Result.win(1, (1, 2), 3)
     with pytest.raises(ValueError):
         standings([Player(1), Player(1)], [])
+
+
+def test_a_round_robin_breaks_ties_without_buchholz() -> None:
+    """Issue 31: when everyone meets everyone, Buchholz is everybody's total
+    less one's own points, equal for every tied player: a round robin's
+    standings break ties by Sonneborn-Berger alone (pods: by place)."""
+    players = [Player(p) for p in (1, 2, 3, 4)]
+    # A four-player round robin: 1 beats 2, 2 beats 3, 3 beats 1, all beat 4.
+    results = [
+        Result.win(1, (1, 2), winner=1),
+        Result.win(1, (3, 4), winner=3),
+        Result.win(2, (2, 3), winner=2),
+        Result.win(2, (1, 4), winner=1),
+        Result.win(3, (3, 1), winner=3),
+        Result.win(3, (2, 4), winner=2),
+    ]
+    rows = standings(players, results, tiebreaks=default_tiebreaks(2))
+    tied = [row for row in rows if row.points == 2]
+    assert len(tied) == 3
+    assert len({row.tiebreak(Tiebreak.BUCHHOLZ) for row in tied}) == 1  # breaks nothing
+    assert format_tiebreaks("round_robin", 2) == (Tiebreak.SONNEBORN_BERGER,)
+    assert format_tiebreaks("round_robin", 4) == (Tiebreak.AVERAGE_PLACE,)
+    for other in ("swiss", "elimination", "pods"):
+        assert format_tiebreaks(other, 2) == default_tiebreaks(2)
+        assert format_tiebreaks(other, 4) == default_tiebreaks(4)

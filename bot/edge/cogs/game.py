@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.delivery import jump_url
 from bot.edge.lobby import TABLE_OPTION_HELP, option_values
 from bot.edge.replies import reply
 from bot.engines import ENGINES, get_engine
@@ -19,7 +20,7 @@ from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.outgoing import Style, fill_seats
 from bot.players import LEVELS
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
-from storage.games import GameStatus
+from storage.games import GameRecord, GameStatus
 
 if TYPE_CHECKING:
     from bot.edge.cogs import CogHost
@@ -254,9 +255,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.bot.table.lobby(itx, game, "start")
 
     @app_commands.command(name="play", description="Make a move, typed in the game's notation")
-    @app_commands.describe(
-        action="Your move; start typing to see the legal ones", game=GAME_NUMBER
-    )
+    @app_commands.describe(action="Your move; start typing to see the legal ones", game=GAME_NUMBER)
     @app_commands.autocomplete(action=action_autocomplete)
     @app_commands.autocomplete(game=my_games_autocomplete)
     async def play(
@@ -320,19 +319,34 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         made = await self.bot.store.moves_made(
             [g.id for g in (*here, *mine) if g.status == "active"]
         )
+        links = {g.id: await self.game_link(g) for g in (*here, *mine)}
         lines = ["**In this channel**"]
         lines += [
             f"#{g.id} {get_engine(g.engine).title} — {g.status}"
             + (moves_word(made.get(g.id)) if g.status == "active" else "")
+            + links[g.id]
             for g in here
         ] or ["(none — start one with /game new)"]
         lines.append("**Yours**")
         lines += [
-            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.channel_id}>"
+            # Where it is played: its own thread once started, not the
+            # channel the thread hangs off.
+            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.thread_id or g.channel_id}>"
             + (moves_word(made.get(g.id)) if g.status == "active" else "")
+            + links[g.id]
             for g in mine
         ] or ["(none)"]
-        await reply(itx, "\n".join(lines))
+        await reply(itx, "\n".join(lines), suppress_embeds=True)
+
+    async def game_link(self, record: GameRecord) -> str:
+        """`` — [board](<link>)`` to a game's newest board (a lobby's message
+        while it waits), as ``/game history`` writes its links; empty when
+        neither was stored."""
+        kind = "lobby" if record.status == "lobby" else "board"
+        stored = await self.bot.store.get_message(record.id, kind)
+        if stored is None:
+            return ""
+        return f" — [{kind}](<{jump_url(record.guild_id, stored[0], stored[1])}>)"
 
     @app_commands.command(name="log", description="The public log of a game here, as a file")
     @app_commands.describe(game="Game number (running or finished; default: the one here)")

@@ -1,6 +1,8 @@
-"""``/help``: what Chaupal is, how a game starts, and the five games, with a
-button for each game's rules and one to open a lobby for it (the buttons
-are :class:`bot.edge.ui.items.GameHelpButton`, so they work after a restart)."""
+"""``/help``: what Chaupal is, what a newcomer does first, the commands a
+player needs and where settings, ratings and tournaments are, and the five
+games, with a button for each game's rules and one to open a lobby for it
+(the buttons are :class:`bot.edge.ui.items.GameHelpButton`, so they work
+after a restart)."""
 
 from __future__ import annotations
 
@@ -38,30 +40,35 @@ def players(engine: Engine[Any, Any, Any]) -> str:
 
 
 def help_text() -> str:
-    """The one page ``/help`` shows (well within one message)."""
+    """The one page ``/help`` shows, for a newcomer (issue 31): what to do
+    first, the few commands a player needs, and where settings, ratings and
+    tournaments are; each command's own description says the rest.  Well
+    within one message's 2,000 characters."""
     games = "\n".join(
         f"- **{engine.title}** ({players(engine)}): {GAME_LINES.get(name, engine.title + '.')}"
         for name, engine in ENGINES.items()
     )
     return (
-        "**Chaupal** runs board games in this server's channels, played at "
-        "everyone's own pace: move when you like, and the bot posts the board after every "
-        "move and pings whoever is next. What is secret (a hand, a screen, a set-up) comes "
-        "only to you, by DM or in a message only you can see.\n"
+        "**Chaupal** runs board games in this server's channels, at everyone's own pace: "
+        "move when you like; the bot posts the board and pings whoever is next. Your hand "
+        "or screen comes only to you.\n"
         "\n"
-        "**Starting a game**\n"
-        "1. `/game new` and choose the game (`options:` suggests its variants as you type).\n"
-        "2. Everyone who plays presses **Join** on the lobby; its creator presses **Start**.\n"
-        "3. Play with the buttons under the board: a die or square when the choice is "
-        "public, **Choose…** for your menu, **Show mine** for your hand or screen. "
-        "`/game play` takes a move typed in the game's notation.\n"
-        "`/game mine` lists your games and where it is your turn; `/game rules` gives a "
-        "game's rules.\n"
-        "`/game history` lists the server's finished games (a player's, a game's); "
-        "`/game replay` posts a whole game as an animated image, and `/game review` steps "
-        "through it move by move, only for you; `/game export` gives you its moves as text; "
-        "`/game follow` DMs you when a game you watch ends (`every_move:true`: every "
-        "board), `/game unfollow` stops it.\n"
+        "**Start here**\n"
+        "1. Press **Play** under a game below, or `/game new`.\n"
+        "2. Friends press **Join**; the lobby's creator presses **Start**.\n"
+        "3. Play with the buttons under the board; **Show mine** shows your hand.\n"
+        "\n"
+        "**Everyday**\n"
+        "`/game mine`: your games, yours to play first · `/game next`: the game waiting "
+        "for you · `/game rules`: a game's rules · `/game history`, `/game replay`, "
+        "`/game review`: look back at finished games\n"
+        "**Your settings**: `/chaupal me` (how you are told it is your turn, reminders, "
+        "quiet hours, time zone)\n"
+        "**Ratings**: `/leaderboard`, `/rating`, `/profile`\n"
+        "**Tournaments**: `/tournament join` when a moderator opens one here; "
+        "`/tournament standings`, `/tournament pairings`\n"
+        "**Moderators**: `/chaupal settings show`, then `/moderate settings`, "
+        "`/moderate tournament new`\n"
         "\n"
         f"**The games**\n{games}\n"
         "\n"
@@ -74,7 +81,7 @@ class HelpCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="help", description="What Chaupal is, how to start a game, and the games"
+        name="help", description="How to start playing, the key commands, and the games"
     )
     async def help(self, itx: discord.Interaction[Any]) -> None:
         from bot.edge.ui.items import help_view

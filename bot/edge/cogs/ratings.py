@@ -26,6 +26,13 @@ from bot.edge.replies import reply
 from bot.edge.ui.items import player_history_view
 from bot.engines import ENGINES
 from bot.outgoing import MAX_CONTENT, discord_time, safe_name
+from bot.tournament.ratings import (
+    PROVISIONAL_GAMES,
+    provisional,
+    rating_words,
+    shown_points,
+    shown_rating,
+)
 from renderers.common import to_png
 from renderers.leaderboard import (
     MAX_ROWS,
@@ -47,6 +54,11 @@ TEXT_ROWS = 5
 RECENT = 10
 """Rated games a profile lists."""
 UNKNOWN = "Unknown player"
+RATING_SCALE = (
+    "A rating is 1000 + 40 × (mu − 3 × sigma): OpenSkill's cautious estimate of your "
+    "skill (mu, less three times its uncertainty sigma), so a newcomer starts at 1000 "
+    "and it climbs as your results make the model surer."
+)
 SERVER_ONLY = "Ratings belong to a server; use this command in one."
 
 
@@ -71,16 +83,31 @@ def wins_word(n: int) -> str:
 
 
 def arrow(change: float) -> str:
-    """The trend as text: ``▲ +1.2``, ``▼ -0.8`` or ``= 0.0``."""
-    shown = format_trend(change)
-    if shown == "0.0":
-        return "= 0.0"
-    return ("▲ " if change > 0 else "▼ ") + shown
+    """A change of the ordinal (a rated game's) in shown rating points:
+    ``▲ +48``, ``▼ -32`` or ``= 0``."""
+    return trend_words(shown_points(change))
 
 
-def rating_line(record: RatingRecord, place: tuple[int, int] | None) -> str:
-    """``27 (mu 31.2 ± 1.4) · #2 of 7 players · 12 games, 5 wins``."""
-    parts = [f"**{round(record.ordinal)}** (mu {record.mu:.1f} ± {record.sigma:.1f})"]
+def trend_words(points: float) -> str:
+    """A change already in shown points: ``▲ +48``, ``▼ -32`` or ``= 0``."""
+    shown = format_trend(points)
+    return "= 0" if shown == "0" else ("▲ " if points > 0 else "▼ ") + shown
+
+
+PROVISIONAL_NOTE = (
+    f"`?`: provisional, until {PROVISIONAL_GAMES} rated games (a first guess that each "
+    "game still moves a lot)."
+)
+
+
+def rating_line(record: RatingRecord, place: tuple[int, int] | None, *, model: bool = False) -> str:
+    """``1184 · #2 of 7 players · 12 games, 5 wins``; ``1184?`` while
+    provisional; with ``model`` (``/rating``) the model's own numbers after
+    it: ``(OpenSkill: mu 31.2, sigma 1.4)``."""
+    rating = f"**{rating_words(record.mu, record.sigma, record.games)}**"
+    if model:
+        rating += f" (OpenSkill: mu {record.mu:.1f}, sigma {record.sigma:.1f})"
+    parts = [rating]
     if place is not None:
         rank, players = place
         parts.append(f"#{rank} of {players} player{'s' if players != 1 else ''}")
@@ -159,10 +186,11 @@ class RatingsCog(commands.Cog):
             LeaderboardRow(
                 rank=i + 1,
                 name=names[r.user_id],
-                rating=r.ordinal,
+                rating=shown_rating(r.mu, r.sigma),
                 games=r.games,
                 wins=r.wins,
-                trend=trends.get(r.user_id, 0.0),
+                trend=shown_points(trends.get(r.user_id, 0.0)),
+                provisional=provisional(r.games),
             )
             for i, r in enumerate(top)
         ]
@@ -222,11 +250,14 @@ class RatingsCog(commands.Cog):
             )
             return
         head = "**Your ratings**" if mine else f"**{name}**'s ratings"
-        lines = [f"{head}{where} on this server (rating = mu - 3 sigma):"]
+        lines = [f"{head}{where} on this server:"]
         lines += [
-            f"- **{title_of(r.engine)}**: {rating_line(r, place)}"
+            f"- **{title_of(r.engine)}**: {rating_line(r, place, model=True)}"
             for r, place in zip(records, places, strict=True)
         ]
+        lines.append(RATING_SCALE)
+        if any(provisional(r.games) for r in records):
+            lines.append(PROVISIONAL_NOTE)
         await reply(itx, "\n".join(lines), ephemeral=mine)
 
     # -- /profile --------------------------------------------------------
@@ -262,12 +293,14 @@ class RatingsCog(commands.Cog):
         wins = sum(r.wins for r in records)
         lines = [
             f"**{name}** on this server: {games_word(games)} rated, {wins_word(wins)}.",
-            "**Ratings** (mu - 3 sigma):",
+            "**Ratings** (`/rating` for the model's numbers):",
         ]
         lines += [
             f"- **{title_of(r.engine)}**: {rating_line(r, place)}"
             for r, place in zip(records, places, strict=True)
         ]
+        if any(provisional(r.games) for r in records):
+            lines.append(PROVISIONAL_NOTE)
         # The newest results that fit in one message (each has a link and a time).
         room = MAX_CONTENT - len("\n".join(lines)) - 40
         while results and sum(len(r) + 1 for r in results) > room:
@@ -277,8 +310,9 @@ class RatingsCog(commands.Cog):
         await reply(itx, "\n".join(lines), ephemeral=False, suppress_embeds=True, view=history)
 
     async def result_line(self, guild_id: int, entry: HistoryEntry) -> str:
-        """``- Kauda Baji #12: 1st of 3, won, ▲ +2.1, <t:…:R> — <link>`` (when it
-        was rated, in the reader's own time zone)."""
+        """``- Kauda Baji #12: 1st of 3, won, ▲ +84, <t:…:R> — [board](<link>)``
+        (when it was rated, in the reader's own time zone; a tidy link, as
+        ``/game history`` writes them)."""
         store = self.bot.store
         record = await store.get_game(entry.game_id)
         seats = len(await store.seats(entry.game_id)) if record is not None else 0
@@ -295,24 +329,27 @@ class RatingsCog(commands.Cog):
             link = jump_url(record.guild_id or guild_id, board[0], board[1])
         else:
             link = jump_url(record.guild_id or guild_id, record.thread_id or record.channel_id)
-        return f"{line} — {link}"
+        return f"{line} — [board](<{link}>)"
 
 
 def leaderboard_text(title: str, rows: Sequence[LeaderboardRow]) -> str:
     """The message beside the image: the top five in words, names escaped."""
-    lines = [f"**{title} leaderboard** on this server (rating = mu - 3 sigma):"]
+    lines = [f"**{title} leaderboard** on this server:"]
     for row in rows[:TEXT_ROWS]:
+        mark = "?" if row.provisional else ""
         lines.append(
-            f"{row.rank}. **{safe_name(row.name)}** {round(row.rating)} · "
-            f"{games_word(row.games)}, {wins_word(row.wins)} · {arrow(row.trend)}"
+            f"{row.rank}. **{safe_name(row.name)}** {round(row.rating)}{mark} · "
+            f"{games_word(row.games)}, {wins_word(row.wins)} · {trend_words(row.trend)}"
         )
     if len(rows) > TEXT_ROWS:
         lines.append(f"…and {len(rows) - TEXT_ROWS} more in the image.")
+    if any(row.provisional for row in rows):
+        lines.append(PROVISIONAL_NOTE)
     return "\n".join(lines)
 
 
 def _leaderboard_png(rows: Sequence[LeaderboardRow], title: str) -> bytes:
-    return to_png(render_leaderboard(rows, title=title))
+    return to_png(render_leaderboard(rows, title=title, provisional_games=PROVISIONAL_GAMES))
 
 
 __all__ = ["RatingsCog", "leaderboard_text", "ordinal_word", "setup"]

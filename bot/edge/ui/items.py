@@ -1329,7 +1329,9 @@ class ReviewButton(
     """⏮ ◀ ▶ ⏭ under ``/game review``: the frame before or after the one shown
     (in the custom_id, with the game and the member whose review it is)."""
 
-    def __init__(self, step: ReviewStep, verb: str, *, disabled: bool = False) -> None:
+    def __init__(
+        self, step: ReviewStep, verb: str, *, disabled: bool = False, row: int = 1
+    ) -> None:
         self.step, self.verb = step, verb
         super().__init__(
             discord.ui.Button(
@@ -1337,7 +1339,7 @@ class ReviewButton(
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
                 custom_id=f"chaupal:review:{step.owner}:{step.game_id}:{step.frame}:{verb}",
-                row=1,
+                row=row,
             )
         )
 
@@ -1354,22 +1356,29 @@ class ReviewButton(
 
 class ReviewSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"chaupal:review-move:(?P<owner>\d+):(?P<game>\d+):(?P<frame>\d+)",
+    template=r"chaupal:review-move:(?P<owner>\d+):(?P<game>\d+):(?P<frame>\d+)"
+    r"(?::(?P<level>\d))?",
 ):
-    """**Go to a move…** under ``/game review``: option values are frame numbers
-    (public: every frame of a game is its channel's), read back and kept in
-    range by the archive."""
+    """**Go to a move…** under ``/game review``: option values are frame
+    numbers (public: every frame of a game is its channel's), read back and
+    kept in range by the archive.  A review has one select per level of
+    :func:`bot.replay.menu_levels` (ranges of moves, then moves), ``level``
+    keeping their custom_ids apart; a range's value is its first frame, so
+    every level means the same ("show this frame"), and a select sent
+    before levels (no ``level``) still answers so."""
 
     def __init__(
         self,
         step: ReviewStep,
         options: Sequence[discord.SelectOption] = (),
         placeholder: str = "Go to move…",
+        level: int | None = None,
     ) -> None:
         self.step = step
+        suffix = "" if level is None else f":{level}"
         super().__init__(
             _select(
-                f"chaupal:review-move:{step.owner}:{step.game_id}:{step.frame}",
+                f"chaupal:review-move:{step.owner}:{step.game_id}:{step.frame}{suffix}",
                 options,
                 placeholder,
             )
@@ -1387,23 +1396,34 @@ class ReviewSelect(
         await _archive(itx).review_step(itx, self.step, _picked(self.item))
 
 
-def review_view(step: ReviewStep, count: int, menu: Sequence[tuple[int, str]]) -> discord.ui.View:
-    """A review's components: the "move k" select (``menu``: frame and its
-    label, at most 25) above ⏮ ◀ ▶ ⏭, the first two disabled at the start
-    and the last two at the end."""
+@dataclass(frozen=True)
+class ReviewMenu:
+    """One "go to a move" select of a review: its placeholder and options
+    ``(frame, label, shown)``, ``shown`` marking the one holding the frame
+    on screen."""
+
+    placeholder: str
+    options: tuple[tuple[int, str, bool], ...]
+
+
+def review_view(step: ReviewStep, count: int, menus: Sequence[ReviewMenu]) -> discord.ui.View:
+    """A review's components: the "go to a move" selects (``menus``, at
+    most four, 25 options each) above ⏮ ◀ ▶ ⏭, the first two disabled at
+    the start and the last two at the end."""
     view = discord.ui.View(timeout=None)
-    if count > 1:
+    shown = menus[:4] if count > 1 else []
+    # Each select fills a row of its own, in order (a select's row cannot
+    # be set through a DynamicItem in discord.py 2.7); the buttons go under.
+    for level, menu in enumerate(shown):
         options = [
-            discord.SelectOption(
-                label=label[:100] or "…", value=str(frame), default=frame == step.frame
-            )
-            for frame, label in menu[:25]
+            discord.SelectOption(label=label[:100] or "…", value=str(frame), default=default)
+            for frame, label, default in menu.options[:25]
         ]
-        view.add_item(ReviewSelect(step, options, f"Go to a move ({count - 1} in all)…"))
+        view.add_item(ReviewSelect(step, options, menu.placeholder[:150], level))
     at_start, at_end = step.frame <= 0, step.frame >= count - 1
     for verb in REVIEW_VERBS:
         disabled = at_start if verb in ("first", "prev") else at_end
-        view.add_item(ReviewButton(step, verb, disabled=disabled))
+        view.add_item(ReviewButton(step, verb, disabled=disabled, row=len(shown)))
     return view
 
 
