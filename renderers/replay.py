@@ -49,7 +49,7 @@ when the projection is well over the budget; it then keeps fewer frames
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, Final, Protocol
@@ -256,8 +256,9 @@ class _Wider(Exception):
     board widens the canvas, :data:`MAX_ASPECT`): the frames are laid out
     again on it."""
 
-    def __init__(self, board_size: tuple[int, int]) -> None:
+    def __init__(self, board_size: tuple[int, int], *, measured: bool = True) -> None:
         self.board_size = board_size
+        self.measure_all = measured
 
 
 def _palette(images: Sequence[Image.Image]) -> Image.Image:
@@ -407,6 +408,13 @@ def encode_replay(
     background = _mapped(Image.new("RGB", (1, 1), theme.background), palette).getpixel((0, 0))
     assert isinstance(background, int)
 
+    # Set for a renderer whose board fills a taller frame (``filled_board``).
+    filled: Callable[..., Image.Image] | None = (
+        getattr(renderer, "filled_board", None)
+        if getattr(renderer, "draw_filled", None) is not None
+        else None
+    )
+
     def stream(kept: list[int], scale: float) -> Iterator[tuple[Image.Image, int]]:
         """Each kept frame on the palette: the band and the board mapped
         apart (the same pixels as mapping the whole frame), on a canvas as
@@ -415,7 +423,15 @@ def encode_replay(
         width = _Layout.of(size).width
         for n, index in enumerate(kept):
             frame = chosen[index]
-            if index in drawn:
+            if filled is not None:
+                # A board that fills its frame (Sangram: the last round's
+                # battlefield between rounds) is drawn for the canvas as it
+                # stands; one taller than the canvas lays the frames out
+                # again at its height, so every frame is filled alike.
+                board = filled(frame.view, names=names, theme=theme, height=size[1])
+                if board.height > size[1]:
+                    raise _Wider((max(size[0], board.width), board.height), measured=False)
+            elif index in drawn:
                 board = drawn[index]
             else:
                 board = renderer.board(frame.view, names=names, theme=theme)
@@ -445,7 +461,10 @@ def encode_replay(
         kept = sample(len(chosen), keep)
         try:
             data, written = _write_gif(stream(kept, scale), len(kept), budget, background)
-        except _Wider:
+        except _Wider as wider:
+            if not wider.measure_all:
+                first_size = wider.board_size
+                continue
             # Rare (a tall board in a narrow game): measure every board
             # once, so the canvas is laid out once more and only once.
             sizes = [renderer.board(frame.view, names=names, theme=theme).size for frame in chosen]
