@@ -52,7 +52,7 @@ class Settings:
             raise ConfigError(
                 "DISCORD_TOKEN is not set. Put your bot token in a .env file next to "
                 "pyproject.toml (copy .env.example) or export DISCORD_TOKEN=... "
-                "See README.md, 'Creating the Discord application'."
+                "See README.md, 'Quick start'."
             )
         return self.token
 

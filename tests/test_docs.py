@@ -242,3 +242,46 @@ def test_the_design_pages_link_every_games_rules(document: str) -> None:
         text = text.split("\n## Design\n", 1)[1].split("\n## ", 1)[0]
     linked = {Path(link).name for link in _relative_links(text)}
     assert {f"{name}.md" for name in ENGINES} <= linked, sorted(linked)
+
+
+def test_the_readmes_first_screen_gets_a_moderator_to_a_running_bot() -> None:
+    """Issue 31: the Discord application steps started at line 72, after
+    developer material.  Now the first screen (the first 70 lines) holds
+    the one apt-get line, the application and its token, the invite and
+    ``make run``; the internals live in docs/DEVELOPING.md."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = "\n".join(text.splitlines()[:70])
+    for needed in (
+        "sudo apt-get install -y",
+        "discord.com/developers/applications",
+        "DISCORD_TOKEN=",
+        "oauth2/authorize?client_id=",
+        "make run",
+    ):
+        assert needed in first, needed
+    assert first.index("apt-get install") < first.index("make run")
+    installs = [line for line in text.splitlines() if "apt-get install -y" in line]
+    assert len(installs) == 1, installs  # one line to install everything
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    for section in ("Running it as a service", "Upgrading", "What it needs"):
+        assert section in headings, headings
+    assert headings.index("Running it as a service") < headings.index("Commands")
+    # The internals moved out: no strength tables nor search tuning here.
+    assert "medium vs easy" not in text and "How the search got there" not in text
+    developing = (DOCS / "DEVELOPING.md").read_text(encoding="utf-8")
+    assert "medium vs easy" in developing and "How the search got there" in developing
+
+
+def test_the_service_unit_runs_as_a_user_of_its_own_and_stops_cleanly() -> None:
+    """The README's service section installs this unit: it must run as a
+    non-root user, stop with SIGTERM (the bot's clean stop) and not restart
+    on a setting or database error (exit 2, 3) that needs a person."""
+    unit = (DOCS / "deploy" / "chaupal.service").read_text(encoding="utf-8")
+    settings = dict(
+        line.split("=", 1) for line in unit.splitlines() if "=" in line and not line.startswith("#")
+    )
+    assert settings["User"] not in {"root", "0"}
+    assert settings["KillSignal"] == "SIGTERM"
+    assert set(settings["RestartPreventExitStatus"].split()) == {"2", "3"}
+    assert settings["ExecStart"].endswith("-m bot")
+    assert "docs/deploy/chaupal.service" in (ROOT / "README.md").read_text(encoding="utf-8")
