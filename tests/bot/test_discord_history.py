@@ -19,6 +19,7 @@ from bot.edge.ui.items import HistoryPage, history_custom_id
 from bot.outgoing import safe_name
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, open_lobby, start
 from tests.bot.driver import resign as resign_game
+from tests.bot.test_ratings_commands import play_out
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 
 EVIL = "@everyone **Bhima** <@&1>"
@@ -38,6 +39,8 @@ async def finished(
 ) -> int:
     game_id, lobby = await open_lobby(fake, game, players[0], *players[1:], **kw)
     await start(fake, players[0], lobby)
+    # A game resigned before anyone moved is not rated (issue 31): one move first.
+    await play_out(bot_of(fake), game_id, seed=game_id, moves=1)
     await resign_game(fake, loser, game=game_id)
     assert (await bot_of(fake).service.get(game_id)).is_over
     return game_id
