@@ -310,6 +310,9 @@ async def test_an_offer_taken_after_a_restart_and_rated_for_the_new_player(
     live = await game.live()
     seat = live.seat_of(chitra.id)
     assert seat is not None and live.seat_of(bhima.id) is None
+    # A move first: a game ended before anyone moved is not rated (issue 31).
+    players = {u.id: u for u in (asha, chitra)}
+    assert await play_turn(game.fake, game.id, players, random.Random(1), "buttons")
     # The game ends with the new player in the seat: it is rated for them.
     out = await resign(game.fake, chitra, game=game.id)
     live = await game.live()
