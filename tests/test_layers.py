@@ -203,12 +203,6 @@ def test_the_graph_sees_every_layer() -> None:
     assert "discord" in GRAPH["bot.edge.delivery"]
 
 
-LAZY_PLUG_INS = {("storage.database", "storage.postgres")}
-"""Imports left out of the cycle check outside ``bot``: ``Database.open``
-imports the PostgreSQL backend only when a URL asks for it (so a SQLite bot
-never loads asyncpg), and that backend builds on ``storage.database``."""
-
-
 def within_bot(edges: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
     return {
         m: {t for t in targets if in_package(t, "bot")}
@@ -223,10 +217,7 @@ def test_bot_has_no_import_cycle() -> None:
 
 
 def test_renderers_and_storage_have_no_import_cycle() -> None:
-    others = {
-        m: {t for t in targets if (m, t) not in LAZY_PLUG_INS} for m, targets in GRAPH.items()
-    }
-    found = cycles(others)
+    found = cycles(GRAPH)
     assert not found, "import cycles:\n" + "\n".join(found)
 
 
