@@ -54,13 +54,8 @@ class StorePart:
         self.db = db
 
 
-#: Where each status may go next (forward only).
-_NEXT: dict[GameStatus, frozenset[GameStatus]] = {
-    "lobby": frozenset({"active", "finished", "abandoned"}),
-    "active": frozenset({"finished", "abandoned"}),
-    "finished": frozenset(),
-    "abandoned": frozenset(),
-}
+# ----------------------------------------------------------------- columns and rows
+
 
 GAME_COLUMNS = (
     "id, engine, engine_revision, options, status, version, guild_id, channel_id, "
@@ -74,16 +69,19 @@ LOG_COLUMNS = "game_id, seq, actor, action, narration, private_to, created_at"
 
 
 def dumps(value: Any) -> str:
+    """*value* as the store keeps JSON: compact, keys sorted, no NaN."""
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     )
 
 
 def opt_int(value: Any) -> int | None:
+    """An optional integer column's value."""
     return None if value is None else int(value)
 
 
 def as_game(row: Row) -> GameRecord:
+    """A row of :data:`GAME_COLUMNS` as a :class:`GameRecord`."""
     outcome = row["outcome"]
     return GameRecord(
         id=int(row["id"]),
@@ -105,10 +103,12 @@ def as_game(row: Row) -> GameRecord:
 
 
 def opt_float(value: Any) -> float | None:
+    """An optional REAL column's value."""
     return None if value is None else float(value)
 
 
 def as_seat(row: Row) -> SeatRecord:
+    """A row of :data:`SEAT_COLUMNS` as a :class:`SeatRecord`."""
     return SeatRecord(
         game_id=int(row["game_id"]),
         seat=int(row["seat"]),
@@ -123,6 +123,7 @@ def as_seat(row: Row) -> SeatRecord:
 
 
 def as_entry(row: Row) -> LogEntry:
+    """A row of :data:`LOG_COLUMNS` as a :class:`LogEntry`."""
     return LogEntry(
         game_id=int(row["game_id"]),
         seq=int(row["seq"]),
@@ -135,6 +136,7 @@ def as_entry(row: Row) -> LogEntry:
 
 
 def as_undo_point(row: Row) -> UndoPoint:
+    """An ``undo_points`` row as an :class:`UndoPoint` (unreadable clocks: none)."""
     clocks: dict[int, tuple[float | None, float | None]] = {}
     try:
         stored = json.loads(row["clocks"])
@@ -148,6 +150,7 @@ def as_undo_point(row: Row) -> UndoPoint:
 
 
 async def stored_ask(conn: Connection, game_id: int) -> TakebackAsk | None:
+    """The game's takeback request as stored (None: there is none)."""
     row = await fetch_one(
         conn,
         "SELECT seat, target, version, agreed, asked_at FROM takeback_asks WHERE game_id = ?",
@@ -171,17 +174,32 @@ async def stored_ask(conn: Connection, game_id: int) -> TakebackAsk | None:
     )
 
 
+# ----------------------------------------------------------------- statements and status
+
+
+#: Where each status may go next (forward only).
+_NEXT: dict[GameStatus, frozenset[GameStatus]] = {
+    "lobby": frozenset({"active", "finished", "abandoned"}),
+    "active": frozenset({"finished", "abandoned"}),
+    "finished": frozenset(),
+    "abandoned": frozenset(),
+}
+
+
 def placeholders(values: Sequence[object]) -> str:
+    """``?, ?, ...``: one placeholder per value, for ``IN (...)``."""
     return ", ".join("?" for _ in values)
 
 
 def check_status(status: str) -> GameStatus:
+    """*status* if it is one (:data:`ALL_STATUSES`), else :class:`ValueError`."""
     if status not in ALL_STATUSES:
         raise ValueError(f"unknown game status {status!r}; expected one of {ALL_STATUSES}")
     return status
 
 
 async def fetch_one(conn: Connection, sql: str, params: Iterable[object]) -> Row | None:
+    """The first row *sql* reads, or None."""
     rows = await conn.execute_fetchall(sql, tuple(params))
     return rows[0] if rows else None
 
