@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from storage.database import StorageError
+from storage.errors import StorageError
 
 
 def configure_logging(level: str) -> None:
@@ -143,14 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(settings.log_level)
     from bot.edge.client import ChaupalBot
     from bot.engines import ENGINE_BUILD
-    from storage.database import Database
+    from storage.opening import open_database
 
     logging.getLogger("chaupal").info("Game engines: %s.", ENGINE_BUILD)
 
     async def runner() -> None:
         # Open (and migrate) the database before connecting, so a broken
         # file is reported at once instead of after logging in.
-        database = await Database.open(settings.database)
+        database = await open_database(settings.database)
         async with ChaupalBot(settings, database=database) as bot:
             # A service manager stops the bot with SIGTERM (systemd, docs/deploy):
             # close it as Ctrl-C would, so claimed timers are given back and
@@ -190,8 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _backup(target: Path) -> int:
-    from storage.copying import backup_postgres
-    from storage.database import backup_database
+    from storage.backups import backup_database, backup_postgres
 
     try:
         settings = load_settings()
@@ -237,8 +236,8 @@ def _migrate_db(source: str, target: str) -> int:
 def _export(game_id: int, database: str | None, out: Path | None, *, public: bool) -> int:
     from bot.replay import RecordError, load_record, public_record
     from storage.backend import is_postgres_url, sqlite_path
-    from storage.database import Database
     from storage.games import GameStore
+    from storage.opening import open_database
 
     if database is None:
         try:
@@ -249,12 +248,12 @@ def _export(game_id: int, database: str | None, out: Path | None, *, public: boo
     else:
         target = database if is_postgres_url(database) else Path(sqlite_path(database))
     if isinstance(target, Path) and not target.is_file():
-        # Database.open would create an empty one: say what is wrong instead.
+        # open_database would create an empty one: say what is wrong instead.
         print(f"chaupal: there is no database at {target}", file=sys.stderr)
         return 3
 
     async def read() -> str:
-        db = await Database.open(target)
+        db = await open_database(target)
         try:
             record = await load_record(GameStore(db), game_id)
         finally:

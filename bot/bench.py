@@ -409,8 +409,8 @@ async def bench_service(
     """
     from bot.rendering import RenderPool
     from bot.service import GameService, Player
-    from storage.database import Database
     from storage.games import GameStore
+    from storage.opening import open_database
 
     engine = get_engine(name)
     renders = RenderPool(render_workers)
@@ -421,7 +421,7 @@ async def bench_service(
     n = engine.min_players
     made = 0
     with tempfile.TemporaryDirectory() as tmp:
-        db = await Database.open(Path(tmp) / "bench.sqlite3")
+        db = await open_database(Path(tmp) / "bench.sqlite3")
         try:
             service = GameService(GameStore(db), draw=rng.random)
 
@@ -510,11 +510,11 @@ async def bench_timers(games: int, due: int) -> dict[str, Any]:
     import tracemalloc
 
     from bot.scheduler import Scheduler
-    from storage.database import Database
+    from storage.opening import open_database
     from storage.timekeeping import Timer, TimerStore
 
     with tempfile.TemporaryDirectory() as tmp:
-        db = await Database.open(Path(tmp) / "timers.sqlite3")
+        db = await open_database(Path(tmp) / "timers.sqlite3")
         try:
             async with db.transaction() as conn:
                 await conn.executemany(

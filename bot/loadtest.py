@@ -900,11 +900,11 @@ async def seed(target: str, args: argparse.Namespace) -> Seeded:
     each timeout policy in turn (or the ``--timed`` ones)."""
     from bot.engines import get_engine
     from bot.service import GameService, Player
-    from storage.database import Database
     from storage.games import GameStore
+    from storage.opening import open_database
 
     rng = random.Random(args.seed)
-    db = await Database.open(target)
+    db = await open_database(target)
     service = GameService(GameStore(db), draw=rng.random, think_pad={})
     played: list[tuple[int, int]] = []
     clocked: list[tuple[int, int]] = []
@@ -960,10 +960,10 @@ async def set_deadlines(target: str, seeded: Seeded, start: float, span: float, 
     :data:`FIRST_WAIT` seconds on its bank: each game is a chain of
     deadlines in the run.  Run while the workers are up, who are then told
     to look at their timers again (the ``rearm`` request)."""
-    from storage.database import Database
+    from storage.opening import open_database
 
     rng = random.Random(seed)
-    db = await Database.open(target)
+    db = await open_database(target)
     async with db.transaction() as conn:
         for game_id, _guild in seeded.clocked:
             due = start + rng.random() * span
@@ -1172,10 +1172,10 @@ async def settle(target: str, grace: float) -> tuple[float, float]:
     (at least :data:`SETTLE_AT_LEAST`, at most ``grace`` seconds).  Returns
     the time it stopped waiting (deadlines due after it are not checked)
     and how long it waited."""
-    from storage.database import Database
+    from storage.opening import open_database
 
     started = time.monotonic()
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         while True:
             now = time.time()
@@ -1721,9 +1721,9 @@ class EndState:
 
 async def read_back(target: str) -> EndState:
     from bot.timekeeping import TableOptions
-    from storage.database import Database
+    from storage.opening import open_database
 
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         async with db.read() as conn:
             game_rows = await conn.execute_fetchall(

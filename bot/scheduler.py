@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.claims import LEASE
-from storage.database import StorageError
+from storage.errors import StorageError
 from storage.timekeeping import Timer
 
 log = logging.getLogger(__name__)

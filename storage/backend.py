@@ -4,13 +4,13 @@ Chaupal stores its data in SQLite (the embedded default, through aiosqlite) or
 in PostgreSQL (through asyncpg).  The stores write each statement once, in
 the SQL both engines accept (``?`` placeholders, ``INSERT ... ON CONFLICT``,
 ``RETURNING``, no engine-only functions), and run it through a
-:class:`Connection`: :class:`storage.database.SqliteConnection` hands it to
+:class:`Connection`: :class:`storage.sqlite.SqliteConnection` hands it to
 aiosqlite as it is, :class:`storage.postgres.PostgresConnection` rewrites the
 placeholders to ``$1 .. $n`` once per distinct statement.
 
 Where the engines must differ, the difference is written once: here
 (:func:`for_update`, the errors both raise) or in a migration's dialect
-block (:mod:`storage.database`).  A *target* is what ``CHAUPAL_DATABASE``
+block (:mod:`storage.schema`).  A *target* is what ``CHAUPAL_DATABASE``
 holds: a SQLite path (``sqlite:PATH`` also works) or a ``postgresql://`` URL.
 """
 

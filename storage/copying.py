@@ -7,9 +7,10 @@ Two commands use it:
   migrated to the latest schema first, the target must be empty, and the
   copy is one transaction on the target, so it is all there or not at all.
 - ``python -m bot backup FILE`` of a PostgreSQL database
-  (:func:`backup_postgres`) copies one consistent snapshot (REPEATABLE READ)
-  into a new SQLite file at the same schema version: a Chaupal database of
-  its own, which ``migrate-db`` restores into an empty PostgreSQL database.
+  (:func:`storage.backups.backup_postgres`) copies one consistent snapshot
+  (REPEATABLE READ) with :func:`copy_database` into a new SQLite file at the
+  same schema version: a Chaupal database of its own, which ``migrate-db``
+  restores into an empty PostgreSQL database.
 
 Tables are copied parents first (:data:`TABLES`, the foreign keys' order), a
 page at a time in primary-key order, and the id counters follow: a new game
@@ -18,28 +19,19 @@ never gets the id of one deleted before the copy (AUTOINCREMENT's promise).
 
 from __future__ import annotations
 
-import os
-import sqlite3
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from storage.backend import Connection, is_postgres_url, sqlite_path
-from storage.database import (
-    Backup,
-    CorruptDatabase,
-    Database,
-    StorageError,
-    _fsync_folder,
-    load_migrations,
-)
+from storage.database import Database
+from storage.errors import StorageError
+from storage.opening import open_database
 
 __all__ = [
     "ID_TABLES",
     "TABLES",
     "Copied",
-    "backup_postgres",
     "copy_database",
     "migrate_database",
 ]
@@ -233,9 +225,9 @@ async def migrate_database(
                 f"There is no database at {path}, so there is nothing to migrate. "
                 "Check --from (and the folder you run this from)."
             )
-    source_db = await Database.open(source)
+    source_db = await open_database(source)
     try:
-        target_db = await Database.open(target)
+        target_db = await open_database(target)
         try:
             copied = await copy_database(source_db, target_db, progress=progress)
             return source_db.location, target_db.location, copied
@@ -243,70 +235,3 @@ async def migrate_database(
             await target_db.close()
     finally:
         await source_db.close()
-
-
-# ----------------------------------------------------------------- backups
-
-
-async def backup_postgres(url: str, target: str | os.PathLike[str]) -> Backup:
-    """Copy the PostgreSQL database at *url* into a new SQLite file *target*.
-
-    One REPEATABLE READ snapshot, so the copy is consistent while the bot
-    runs; nothing is written to the server (its schema is not migrated).
-    The file is written beside *target* first, checked, and renamed over
-    it, so *target* is never half-written.  Restore it with ``python -m bot
-    migrate-db --from sqlite:FILE --to postgresql://...`` into an empty
-    database.  Raises :class:`StorageError` with a message for the operator.
-    """
-    from storage.postgres import PostgresDatabase
-
-    dst = Path(target)
-    if dst.is_dir():
-        raise StorageError(
-            f"{dst} is a folder; give the backup a file name, like {dst / 'chaupal.sqlite3'}."
-        )
-    try:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(
-            prefix=f".{dst.name}.", suffix=".partial", dir=dst.parent
-        )
-        os.close(handle)
-    except OSError as exc:
-        raise StorageError(f"Cannot write the backup {dst}: {exc}.") from exc
-    temp = Path(temp_name)  # an empty file: an empty SQLite database
-    source = await PostgresDatabase.connect(url, upgrade=False)
-    try:
-        copy = await Database.open(temp, migrations=load_migrations()[: source.schema_version])
-        try:
-            copied = await copy_database(source, copy)
-        finally:
-            await copy.close()
-        _check_copy(temp)
-        with temp.open("rb+") as written:
-            os.fsync(written.fileno())
-        for stale in ("-wal", "-shm"):
-            dst.with_name(dst.name + stale).unlink(missing_ok=True)
-        os.replace(temp, dst)
-        _fsync_folder(dst.parent)
-    except OSError as exc:
-        raise StorageError(f"Cannot write the backup {dst}: {exc}.") from exc
-    finally:
-        await source.close()
-        for leftover in ("", "-journal", "-wal", "-shm"):
-            temp.with_name(temp.name + leftover).unlink(missing_ok=True)
-    return Backup(
-        source=source.location, target=dst, size=dst.stat().st_size, games=copied.rows.get("games")
-    )
-
-
-def _check_copy(path: Path) -> None:
-    conn = sqlite3.connect(path)
-    try:
-        check = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
-        conn.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
-    finally:
-        conn.close()
-    if check != ["ok"]:
-        raise CorruptDatabase(
-            f"The backup written to {path} fails its integrity check ({'; '.join(check[:3])})."
-        )

@@ -16,7 +16,7 @@ from typing import Literal
 
 from storage.backend import Row, for_update
 from storage.database import Database
-from storage.games import storable_id
+from storage.games.records import storable_id
 
 __all__ = ["FollowOutcome", "Follower", "FollowerStore"]
 

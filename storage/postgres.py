@@ -1,6 +1,6 @@
 """PostgreSQL, the second storage backend, through asyncpg.
 
-:class:`PostgresDatabase` is what :meth:`storage.database.Database.open`
+:class:`PostgresDatabase` is what :func:`storage.opening.open_database`
 returns for a ``postgresql://`` URL: a pool of asyncpg connections.
 
 - :meth:`~PostgresDatabase.transaction` takes a pooled connection and runs
@@ -44,17 +44,9 @@ from typing import Any, ClassVar, cast
 import asyncpg
 
 from storage.backend import Connection, Dialect, Executed, Row, redact, scrub, secrets_of
-from storage.database import (
-    APPLICATION_ID,
-    Database,
-    DatabaseNotWritable,
-    DatabaseTooNew,
-    Migration,
-    StorageError,
-    StorageUnavailable,
-    _check_numbering,
-    load_migrations,
-)
+from storage.database import Database
+from storage.errors import DatabaseNotWritable, DatabaseTooNew, StorageError, StorageUnavailable
+from storage.schema import APPLICATION_ID, Migration, check_numbering, load_migrations
 
 __all__ = [
     "POOL_SIZE",
@@ -294,7 +286,7 @@ class PostgresDatabase(Database):
         location = redact(url)
         secrets = secrets_of(url)
         steps = list(load_migrations() if migrations is None else migrations)
-        _check_numbering(steps)
+        check_numbering(steps)
         try:
             pool = await asyncpg.create_pool(
                 url,

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from storage.backend import Connection, Row, for_update
-from storage.database import Database, StorageError
+from storage.database import Database
+from storage.errors import StorageError
 
 __all__ = [
     "ORDINAL_Z",

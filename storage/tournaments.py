@@ -23,8 +23,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from storage.backend import Connection, for_update
-from storage.database import Database, StorageError
-from storage.games import storable_id
+from storage.database import Database
+from storage.errors import StorageError
+from storage.games.records import storable_id
 from storage.timekeeping import Timer, local_owner
 
 __all__ = [

@@ -15,7 +15,10 @@ import asyncpg
 import pytest
 
 from bot.__main__ import main
-from storage.database import Database, StorageError, backup_database, load_migrations
+from storage.backups import backup_database
+from storage.errors import StorageError
+from storage.opening import open_database
+from storage.schema import load_migrations
 from tests.postgres import PostgresServer
 from tests.test_migrate_db import _build, _dump
 
@@ -48,7 +51,7 @@ def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 async def _create(path: Path) -> None:
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
 
 
 def _games(path: Path) -> int:
@@ -93,7 +96,7 @@ def test_a_backup_opens_as_a_chaupal_database(live: Path, tmp_path: Path) -> Non
     backup_database(live, target)
 
     async def reopen() -> int:
-        database = await Database.open(target)
+        database = await open_database(target)
         try:
             async with database.read() as conn:
                 rows = list(await conn.execute_fetchall("SELECT COUNT(*) FROM games"))
@@ -185,7 +188,7 @@ def test_a_postgresql_backup_changes_nothing_on_the_server(
     older = load_migrations()[:5]
 
     async def create_old() -> None:
-        db = await Database.open(postgres_url, migrations=older)
+        db = await open_database(postgres_url, migrations=older)
         async with db.transaction() as conn:
             await conn.execute(
                 "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "

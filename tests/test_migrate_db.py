@@ -24,6 +24,7 @@ from storage.copying import TABLES
 from storage.database import Database
 from storage.followers import FollowerStore
 from storage.games import GameChange, GameStore, OutboxRow, TakebackAsk, TakebackAskChange
+from storage.opening import open_database
 from storage.ratings import RatingStore
 from storage.settings import PlayerSettingsStore, SettingsStore
 from storage.timekeeping import TimerStore, Vacation
@@ -154,7 +155,7 @@ def run(coro: Any) -> Any:
 
 
 async def _build(target: str) -> dict[str, Any]:
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         return await build_community(db)
     finally:
@@ -162,7 +163,7 @@ async def _build(target: str) -> dict[str, Any]:
 
 
 async def _dump(target: str) -> dict[str, list[tuple[Any, ...]]]:
-    db = await Database.open(target)
+    db = await open_database(target)
     try:
         return await dump(db)
     finally:
@@ -173,7 +174,7 @@ async def _dump(target: str) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def test_the_copy_knows_every_table(database_target: str) -> None:
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     try:
         assert sorted(await db.tables()) == sorted(name for name, _ in TABLES)
     finally:
@@ -200,7 +201,7 @@ def test_a_community_moves_to_postgresql_and_plays_on(
 
 
 async def _play_on(url: str, community: dict[str, Any], before: dict[str, Any]) -> None:
-    db = await Database.open(url)
+    db = await open_database(url)
     try:
         svc = service_on(db, 12)
         rng = random.Random(6)

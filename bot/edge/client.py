@@ -42,6 +42,7 @@ from bot.thinking import ThinkPool
 from storage.database import Database
 from storage.followers import FollowerStore
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.ratings import RatingStore
 from storage.timekeeping import SettingsStore
 from storage.tournaments import TournamentStore
@@ -211,7 +212,7 @@ class ChaupalBot(commands.AutoShardedBot):
         self._tournament_tasks: set[asyncio.Task[None]] = set()
 
     async def setup_hook(self) -> None:
-        self.db = self._database or await Database.open(self.settings.database)
+        self.db = self._database or await open_database(self.settings.database)
         self.store = GameStore(self.db)
         self.followers = FollowerStore(self.db)
         self.server_settings = SettingsStore(self.db)

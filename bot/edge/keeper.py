@@ -30,7 +30,7 @@ from bot.live import Reminder
 from bot.outgoing import clip, discord_time, mention
 from bot.service import GameService, LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
-from storage.database import StorageError
+from storage.errors import StorageError
 from storage.games import is_automatic_player
 from storage.timekeeping import Timer
 

@@ -46,7 +46,7 @@ from bot.service import (
     TakebackRequest,
 )
 from bot.timekeeping import clock_deadline
-from storage.database import StorageError
+from storage.errors import StorageError
 from storage.games import ALL_STATUSES, GameRecord, GameStatus, LogEntry, MovesMade
 
 if TYPE_CHECKING:

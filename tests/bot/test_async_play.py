@@ -16,8 +16,8 @@ from bot.engines.core import CHANCE, GameError, InvalidOptions
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame, Player, ServiceError
 from bot.timekeeping import DAY, HOUR, ClockRule, TableOptions, parse_duration
-from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.timekeeping import Timer
 from tests.fakes import FakeClock, Seeded, quick_thinking
 
@@ -33,7 +33,7 @@ class Table:
         self.reminded: list[Timer] = []
 
     async def open(self) -> Table:
-        self.db = await Database.open(self.path)
+        self.db = await open_database(self.path)
         self.service = GameService(
             GameStore(self.db),
             draw=Seeded(self.seed),

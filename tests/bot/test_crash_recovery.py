@@ -16,8 +16,9 @@ import pytest
 
 from bot.engines.core import CHANCE, progress_seat
 from bot.service import GameService
-from storage.database import Database, StorageError
+from storage.errors import StorageError
 from storage.games import GameStore
+from storage.opening import open_database
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, start
 from tests.bot.test_service import PLAYERS, Seeded
 from tests.discord_harness import FakeDiscord
@@ -26,7 +27,7 @@ from tests.discord_harness import FakeDiscord
 async def test_a_failed_start_leaves_the_lobby_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = await Database.open(tmp_path / "g.sqlite3")
+    db = await open_database(tmp_path / "g.sqlite3")
     store = GameStore(db)
     service = GameService(store, draw=Seeded(1))
     game = await service.new_game("sangram", creator=PLAYERS[0], guild_id=1, channel_id=10)
@@ -54,7 +55,7 @@ async def test_a_game_left_with_chance_to_move_settles_it_on_load(
     """What the old two-step start left behind after a crash: an active game
     at version 0 whose only mover is chance."""
     path = tmp_path / "g.sqlite3"
-    db = await Database.open(path)
+    db = await open_database(path)
     store = GameStore(db)
     service = GameService(store, draw=Seeded(2))
     game = await service.new_game(engine, creator=PLAYERS[0], guild_id=1, channel_id=10)
@@ -62,7 +63,7 @@ async def test_a_game_left_with_chance_to_move_settles_it_on_load(
     await store.start(game.id, 0.0)  # the first half of the old start, then "kill -9"
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(GameStore(db), draw=Seeded(3))
     live = await service.get(game.id)
     assert live.engine.to_move(live.state) != {CHANCE}
@@ -73,7 +74,7 @@ async def test_a_game_left_with_chance_to_move_settles_it_on_load(
     assert played.version > live.version - 1
     await db.close()
     # The settled chance was stored: a third process sees the same game.
-    db = await Database.open(path)
+    db = await open_database(path)
     again = await GameService(GameStore(db), draw=Seeded(4)).get(game.id)
     assert again.version == played.version
     assert again.engine.to_json(again.state) == played.game.engine.to_json(played.game.state)

@@ -16,8 +16,8 @@ import pytest
 from bot.director import TournamentDirector
 from bot.engines.core import CHANCE, GameError
 from bot.service import GameService, Player, ServiceError
-from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.ratings import RatingStore
 from storage.tournaments import TournamentStore
 from tests.fakes import Seeded, quick_thinking
@@ -32,7 +32,7 @@ class Club:
         self.pending: list[asyncio.Task[object]] = []
 
     async def open(self) -> Club:
-        self.db = await Database.open(self.path)
+        self.db = await open_database(self.path)
         self.games = GameService(
             GameStore(self.db),
             draw=Seeded(4),

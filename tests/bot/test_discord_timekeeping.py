@@ -22,8 +22,8 @@ import pytest
 from bot.scheduler import Scheduler
 from bot.service import FORFEIT_EVENT, GameLock
 from bot.timekeeping import DAY, HOUR, MINUTE, ClockRule, first_reminder, next_reminder
-from storage.database import Database
 from storage.games import GameStore, NewEntry
+from storage.opening import open_database
 from storage.timekeeping import Timer, TimerStore
 from tests.bot.driver import bot_of, play_turn
 from tests.bot.test_discord_async_play import Game, open_game
@@ -85,7 +85,7 @@ async def test_a_game_lock_is_reentrant_within_its_task_only() -> None:
 async def test_a_stuck_job_is_cut_off_and_the_others_still_fire(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    db = await Database.open(tmp_path / "db.sqlite3")
+    db = await open_database(tmp_path / "db.sqlite3")
     try:
         store = GameStore(db)
         ids = []

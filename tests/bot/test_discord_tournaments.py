@@ -25,8 +25,8 @@ import pytest
 from bot.engines.core import CHANCE
 from bot.players import player_for
 from bot.tournament.standings import Player, Result, Scoring, standings
-from storage.database import Database
 from storage.games import ALL_STATUSES
+from storage.opening import open_database
 from storage.tournaments import TournamentStore
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, resign
 from tests.bot.menu_player import wording_problems
@@ -389,7 +389,7 @@ async def test_closing_the_bot_lets_a_tournament_pass_finish(cup: Cup) -> None:
             await service.auto_move(game, seat, by_human=True)
     assert (await service.get(table.game_id)).is_over
     await cup.fake.close()  # no settle: the pass is still pending
-    db = await Database.open(cup.path)
+    db = await open_database(cup.path)
     try:
         store = TournamentStore(db)
         (played,) = await store.tables(tid, 1)

@@ -61,12 +61,12 @@ def test_run_with_a_read_only_database_exits_3_naming_the_file(
     import aiosqlite
 
     from bot.__main__ import main
-    from storage.database import Database
+    from storage.opening import open_database
 
     path = tmp_path / "chaupal.sqlite3"
 
     async def create() -> None:
-        await (await Database.open(path)).close()
+        await (await open_database(path)).close()
 
     asyncio.run(create())
     real_connect = aiosqlite.connect

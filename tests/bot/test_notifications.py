@@ -16,6 +16,7 @@ from bot.engines.core import InvalidOptions
 from bot.notifications import Notifications, parse_timezone, timezone_names
 from bot.timekeeping import HOUR
 from storage.database import Database
+from storage.opening import open_database
 from storage.players import PlayerSettingsStore
 
 
@@ -207,7 +208,7 @@ def test_describe_is_one_line() -> None:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+    database = await open_database(tmp_path / "chaupal.sqlite3")
     yield database
     await database.close()
 
@@ -250,14 +251,14 @@ async def test_the_store_reads_many_in_one_query(db: Database) -> None:
 
 async def test_the_store_survives_a_reopen_and_a_broken_row(tmp_path: Path) -> None:
     path = tmp_path / "chaupal.sqlite3"
-    first = await Database.open(path)
+    first = await open_database(path)
     await PlayerSettingsStore(first).set(7, "turn", "both", 1.0)
     async with first.transaction() as conn:
         await conn.execute(
             "INSERT INTO player_settings (user_id, settings, updated_at) VALUES (8, 'nonsense', 1)"
         )
     await first.close()
-    second = await Database.open(path)
+    second = await open_database(path)
     try:
         store = PlayerSettingsStore(second)
         assert await store.get(7) == {"turn": "both"}

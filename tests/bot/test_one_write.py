@@ -26,8 +26,8 @@ from bot.engines.core import progress_seat
 from bot.live import ServiceError, StaleBoard
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from storage.database import Database
 from storage.games import GameStore, WrongStatus
+from storage.opening import open_database
 from tests.bot.driver import bot_of, make_bot, open_lobby, start
 from tests.bot.test_several_processes import PLAYERS, Clock, Process, two
 from tests.discord_harness import FakeDiscord
@@ -251,7 +251,7 @@ async def test_a_cached_game_read_while_a_move_is_written_keeps_the_moves_versio
     database); a move written by this process while that look is reading
     must not be turned back by the older read: the cached game's version
     stays its state's."""
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     try:
         svc = GameService(
             GameStore(db),
@@ -303,7 +303,7 @@ async def test_the_sweep_repairs_a_game_that_waits_on_an_automatic_seat_with_no_
     left it: the seat to move automatic, no timer) is found, logged as an
     error and repaired: the automatic player plays.  A healthy game is left
     alone."""
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     try:
         clock = Clock()
         svc = GameService(

@@ -16,6 +16,7 @@ from bot.engines.core import GameError, IllegalAction, NotYourTurn, progress_sea
 from bot.service import GameBroken, GameService, Player, ServiceError, StaleBoard
 from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from tests.fakes import quick_thinking
 
 PLAYERS = [
@@ -36,7 +37,7 @@ class Seeded:
 async def open_service(
     path: Path | str, draw: Any, snapshot_every: int = 7
 ) -> tuple[Database, GameService]:
-    db = await Database.open(path)
+    db = await open_database(path)
     return db, GameService(
         GameStore(db),
         draw=draw,

@@ -36,6 +36,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService, MoveResult, Player
 from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.ratings import RatingStore
 from storage.timekeeping import Timer, TimerStore
 from storage.tournaments import TournamentStore
@@ -66,7 +67,7 @@ class Process:
 
 
 async def process(target: str, clock: Clock, name: str, seed: int = 1) -> Process:
-    db = await Database.open(target)
+    db = await open_database(target)
     service = GameService(
         GameStore(db),
         draw=Seeded(seed),
@@ -504,11 +505,11 @@ async def test_a_process_killed_mid_timeout_leaves_no_half_of_it(
 
 CHILD = """
 import asyncio, sys, time
-from storage.database import Database
+from storage.opening import open_database
 from storage.timekeeping import TimerStore
 
 async def main():
-    db = await Database.open(sys.argv[1])
+    db = await open_database(sys.argv[1])
     now = float(sys.argv[2])
     claimed = await TimerStore(db, "child:1:cc").claim_due(now, now + float(sys.argv[3]))
     print(len(claimed), flush=True)
@@ -744,7 +745,7 @@ async def test_only_a_shared_database_is_checked_before_each_move(database_targe
     """A SQLite file is one process's, so its cache is the truth and a move
     reads nothing more; PostgreSQL may have other writers, so the cache is
     checked against storage (issue 20)."""
-    db = await Database.open(database_target)
+    db = await open_database(database_target)
     try:
         service = GameService(
             GameStore(db), draw=Seeded(1), think_pad={}, thinker=quick_thinking()

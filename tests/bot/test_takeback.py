@@ -27,6 +27,7 @@ from bot.takeback import THROW_GRACE, in_effect, takeback_event, takeback_target
 from bot.timekeeping import DAY, HOUR
 from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from tests.bot.test_one_write import before_first_write
 from tests.bot.test_several_processes import Clock, Process, two
 from tests.fakes import FakeClock, Seeded, quick_thinking
@@ -46,7 +47,7 @@ class Table:
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    db = await Database.open(tmp_path / "game.sqlite3")
+    db = await open_database(tmp_path / "game.sqlite3")
     clock = FakeClock()
     service = GameService(
         GameStore(db),
@@ -398,7 +399,7 @@ async def test_the_throw_waits_for_a_takeback_then_comes(tmp_path: Path) -> None
     person's turn: meanwhile nobody acts, nobody's clock runs, the game is
     not stranded, a reload keeps the throw held, and the mover may take the
     move back; then the timer throws, once, and the move stands."""
-    db = await Database.open(tmp_path / "grace.sqlite3")
+    db = await open_database(tmp_path / "grace.sqlite3")
     clock = FakeClock()
     svc = GameService(
         GameStore(db), draw=Seeded(1), clock=clock, thinker=quick_thinking(), think_pad={},
@@ -448,7 +449,7 @@ async def test_the_throw_waits_for_a_takeback_then_comes(tmp_path: Path) -> None
 
 
 async def test_alone_with_automatic_seats_the_dice_do_not_wait(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "solo.sqlite3")
+    db = await open_database(tmp_path / "solo.sqlite3")
     svc = GameService(
         GameStore(db), draw=Seeded(1), clock=FakeClock(), thinker=quick_thinking(),
         think_pad={}, throw_grace=THROW_GRACE, auto_delay=0,

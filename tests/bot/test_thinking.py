@@ -18,6 +18,7 @@ from bot.service import AUTO_DELAY, THINK_LEASE, GameService, Player
 from bot.thinking import ThinkPool
 from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from tests.fakes import FakeClock, Seeded
 
 ASHA = Player(100, "Asha")
@@ -42,7 +43,7 @@ class HeldThinking(ThinkPool):
 async def service_at(
     path: Path, clock: FakeClock, thinker: ThinkPool
 ) -> tuple[Database, GameService]:
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(
         GameStore(db), draw=Seeded(3), clock=clock, snapshot_every=5, thinker=thinker, think_pad={}
     )
@@ -134,7 +135,7 @@ async def test_a_timeouts_search_takes_the_levels_constant_time(
 
     monkeypatch.setattr("bot.service.asyncio.sleep", record)
     clock = FakeClock()
-    db = await Database.open(tmp_path / "pad.db")
+    db = await open_database(tmp_path / "pad.db")
     service = GameService(
         GameStore(db),
         draw=Seeded(3),
@@ -180,7 +181,7 @@ async def test_a_left_seats_search_takes_the_levels_constant_time(
         waits.append(seconds)
 
     monkeypatch.setattr("bot.service.asyncio.sleep", record)
-    db = await Database.open(tmp_path / "left.db")
+    db = await open_database(tmp_path / "left.db")
     service = GameService(
         GameStore(db),
         draw=Seeded(4),

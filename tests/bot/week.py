@@ -61,7 +61,7 @@ import discord
 from bot.edge.client import ChaupalBot
 from bot.edge.delivery import asked_privately
 from bot.timekeeping import format_left
-from storage.database import Database
+from storage.opening import open_database
 from storage.timekeeping import Timer, TimerStore
 from tests.bot.driver import bot_of, make_bot
 from tests.bot.menu_player import pinged
@@ -1137,7 +1137,7 @@ def _rel(moment: float | None, start: float) -> str:
 async def overdue_timers(path: Path, now: float) -> list[Timer]:
     """The timers due at ``now`` in the database at ``path``, read with the
     bot's own store while no bot runs."""
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         return await TimerStore(db).due(now, limit=10_000)
     finally:

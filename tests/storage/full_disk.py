@@ -26,8 +26,10 @@ from pathlib import Path
 from bot.engines import ENGINES
 from bot.engines.core import progress_seat
 from bot.service import GameService, Player
-from storage.database import Database, DatabaseNotWritable, StorageUnavailable
+from storage.database import Database
+from storage.errors import DatabaseNotWritable, StorageUnavailable
 from storage.games import GameStore
+from storage.opening import open_database
 from tests.fakes import Seeded
 
 PLAYERS = [Player(100 + i, name) for i, name in enumerate(["Asha", "Bhima", "Chitra", "Dev"])]
@@ -43,7 +45,7 @@ def wal_size(database_file: Path) -> int:
 
 
 async def open_service(database_file: Path) -> tuple[Database, GameService]:
-    database = await Database.open(database_file)
+    database = await open_database(database_file)
     return database, GameService(GameStore(database), draw=Seeded(1))
 
 
@@ -109,7 +111,7 @@ class FullDiskStory:
     refused_after_freeing: str | None
     """The first refusal after freeing space (StorageUnavailable's problem), if any."""
     restart: str
-    """``started``, or why Database.open refused the file."""
+    """``started``, or why open_database refused the file."""
     move_after_restart: str
     """``played``, or why the first move after the restart was refused."""
 

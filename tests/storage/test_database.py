@@ -19,19 +19,17 @@ import asyncpg
 import pytest
 
 from storage.backend import INTEGRITY_ERRORS
-from storage.database import (
-    APPLICATION_ID,
+from storage.database import Database
+from storage.errors import (
     CorruptDatabase,
-    Database,
     DatabaseNotWritable,
     DatabaseTooNew,
-    Migration,
-    SqliteDatabase,
     StorageError,
     StorageUnavailable,
-    load_migrations,
-    split_statements,
 )
+from storage.opening import open_database
+from storage.schema import APPLICATION_ID, Migration, load_migrations
+from storage.sqlite import SqliteDatabase, split_statements
 
 M1 = Migration(1, "counter", "CREATE TABLE counter (n INTEGER); INSERT INTO counter VALUES (1);")
 M2 = Migration(2, "notes", "CREATE TABLE notes (body TEXT NOT NULL); UPDATE counter SET n = n + 1;")
@@ -42,7 +40,7 @@ M2_BROKEN = Migration(
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -51,7 +49,7 @@ async def db(database_target: str) -> AsyncIterator[Database]:
 
 @pytest.fixture
 async def sqlite_db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+    database = await open_database(tmp_path / "chaupal.sqlite3")
     assert isinstance(database, SqliteDatabase)
     try:
         yield database
@@ -101,7 +99,7 @@ def _raw_scalar(path: Path, sql: str) -> object:
 
 async def test_new_file_gets_the_schema_in_a_new_folder(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "chaupal.sqlite3"
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         assert path.exists()
         assert database.path == str(path)
@@ -148,11 +146,11 @@ async def test_reopen_applies_nothing_new(
     database_target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = database_target
-    first = await Database.open(path, migrations=[M1])
+    first = await open_database(path, migrations=[M1])
     await first.close()
     caplog.set_level(logging.INFO, logger="storage")
     caplog.clear()
-    second = await Database.open(path, migrations=[M1])
+    second = await open_database(path, migrations=[M1])
     try:
         assert second.schema_version == 1
         # M1 inserts a row: run twice it would make two (or fail on CREATE TABLE).
@@ -164,7 +162,7 @@ async def test_reopen_applies_nothing_new(
 
 async def test_reopen_with_packaged_migrations_keeps_data(database_target: str) -> None:
     path = database_target
-    first = await Database.open(path)
+    first = await open_database(path)
     async with first.transaction() as conn:
         await conn.execute(
             "INSERT INTO games (engine, engine_revision, status, channel_id, creator_id, "
@@ -172,7 +170,7 @@ async def test_reopen_with_packaged_migrations_keeps_data(database_target: str) 
         )
     version = first.schema_version
     await first.close()
-    second = await Database.open(path)
+    second = await open_database(path)
     try:
         assert second.schema_version == version
         assert await _scalar(second, "SELECT COUNT(*) FROM games") == 1
@@ -184,12 +182,12 @@ async def test_old_database_upgrades(
     database_target: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = database_target
-    old = await Database.open(path, migrations=[M1])
+    old = await open_database(path, migrations=[M1])
     assert old.schema_version == 1
     await old.close()
 
     caplog.set_level(logging.INFO, logger="storage")
-    new = await Database.open(path, migrations=[M1, M2])
+    new = await open_database(path, migrations=[M1, M2])
     try:
         assert new.schema_version == 2
         assert await _stored_version(new) == 2
@@ -204,7 +202,7 @@ async def test_old_database_upgrades(
 async def test_empty_file_at_schema_zero_upgrades(tmp_path: Path) -> None:
     path = tmp_path / "empty.sqlite3"
     path.write_bytes(b"")  # a zero-byte file is an empty SQLite database at user_version 0
-    database = await Database.open(path)
+    database = await open_database(path)
     try:
         assert database.schema_version == len(load_migrations())
         assert await _scalar(database, "SELECT COUNT(*) FROM games") == 0
@@ -214,14 +212,14 @@ async def test_empty_file_at_schema_zero_upgrades(tmp_path: Path) -> None:
 
 async def test_failed_migration_leaves_previous_schema(database_target: str) -> None:
     path = database_target
-    await (await Database.open(path, migrations=[M1])).close()
+    await (await open_database(path, migrations=[M1])).close()
     with pytest.raises(StorageError) as info:
-        await Database.open(path, migrations=[M1, M2_BROKEN])
+        await open_database(path, migrations=[M1, M2_BROKEN])
     message = str(info.value)
     assert "0002_broken" in message and str(path) in message and "schema 1" in message
     if not path.startswith("postgresql:"):
         assert _raw_scalar(Path(path), "PRAGMA user_version") == 1
-    again = await Database.open(path, migrations=[M1])
+    again = await open_database(path, migrations=[M1])
     try:
         assert await _stored_version(again) == 1
         assert "half_done" not in await again.tables()
@@ -231,7 +229,7 @@ async def test_failed_migration_leaves_previous_schema(database_target: str) -> 
 
 async def test_migrations_must_be_numbered_without_gaps(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="without gaps"):
-        await Database.open(tmp_path / "g.sqlite3", migrations=[M1, Migration(3, "x", "")])
+        await open_database(tmp_path / "g.sqlite3", migrations=[M1, Migration(3, "x", "")])
 
 
 # ----------------------------------------------------------------- refusing bad files
@@ -242,7 +240,7 @@ async def test_garbage_file_is_corrupt_and_names_the_path(tmp_path: Path) -> Non
     path.write_bytes(b"this is not sqlite at all\x00\xff" + os.urandom(4000))
     threads_before = _worker_threads()
     with pytest.raises(CorruptDatabase) as info:
-        await Database.open(path)
+        await open_database(path)
     message = str(info.value)
     assert str(path) in message
     assert "not a database" in message
@@ -253,7 +251,7 @@ async def test_garbage_file_is_corrupt_and_names_the_path(tmp_path: Path) -> Non
 
 async def test_damaged_page_is_corrupt(tmp_path: Path) -> None:
     path = tmp_path / "chaupal.sqlite3"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     conn = sqlite3.connect(path)
     root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
@@ -262,18 +260,18 @@ async def test_damaged_page_is_corrupt(tmp_path: Path) -> None:
     data[(root - 1) * page_size] = 0xFF  # not a valid b-tree page type
     path.write_bytes(bytes(data))
     with pytest.raises(CorruptDatabase) as info:
-        await Database.open(path)
+        await open_database(path)
     assert str(path) in str(info.value)
 
 
 async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.sqlite3"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     with pytest.raises(DatabaseTooNew) as info:
-        await Database.open(path)
+        await open_database(path)
     message = str(info.value)
     assert str(path) in message
     assert "schema 99" in message
@@ -289,7 +287,7 @@ async def test_another_programs_database_is_refused(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     with pytest.raises(StorageError) as info:
-        await Database.open(path)
+        await open_database(path)
     assert not isinstance(info.value, CorruptDatabase)
     assert "not Chaupal's" in str(info.value) and "invoices" in str(info.value)
     assert _raw_scalar(path, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'games'") == 0
@@ -301,7 +299,7 @@ async def test_another_programs_versioned_database_is_not_too_new(tmp_path: Path
     conn.execute("PRAGMA user_version = 7")  # no tables, but another program's schema number
     conn.close()
     with pytest.raises(StorageError) as info:
-        await Database.open(path)
+        await open_database(path)
     assert type(info.value) is StorageError
     assert "not Chaupal's" in str(info.value) and "user_version 7" in str(info.value)
 
@@ -309,7 +307,7 @@ async def test_another_programs_versioned_database_is_not_too_new(tmp_path: Path
 async def test_a_directory_is_not_a_database(tmp_path: Path) -> None:
     threads_before = _worker_threads()
     with pytest.raises(StorageError) as info:
-        await Database.open(tmp_path)
+        await open_database(tmp_path)
     assert str(tmp_path) in str(info.value)
     assert not _worker_threads() - threads_before  # the worker thread has ended
 
@@ -380,7 +378,7 @@ async def test_cancelled_transaction_rolls_back(db: Database) -> None:
 
 
 async def test_close_is_idempotent_and_final(database_target: str) -> None:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     await database.close()
     await database.close()
     assert database.closed
@@ -435,11 +433,11 @@ async def test_open_refuses_a_read_only_database(
 ) -> None:
     # Up to date, so no migration writes: only the probe finds out.
     path = tmp_path / "chaupal.sqlite3"
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
     _read_only_connect(monkeypatch)
     threads_before = _worker_threads()
     with pytest.raises(DatabaseNotWritable) as info:
-        await Database.open(path)
+        await open_database(path)
     message = str(info.value)
     assert str(path) in message and "read-only" in message
     assert not _worker_threads() - threads_before
@@ -452,7 +450,7 @@ async def test_open_of_a_new_read_only_file_is_not_a_migration_bug(
     path.write_bytes(b"")  # an empty database: the first migration is the first write
     _read_only_connect(monkeypatch)
     with pytest.raises(DatabaseNotWritable) as info:
-        await Database.open(path)
+        await open_database(path)
     message = str(info.value)
     assert str(path) in message and "read-only" in message
     assert "Report this as a bug" not in message
@@ -482,7 +480,7 @@ async def test_a_read_only_database_refuses_writes_with_a_sentence_for_players(
     async with db.transaction() as conn:
         await _add_game(conn)
     await db.conn.execute("PRAGMA query_only = ON")  # "attempt to write a readonly database"
-    caplog.set_level(logging.WARNING, logger="storage.database")
+    caplog.set_level(logging.WARNING, logger="storage.sqlite")
     with pytest.raises(StorageUnavailable) as info:
         async with db.transaction() as conn:
             await _add_game(conn)

@@ -12,6 +12,7 @@ import pytest
 from storage.database import Database
 from storage.followers import FollowerStore
 from storage.games import GameRecord, GameStore, OutboxRow
+from storage.opening import open_database
 from storage.ratings import RatingChange, RatingStore
 
 GUILD = 900_000_000_000_000_001
@@ -22,7 +23,7 @@ ALICE, BOB, CAROL = 111_000_000_000_000_001, 222_000_000_000_000_002, 333
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -98,13 +99,13 @@ async def test_following_twice_updates_the_preference_and_clears_a_refusal(db: D
 
 
 async def test_follows_survive_a_restart_and_go_with_their_game(database_target: str) -> None:
-    first = await Database.open(database_target)
+    first = await open_database(database_target)
     try:
         running = await game(GameStore(first))
         await FollowerStore(first).follow(running.id, CAROL, every_move=True, now=1.0)
     finally:
         await first.close()
-    again = await Database.open(database_target)
+    again = await open_database(database_target)
     try:
         [follower] = await FollowerStore(again).of_game(running.id)
         assert follower.user_id == CAROL and follower.every_move

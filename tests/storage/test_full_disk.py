@@ -24,7 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from storage.database import Database, SqliteDatabase, StorageUnavailable
+from storage.database import Database
+from storage.errors import StorageUnavailable
+from storage.opening import open_database
+from storage.sqlite import SqliteDatabase
 from tests.storage.full_disk import MOVES_AFTER_FREEING, Table, open_service, wal_size
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +46,7 @@ MOST_FRAMES_AFTER_A_MOVE = 16 + 32
 
 @pytest.fixture
 async def sqlite_db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
-    database = await Database.open(tmp_path / "chaupal.sqlite3")
+    database = await open_database(tmp_path / "chaupal.sqlite3")
     assert isinstance(database, SqliteDatabase)
     try:
         yield database
@@ -177,7 +180,7 @@ async def test_start_gives_back_a_log_left_by_a_crash(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     database_file = tmp_path / "chaupal.sqlite3"
-    await (await Database.open(database_file)).close()
+    await (await open_database(database_file)).close()
     # A process killed while its moves were still in the log: it never
     # copied them into the database file, nor removed the log.
     crash = textwrap.dedent(
@@ -197,8 +200,8 @@ async def test_start_gives_back_a_log_left_by_a_crash(
     subprocess.run([sys.executable, "-c", crash, str(database_file)], check=True, timeout=60)
     left = wal_size(database_file)
     assert left > 40 * FRAME
-    caplog.set_level(logging.INFO, logger="storage.database")
-    database = await Database.open(database_file)
+    caplog.set_level(logging.INFO, logger="storage.sqlite")
+    database = await open_database(database_file)
     try:
         # Only the start-up write (one page) is in the log now.
         assert WAL_HEADER < wal_size(database_file) <= WAL_HEADER + 2 * FRAME

@@ -23,6 +23,7 @@ from storage.games import (
     StaleVersion,
     WrongStatus,
 )
+from storage.opening import open_database
 
 GUILD = 900_000_000_000_000_001
 CHANNEL = 1_234_567_890_123_456_789  # snowflakes are big: close to 2**63
@@ -32,7 +33,7 @@ ALICE, BOB, CAROL, DAVE = 111_000_000_000_000_001, 222, 333, 444
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -460,7 +461,7 @@ async def test_messages_upsert(store: GameStore) -> None:
 
 async def test_restart_keeps_everything_and_continues(database_target: str) -> None:
     path = database_target
-    db1 = await Database.open(path)
+    db1 = await open_database(path)
     try:
         store1 = GameStore(db1)
         game = await new_game(store1, thread_id=THREAD, options={"variant": "four"})
@@ -483,7 +484,7 @@ async def test_restart_keeps_everything_and_continues(database_target: str) -> N
     finally:
         await db1.close()
 
-    db2 = await Database.open(path)
+    db2 = await open_database(path)
     try:
         store2 = GameStore(db2)
         assert await store2.get_game(game.id) == before

@@ -16,18 +16,12 @@ import asyncpg
 import pytest
 
 from storage.backend import redact
-from storage.database import (
-    Database,
-    DatabaseNotWritable,
-    DatabaseTooNew,
-    Migration,
-    StorageError,
-    StorageUnavailable,
-    dialect_text,
-    load_migrations,
-)
+from storage.database import Database
+from storage.errors import DatabaseNotWritable, DatabaseTooNew, StorageError, StorageUnavailable
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.postgres import PostgresDatabase, postgres_migration, postgres_sql
+from storage.schema import Migration, dialect_text, load_migrations
 from tests.postgres import PostgresServer
 
 SECRET = "s3cr3t-Pa55"
@@ -35,7 +29,7 @@ SECRET = "s3cr3t-Pa55"
 
 @pytest.fixture
 async def pg(postgres_url: str) -> AsyncIterator[PostgresDatabase]:
-    database = await Database.open(postgres_url)
+    database = await open_database(postgres_url)
     assert isinstance(database, PostgresDatabase)
     try:
         yield database
@@ -104,7 +98,7 @@ async def test_a_schema_of_its_own_beside_another_programs_tables(
     postgres_server: PostgresServer, postgres_url: str
 ) -> None:
     await _raw(postgres_url, "CREATE TABLE invoices (id INTEGER)", "CREATE SCHEMA chaupal")
-    database = await Database.open(postgres_url + "?search_path=chaupal")
+    database = await open_database(postgres_url + "?search_path=chaupal")
     try:
         await _add_game(database)
         assert "invoices" not in await database.tables()
@@ -122,7 +116,7 @@ async def test_two_processes_starting_at_once_migrate_once(
     postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="storage")
-    opened = await asyncio.gather(*(Database.open(postgres_url) for _ in range(3)))
+    opened = await asyncio.gather(*(open_database(postgres_url) for _ in range(3)))
     try:
         applied = [r.getMessage() for r in caplog.records if "applied migration" in r.getMessage()]
         assert len(applied) == len(load_migrations()), applied
@@ -138,7 +132,7 @@ async def test_two_processes_starting_at_once_migrate_once(
 async def test_another_programs_schema_is_refused(postgres_url: str) -> None:
     await _raw(postgres_url, "CREATE TABLE invoices (id INTEGER)")
     with pytest.raises(StorageError) as info:
-        await Database.open(postgres_url)
+        await open_database(postgres_url)
     message = str(info.value)
     assert type(info.value) is StorageError
     assert "not Chaupal's" in message and "invoices" in message and "public" in message
@@ -149,10 +143,10 @@ async def test_another_programs_schema_is_refused(postgres_url: str) -> None:
 
 
 async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
-    await (await Database.open(postgres_url)).close()
+    await (await open_database(postgres_url)).close()
     await _raw(postgres_url, "UPDATE chaupal_schema SET version = 99")
     with pytest.raises(DatabaseTooNew) as info:
-        await Database.open(postgres_url)
+        await open_database(postgres_url)
     message = str(info.value)
     assert postgres_url in message and "schema 99" in message
     assert f"knows up to {len(load_migrations())}" in message and "Upgrade Chaupal" in message
@@ -163,7 +157,7 @@ async def test_a_newer_schema_is_refused(postgres_url: str) -> None:
 async def test_an_unreachable_server_is_a_clear_error_without_the_password() -> None:
     url = f"postgresql://chaupal:{SECRET}@127.0.0.1:1/chaupal"  # nothing listens on port 1
     with pytest.raises(StorageError) as info:
-        await Database.open(url)
+        await open_database(url)
     message = str(info.value)
     assert "Cannot connect to the PostgreSQL database" in message
     assert "127.0.0.1:1/chaupal" in message and "chaupal:***@" in message
@@ -175,7 +169,7 @@ async def test_a_missing_database_is_a_clear_error_without_the_password(
 ) -> None:
     url = postgres_server.url("no_such_database", password=SECRET) + f"?password={SECRET}"
     with pytest.raises(StorageError) as info:
-        await Database.open(url)
+        await open_database(url)
     message = str(info.value)
     assert "no_such_database" in message and "does not exist" in message
     assert SECRET not in message and "password=***" in message
@@ -248,7 +242,7 @@ async def test_a_read_only_server_refuses_writes_with_a_sentence_for_players(
     assert await GameStore(pg).live_games() == []  # reads still work
     # At start-up, a read-only server stops the bot at once.
     with pytest.raises(DatabaseNotWritable) as opening:
-        await Database.open(postgres_url)
+        await open_database(postgres_url)
     assert postgres_url in str(opening.value) and "refuses writes" in str(opening.value)
     postgres_server.admin(f'ALTER DATABASE "{name}" RESET default_transaction_read_only')
     await pg.pool.expire_connections()
@@ -259,10 +253,10 @@ async def test_a_failed_migration_on_a_read_only_server_is_not_a_bug(
     postgres_server: PostgresServer, postgres_url: str
 ) -> None:
     name = _name(postgres_url)
-    await (await Database.open(postgres_url, migrations=load_migrations()[:1])).close()
+    await (await open_database(postgres_url, migrations=load_migrations()[:1])).close()
     postgres_server.admin(f'ALTER DATABASE "{name}" SET default_transaction_read_only = on')
     with pytest.raises(DatabaseNotWritable) as info:
-        await Database.open(postgres_url)
+        await open_database(postgres_url)
     assert "Report this as a bug" not in str(info.value)
 
 

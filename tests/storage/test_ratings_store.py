@@ -14,9 +14,11 @@ import pytest
 
 from bot.tournament.ratings import FinishedGame, Rating, rate
 from storage.backend import INTEGRITY_ERRORS
-from storage.database import Database, load_migrations
+from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.ratings import RatingChange, RatingStore, StaleRating, ordinal
+from storage.schema import load_migrations
 
 GUILD = 900
 OTHER_GUILD = 901
@@ -24,7 +26,7 @@ OTHER_GUILD = 901
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -116,13 +118,13 @@ async def test_a_game_is_rated_once_only(db: Database) -> None:
 async def test_a_game_is_rated_once_across_a_restart(database_target: str) -> None:
     path = database_target
     game = FinishedGame("artaban", (1, 2), ranking((1,), (0,)))
-    first = await Database.open(path)
+    first = await open_database(path)
     try:
         assert await rate_and_store(RatingStore(first), 3, game, now=1.0)
         before = await dump(first)
     finally:
         await first.close()
-    second = await Database.open(path)
+    second = await open_database(path)
     try:
         assert not await rate_and_store(RatingStore(second), 3, game, now=2.0)
         assert await dump(second) == before
@@ -447,7 +449,7 @@ async def test_migration_on_a_fresh_database(db: Database) -> None:
 
 async def test_migration_on_a_database_at_schema_3(database_target: str) -> None:
     path = database_target
-    old = await Database.open(path, migrations=load_migrations()[:3])
+    old = await open_database(path, migrations=load_migrations()[:3])
     try:
         assert old.schema_version == 3
         assert "ratings" not in await _tables(old)
@@ -459,7 +461,7 @@ async def test_migration_on_a_database_at_schema_3(database_target: str) -> None
             )
     finally:
         await old.close()
-    new = await Database.open(path)
+    new = await open_database(path)
     try:
         assert new.schema_version == len(load_migrations())
         assert {"ratings", "rating_history"} <= await _tables(new)

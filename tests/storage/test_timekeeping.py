@@ -12,13 +12,14 @@ import pytest
 from bot.scheduler import Scheduler
 from storage.database import Database
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.timekeeping import SettingsStore, Timer, TimerStore, Vacation
 from tests.fakes import FakeClock
 
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -121,7 +122,7 @@ async def test_overdue_timers_fire_once_each_in_order_after_a_restart(
 ) -> None:
     path = database_target
     clock = FakeClock(1000.0)
-    db = await Database.open(path)
+    db = await open_database(path)
     games = [await new_game(db) for _ in range(3)]
     timers = TimerStore(db)
     await timers.replace(games[0], [Timer(1300.0, games[0], "clock", 1, 2)])
@@ -130,7 +131,7 @@ async def test_overdue_timers_fire_once_each_in_order_after_a_restart(
     await db.close()
     # The bot was down while all three fell due; it starts again later.
     clock.now = 5000.0
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         timers = TimerStore(db)
         recorder = Recorder(timers)

@@ -9,14 +9,16 @@ from collections.abc import AsyncIterator
 import pytest
 
 from storage.backend import INTEGRITY_ERRORS
-from storage.database import Database, StorageError
+from storage.database import Database
+from storage.errors import StorageError
 from storage.games import GameStore
+from storage.opening import open_database
 from storage.tournaments import TournamentClosed, TournamentStore
 
 
 @pytest.fixture
 async def db(database_target: str) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
+    database = await open_database(database_target)
     try:
         yield database
     finally:
@@ -106,7 +108,7 @@ async def test_a_table_plays_one_game_and_records_one_result(db: Database) -> No
 
 async def test_a_restart_mid_round_finds_everything(database_target: str) -> None:
     path = database_target
-    db = await Database.open(path)
+    db = await open_database(path)
     store = TournamentStore(db)
     tid = await new_tournament(store, "pods")
     for uid in (1, 2, 3, 4, 5, 6):
@@ -117,7 +119,7 @@ async def test_a_restart_mid_round_finds_everything(database_target: str) -> Non
     await store.record_result(tid, 1, 1, [1, 2, 3])
     await store.drop(tid, 6, after_round=1)
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         store = TournamentStore(db)
         tables = await store.tables(tid)
