@@ -12,6 +12,14 @@ faces are shaped by raqm (HarfBuzz and FriBiDi: conjuncts, matras, joined
 Arabic, right-to-left order).  Emoji are drawn in colour from Noto Color
 Emoji where it is installed.
 
+What a face covers is read from its ``cmap`` table by fontTools
+(:func:`_cmap`), in place of the hand-written parser of formats 4 and 12
+before issue 32: for each of the 152 faces installed here (the fallback
+chain and the emoji face) the two give the same set of characters, so every
+font choice, and every drawing of the 16 names of
+``tests/renderers/test_scripts.py``, is unchanged; fontTools also reads the
+subtable formats, where the old parser knew two.
+
 :func:`_emoji_face` and :func:`_chain` are what tests replace to play a
 machine without those fonts: the other modules call them through this module
 (``fonts._emoji_face()``), so one replacement reaches every caller.
@@ -26,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
+from fontTools.ttLib import TTFont, TTLibError
 from PIL import ImageFont, features
 
 # --------------------------------------------------------------------------- fonts & text
@@ -137,60 +146,24 @@ def _chain() -> tuple[_Face, ...]:
 
 
 def _cmap(path: str, index: int) -> frozenset[int]:
-    """The code points ``path``'s face maps to a glyph, read from its
-    ``cmap`` table (formats 12 and 4; empty for a file it cannot read).
-    Pillow has no "is this glyph there" call, and drawing each character to
-    compare it with the missing-glyph box would cost far more."""
+    """The code points ``path``'s face (``index``: in a collection) maps to
+    a glyph, from its best Unicode ``cmap`` subtable as fontTools reads it
+    (every format; empty for a file it cannot read).  Pillow has no "is
+    this glyph there" call, and drawing each character to compare it with
+    the missing-glyph box would cost far more."""
     try:
-        with open(path, "rb") as fh:
-            # Only the table directory and the cmap table are read: a CJK
-            # collection is tens of megabytes.
-            head = fh.read(12 + 4 * (index + 1))
-            at = struct.unpack_from(">I", head, 12 + 4 * index)[0] if head[:4] == b"ttcf" else 0
-            fh.seek(at)
-            tables = struct.unpack_from(">H", fh.read(12), 4)[0]
-            directory = fh.read(16 * tables)
-            start, length = next(
-                (offset, size)
-                for tag, _, offset, size in struct.iter_unpack(">4sIII", directory)
-                if tag == b"cmap"
-            )
-            fh.seek(start)
-            data = fh.read(length)
-        cmap = 0
-        subtables: dict[tuple[int, int, int], int] = {}
-        for i in range(struct.unpack_from(">H", data, cmap + 2)[0]):
-            platform, encoding, offset = struct.unpack_from(">HHI", data, cmap + 4 + 8 * i)
-            format_ = struct.unpack_from(">H", data, cmap + offset)[0]
-            subtables[(platform, encoding, format_)] = cmap + offset
-        points: set[int] = set()
-        full = subtables.get((3, 10, 12)) or subtables.get((0, 4, 12))
-        if full is not None:
-            for i in range(struct.unpack_from(">I", data, full + 12)[0]):
-                start, end, glyph = struct.unpack_from(">III", data, full + 16 + 12 * i)
-                points.update(range(start if glyph else start + 1, end + 1))
-            return frozenset(points)
-        bmp = subtables.get((3, 1, 4)) or subtables.get((0, 3, 4))
-        if bmp is None:
-            return frozenset()
-        n = struct.unpack_from(">H", data, bmp + 6)[0] // 2
-        ends = struct.unpack_from(f">{n}H", data, bmp + 14)
-        starts = struct.unpack_from(f">{n}H", data, bmp + 16 + 2 * n)
-        deltas = struct.unpack_from(f">{n}h", data, bmp + 16 + 4 * n)
-        ranges = bmp + 16 + 6 * n
-        offsets = struct.unpack_from(f">{n}H", data, ranges)
-        for i in range(n):
-            for c in range(starts[i], min(ends[i], 0xFFFE) + 1):
-                if offsets[i] == 0:
-                    glyph = (c + deltas[i]) & 0xFFFF
-                else:
-                    at_glyph = ranges + 2 * i + offsets[i] + 2 * (c - starts[i])
-                    glyph = struct.unpack_from(">H", data, at_glyph)[0]
-                    glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
-                if glyph:
-                    points.add(c)
-        return frozenset(points)
-    except (OSError, struct.error, StopIteration):
+        # Lazy: only the tables asked for are read (a CJK collection is tens
+        # of megabytes).
+        with TTFont(path, fontNumber=index, lazy=True) as face:
+            cmap: dict[int, str] | None = face.getBestCmap()
+            if cmap is None:
+                return frozenset()
+            # Glyph 0 is the missing-glyph box: a code mapped to it is not there.
+            missing: str = face.getGlyphOrder()[0]
+            return frozenset(code for code, glyph in cmap.items() if glyph != missing)
+    except (OSError, TTLibError, struct.error, AssertionError, IndexError, KeyError, ValueError):
+        # A missing or damaged file (fontTools raises any of these on bad
+        # tables): the face covers nothing, so its scripts are left out.
         return frozenset()
 
 

@@ -6,6 +6,31 @@ the built-in font for the words it draws whole, fallback faces cluster by
 cluster for the rest), and drawn run by run in visual order (:func:`_visual`).
 User text goes through :func:`safe_text` first: what no installed font has
 is left out, so nothing is drawn as a missing-glyph box.
+
+Two libraries do what hand-written approximations did until issue 32:
+
+- Clusters are the ``regex`` module's ``\\X`` (UAX #29 as of the Unicode
+  version it carries), with one tailoring kept from the old code
+  (:func:`_conjunct`): a virama joins the next letter in every script, not
+  only in the six Unicode 15.1's rule GB9c names, so Gurmukhi ਪ੍ਰੀ and
+  Kannada ನ್ನ stay whole.  Of the 16 names of
+  ``tests/renderers/test_scripts.py`` (and the other names the tests use)
+  every cluster is the same as before; the library differs only where the
+  old rules were wrong: a prepended mark (U+0600 ARABIC NUMBER SIGN) goes
+  with what follows it, a zero width joiner joins only emoji (and, by the
+  tailoring, a half form), and Hangul jamo make one syllable.
+- Reading order is python-bidi's Unicode Bidirectional Algorithm
+  (:func:`_bidi`).  Each of the 16 names draws pixel for pixel as before on
+  every game's board, private image and result, the leaderboard and the
+  standings, alone and cut at every width.  Lines mixing a right-to-left
+  name with other text differ where the old approximation departed from
+  UAX #9, and the library is right, as Discord's own client (a browser's
+  bidi) shows the same line in the message above the image: in ``Draw:
+  محمد, Asha`` the comma now follows the name instead of standing before
+  it (rule N2: a neutral between right-to-left and left-to-right text takes
+  the line's direction); in ``Asha محمد 3`` the number now stands with the
+  name, left of it (rules W2, N1, I1: a number after a right-to-left word
+  is read with it); Arabic-Indic digits (class AN) order right to left.
 """
 
 from __future__ import annotations
@@ -16,11 +41,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Final
 
+import regex
+from bidi import algorithm as uba
+
 from renderers.common import fonts
 from renderers.common.fonts import (
     EMOJI_STAND_IN,
     ZWJ,
-    ZWNJ,
     _covers,
     _Face,
     _first_face,
@@ -28,28 +55,24 @@ from renderers.common.fonts import (
     has_glyph,
 )
 
+_CLUSTER: Final = regex.compile(r"\X")
+"""Unicode's extended grapheme clusters (UAX #29), as the ``regex`` module
+keeps them for each Unicode version: combining marks, spacing marks,
+Hangul syllables, emoji modifiers, ZWJ sequences and flags, and (Unicode
+15.1's rule GB9c) conjuncts in Devanagari, Bengali, Gujarati, Oriya,
+Telugu and Malayalam."""
 
-def _extends(cluster: str, ch: str) -> bool:
-    """Whether ``ch`` belongs to the grapheme cluster ``cluster`` ends (a
-    practical reading of Unicode's extended grapheme clusters, UAX #29):
-    combining marks, joiners, emoji modifiers and tags extend it; a letter
-    after a virama (a conjunct: क्ष, ন্দ) or after a zero width joiner (an
-    emoji sequence, a half form) stays with it; regional indicators pair."""
-    prev = cluster[-1]
-    if unicodedata.category(prev) == "Cc" or unicodedata.category(ch) == "Cc":
-        return False
-    cp = ord(ch)
-    if unicodedata.category(ch) in ("Mn", "Mc", "Me") or ch in (ZWJ, ZWNJ):
-        return True
-    if 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
-        return True
-    if prev == ZWJ:
-        return True
-    if unicodedata.combining(prev) == 9 and unicodedata.category(ch).startswith("L"):
-        return True
-    if 0x1F1E6 <= cp <= 0x1F1FF and 0x1F1E6 <= ord(prev) <= 0x1F1FF:
-        return sum(0x1F1E6 <= ord(c) <= 0x1F1FF for c in cluster) % 2 == 1
-    return False
+
+def _conjunct(cluster: str, after: str) -> bool:
+    """Whether ``after`` goes on a conjunct ``cluster`` ends: ``cluster``
+    ends with a virama (optionally then a zero width joiner, which asks for
+    a half form; a non-joiner asks for no conjunct) and ``after`` starts
+    with a letter.  GB9c covers only the six scripts above; this tailoring (UAX
+    #29 allows it) keeps the others' conjuncts whole too: Gurmukhi ਪ੍ਰੀ
+    (a subjoined ra), Kannada ನ್ನ (a subjoined na), and in Tamil ழ்செ, as
+    they were always cut."""
+    end = cluster[:-1] if cluster[-1] == ZWJ and len(cluster) > 1 else cluster
+    return unicodedata.combining(end[-1]) == 9 and unicodedata.category(after[0]).startswith("L")
 
 
 def graphemes(text: str) -> list[str]:
@@ -57,13 +80,14 @@ def graphemes(text: str) -> list[str]:
     character (a letter with its accents, a conjunct with its matras, an
     emoji sequence).  Text is cut only between them."""
     if text.isascii():
+        # One character a cluster (but CR LF, which safe_text drops anyway).
         return list(text)
     clusters: list[str] = []
-    for ch in text:
-        if clusters and _extends(clusters[-1], ch):
-            clusters[-1] += ch
+    for cluster in _CLUSTER.findall(text):
+        if clusters and _conjunct(clusters[-1], cluster):
+            clusters[-1] += cluster
         else:
-            clusters.append(ch)
+            clusters.append(cluster)
     return clusters
 
 
@@ -119,32 +143,54 @@ def _runs(text: str) -> tuple[_Run, ...]:
     return tuple((face, piece) for face, piece in runs)
 
 
-def _direction(text: str) -> int:
-    """1 for right-to-left, 0 for left-to-right, -1 for neither: the
-    direction of the first strongly directional character (Unicode's P2);
-    a number reads left to right too (as Unicode's rule I2 sets it)."""
-    for ch in text:
-        kind = unicodedata.bidirectional(ch)
-        if kind in ("R", "AL"):
-            return 1
-        if kind in ("L", "EN", "AN"):
-            return 0
-    return -1
+_RIGHT_TO_LEFT: Final = frozenset(("R", "AL", "AN"))
+"""Bidi classes that can make a line anything but left to right: Hebrew
+and Arabic letters, and Arabic-Indic digits (which UAX #9 sets right to
+left among themselves)."""
 
 
-_MIRRORED: Final = str.maketrans("()[]{}<>«»‹›", ")(][}{><»«›‹")
-"""Brackets as a right-to-left line shows them (Unicode's rule L4)."""
+def _bidi(text: str, base: int) -> list[tuple[int, str, int]]:
+    """Each character of ``text`` in the order it is shown, left to right,
+    as ``(logical index, character as shown, level)``: the Unicode
+    Bidirectional Algorithm (UAX #9, rules X1 to L2, and L4's mirrored
+    brackets) on a line of base level ``base``, by python-bidi.
+
+    python-bidi's ``get_display`` gives only the reordered string, and a
+    line is drawn in runs of one font that the shaper must see in logical
+    order (joining forms are chosen along the logical text), so the steps of
+    its ``bidi.algorithm`` are run here with each character tagged by its
+    index.  Zero width joiners and other boundary neutrals, which rule X9
+    sets aside, are left out (:func:`_visual` puts them back)."""
+    storage: dict[str, Any] = uba.get_empty_storage()
+    storage["base_level"] = base
+    storage["base_dir"] = "LR"[base]
+    uba.get_embedding_levels(text, storage)
+    for at, char in enumerate(storage["chars"]):
+        char["at"] = at
+    uba.explicit_embed_and_overrides(storage)
+    uba.resolve_weak_types(storage)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    uba.reorder_resolved_levels(storage, False)
+    uba.apply_mirroring(storage, False)
+    return [(char["at"], char["ch"], char["level"]) for char in storage["chars"]]
 
 
 def _visual(runs: Sequence[_Run]) -> list[_Run]:
-    """Runs in the order they are drawn, left to right: the shaper orders
-    the text inside a run; across runs (an English sentence holding an
-    Arabic name) Unicode's bidi levels are resolved run by run, a run with
-    no strong direction taking its neighbours' when they agree.  The line
-    reads left to right unless it has no left-to-right letter at all (the
-    images' own words are English; a name alone keeps its own direction)."""
-    dirs = [_direction(piece) for _, piece in runs]
-    if all(d != 1 for d in dirs):
+    """Runs in the order they are drawn, left to right.
+
+    The line's characters are ordered by the Unicode Bidirectional
+    Algorithm (:func:`_bidi`), and each run is cut where its characters'
+    levels differ: each piece keeps its text in logical order, for the
+    shaper (raqm) lays a right-to-left piece out itself, joined; a piece of
+    punctuation alone at a right-to-left level, which the shaper would set
+    left to right, is drawn as the algorithm shows it (reversed, brackets
+    mirrored).  The line's base direction is left to right unless it has no
+    left-to-right letter at all (rule P3's higher-level choice: the images'
+    own words are English; a name alone keeps its own direction)."""
+    text = "".join(piece for _, piece in runs)
+    if not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
+        # Every level is 0: the runs as they are, joined where a font continues.
         joined: list[_Run] = []
         for face, piece in runs:
             if joined and joined[-1][0] == face:
@@ -152,35 +198,48 @@ def _visual(runs: Sequence[_Run]) -> list[_Run]:
             else:
                 joined.append((face, piece))
         return joined
-    base = 0 if any(unicodedata.bidirectional(ch) == "L" for _, p in runs for ch in p) else 1
-    resolved: list[int] = []
-    for i, d in enumerate(dirs):
-        if d < 0:
-            before = next((e for e in reversed(dirs[:i]) if e >= 0), base)
-            after = next((e for e in dirs[i + 1 :] if e >= 0), base)
-            d = before if before == after else base
-        resolved.append(d)
-    # Unicode's levels: left-to-right text is level 0 on a left-to-right line
-    # and 2 on a right-to-left one; right-to-left text is level 1.
-    levels = resolved if base == 0 else [1 if d else 2 for d in resolved]
-    # Punctuation on its own inside right-to-left text: the shaper does not
-    # see it, so it is reversed and its brackets mirrored here.
-    order = [
-        (face, piece[::-1].translate(_MIRRORED)) if d < 0 and level % 2 else (face, piece)
-        for (face, piece), d, level in zip(runs, dirs, levels, strict=True)
-    ]
-    for level in range(max(levels), 0, -1):
-        i = 0
-        while i < len(order):
-            if levels[i] >= level:
-                j = i
-                while j < len(order) and levels[j] >= level:
-                    j += 1
-                order[i:j] = order[i:j][::-1]
-                levels[i:j] = levels[i:j][::-1]
-                i = j
-            else:
-                i += 1
+    base = 0 if any(unicodedata.bidirectional(ch) == "L" for ch in text) else 1
+    owner = [k for k, (_, piece) in enumerate(runs) for _ in piece]
+    shown = _bidi(text, base)
+    kept = {at for at, _, _ in shown}
+    # Pieces: characters shown side by side, of one run, at one level, and
+    # side by side in the logical text too (set-aside joiners apart).
+    groups: list[list[tuple[int, str, int]]] = []
+    for char in shown:
+        at, _, level = char
+        if groups:
+            last, _, last_level = groups[-1][-1]
+            low, high = min(last, at), max(last, at)
+            if (
+                owner[last] == owner[at]
+                and last_level == level
+                and not any(i in kept for i in range(low + 1, high))
+            ):
+                groups[-1].append(char)
+                continue
+        groups.append([char])
+    group_of = {at: k for k, group in enumerate(groups) for at, _, _ in group}
+    # A set-aside joiner goes with the piece of the character before it in
+    # its run (else the one after): a half form keeps its joiner.
+    members: list[list[int]] = [[at for at, _, _ in group] for group in groups]
+    for at in range(len(text)):
+        if at in kept:
+            continue
+        run = owner[at]
+        before = range(at - 1, -1, -1)
+        after = range(at + 1, len(text))
+        home = next((i for i in (*before, *after) if owner[i] == run and i in kept), None)
+        if home is not None:
+            members[group_of[home]].append(at)
+    order: list[_Run] = []
+    for group, at_all in zip(groups, members, strict=True):
+        face = runs[owner[group[0][0]]][0]
+        logical = "".join(text[i] for i in sorted(at_all))
+        level = group[0][2]
+        if level % 2 and not any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in logical):
+            order.append((face, "".join(ch for _, ch, _ in group)))
+        else:
+            order.append((face, logical))
     return order
 
 

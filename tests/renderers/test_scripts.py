@@ -424,6 +424,13 @@ def test_mixed_lines_read_in_order() -> None:
     assert order("محمد علي") == ["علي", "محمد"]
     # Brackets around right-to-left text are mirrored.
     assert order("(محمد)") == ["(", "محمد", ")"]
+    # As Unicode's algorithm (and so Discord's client) reads them: a comma
+    # between a right-to-left name and English follows the name, and a
+    # number after a right-to-left name is read with it.
+    assert order("Draw: محمد, Asha") == ["Draw:", "محمد", ",", "Asha"]
+    assert order("Asha דוד 3") == ["Asha", "3", "דוד"]
+    # A zero width joiner stays in its word (a half form).
+    assert order("क्\u200dष محمد") == ["क्\u200dष", "محمد"]
 
 
 def test_the_built_in_font_stays_for_latin_it_has() -> None:
