@@ -22,6 +22,15 @@ split by concept; each module imports only those above it:
   registry entry.
 - :mod:`~renderers.common.output`: palette reduction and PNG encoding.
 
+Libraries do the Unicode work that hand-written code did until issue 32:
+fontTools reads each fallback face's character map
+(:mod:`~renderers.common.fonts`), the ``regex`` module finds grapheme
+clusters and python-bidi orders lines that mix right-to-left names with
+English (:mod:`~renderers.common.scripts`).  Those modules' docstrings say
+where a drawing changed and why; the 16 names of
+``tests/renderers/test_scripts.py`` draw pixel for pixel as before on every
+game's images, the leaderboard and the standings.
+
 The names the renderers use are re-exported here, so ``from renderers.common
 import Canvas`` works; the underscored helpers stay in their modules (shared
 within this package, not outside it).

@@ -12,8 +12,9 @@ Two libraries do what hand-written approximations did until issue 32:
 - Clusters are the ``regex`` module's ``\\X`` (UAX #29 as of the Unicode
   version it carries), with one tailoring kept from the old code
   (:func:`_conjunct`): a virama joins the next letter in every script, not
-  only in the six Unicode 15.1's rule GB9c names, so Gurmukhi ਪ੍ਰੀ and
-  Kannada ನ್ನ stay whole.  Of the 16 names of
+  only in the six that Unicode 15.1's rule GB9c names, so Gurmukhi ਪ੍ਰੀ and
+  Kannada ನ್ನ stay whole (the library alone cuts them inside the conjunct,
+  and ``test_graphemes`` holds Gurmukhi to it).  Of the 16 names of
   ``tests/renderers/test_scripts.py`` (and the other names the tests use)
   every cluster is the same as before; the library differs only where the
   old rules were wrong: a prepended mark (U+0600 ARABIC NUMBER SIGN) goes
@@ -31,6 +32,9 @@ Two libraries do what hand-written approximations did until issue 32:
   the line's direction); in ``Asha محمد 3`` the number now stands with the
   name, left of it (rules W2, N1, I1: a number after a right-to-left word
   is read with it); Arabic-Indic digits (class AN) order right to left.
+  And an emoji sequence standing in right-to-left text (``محمد 👍🏽``),
+  which the old code reversed code point by code point (the skin tone
+  before the hand), is now reversed cluster by cluster.
 """
 
 from __future__ import annotations
@@ -67,10 +71,15 @@ def _conjunct(cluster: str, after: str) -> bool:
     """Whether ``after`` goes on a conjunct ``cluster`` ends: ``cluster``
     ends with a virama (optionally then a zero width joiner, which asks for
     a half form; a non-joiner asks for no conjunct) and ``after`` starts
-    with a letter.  GB9c covers only the six scripts above; this tailoring (UAX
-    #29 allows it) keeps the others' conjuncts whole too: Gurmukhi ਪ੍ਰੀ
-    (a subjoined ra), Kannada ನ್ನ (a subjoined na), and in Tamil ழ்செ, as
-    they were always cut."""
+    with a letter.
+
+    GB9c covers only the six scripts above; this tailoring (UAX #29 allows
+    tailorings) keeps the others' conjuncts whole too, as the hand-written
+    rules did: Gurmukhi ਪ੍ਰੀ (a subjoined ra) and Kannada ನ್ನ (a subjoined
+    na), which the library alone would cut inside the conjunct.  It also
+    keeps Tamil's ழ்செ together, where the library alone would cut after
+    the visible pulli (Tamil forms no conjuncts, so that cut would be fine
+    too): kept as it was, so no cut name changes."""
     end = cluster[:-1] if cluster[-1] == ZWJ and len(cluster) > 1 else cluster
     return unicodedata.combining(end[-1]) == 9 and unicodedata.category(after[0]).startswith("L")
 
@@ -183,11 +192,12 @@ def _visual(runs: Sequence[_Run]) -> list[_Run]:
     Algorithm (:func:`_bidi`), and each run is cut where its characters'
     levels differ: each piece keeps its text in logical order, for the
     shaper (raqm) lays a right-to-left piece out itself, joined; a piece of
-    punctuation alone at a right-to-left level, which the shaper would set
-    left to right, is drawn as the algorithm shows it (reversed, brackets
-    mirrored).  The line's base direction is left to right unless it has no
-    left-to-right letter at all (rule P3's higher-level choice: the images'
-    own words are English; a name alone keeps its own direction)."""
+    punctuation (or emoji) alone at a right-to-left level, which the shaper
+    would set left to right, is reversed here, cluster by cluster, its
+    brackets mirrored as the algorithm shows them.  The line's base
+    direction is left to right unless it has no left-to-right letter at all
+    (a higher-level protocol in place of rules P2 and P3: the images' own
+    words are English; a name alone keeps its own direction)."""
     text = "".join(piece for _, piece in runs)
     if not any(unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text):
         # Every level is 0: the runs as they are, joined where a font continues.
@@ -234,10 +244,21 @@ def _visual(runs: Sequence[_Run]) -> list[_Run]:
     order: list[_Run] = []
     for group, at_all in zip(groups, members, strict=True):
         face = runs[owner[group[0][0]]][0]
-        logical = "".join(text[i] for i in sorted(at_all))
+        at_all.sort()
+        logical = "".join(text[i] for i in at_all)
         level = group[0][2]
         if level % 2 and not any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in logical):
-            order.append((face, "".join(ch for _, ch, _ in group)))
+            # Reversed cluster by cluster (a skin tone stays after its hand,
+            # a joiner in its sequence), each character as the algorithm
+            # shows it (a bracket mirrored).
+            shown_as = {at: ch for at, ch, _ in group}
+            parts: list[str] = []
+            start = 0
+            for cluster in graphemes(logical):
+                span = at_all[start : start + len(cluster)]
+                start += len(cluster)
+                parts.append("".join(shown_as.get(i, text[i]) for i in span))
+            order.append((face, "".join(reversed(parts))))
         else:
             order.append((face, logical))
     return order

@@ -431,6 +431,10 @@ def test_mixed_lines_read_in_order() -> None:
     assert order("Asha דוד 3") == ["Asha", "3", "דוד"]
     # A zero width joiner stays in its word (a half form).
     assert order("क्\u200dष محمد") == ["क्\u200dष", "محمد"]
+    if EMOJI_INSTALLED:
+        # An emoji in right-to-left text is reversed whole: its skin tone
+        # stays after the hand.
+        assert order("محمد 👍🏽👍🏽") == ["👍🏽👍🏽", "محمد"]
 
 
 def test_the_built_in_font_stays_for_latin_it_has() -> None:
