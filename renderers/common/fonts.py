@@ -37,7 +37,7 @@ from typing import Final
 from fontTools.ttLib import TTFont, TTLibError
 from PIL import ImageFont, features
 
-# --------------------------------------------------------------------------- fonts & text
+# --------------------------------------------------------------------------- the built-in font
 
 
 @lru_cache(maxsize=64)

@@ -19,6 +19,8 @@ from renderers.common.pieces import crown
 from renderers.common.scripts import display_name, safe_text
 from renderers.common.theme import RGB, Box
 
+# ---------------------------------------------------------- private headings, square boards
+
 
 def private_heading(
     c: Canvas, *, name: str, where: str, prompt: str | None, margin: int, small: int

@@ -6,8 +6,6 @@ from io import BytesIO
 
 from PIL import Image
 
-# --------------------------------------------------------------------------- output
-
 
 def quantize(image: Image.Image, colours: int = 64, *, sample_step: int = 3) -> Image.Image:
     """``image`` reduced to at most ``colours`` palette entries, no dithering.

@@ -7,8 +7,6 @@ from PIL import ImageDraw
 from renderers.common.canvas import Canvas
 from renderers.common.theme import RGB, Box
 
-# --------------------------------------------------------------------------- game pieces
-
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0.5, 0.5),),
     2: ((0.27, 0.27), (0.73, 0.73)),
