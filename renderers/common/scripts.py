@@ -43,6 +43,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Final
 
 import regex
@@ -167,9 +168,15 @@ def _bidi(text: str, base: int) -> list[tuple[int, str, int]]:
     python-bidi's ``get_display`` gives only the reordered string, and a
     line is drawn in runs of one font that the shaper must see in logical
     order (joining forms are chosen along the logical text), so the steps of
-    its ``bidi.algorithm`` are run here with each character tagged by its
-    index.  Zero width joiners and other boundary neutrals, which rule X9
-    sets aside, are left out (:func:`_visual` puts them back)."""
+    its ``bidi.algorithm`` (the pure-Python implementation it keeps beside
+    the Rust one, whose ``get_display`` neither tags nor mirrors) are run
+    here with each character tagged by its index.  That implementation
+    predates Unicode 6.3's isolates (which :func:`safe_text` drops with the
+    other formatting characters) and bracket pairs (rule N0: brackets then
+    take their direction from their neighbours alone, the same for a name
+    in brackets among English words).  Zero width joiners and other
+    boundary neutrals, which rule X9 sets aside, are left out
+    (:func:`_visual` puts them back)."""
     storage: dict[str, Any] = uba.get_empty_storage()
     storage["base_level"] = base
     storage["base_dir"] = "LR"[base]
@@ -236,9 +243,8 @@ def _visual(runs: Sequence[_Run]) -> list[_Run]:
         if at in kept:
             continue
         run = owner[at]
-        before = range(at - 1, -1, -1)
-        after = range(at + 1, len(text))
-        home = next((i for i in (*before, *after) if owner[i] == run and i in kept), None)
+        near = chain(range(at - 1, -1, -1), range(at + 1, len(text)))
+        home = next((i for i in near if owner[i] == run and i in kept), None)
         if home is not None:
             members[group_of[home]].append(at)
     order: list[_Run] = []
