@@ -22,16 +22,20 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from bot.engines import ENGINES, get_engine
-from renderers import common, get_renderer
+from renderers import get_renderer
 from renderers.common import (
     FALLBACK_SCRIPTS,
     NOTO_DIR,
     Canvas,
     display_name,
     fit_text,
+    fonts,
     graphemes,
     has_glyph,
+    masks,
+    measure,
     safe_text,
+    scripts,
     text_width,
 )
 from renderers.leaderboard import LeaderboardRow, render_leaderboard
@@ -59,9 +63,9 @@ SCRIPT_NAMES: tuple[tuple[str, str, str | None], ...] = (
     ("emoji", "Asha 🎲", None),
 )
 NAMES = tuple(name for _, name, _ in SCRIPT_NAMES)
-EMOJI_INSTALLED = common.EMOJI_FONT.is_file()
+EMOJI_INSTALLED = fonts.EMOJI_FONT.is_file()
 EXPECTED = {
-    name: name if script != "emoji" or EMOJI_INSTALLED else f"Asha {common.EMOJI_STAND_IN}"
+    name: name if script != "emoji" or EMOJI_INSTALLED else f"Asha {fonts.EMOJI_STAND_IN}"
     for script, name, _ in SCRIPT_NAMES
 }
 """What each name must be drawn as."""
@@ -71,12 +75,13 @@ ELLIPSIS = "\u2026"
 def _clear_caches() -> None:
     """Forget cached text (so it is drawn, and seen, again) and the font
     choices (a test may change the fonts); the fonts' tables stay read."""
-    for name, value in vars(common).items():
-        if name == "_coverage":
-            continue
-        clear = getattr(value, "cache_clear", None)
-        if callable(clear):
-            clear()
+    for module in (fonts, scripts, measure, masks):
+        for name, value in vars(module).items():
+            if name == "_coverage":
+                continue
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
 
 
 # ------------------------------------------------------------- independent glyph check
@@ -96,9 +101,9 @@ def _glyph(f: ImageFont.FreeTypeFont, ch: str) -> tuple[Any, bytes]:
 def has_real_glyph(path: str, ch: str) -> bool:
     """Whether the font file draws ``ch`` as something other than its
     missing-glyph box (drawn, not read from the font's tables)."""
-    if path == str(common.EMOJI_FONT):
+    if path == str(fonts.EMOJI_FONT):
         # Colour bitmaps come at one size only.
-        f = ImageFont.truetype(path, common.EMOJI_STRIKE)
+        f = ImageFont.truetype(path, fonts.EMOJI_STRIKE)
         return f.getbbox(ch) != f.getbbox("\U0010fffd") or _emoji_ink(f, ch) != _emoji_ink(
             f, "\U0010fffd"
         )
@@ -119,8 +124,8 @@ def _ignorable(ch: str) -> bool:
 
 def assert_real_glyphs(text: str) -> None:
     """Every character of ``text`` is drawn by a font that has it."""
-    drawn = "".join(piece for _, piece in common._runs(text))
-    for face, piece in common._runs(text):
+    drawn = "".join(piece for _, piece in scripts._runs(text))
+    for face, piece in scripts._runs(text):
         for ch in piece:
             if ch == " " or _ignorable(ch):
                 continue
@@ -129,7 +134,7 @@ def assert_real_glyphs(text: str) -> None:
             else:
                 assert has_real_glyph(face.path, ch), (text, ch, face.path)
     assert drawn.replace(" ", "") == "".join(
-        c for c in text.replace(" ", "") if common._first_face(c) or has_glyph(c)
+        c for c in text.replace(" ", "") if fonts._first_face(c) or has_glyph(c)
     ), text
 
 
@@ -220,7 +225,7 @@ def test_the_names_are_kept_whole() -> None:
         assert display_name([name], 0) == EXPECTED[name], script
         assert_real_glyphs(name)
         if family is not None:
-            faces = {face for face, piece in common._runs(name) if piece.strip()}
+            faces = {face for face, piece in scripts._runs(name) if piece.strip()}
             assert faces and all(
                 f is not None and Path(f.path).name == f"NotoSans{family}-Regular.ttf"
                 for f in faces
@@ -272,11 +277,11 @@ def test_leaderboard_and_standings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_cjk_where_a_font_is_installed() -> None:
     name = "王小明"
-    if not any(p.is_file() for p in common.CJK_FONTS):
+    if not any(p.is_file() for p in fonts.CJK_FONTS):
         # Not installed (fonts-noto-cjk is too large to install for this):
         # nothing drawable, so the fallback name, never boxes.
         assert display_name([name], 0) == "Player 1"
-        assert common._runs(name) == ()
+        assert scripts._runs(name) == ()
         return
     assert display_name([name], 0) == name
     assert_real_glyphs(name)
@@ -323,10 +328,10 @@ def test_emoji_are_drawn_in_colour() -> None:
 def test_without_an_emoji_font_emoji_keep_a_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine without fonts-noto-color-emoji draws a plain diamond where an
     emoji was, and "Player N" for a name of emoji alone."""
-    monkeypatch.setattr(common, "_emoji_face", lambda: None)
+    monkeypatch.setattr(fonts, "_emoji_face", lambda: None)
     _clear_caches()
     try:
-        stand_in = common.EMOJI_STAND_IN
+        stand_in = fonts.EMOJI_STAND_IN
         assert safe_text("🤖 Bot 1") == f"{stand_in} Bot 1"
         assert safe_text("Asha 👍🏽") == f"Asha {stand_in}"
         assert display_name(["🎲🎲🎲"], 0) == "Player 1"
@@ -354,12 +359,12 @@ def test_accents_and_formatting() -> None:
 def test_without_the_fallback_fonts_accents_are_stripped(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine without fonts-noto-core still shows what it can (the old
     behaviour), never boxes."""
-    monkeypatch.setattr(common, "_chain", lambda: ())
+    monkeypatch.setattr(fonts, "_chain", lambda: ())
     _clear_caches()
     try:
         assert safe_text("Élodie Ñuñez") == "Elodie Nunez"
         assert display_name(["हरि"], 0) == "Player 1"
-        assert common._runs("हरि") == ()
+        assert scripts._runs("हरि") == ()
     finally:
         monkeypatch.undo()
         _clear_caches()
@@ -368,25 +373,25 @@ def test_without_the_fallback_fonts_accents_are_stripped(monkeypatch: pytest.Mon
 # ------------------------------------------------------------- shaping
 
 
-def _face(family: str) -> common._Face:
-    return next(f for f in common._chain() if Path(f.path).name == f"NotoSans{family}-Regular.ttf")
+def _face(family: str) -> fonts._Face:
+    return next(f for f in fonts._chain() if Path(f.path).name == f"NotoSans{family}-Regular.ttf")
 
 
 def test_devanagari_is_shaped_not_set_letter_by_letter() -> None:
     word = "प्रसाद"
-    f = common._face_font(_face("Devanagari"), 48, False)
+    f = fonts._face_font(_face("Devanagari"), 48, False)
     naive = sum(f.getlength(ch) for ch in word)
     # The conjunct प्र is one glyph, the matra joins: narrower than the sum.
     assert text_width(word, 48) < naive - 10
     assert f.getlength("क्ष") < f.getlength("क्") + f.getlength("ष") - 5
     # And the drawn pixels are the shaped ones, not the letters side by side.
-    shaped = common._mixed_mask(word, 48, False)[0]
+    shaped = masks._mixed_mask(word, 48, False)[0]
     assert abs(shaped.width - text_width(word, 48)) < 10
 
 
 def test_arabic_is_joined_and_right_to_left() -> None:
     word = "محمد"
-    f = common._face_font(_face("Arabic"), 48, False)
+    f = fonts._face_font(_face("Arabic"), 48, False)
     # Joined forms, not the isolated letters side by side.
     assert abs(f.getlength(word) - sum(f.getlength(ch) for ch in word)) > 2
     # The first letter (م) is at the right: what is drawn is raqm's
@@ -397,7 +402,7 @@ def test_arabic_is_joined_and_right_to_left() -> None:
         ImageDraw.Draw(image).text((10, 70), word, font=font, fill=255, anchor="ls")
         return image
 
-    mask, dx, dy = common._mixed_mask(word, 48, False)
+    mask, dx, dy = masks._mixed_mask(word, 48, False)
     drawn = Image.new("L", (300, 100))
     drawn.paste(mask, (10 + dx, 70 + dy))
     assert drawn.getbbox() is not None
@@ -409,7 +414,7 @@ def test_arabic_is_joined_and_right_to_left() -> None:
 
 def test_mixed_lines_read_in_order() -> None:
     def order(text: str) -> list[str]:
-        return [piece for _, piece in common._visual(common._runs(text)) if piece.strip()]
+        return [piece for _, piece in scripts._visual(scripts._runs(text)) if piece.strip()]
 
     # An English sentence keeps its order around an Arabic name.
     assert order("محمد took d3") == ["محمد", "took", "d3"]
@@ -419,13 +424,24 @@ def test_mixed_lines_read_in_order() -> None:
     assert order("محمد علي") == ["علي", "محمد"]
     # Brackets around right-to-left text are mirrored.
     assert order("(محمد)") == ["(", "محمد", ")"]
+    # As Unicode's algorithm (and so Discord's client) reads them: a comma
+    # between a right-to-left name and English follows the name, and a
+    # number after a right-to-left name is read with it.
+    assert order("Draw: محمد, Asha") == ["Draw:", "محمد", ",", "Asha"]
+    assert order("Asha דוד 3") == ["Asha", "3", "דוד"]
+    # A zero width joiner stays in its word (a half form).
+    assert order("क्\u200dष محمد") == ["क्\u200dष", "محمد"]
+    if EMOJI_INSTALLED:
+        # An emoji in right-to-left text is reversed whole: its skin tone
+        # stays after the hand.
+        assert order("محمد 👍🏽👍🏽") == ["👍🏽👍🏽", "محمد"]
 
 
 def test_the_built_in_font_stays_for_latin_it_has() -> None:
-    assert common._runs("Asha") == ((None, "Asha"),)
-    runs = common._runs("Asha Łukasz")
+    assert scripts._runs("Asha") == ((None, "Asha"),)
+    runs = scripts._runs("Asha Łukasz")
     assert runs[0] == (None, "Asha") and runs[-1][0] is not None
-    assert common._mixed_mask("Łukasz", 40, False)[0].getbbox() is not None
+    assert masks._mixed_mask("Łukasz", 40, False)[0].getbbox() is not None
     # Ł is drawn: the word is wider than "ukasz" in the same font.
     assert text_width("Łukasz", 40) > text_width("ukasz", 40) + 10
 
