@@ -132,7 +132,7 @@ async def test_a_timeouts_search_takes_the_levels_constant_time(
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    monkeypatch.setattr("bot.service.automatic.asyncio.sleep", record)
     clock = FakeClock()
     db = await Database.open(tmp_path / "pad.db")
     service = GameService(
@@ -179,7 +179,7 @@ async def test_a_left_seats_search_takes_the_levels_constant_time(
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    monkeypatch.setattr("bot.service.automatic.asyncio.sleep", record)
     db = await Database.open(tmp_path / "left.db")
     service = GameService(
         GameStore(db),
