@@ -12,12 +12,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -25,14 +23,11 @@ if TYPE_CHECKING:
     from bot.replay import GameRecord
     from bot.tenure import Reader
 
+from bot.pools import CLOSE_TIMEOUT, spawn_pool, stop_pool
 from renderers import get_renderer
 from renderers.common import to_png
 
 log = logging.getLogger(__name__)
-
-#: How long :meth:`RenderPool.close` lets running renders finish (one takes
-#: well under a second) before it terminates the workers.
-CLOSE_TIMEOUT = 10.0
 
 #: How long one image may take, queueing included, before it is given up:
 #: far above a busy pool's worst case, far below "for ever".
@@ -298,10 +293,10 @@ class RenderPool:
             return None
         if lane == "replay":
             if self._replay_executor is None:
-                self._replay_executor = _spawn_pool(1)
+                self._replay_executor = spawn_pool(1, _warm_up)
             return self._replay_executor
         if self._executor is None:
-            self._executor = _spawn_pool(self.workers)
+            self._executor = spawn_pool(self.workers, _warm_up)
         return self._executor
 
     async def png(self, engine_name: str, kind: str, view: Any, names: Sequence[str]) -> bytes:
@@ -413,7 +408,7 @@ class RenderPool:
                     self._executor = None
                 else:
                     self._replay_executor = None
-                await asyncio.to_thread(_stop, pool, 0.0)
+                await asyncio.to_thread(stop_pool, pool, 0.0)
             raise RenderTimeout(f"drawing {what} took too long") from None
 
     def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
@@ -425,37 +420,5 @@ class RenderPool:
         """
         for executor in (self._executor, self._replay_executor):
             if executor is not None:
-                _stop(executor, timeout)
+                stop_pool(executor, timeout)
         self._executor = self._replay_executor = None
-
-
-def _spawn_pool(workers: int) -> Executor:
-    # spawn, not fork: the parent already runs threads (aiosqlite).
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_warm_up,
-    )
-
-
-def _stop(executor: Executor, timeout: float) -> None:
-    """Shut *executor* down within about *timeout* seconds, terminating hung workers."""
-    # Read before shutdown(), which drops them.  Private attributes, so read
-    # defensively: without them this is a plain shutdown that does not wait.
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    manager = getattr(executor, "_executor_manager_thread", None)
-    executor.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + timeout
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-    for process in processes:
-        if process.is_alive():
-            log.warning("render worker %s did not stop; terminating it", process.pid)
-            process.terminate()
-            process.join(2.0)
-            if process.is_alive():
-                process.kill()
-                process.join(2.0)
-    # The executor's manager thread ends once its workers have.
-    if isinstance(manager, threading.Thread):
-        manager.join(max(0.0, deadline - time.monotonic()) + 2.0)

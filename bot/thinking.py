@@ -12,16 +12,15 @@ hosts).  The easy level (a rule of thumb) is cheap and runs inline.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import random
 from collections import Counter
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from bot.engines import get_engine
 from bot.engines.core import Seat
 from bot.players import Level, player_for
-from bot.rendering import CLOSE_TIMEOUT, _stop
+from bot.pools import CLOSE_TIMEOUT, spawn_pool, stop_pool
 
 
 def think(engine_name: str, state: Any, seat: Seat, level: Level, seed: int, scale: float) -> Any:
@@ -51,12 +50,7 @@ class ThinkPool:
         if self.workers <= 0:
             return None
         if self._executor is None:
-            # spawn, not fork: the parent already runs threads (aiosqlite).
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
-            )
+            self._executor = spawn_pool(self.workers, _warm_up)
         return self._executor
 
     async def choose(
@@ -78,4 +72,4 @@ class ThinkPool:
     def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
-            _stop(executor, timeout)
+            stop_pool(executor, timeout)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from bot.engines.core import InvalidOptions, excerpt
-from bot.players.levels import DEFAULT_LEVEL, Level, parse_level
+from bot.levels import DEFAULT_LEVEL, Level, parse_level
 from storage.games import SeatRecord
 from storage.timekeeping import Timer
 

@@ -252,7 +252,7 @@ def test_the_checks_catch_a_cycle_and_a_breach(tmp_path: Path) -> None:
             copy = tmp_path / path.relative_to(ROOT)
             copy.parent.mkdir(parents=True, exist_ok=True)
             copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    service = tmp_path / "bot" / "service.py"
+    service = tmp_path / "bot" / "service" / "__init__.py"
     service.write_text(
         service.read_text(encoding="utf-8")
         + "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"

@@ -14,11 +14,12 @@ player can later replace a baseline behind the same interface.
 
 from __future__ import annotations
 
+from bot.levels import DEFAULT_LEVEL, LEVELS, Level, parse_level
 from bot.players.artaban import ArtabanBaseline
 from bot.players.base import AutomaticPlayer, RandomPlayer, legal_actions, pick_best
 from bot.players.chaturaji import ChaturajiBaseline
 from bot.players.kauda_baji import KaudaBajiBaseline
-from bot.players.levels import DEFAULT_LEVEL, LEVELS, Level, parse_level, player_at
+from bot.players.levels import player_at
 from bot.players.mahabharata import MahabharataBaseline
 from bot.players.sangram import SangramBaseline
 

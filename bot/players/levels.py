@@ -13,6 +13,9 @@ move from the same state and rng on any machine; a slower machine just
 thinks longer.  ``scale`` shrinks every budget (tests play whole games
 against ``hard`` seats with a fraction of the iterations; the code path is
 the same).
+
+The levels' names and their parsing are :mod:`bot.levels`, which imports
+nothing, so naming a level (a table option) does not load the players.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from bot.engines.core import Engine, Seat
+from bot.levels import Level
 from bot.players.artaban import Die
 from bot.players.artaban import evaluate as artaban_evaluate
 from bot.players.base import AutomaticPlayer, RandomPlayer
@@ -32,19 +36,6 @@ from bot.players.chaturaji import pressure as chaturaji_pressure
 from bot.players.kauda_baji import evaluate as kauda_baji_evaluate
 from bot.players.mahabharata import leader_points, points_margin
 from bot.players.search import Estimate, SearchPlayer
-
-Level = Literal["easy", "medium", "hard"]
-LEVELS: Final[tuple[Level, ...]] = ("easy", "medium", "hard")
-DEFAULT_LEVEL: Final[Level] = "medium"
-
-
-def parse_level(text: object) -> Level | None:
-    """``easy``, ``medium`` or ``hard`` (any case); None for anything else."""
-    word = str(text).strip().lower()
-    for level in LEVELS:
-        if word == level:
-            return level
-    return None
 
 
 def _squash(advantage: float, scale: float) -> float:

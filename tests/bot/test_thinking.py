@@ -133,7 +133,7 @@ async def test_a_timeouts_search_takes_the_levels_constant_time(
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    monkeypatch.setattr("bot.service.automatic.asyncio.sleep", record)
     clock = FakeClock()
     db = await open_database(tmp_path / "pad.db")
     service = GameService(
@@ -180,7 +180,7 @@ async def test_a_left_seats_search_takes_the_levels_constant_time(
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    monkeypatch.setattr("bot.service.asyncio.sleep", record)
+    monkeypatch.setattr("bot.service.automatic.asyncio.sleep", record)
     db = await open_database(tmp_path / "left.db")
     service = GameService(
         GameStore(db),

@@ -1,0 +1,320 @@
+"""Taking a move back (issue 31): at once while nothing happened since, with
+every other person's agreement after others acted, never across chance or
+a reveal; and the throw held for a takeback, made when its timer falls due."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.engines.core import CHANCE, Seat, plural, resolve_chance, seat_tag
+from bot.live import GameBroken, LiveGame, MoveResult, ServiceError, StaleBoard, TakebackRequest
+from bot.outgoing import safe_name
+from bot.service.automatic import Automatic
+from bot.service.common import TABLE_EVENT, event_entry, reveal_seed
+from bot.service.core import Core
+from bot.service.games import Games
+from bot.service.preferences import Preferences
+from bot.service.turns import Turns
+from bot.service.writer import Writer
+from bot.takeback import in_effect, restored_clocks, reveals, takeback_event
+from storage.games import LogEntry, TakebackAsk, TakebackAskChange, UndoChange, UndoPoint
+
+
+class Takebacks:
+    """Takes moves back, and makes the throws held for a takeback."""
+
+    def __init__(
+        self,
+        core: Core,
+        turns: Turns,
+        preferences: Preferences,
+        writer: Writer,
+        games: Games,
+        automatic: Automatic,
+    ) -> None:
+        self.core = core
+        self.turns = turns
+        self.preferences = preferences
+        self.writer = writer
+        self.games = games
+        self.automatic = automatic
+
+    async def throw(self, game: LiveGame, *, settle: bool = True) -> MoveResult:
+        """Make the chance a game holds for a takeback (under its lock): its
+        own write, then the automatic seats due to act."""
+        before = game.state
+        state, steps = resolve_chance(game.engine, before, self.core.draw)
+        await self.writer.write(game, state=state, steps=steps)
+        result = MoveResult(
+            game=game, before=before, steps=tuple(steps), actor=None, version=game.version
+        )
+        if settle:
+            await self.automatic.after_change(game, moved=None)
+        return result
+
+    async def take_back(
+        self, game_id: int, user_id: int, *, target: int | None = None
+    ) -> MoveResult | TakebackRequest:
+        """``user_id`` takes back their last move (``/game takeback``; the
+        **Take back** button passes the version the move was made at, as
+        ``target``).  While nothing happened since (nobody else acted, no
+        chance was drawn) it is taken back at once, in one write: the
+        ``@takeback`` entry, the state of ``target`` and a snapshot of it,
+        the clocks restored, the timers.  After others acted it needs every
+        other person's agreement: the request is stored and returned (the
+        table asks them).  Never across chance, nor across a move that
+        showed someone something hidden."""
+
+        async def act(game: LiveGame) -> MoveResult | TakebackRequest:
+            seat = self.taking_back_seat(game, user_id)
+            plan = await self.takeback_plan(game, seat, user_id)
+            if target is not None and plan.target != target:
+                raise ServiceError(
+                    "That is no longer your last move, so it stays. /game takeback takes back "
+                    "your last one."
+                )
+            if not plan.asked:
+                return await self.take_back_now(game, plan, ask=None)
+            stored = await self.core.store.takeback_ask(game.id)
+            current = stored if stored is not None and stored.version == game.version else None
+            if current is not None and current.seat != seat:
+                raise ServiceError(
+                    f"{safe_name(game.names[current.seat])} asked to take back a move first: "
+                    "that request holds until it is answered or someone moves."
+                )
+            if current is not None and current.target == plan.target:
+                return plan.request(game, current.agreed, new=False)
+            ask = TakebackAsk(seat, plan.target, game.version, frozenset(), self.core.clock())
+            await self.writer.write(game, ask=TakebackAskChange(expected=stored, new=ask))
+            return plan.request(game, frozenset(), new=True)
+
+        return await self.games.retrying(game_id, act)
+
+    async def answer_takeback(
+        self, game_id: int, user_id: int, version: int, *, agree: bool
+    ) -> MoveResult | TakebackRequest:
+        """Another player agrees to a takeback request, or declines it.  The
+        last agreement takes the move back, in the same write as the
+        request's end; a refusal ends the request.  A request the game has
+        moved on from (any action since it was made) is out of date."""
+
+        async def act(game: LiveGame) -> MoveResult | TakebackRequest:
+            stored = await self.core.store.takeback_ask(game.id)
+            if game.is_over:
+                raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+            if stored is None or stored.version != game.version or version != stored.version:
+                raise StaleBoard(
+                    "This request is out of date: the game has moved on since it was made, "
+                    "so nothing was taken back."
+                )
+            seat = game.seat_of(user_id)
+            if seat == stored.seat:
+                raise ServiceError("You asked for this takeback: the other players answer it.")
+            asker = game.holder(stored.seat)
+            if asker is None:
+                raise StaleBoard("This request is out of date: its player has left the seat.")
+            plan = await self.takeback_plan(game, stored.seat, asker)
+            if seat is None or seat not in plan.asked or plan.target != stored.target:
+                raise ServiceError(
+                    f"Only the other players of game #{game.id} answer this request."
+                )
+            if not agree:
+                await self.writer.write(game, ask=TakebackAskChange(expected=stored, new=None))
+                return replace(plan.request(game, stored.agreed, new=False), declined_by=seat)
+            agreed = stored.agreed | {seat}
+            if plan.asked <= agreed:
+                return await self.take_back_now(
+                    game, plan, ask=TakebackAskChange(expected=stored, new=None)
+                )
+            await self.writer.write(
+                game, ask=TakebackAskChange(expected=stored, new=replace(stored, agreed=agreed))
+            )
+            return plan.request(game, agreed, new=False)
+
+        return await self.games.retrying(game_id, act)
+
+    def taking_back_seat(self, game: LiveGame, user_id: int) -> Seat:
+        """The seat whose move ``user_id`` may ask to take back, or why not."""
+        if game.record.status == "lobby":
+            raise ServiceError(f"Game #{game.id} has not started yet.")
+        if game.is_over:
+            raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+        seat = self.turns.seat_for(game, user_id)
+        if game.is_auto(seat):
+            raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
+        return seat
+
+    async def takeback_plan(self, game: LiveGame, seat: Seat, user_id: int) -> _TakebackPlan:
+        """What taking back ``seat``'s last move would do, or a
+        :class:`ServiceError` saying exactly why it may not be taken back."""
+        if game.paused:
+            raise ServiceError(f"Game #{game.id} is paused: nothing is taken back meanwhile.")
+        if not game.table.takeback:
+            raise ServiceError(
+                f"Game #{game.id} takes no move back (its table says `takeback=no`)."
+            )
+        if not await self.preferences.takebacks_allowed(game):
+            raise ServiceError(
+                "Takebacks are turned off on this server (`/moderate settings takeback`)."
+            )
+        engine = game.engine
+        log_entries = await self.core.store.log(game.id, up_to=game.version)
+        standing = in_effect(log_entries)
+        mine = [
+            i
+            for i, e in enumerate(standing)
+            if e.actor == seat and not e.action.startswith(TABLE_EVENT)
+        ]
+        if not mine:
+            raise ServiceError(f"You have no move in game #{game.id} to take back.")
+        at = mine[-1]
+        move, since = standing[at], standing[at + 1 :]
+        drawn = next(
+            (e for e in since if e.actor == CHANCE and not e.action.startswith(TABLE_EVENT)), None
+        )
+        if drawn is not None:
+            what = f" ({drawn.narration})" if drawn.narration else ""
+            raise ServiceError(
+                f"Your last move stands: chance followed it{what}, and a takeback never undoes "
+                "a throw, a draw or a reveal."
+            )
+        if not move.narration:
+            raise ServiceError(
+                "Your last move was a decision the table was not told about: taking it back "
+                "would tell everyone, so it stands."
+            )
+        target = move.seq - 1
+        points = await self.core.store.undo_points(game.id)
+        point = next((p for p in points if p.version == target), None)
+        if point is None or point.seat != seat or point.user_id != user_id:
+            raise ServiceError(_not_yours(standing[:at], move, point, user_id))
+        # Another player's decision the table was not told about (a private
+        # pass) is undone with the rest, but neither asks for its player's
+        # agreement nor is looked at: either would tell the asker that
+        # someone had been asked something in private.
+        moves = [
+            move,
+            *(
+                e
+                for e in since
+                if e.actor >= 0 and not e.action.startswith(TABLE_EVENT) and e.narration
+            ),
+        ]
+        for made in moves:
+            before = await self.games.state_at(game, made.seq - 1)
+            after = await self.games.state_at(game, made.seq)
+            if before is None or after is None:
+                raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+            if reveals(
+                engine, before, made.actor, made.action, after, reveal_seed(game.id, made.seq - 1)
+            ):
+                whose = "Your last move" if made is move else "A move made since yours"
+                raise ServiceError(
+                    f"{whose} showed hidden information ({made.narration or 'a reveal'}), and a "
+                    "takeback never undoes a reveal: your move stands."
+                )
+        others = [e for e in moves[1:] if e.actor != seat]
+        humans = frozenset(
+            s.seat
+            for s in game.seats
+            if s.seat != seat and not game.is_auto(s.seat) and game.holder(s.seat) is not None
+        )
+        return _TakebackPlan(
+            seat=seat,
+            target=target,
+            move=move,
+            point=point,
+            undoes=sum(1 for e in others if e.narration),
+            asked=humans if others else frozenset(),
+        )
+
+    async def take_back_now(
+        self, game: LiveGame, plan: _TakebackPlan, *, ask: TakebackAskChange | None
+    ) -> MoveResult:
+        """Take the move back (under the game's lock): one write of the
+        ``@takeback`` entry with the state of its version, a snapshot there,
+        the clocks restored, the undo points it consumed and the timers."""
+        state = await self.games.state_at(game, plan.target)
+        if state is None:
+            raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+        before = game.state
+        now = self.core.clock()
+        clocks = restored_clocks(
+            game.seats,
+            plan.point,
+            moved_at=plan.move.created_at,
+            rule=game.table.clock,
+            now=now,
+        )
+        tag = seat_tag(plan.seat)
+        if plan.asked:
+            more = f"; {plural(plan.undoes, 'move')} made since undone too" if plan.undoes else ""
+            said = f"{tag} took back a move, with everyone's agreement{more}: {plan.move.narration}"
+        else:
+            said = f"{tag} took back their last move: {plan.move.narration}"
+        entry = event_entry(plan.seat, takeback_event(plan.target)[1:], said)
+        await self.writer.write(
+            game,
+            state=state,
+            events=(entry,),
+            seats=clocks,
+            undo=UndoChange(forget_from=plan.target),
+            ask=ask,
+            snapshot=True,
+        )
+        result = MoveResult(
+            game=game,
+            before=before,
+            steps=(),
+            actor=None if plan.asked else plan.seat,
+            version=game.version,
+            undone=plan.move.narration,
+        )
+        await self.automatic.after_change(game, moved=None)
+        return result
+
+
+@dataclass(frozen=True)
+class _TakebackPlan:
+    """What taking back one seat's last move would do (issue 31)."""
+
+    seat: Seat
+    target: int
+    """The version the game returns to (the move was entry ``target + 1``)."""
+    move: LogEntry
+    point: UndoPoint
+    undoes: int
+    """Public moves of other players it undoes too."""
+    asked: frozenset[Seat]
+    """The other people who must agree (empty: the mover alone decides)."""
+
+    def request(self, game: LiveGame, agreed: frozenset[Seat], *, new: bool) -> TakebackRequest:
+        return TakebackRequest(
+            game=game,
+            seat=self.seat,
+            target=self.target,
+            version=game.version,
+            asked=self.asked,
+            agreed=agreed & self.asked,
+            move=self.move.narration,
+            undoes=self.undoes,
+            new=new,
+        )
+
+
+def _not_yours(
+    before: Sequence[LogEntry], move: LogEntry, point: UndoPoint | None, user_id: int
+) -> str:
+    """Why a seat's last move has no undo point of its holder's."""
+    if before and before[-1].action == f"{TABLE_EVENT}timeout" and before[-1].actor == move.actor:
+        return (
+            "Your last move was made for you when your time ran out, so it is not yours to "
+            "take back."
+        )
+    if point is not None and point.user_id != user_id:
+        return "Your seat's last move was made before you took the seat over: it stands."
+    return (
+        "Your last move cannot be taken back: it was made when takebacks were not allowed "
+        "in this game."
+    )
