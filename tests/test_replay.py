@@ -18,7 +18,6 @@ from PIL import Image
 
 import bot.rendering as rendering
 from bot.__main__ import main
-from bot.demo import DEMO_NAMES, demo_record, playthrough
 from bot.engines import ENGINES, get_engine
 from bot.engines.core import CHANCE
 from bot.rendering import RenderPool, Replay, ReplayCache
@@ -34,6 +33,7 @@ from bot.replay import (
     public_record,
     state_at,
 )
+from bot.tools.demo import DEMO_NAMES, demo_record, playthrough
 from renderers import get_renderer
 from renderers.replay import (
     BUDGET,

@@ -1,7 +1,7 @@
 """Issue 30: what Chaupal costs its players in attention.
 
 Whole games are played through discord.py's real dispatch, with default
-settings, only with the buttons and menus the bot sent (``bot/attention.py``,
+settings, only with the buttons and menus the bot sent (``bot/tools/attention/``,
 which ``python -m bot.bench`` reports too), and the issue's targets are held
 against what the fake Discord received: a ping Discord delivers and every
 new DM are notifications, edits are silent.
@@ -19,16 +19,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.attention import (
-    SCENARIOS,
-    SUPPRESS_NOTIFICATIONS,
-    GameFigures,
-    Outgoing,
-    Place,
-    count,
-    measure,
-    source_of,
-)
+from bot.tools.attention.figures import GameFigures, count, measure
+from bot.tools.attention.play import SCENARIOS
+from bot.tools.attention.recorded import SUPPRESS_NOTIFICATIONS, Outgoing, Place, source_of
 
 pytestmark = pytest.mark.timeout(300)
 

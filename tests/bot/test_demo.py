@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.demo import GALLERY_MAX_BYTES, GALLERY_MAX_IMAGES, main, run_demo, showcase
+from bot.demo import main
 from bot.engines import ENGINES, get_engine
+from bot.tools.demo import GALLERY_MAX_BYTES, GALLERY_MAX_IMAGES, run_demo, showcase
 
 
 class _Links(HTMLParser):

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.bench import main as bench_main
 from bot.config import ConfigError, load_settings
-from bot.demo import run_demo
+from bot.tools.bench import main as bench_main
+from bot.tools.demo import run_demo
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -229,7 +229,7 @@ def test_bench_replays_times_each_seeded_games_replay(
 
 
 def test_bench_is_quick_unless_asked_for_the_full_run() -> None:
-    from bot.bench import FULL, QUICK, Profile, profile_for
+    from bot.tools.bench import FULL, QUICK, Profile, profile_for
 
     assert profile_for([]) == QUICK
     assert profile_for(["--full"]) == FULL
@@ -245,8 +245,8 @@ def test_bench_playouts_end_in_sangram() -> None:
     """With random players a Sangram game can go on for ever: the bench caps its rounds."""
     import random
 
-    from bot.bench import PLAYOUT_ROUND_LIMIT, playout_options, random_playout
     from bot.engines import get_engine
+    from bot.tools.bench import PLAYOUT_ROUND_LIMIT, playout_options, random_playout
 
     engine = get_engine("sangram")
     if "round_limit" not in engine.options:
@@ -259,7 +259,7 @@ def test_bench_playouts_end_in_sangram() -> None:
 def test_bench_measures_the_scheduler_with_many_games() -> None:
     import asyncio
 
-    from bot.bench import bench_timers
+    from bot.tools.bench import bench_timers
 
     report = asyncio.run(bench_timers(50, 10))
     assert report["timers"] == 100 and report["fired"] == 10
@@ -267,7 +267,7 @@ def test_bench_measures_the_scheduler_with_many_games() -> None:
 
 
 def test_bench_measures_pairing_a_round() -> None:
-    from bot.tournament.bench import bench_pairing
+    from bot.tools.pairing_bench import bench_pairing
 
     report = bench_pairing(40, prior_rounds=2)
     assert report["swiss_ms"] > 0 and report["pods_ms"] > 0

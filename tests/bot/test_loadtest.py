@@ -24,38 +24,35 @@ from discord.http import Route
 
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, apply_step, progress_seat, resolve_chance
-from bot.loadtest import (
-    CLOCK,
-    CLOCK_AFTER_A_TIMEOUT,
-    Ack,
-    Aim,
-    Deadline,
-    EndState,
-    FakeHttp,
-    GameFacts,
+from bot.timekeeping import ClockRule
+from bot.tools.loadtest.checks import (
     GameLog,
-    Journal,
     LogEntry,
     Notes,
     SeatAtEnd,
     TableAtEnd,
     TimerAtEnd,
-    _route_params,
     check_boards,
     check_deadlines,
     check_journal_complete,
     check_moves,
     check_replays,
     check_tables,
+)
+from bot.tools.loadtest.end_state import EndState, GameFacts
+from bot.tools.loadtest.fake_discord import FakeHttp, _route_params
+from bot.tools.loadtest.journal import (
+    Journal,
     click_record,
     commit_record,
-    deadline_grace,
     outcome_record,
-    parse,
     parse_journal,
     reply_record,
 )
-from bot.timekeeping import ClockRule
+from bot.tools.loadtest.players import Ack, Aim
+from bot.tools.loadtest.processes import deadline_grace
+from bot.tools.loadtest.run import parse
+from bot.tools.loadtest.world import CLOCK, CLOCK_AFTER_A_TIMEOUT, Deadline
 
 CLICK = 111
 OTHER_CLICK = 222

@@ -11,7 +11,7 @@ the texts (and odds) of the chance outcomes or of every mover's legal
 actions in order, the state's JSON, the seat, the action's text and its
 narration; the final outcome and state close the log.  Sangram games can
 go on for ever with random players, so most games set the lobby's
-``round_limit`` (as ``bot.bench.playout_options`` does); games created
+``round_limit`` (as ``bot.tools.bench.playout_options`` does); games created
 before revision 2 (no ``round_limit`` in the options) keep revision 1's
 rules (``legacy_rules``) and are logged too.  Run this file as a script to
 print the hashes again.

@@ -35,12 +35,12 @@ from typing import Any
 
 import pytest
 
-from bot.bench import playout_options as bench_playout_options
 from bot.engines import ENGINES
 from bot.engines.core import CHANCE, Engine, NotYourTurn, progress_seat, sample_chance
 from bot.players import BASELINES, AutomaticPlayer, RandomPlayer, parse_level, player_for
 from bot.players.search import SearchPlayer
-from bot.players.strength import measure, playout_options, won
+from bot.tools.bench import playout_options as bench_playout_options
+from bot.tools.strength import measure, playout_options, won
 from tests.engines.test_conformance import TWINS
 
 AnyEngine = Engine[Any, Any, Any]
@@ -557,7 +557,7 @@ def test_the_round_robin_reports_wins_with_intervals() -> None:
     """``python -m bot.players.strength --levels``: one duel, seats rotated,
     a 95% interval around the win rate, and the weak seat's wins at a
     table of three."""
-    from bot.players.strength import duel, wilson
+    from bot.tools.strength import duel, wilson
 
     row = duel("sangram", "medium", "random", 3, num_players=3, scale=SEARCH_SCALE)
     assert row["games"] == 3 and 0 <= row["wins"] <= 3 and "weak_seat_wins" in row
@@ -571,7 +571,7 @@ def test_the_levels_round_robin_command_covers_each_player_count(
 ) -> None:
     """``python -m bot.players.strength --levels``: every pairing at the
     game's fewest and most players, as JSON on stdout."""
-    from bot.players.strength import ROUND_ROBIN, main
+    from bot.tools.strength import ROUND_ROBIN, main
 
     assert main(["--levels", "--games", "1", "--scale", "0.02", "chaturaji"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -586,7 +586,7 @@ def test_the_round_robin_measures_only_the_pairings_asked_for(
 ) -> None:
     """``--pairs hard/easy``: one pairing per player count; a pairing that is
     not two levels is refused with what to write instead."""
-    from bot.players.strength import main
+    from bot.tools.strength import main
 
     argv = ["--levels", "--games", "1", "--scale", "0.02", "--players", "2"]
     assert main([*argv, "kauda_baji", "--pairs", "medium/random"]) == 0
@@ -604,7 +604,7 @@ def test_a_weak_seats_share_counts_every_weak_seat_not_only_the_next(
     seat two after the strong one wins every game, the weak seats won half
     a game each per game (the next seat alone said none, and no ratio)."""
     from bot.engines.core import Outcome
-    from bot.players import strength
+    from bot.tools import strength
 
     def scripted(engine: Any, players: Any, seed: int) -> Outcome:
         strong = seed % 3  # duel: game i has the strong level in seat i mod 3
