@@ -1,7 +1,7 @@
-"""The tests' throwaway PostgreSQL server: :mod:`storage.pgserver`, shipped
+"""The tests' throwaway PostgreSQL server: :mod:`bot.tools.pgserver`, shipped
 so that ``python -m bot.loadtest`` starts one too."""
 
-from storage.pgserver import (
+from bot.tools.pgserver import (
     HOW_TO_INSTALL,
     OPT_OUT,
     SUPERUSER,

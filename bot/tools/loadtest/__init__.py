@@ -2,7 +2,7 @@
 its counts made able to fail in issue 29).
 
 ``python -m bot.loadtest`` starts a throwaway PostgreSQL server
-(:mod:`storage.pgserver`; or ``--database URL``), seeds it with live games
+(:mod:`bot.tools.pgserver`; or ``--database URL``), seeds it with live games
 of all five games through :class:`~bot.service.GameService`, and for each N
 of ``--processes`` starts N worker processes.  Each worker runs a real
 :class:`~bot.edge.client.ChaupalBot` (its service, delivery and its sweep, the

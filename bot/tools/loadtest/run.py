@@ -111,7 +111,7 @@ async def run_once(target: str, processes: int, args: argparse.Namespace) -> dic
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    from storage.pgserver import PostgresServer
+    from bot.tools.pgserver import PostgresServer
 
     reports: list[dict[str, Any]] = []
     server: PostgresServer | None = None
