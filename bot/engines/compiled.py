@@ -31,7 +31,14 @@ from typing import Any, Final
 COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "chaturaji": ("chaturaji",),
     "kauda_baji": ("kauda_baji",),
-    "mahabharata": ("mahabharata",),
+    "mahabharata": (
+        "mahabharata_components",
+        "mahabharata_state",
+        "mahabharata_rules",
+        "mahabharata_screens",
+        "mahabharata_round",
+        "mahabharata",
+    ),
     "sangram": (
         "sangram_cards",
         "sangram_state",
