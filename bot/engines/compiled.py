@@ -47,7 +47,14 @@ COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
         "sangram_round",
         "sangram",
     ),
-    "artaban": ("artaban",),
+    "artaban": (
+        "artaban_board",
+        "artaban_moves",
+        "artaban_setup",
+        "artaban_state",
+        "artaban_rules",
+        "artaban",
+    ),
     "playouts": ("playouts",),
 }
 """The modules mypyc compiles, by extension: each game's rules and the
