@@ -30,7 +30,13 @@ from typing import Any, Final
 
 COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "chaturaji": ("chaturaji",),
-    "kauda_baji": ("kauda_baji",),
+    "kauda_baji": (
+        "kauda_baji_board",
+        "kauda_baji_state",
+        "kauda_baji_moves",
+        "kauda_baji_rules",
+        "kauda_baji",
+    ),
     "mahabharata": (
         "mahabharata_components",
         "mahabharata_state",
