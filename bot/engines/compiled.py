@@ -29,7 +29,13 @@ from types import ModuleType
 from typing import Any, Final
 
 COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
-    "chaturaji": ("chaturaji",),
+    "chaturaji": (
+        "chaturaji_board",
+        "chaturaji_state",
+        "chaturaji_moves",
+        "chaturaji_rules",
+        "chaturaji",
+    ),
     "kauda_baji": (
         "kauda_baji_board",
         "kauda_baji_state",
