@@ -1,6 +1,7 @@
-"""Artaban's rules (R1-R9, ``docs/rules/artaban.md``): the set-up (R7),
+"""Artaban's rules (R1-R10, ``docs/rules/artaban.md``): the set-up (R7),
 whose turn it is, the legal actions and chance's odds, applying an action,
-the hidden set-up for the search, and the scoring (R9).
+the hidden set-up for the search, the end of the game (R9) and the score
+(R10).
 """
 
 from __future__ import annotations
