@@ -1,7 +1,7 @@
 """Which build of the engines runs: compiled with mypyc, or pure Python.
 
 The pure-Python engines are the reference.  ``python -m bot.build_engines``
-(run by ``make``) compiles the five engine modules with mypyc, which comes
+(run by ``make``) compiles the engines' modules with mypyc, which comes
 with mypy, into ``.compiled/bot/engines`` beside the sources, together with
 a stamp: the digest of every source in ``bot/engines`` it was built from.
 
@@ -28,17 +28,57 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-COMPILED_MODULES: Final = (
-    "chaturaji",
-    "kauda_baji",
-    "mahabharata",
-    "sangram",
-    "artaban",
-    "playouts",
-)
-"""The modules mypyc compiles: each game's rules and the play-out loop,
-where playouts and searches spend their time.  ``core`` stays Python (its
-protocols are checked at run time, which mypyc's classes do not support)."""
+COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
+    "chaturaji": (
+        "chaturaji_board",
+        "chaturaji_state",
+        "chaturaji_moves",
+        "chaturaji_rules",
+        "chaturaji",
+    ),
+    "kauda_baji": (
+        "kauda_baji_board",
+        "kauda_baji_state",
+        "kauda_baji_moves",
+        "kauda_baji_rules",
+        "kauda_baji",
+    ),
+    "mahabharata": (
+        "mahabharata_components",
+        "mahabharata_state",
+        "mahabharata_rules",
+        "mahabharata_screens",
+        "mahabharata_round",
+        "mahabharata",
+    ),
+    "sangram": (
+        "sangram_cards",
+        "sangram_state",
+        "sangram_rules",
+        "sangram_activities",
+        "sangram_round",
+        "sangram",
+    ),
+    "artaban": (
+        "artaban_board",
+        "artaban_moves",
+        "artaban_setup",
+        "artaban_state",
+        "artaban_rules",
+        "artaban",
+    ),
+    "playouts": ("playouts",),
+}
+"""The modules mypyc compiles, by extension: each game's rules and the
+play-out loop, where playouts and searches spend their time.  A game's
+modules are compiled together, into one library named after the game
+(``sangram__mypyc``), so that they call each other's functions and read
+each other's classes natively, as one module would.  ``core`` stays Python
+(its protocols are checked at run time, which mypyc's classes do not
+support)."""
+
+COMPILED_MODULES: Final = tuple(m for group in COMPILED_GROUPS.values() for m in group)
+"""Every compiled module, group by group."""
 
 PURE_SETTING: Final = "CHAUPAL_PURE_ENGINES"
 SOURCE_DIR: Final = Path(__file__).resolve().parent

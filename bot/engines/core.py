@@ -388,7 +388,18 @@ _YES: Final = frozenset(("true", "yes", "on", "1"))
 _NO: Final = frozenset(("false", "no", "off", "0"))
 
 
-def resolve_options(engine: Engine[Any, Any, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+class HasOptions(Protocol):
+    """What :func:`resolve_options` reads of an engine (an engine's rules
+    layer has them before its text layer completes the :class:`Engine`)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def options(self) -> Mapping[str, Option]: ...
+
+
+def resolve_options(engine: HasOptions, given: Mapping[str, Any]) -> dict[str, Any]:
     """Fill in defaults and refuse unknown or out-of-range lobby options.
 
     Values may come typed (stored options) or as the text a player gave;

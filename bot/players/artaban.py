@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engines.artaban import FORWARD, LEFT, RIGHT, tip, turn
+from bot.engines.artaban_board import FORWARD, LEFT, RIGHT, tip, turn
 from bot.engines.artaban_views import ArtabanView
 from bot.engines.core import Engine, Seat
 from bot.players.base import legal_actions, pick_best

@@ -22,7 +22,7 @@ import random
 from typing import Any
 
 from bot.engines.core import Engine, Seat
-from bot.engines.kauda_baji import CENTRE_STEP, ROUTES, SEAT_NAMES, square_of
+from bot.engines.kauda_baji_board import CENTRE_STEP, ROUTES, SEAT_NAMES, square_of
 from bot.engines.kauda_baji_views import KaudaBajiView
 from bot.players.base import legal_actions, pick_best
 

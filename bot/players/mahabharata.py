@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.engines.core import Engine, Seat
-from bot.engines.mahabharata import leader_winner
+from bot.engines.mahabharata_rules import leader_winner
 from bot.engines.mahabharata_views import LeaderView, MahabharataView
 from bot.players.base import legal_actions, pick_best
 

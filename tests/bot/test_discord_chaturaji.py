@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.edge.ui.items import BOARD_BUTTON_MOVES
-from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
+from bot.engines.chaturaji import ChaturajiEngine
+from bot.engines.chaturaji_board import ARMIES
+from bot.engines.chaturaji_state import ChaturajiState, Roll
 from bot.engines.core import CHANCE
 from renderers.chaturaji import _status as chaturaji_status
 from renderers.chaturaji import first_army_choosers, lost_words

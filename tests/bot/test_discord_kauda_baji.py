@@ -43,14 +43,9 @@ from typing import Any
 from bot.choices import FLAT_LIMIT, MAX_SELECTS
 from bot.edge.ui.items import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from bot.engines.core import CHANCE
-from bot.engines.kauda_baji import (
-    SEATINGS,
-    STEP_OF,
-    KaudaBajiEngine,
-    KaudaBajiState,
-    Throw,
-    square_of,
-)
+from bot.engines.kauda_baji import KaudaBajiEngine
+from bot.engines.kauda_baji_board import SEATINGS, STEP_OF, square_of
+from bot.engines.kauda_baji_state import KaudaBajiState, Throw
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,

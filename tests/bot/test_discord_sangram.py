@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot.engines.core import CHANCE
-from bot.engines.sangram import WARRIORS
+from bot.engines.sangram_cards import WARRIORS
 from storage.games import OutboxRow
 from tests.bot.driver import (
     assert_no_secret_ids,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.engines.sangram import WARRIORS
+from bot.engines.sangram_cards import WARRIORS
 from tests.bot.driver import bot_of, make_bot, movers, open_lobby, play_turn, resign, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
 

@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 
 from bot.engines.artaban import (
-    _LEGAL,
     FILES,
     ArtabanAction,
     ArtabanEngine,
@@ -33,10 +32,10 @@ from bot.engines.artaban import (
     Capture,
     Tip,
     Turn,
-    _generate,
-    _replace,
     square_name,
 )
+from bot.engines.artaban_moves import _generate
+from bot.engines.artaban_state import _LEGAL, _replace
 from bot.engines.core import CHANCE, IllegalAction, NotYourTurn, progress_seat, sample_chance
 
 E = ArtabanEngine()

@@ -17,17 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engines.chaturaji import (
-    PASS,
-    ChaturajiEngine,
-    ChaturajiState,
-    First,
-    Move,
-    Place,
-    Reenter,
-    Roll,
-    square_of,
-)
+from bot.engines.chaturaji import ChaturajiEngine
+from bot.engines.chaturaji_board import square_of
+from bot.engines.chaturaji_state import PASS, ChaturajiState, First, Move, Place, Reenter, Roll
 from bot.engines.core import (
     CHANCE,
     GameError,
@@ -729,7 +721,7 @@ def reference_moves(state: ChaturajiState) -> set[str]:
 
 
 def _check_generation(state: ChaturajiState) -> None:
-    from bot.engines.chaturaji import _legal, _squares
+    from bot.engines.chaturaji_moves import _legal, _squares
 
     assert state.squares == _squares(state.board)
     seat = E.commander(state, state.turn)

@@ -22,15 +22,15 @@ from typing import Any
 
 import pytest
 
-from bot.engines.chaturaji import (
+from bot.engines.chaturaji import ChaturajiEngine
+from bot.engines.chaturaji_moves import _generate
+from bot.engines.chaturaji_state import (
     _LEGAL,
     PASS,
-    ChaturajiEngine,
     ChaturajiState,
     Move,
     Roll,
     _fields_of,
-    _generate,
     _replace,
 )
 from bot.engines.core import CHANCE, IllegalAction, NotYourTurn, Outcome, sample_chance

@@ -22,6 +22,7 @@ import pytest
 import bot.engines
 from bot.engines import ENGINE_BUILD, ENGINES
 from bot.engines.compiled import (
+    COMPILED_GROUPS,
     COMPILED_MODULES,
     PURE_SETTING,
     STAMP,
@@ -95,6 +96,16 @@ def test_a_build_older_than_the_sources_is_not_used(tmp_path: Path) -> None:
     (built / STAMP).write_text(source_digest(sources) + "\n", encoding="utf-8")
     (sources / "notes.py").write_text("# unrelated\n", encoding="utf-8")
     assert compiled_engines(built, sources, {})[0] == built
+
+
+def test_every_module_of_a_game_is_compiled_with_it() -> None:
+    """A game's modules (``sangram.py``, ``sangram_rules.py`` ...; not its
+    views) are compiled together, in the game's group, so that they call each
+    other natively."""
+    engines = ROOT / "bot" / "engines"
+    for name in ENGINES:
+        modules = {p.stem for p in engines.glob(f"{name}*.py") if not p.stem.endswith("_views")}
+        assert set(COMPILED_GROUPS[name]) == modules, name
 
 
 def test_the_compiled_directory_comes_first_only_when_in_use() -> None:

@@ -27,19 +27,9 @@ from bot.engines.core import (
     resolve_options,
     sample_chance,
 )
-from bot.engines.kauda_baji import (
-    ROUTES,
-    SAFE,
-    STEP_OF,
-    Forfeit,
-    KaudaBajiEngine,
-    KaudaBajiState,
-    Move,
-    Throw,
-    iter_routes,
-    square_name,
-    square_of,
-)
+from bot.engines.kauda_baji import KaudaBajiEngine
+from bot.engines.kauda_baji_board import ROUTES, SAFE, STEP_OF, iter_routes, square_name, square_of
+from bot.engines.kauda_baji_state import Forfeit, KaudaBajiState, Move, Throw
 
 E = KaudaBajiEngine()
 SEAT = {"bottom": 0, "right": 1, "top": 2, "left": 3}

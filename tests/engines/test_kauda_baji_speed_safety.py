@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from bot.engines.core import CHANCE, IllegalAction, sample_chance
-from bot.engines.kauda_baji import KaudaBajiEngine, KaudaBajiState, Move, Throw
+from bot.engines.kauda_baji import KaudaBajiEngine
+from bot.engines.kauda_baji_state import KaudaBajiState, Move, Throw
 
 E = KaudaBajiEngine()
 

@@ -117,3 +117,19 @@ def test_sample_chance_weighted_rule_matches_summed_fractions() -> None:
         for u in probes:
             if 0.0 <= u < 1.0:
                 assert sample_chance(outcomes, u) == by_fractions(outcomes, u), u
+
+
+MAX_LINES = 1200
+MAX_CLASS_LINES = 600
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ENGINES_DIR)) for p in MODULES])
+def test_engine_module_stays_within_the_size_limits(path: Path) -> None:
+    """Issue 32: no file over 1,200 lines and no class over 600; a game past
+    them is split by concept into sibling modules (``<game>_rules.py`` ...)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") <= MAX_LINES, f"{path.name} has {text.count(chr(10))} lines"
+    for node in ast.walk(ast.parse(text, filename=str(path))):
+        if isinstance(node, ast.ClassDef):
+            size = (node.end_lineno or node.lineno) - node.lineno + 1
+            assert size <= MAX_CLASS_LINES, f"{path.name}: class {node.name} has {size} lines"

@@ -25,24 +25,24 @@ from bot.engines.core import (
     InvalidOptions,
     NotYourTurn,
 )
-from bot.engines.mahabharata import (
+from bot.engines.mahabharata import MahabharataEngine
+from bot.engines.mahabharata_components import (
+    default_components,
+    keep_for_eighteen,
+    load_components,
+    load_components_text,
+)
+from bot.engines.mahabharata_rules import leader_winner, rank_scores, snake_order
+from bot.engines.mahabharata_state import (
     Announce,
     ChooseFirst,
     DrawLeader,
-    MahabharataEngine,
     MahabharataState,
     Pass,
     PlaceLeader,
     PlaceScreen,
     Roll,
     TakeNothing,
-    default_components,
-    keep_for_eighteen,
-    leader_winner,
-    load_components,
-    load_components_text,
-    rank_scores,
-    snake_order,
 )
 from bot.engines.mahabharata_views import LastPickView
 from tests.engines.components import Broken, Mutate, assert_refused, parametrize_broken

@@ -34,11 +34,11 @@ from bot.engines.core import (
     progress_seat,
     sample_chance,
 )
-from bot.engines.mahabharata import (
+from bot.engines.mahabharata import MahabharataEngine
+from bot.engines.mahabharata_state import (
     _LEGAL,
     _OPEN,
     MahabharataAction,
-    MahabharataEngine,
     MahabharataState,
     PlaceLeader,
     PlaceScreen,

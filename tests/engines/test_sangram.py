@@ -36,19 +36,17 @@ from bot.engines.core import (
     resolve_options,
     sample_chance,
 )
-from bot.engines.sangram import (
+from bot.engines.sangram import SangramEngine
+from bot.engines.sangram_cards import (
     BRITISHERS,
     ROUND_LIMIT_MAX,
     WARRIORS,
-    Commit,
-    Grab,
-    SangramEngine,
-    SangramState,
     default_components,
     load_components,
     load_components_text,
 )
-from bot.engines.sangram import _strength_mix as strength_mix
+from bot.engines.sangram_rules import _strength_mix as strength_mix
+from bot.engines.sangram_state import Commit, Grab, SangramState
 from tests.engines.components import Broken, Mutate, assert_refused, parametrize_broken
 
 E = SangramEngine()

@@ -35,16 +35,8 @@ from bot.engines.core import (
     progress_seat,
     sample_chance,
 )
-from bot.engines.sangram import (
-    _LEGAL,
-    CHOOSE,
-    Decline,
-    Recruit,
-    SangramEngine,
-    SangramState,
-    Target,
-    Use,
-)
+from bot.engines.sangram import SangramEngine
+from bot.engines.sangram_state import _LEGAL, CHOOSE, Decline, Recruit, SangramState, Target, Use
 
 E = SangramEngine()
 

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from bot.engines.core import resolve_options
-from bot.engines.kauda_baji import STEP_OF, KaudaBajiEngine, square_of
+from bot.engines.kauda_baji import KaudaBajiEngine
+from bot.engines.kauda_baji_board import STEP_OF, square_of
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, StackView
 from renderers import RENDERERS, get_renderer, kauda_baji
 from renderers.common import DEFAULT_THEME, TextRecord, contrast, display_name, to_png

@@ -11,7 +11,8 @@ import math
 import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot.engines.chaturaji import OVER, ChaturajiEngine
+from bot.engines.chaturaji import ChaturajiEngine
+from bot.engines.chaturaji_board import OVER
 from bot.engines.core import Outcome
 from bot.tournament.ratings import (
     DEFAULT_MU,
