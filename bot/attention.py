@@ -65,7 +65,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.config import Settings
 from bot.edge.client import ChaupalBot
-from bot.edge.ui.items import board_menu
+from bot.edge.play.menus import board_menu
 from bot.engines.core import CHANCE, Seat, owed_decisions
 from bot.replay import load_record, states
 from bot.service import TABLE_EVENT, THINK_PAD, LiveGame

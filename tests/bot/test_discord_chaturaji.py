@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bot.edge.ui.items import BOARD_BUTTON_MOVES
+from bot.edge.play.menus import BOARD_BUTTON_MOVES
 from bot.engines.chaturaji import ARMIES, ChaturajiEngine, ChaturajiState, Roll
 from bot.engines.core import CHANCE
 from renderers.chaturaji import _status as chaturaji_status

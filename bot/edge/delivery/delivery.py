@@ -29,16 +29,33 @@ import dataclasses
 import enum
 import hashlib
 import io
-import json
 import logging
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 from bot.claims import LEASE, SWEEP_EVERY
-from bot.edge.lobby import lobby_text
-from bot.edge.ports import Discord, Headings
+from bot.edge.delivery.texts import (
+    FOLLOW,
+    NARRATION_LINES,
+    OWED,
+    OWED_END,
+    TIMEOUT_EVENT,
+    TURN,
+    Audience,
+    _frozen,
+    _owed,
+    asked_privately,
+    headline,
+    jump_url,
+    seat_digest,
+    status_line,
+    thread_name,
+)
+from bot.edge.lobby.texts import lobby_text
+from bot.edge.play.menus import board_menu
+from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
@@ -46,29 +63,21 @@ from bot.outgoing import (
     discord_time,
     fill_seats,
     mention,
-    names_of,
     plain_name,
     safe_name,
 )
 from bot.rendering import UPLOAD_LIMIT
 from bot.replay import load_record
 from bot.server_settings import server_settings
-from bot.service import TABLE_EVENT, GameService, LiveGame, MoveResult, secrets_of
+from bot.service import LiveGame, MoveResult, secrets_of
 from bot.takeback import takeback_target
-from bot.timekeeping import clock_deadline, format_left, time_left
 from storage.games import OutboxRow
 
 if TYPE_CHECKING:
-    from bot.rendering import RenderPool
-    from storage.followers import Follower, FollowerStore
-    from storage.games import GameStore
-    from storage.timekeeping import SettingsStore
+    from storage.followers import Follower
 
 log = logging.getLogger(__name__)
 
-NARRATION_LINES = 6
-"""At most this many recent narrations go above a board (older ones are in
-the images and the log)."""
 SOLO_NARRATION_LINES = 12
 """At a person's table with automatic seats, a board tells a whole round of
 their moves (issue 30): up to this many lines."""
@@ -96,277 +105,8 @@ RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 MAX_RETRIES = 24
 
 
-def next_up(game: LiveGame, *, already_said: str = "", named: Collection[Seat] = ()) -> str:
-    """Who acts next (mentioned; the seats in ``named`` by their names
-    instead, bold and escaped), or how the game ended."""
-    title = f"{game.engine.title} #{game.id}"
-    if game.is_over and game.outcome is not None:
-        outcome = game.outcome
-        places = [
-            f"{rank}. {names_of(game, group)}"
-            for rank, group in enumerate(outcome.ranking, start=1)
-        ]
-        result = "Draw." if outcome.is_draw else f"Winner: {names_of(game, outcome.winners)}."
-        reason = fill_seats(outcome.reason, game)
-        reason = "" if reason in already_said else f" {reason}"
-        return f"**{title} is over.**{reason} {result} ({'; '.join(places)})"
-    if game.state is None:
-        return ""
-    engine = game.engine
-    waiting = engine.waiting_on(game.state)
-    if waiting:
-        who = ", ".join(
-            # An automatic seat is named, never mentioned: it is nobody to ping.
-            f"**{safe_name(game.names[s])}**"
-            if s in named or game.is_auto(s)
-            else mention(game.user_of(s))
-            for s in sorted(waiting)
-        )
-        return f"{title}: {who} to play."
-    if engine.to_move(game.state) - {CHANCE}:
-        return (
-            f"{title}: waiting on private decisions; whoever is asked has a DM "
-            "(or can use /game hand)."
-        )
-    return f"{title}."
-
-
-def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
-    """A link that opens a message (or a channel or thread) in Discord."""
-    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
-    return where if message_id is None else f"{where}/{message_id}"
-
-
-def thread_name(game: LiveGame) -> str:
-    return clip(f"{game.engine.title} #{game.id}", 100)
-
-
-def status_line(game: LiveGame, thread_id: int | None, final_board: str = "") -> str:
-    """The last line of the lobby message once a game runs: its state (in
-    progress, paused, or over with the result) and where it is played.
-    Nothing in it changes with a move, so the channel's lobby message is
-    edited only for what a reader of the channel cares about (issue 30):
-    the start, a pause or resume, a seat changing hands (the seats above
-    it), the end.  Names are escaped and shown bold, never as mentions (an
-    edit pings nobody anyway)."""
-    where = "this channel" if thread_id is None else f"<#{thread_id}>"
-    if game.is_over:
-        outcome = game.outcome
-        if outcome is None:
-            said = "Over."
-        elif outcome.is_draw:
-            said = "Over: a draw."
-        else:
-            said = f"Over: won by {names_of(game, outcome.winners)}."
-        if thread_id is not None:
-            return f"{said} Its thread: {where}."
-        return f"{said} Final board: {final_board}" if final_board else said
-    if game.paused:
-        return f"Paused by a moderator; it is played in {where}."
-    return f"The game has started; it is played in {where}."
-
-
-def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
-    """Each player's clock and who is away, for the text above the board
-    ("" when there is nothing to say): ``Clocks: Asha ⏳ runs out <t:…:R> ·
-    Bhima 1d (away, back <t:…:R>)``.
-
-    A running clock shows its deadline as a Discord timestamp, which each
-    reader sees as a live countdown in their own time zone: a duration would
-    be stale as soon as the board is posted.  A stopped clock keeps its time
-    left, which does not change until it runs again."""
-    if game.state is None or game.is_over:
-        return ""
-    away = away or {}
-    rule = game.table.clock
-    parts: list[str] = []
-    for s in game.seats:
-        if s.controller == "auto":
-            continue
-        back = away.get(s.seat)
-        note = f" (away, back {discord_time(back)})" if back is not None else ""
-        left = time_left(s, rule, now)
-        if left is None:
-            if note:
-                parts.append(f"{{p{s.seat}}}{note}")
-            continue
-        deadline = clock_deadline(s, rule)
-        if deadline is not None and not game.paused:
-            parts.append(f"{{p{s.seat}}} ⏳ runs out {discord_time(deadline)}{note}")
-        else:
-            parts.append(f"{{p{s.seat}}} {format_left(left)}{note}")
-    if not parts:
-        return ""
-    label = "Clocks: " if rule is not None else "Away: "
-    return ("Paused. " if game.paused else "") + label + " · ".join(parts)
-
-
-def headline(
-    game: LiveGame,
-    narrations: Sequence[str],
-    now: float | None = None,
-    away: Mapping[Seat, float] | None = None,
-    named: Collection[Seat] = (),
-    lines: int = NARRATION_LINES,
-) -> str:
-    """The text above a board: what happened since the last board (its last
-    ``lines`` narrations), who acts next (``named``: seats named rather than
-    mentioned), and (with a clock, given the time ``now``) everyone's time
-    left."""
-    said = [fill_seats(n, game) for n in narrations if n]
-    if len(said) > lines:
-        said = ["…", *said[-lines:]]
-    clocks = fill_seats(clock_line(game, now, away), game) if now is not None else ""
-    parts = [*said, next_up(game, already_said=" ".join(said), named=named), clocks]
-    return clip("\n".join(p for p in parts if p))
-
-
-def asked_privately(game: LiveGame, seat: Seat, served: frozenset[Seat] | None = None) -> bool:
-    """Whether ``seat`` must decide now and the public board does not offer
-    its choices as buttons (its decision is secret, its choices depend on
-    something hidden, or they differ from other awaited seats'): such a seat
-    gets its menu by DM.  ``served`` is what :func:`board_menu` says the
-    board serves, when the caller has it already."""
-    from bot.edge.ui.items import board_menu
-
-    state = game.state
-    if state is None or game.is_over:
-        return False
-    if seat not in game.engine.to_move(state) or game.is_auto(seat):
-        return False  # an automatic seat decides by itself, when its timer fires
-    if served is None:
-        served = board_menu(game).seats
-    return seat not in served
-
-
-def _canonical(value: Any) -> Any:
-    """A value made of JSON types in a stable order (sets sorted), for hashing."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__] + [
-            _canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
-        ]
-    if isinstance(value, dict):
-        return sorted(([_canonical(k), _canonical(v)] for k, v in value.items()), key=repr)
-    if isinstance(value, set | frozenset):
-        return sorted((_canonical(v) for v in value), key=repr)
-    if isinstance(value, list | tuple):
-        return [_canonical(v) for v in value]
-    if isinstance(value, enum.Enum):
-        return _canonical(value.value)
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return repr(value)
-
-
-def _fingerprint(value: Any) -> str:
-    raw = json.dumps(_canonical(value), separators=(",", ":"), default=repr)
-    return hashlib.sha256(raw.encode()).hexdigest()[:20]
-
-
-def seat_digest(game: LiveGame, seat: Seat, served: frozenset[Seat] | None = None) -> str:
-    """What a seat was last sent: its secrets, and its private choices."""
-    me = secrets_of(game.engine, game.state, seat)
-    asked = ""
-    if asked_privately(game, seat, served):
-        asked = _fingerprint(game_texts(game, seat))
-    return f"{_fingerprint(me)}:{asked}"
-
-
-def game_texts(game: LiveGame, seat: Seat) -> list[str]:
-    engine, state = game.engine, game.state
-    return [engine.describe(state, seat, a) for a in engine.legal_actions(state, seat)]
-
-
-def _frozen(game: LiveGame) -> LiveGame:
-    """A consistent copy of a live game: the service may replace its state
-    while delivery awaits Discord."""
-    return dataclasses.replace(game, recent={})
-
-
-TIMEOUT_EVENT = f"{TABLE_EVENT}timeout"
-"""The log's entry for a timeout under ``substitute`` or ``skip``, written
-just before the move the automatic player made for the seat."""
-
-TURN = "turn:"
-"""Outbox targets ``turn:<seat>``: the "your turn" DM of a seat's current
-wait.  ``version`` is the game version the wait's DM became owed at,
-``digest`` is ``owed``, then ``sent`` or ``dropped`` (``owed:last``, for
-the last of a simultaneous phase, is from before issue 30 and reads as
-``owed``); ``notice`` marks a player whose DMs are closed (the
-channel pings them instead)."""
-OWED = "owed"
-
-FOLLOW = "follow:"
-"""Outbox targets ``follow:<user_id>`` (issue 21): what a member who follows
-the game (``/game follow``) was last sent.  ``version`` is the game version
-the DM became owed at, ``digest`` ``owed`` (a new board, for a follower of
-every move) or ``owed:end`` (the game ended), then ``sent`` or
-``dropped``.  Owed by the board's delivery before the board's own row, as
-the turn DMs are, so a crash in between loses none."""
-OWED_END = "owed:end"
-
-
-@dataclasses.dataclass(frozen=True)
-class Audience:
-    """How each seat of a game may be told it must act, now: their own
-    notifications (``/chaupal me``), their vacations and quiet hours."""
-
-    away: Mapping[Seat, float]
-    """Seats whose players are away, and when they are back: never pinged."""
-    quiet: frozenset[Seat]
-    """Seats in their quiet hours: never pinged, DMs go silent."""
-    ping: frozenset[Seat]
-    """Seats that may be pinged in the channel now (``ping`` or ``both``,
-    or ``dm`` with DMs closed, and neither away nor quiet)."""
-    dm: frozenset[Seat]
-    """Seats told by DM (``dm`` or ``both``, DMs not known to be closed,
-    not away)."""
-    reach: frozenset[Seat] = frozenset()
-    """Seats a DM can reach now, whatever they asked for (held by a person,
-    not away, DMs not known to be closed): a decision made in a DM menu is
-    announced by that DM (issue 30)."""
-    views: frozenset[Seat] = frozenset()
-    """Seats whose players keep their private view up to date in its
-    standing DM (``/chaupal me views``, on unless turned off)."""
-
-    def reachable(self, seat: Seat) -> bool:
-        """Whether a ping may reach this seat's player now."""
-        return seat not in self.away and seat not in self.quiet
-
-    def silent(self, seat: Seat) -> bool:
-        """Whether a DM to this seat's player must not notify them."""
-        return not self.reachable(seat)
-
-
-def _owed(row: OutboxRow | None) -> bool:
-    return row is not None and row.digest.startswith(OWED)
-
-
-class DeliveryHost(Discord, Protocol):
-    """What delivery uses of the bot: Discord's channels and DMs, the games'
-    store and service, each server's settings, the render pool, the clock,
-    this process's id, and the tournament desk's headings."""
-
-    @property
-    def store(self) -> GameStore: ...
-    @property
-    def service(self) -> GameService: ...
-    @property
-    def server_settings(self) -> SettingsStore: ...
-    @property
-    def renders(self) -> RenderPool: ...
-    @property
-    def clock(self) -> Callable[[], float]: ...
-    @property
-    def process(self) -> str: ...
-    @property
-    def desk(self) -> Headings: ...
-    @property
-    def followers(self) -> FollowerStore: ...
-
-
 class Delivery:
-    def __init__(self, bot: DeliveryHost, *, owner: str | None = None) -> None:
+    def __init__(self, bot: Edge, *, owner: str | None = None) -> None:
         self.bot = bot
         self.owner = owner or bot.process
         """This process in the delivery claims it takes (issue 20)."""
@@ -707,8 +447,6 @@ class Delivery:
 
     async def _deliver(self, live: LiveGame, actor: Seat | None) -> bool:
         """The rest of :meth:`catch_up`, holding the game's delivery."""
-        from bot.edge.ui.items import board_menu
-
         game_id = live.id
         if self.bot.service.holds_chance(live):
             # The chance after a person's move is held while the move may
@@ -829,8 +567,6 @@ class Delivery:
         actor: Seat | None,
         audience: Audience,
     ) -> bool:
-        from bot.edge.ui.items import board_menu
-
         row = rows.get("board")
         over = game.is_over
         if row is not None and row.version >= game.version and (row.over or not over):
@@ -1131,11 +867,9 @@ class Delivery:
     async def _send_board(
         self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
     ) -> discord.Message | None:
-        from bot.edge.ui.items import board_view
-
         png = await self.public_png(game)
         previous = await self.bot.store.get_message(game.id, "board")
-        view = board_view(game, rematch=await self.offers_rematch(game))
+        view = self.bot.components.board_view(game, rematch=await self.offers_rematch(game))
         kwargs: dict[str, Any] = {}
         if nonce:
             # Discord drops a second message with the same nonce for a few
@@ -1170,13 +904,11 @@ class Delivery:
         return game.is_over and not await self.bot.desk.heading(game)
 
     async def _edit_board(self, game: LiveGame, content: str) -> bool:
-        from bot.edge.ui.items import board_view
-
         stored = await self.bot.store.get_message(game.id, "board")
         if stored is None:
             return False
         png = await self.public_png(game)
-        view = board_view(game, rematch=await self.offers_rematch(game))
+        view = self.bot.components.board_view(game, rematch=await self.offers_rematch(game))
         try:
             await (
                 self.bot.get_partial_messageable(stored[0])
@@ -1289,9 +1021,7 @@ class Delivery:
         it: a card sent back to its hand, a capture of its pieces), the last
         two at most."""
         tag = f"{{p{seat}}}"
-        entries = await self.bot.store.log(
-            game.id, after_seq=max(0, since), up_to=game.version
-        )
+        entries = await self.bot.store.log(game.id, after_seq=max(0, since), up_to=game.version)
         said = [e.narration for e in entries if tag in e.narration]
         return clip(" ".join(fill_seats(n, game) for n in said[-2:]), VIEW_NOTE_CHARS)
 
@@ -1308,14 +1038,12 @@ class Delivery:
         player is away or in their quiet hours.  The new DM becomes the
         seat's standing view; the one before is deleted, so that the player
         never scrolls through old pictures."""
-        from bot.edge.ui.items import private_view
-
         user_id = game.holder(seat)
         if user_id is None:
             return DM.SENT  # nobody may read the seat now (bot.tenure): nothing to send
         png = await self.private_png(game, seat)
         asked = asked_privately(game, seat, served)
-        view = private_view(self.bot.service, game, seat) if asked else None
+        view = self.bot.components.private_view(game, seat) if asked else None
         content = f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>."
         if view is not None:
             content += " It is your decision: choose below."
@@ -1349,14 +1077,12 @@ class Delivery:
         is the seat's choices now (none when it has none).  Without a
         standing view (the first, or the player deleted it), a new DM that
         does not notify."""
-        from bot.edge.ui.items import private_view
-
         user_id = game.holder(seat)
         if user_id is None:
             return DM.SENT
         png = await self.private_png(game, seat)
         asked = asked_privately(game, seat, served)
-        view = private_view(self.bot.service, game, seat) if asked else None
+        view = self.bot.components.private_view(game, seat) if asked else None
         when = discord_time(self.bot.clock())
         content = clip(
             f"Your view of {game.engine.title} #{game.id} in <#{self.place_id(game)}>, "

@@ -2,8 +2,8 @@
 what a tournament says in its channel.
 
 :class:`~bot.director.TournamentDirector` runs tournaments without Discord;
-this is its Discord edge, as :class:`bot.edge.table.Table` is the game service's.
-Slash commands (``bot/edge/cogs/tournament.py``) and the Join and Leave buttons
+this is its Discord edge, as the edge's features are the game service's.
+Slash commands (``bot/edge/tournament/cog.py``) and the Join and Leave buttons
 on the announcement both land here.  Refusals are ephemeral and change
 nothing.  Every public post is made once: round and final announcements are
 claimed in SQLite before they are posted, so a restart never repeats one;
@@ -17,8 +17,8 @@ import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import discord
 
@@ -29,27 +29,49 @@ from bot.director import (
     TournamentDirector,
     planned_rounds,
 )
-from bot.edge.delivery import Delivery, jump_url
-from bot.edge.ports import Discord
+from bot.edge.archive.archive import follow_view
+from bot.edge.arguments import player_of
+from bot.edge.delivery.delivery import Delivery
+from bot.edge.delivery.texts import jump_url
+from bot.edge.lobby.options import parse_options
+from bot.edge.lobby.texts import lobby_text
+from bot.edge.moderators import is_moderator
+from bot.edge.ports import Edge
+from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, reply
-from bot.edge.table import Table, player_of
+from bot.edge.tournament.texts import (
+    HEADINGS_KEPT,
+    MEDALS,
+    MENU_OPTIONS,
+    TIEBREAK_TITLES,
+    _round_done,
+    announcement_text,
+    heading_of,
+    name_list,
+    parse_places,
+    parse_round_time,
+    round_deadline,
+    settings_text,
+    standing_rows,
+    standings_text,
+    table_line,
+)
 from bot.engines import get_engine
-from bot.engines.core import GameError, whole_number
+from bot.engines.core import GameError
 from bot.outgoing import (
     clip,
     discord_time,
-    format_points,
     plain_name,
     plural,
     points_text,
     safe_name,
 )
 from bot.server_settings import server_settings
-from bot.service import GameService, LiveGame, ServiceError
-from bot.timekeeping import TableOptions, format_duration, parse_duration, split_options
+from bot.service import LiveGame, ServiceError
+from bot.timekeeping import TableOptions, split_options
 from bot.tournament import standings
 from renderers.common import to_png
-from renderers.standings import StandingRow, render_standings
+from renderers.standings import render_standings
 from storage.games import GameRecord
 from storage.timekeeping import Timer
 from storage.tournaments import (
@@ -59,279 +81,25 @@ from storage.tournaments import (
     TournamentTable,
 )
 
-if TYPE_CHECKING:
-    from storage.games import GameStore
-    from storage.timekeeping import SettingsStore
-
 log = logging.getLogger(__name__)
-
-TIEBREAK_TITLES: dict[standings.Tiebreak, str] = {
-    standings.Tiebreak.BUCHHOLZ: "Buchholz",
-    standings.Tiebreak.SONNEBORN_BERGER: "Sonneborn-Berger",
-    standings.Tiebreak.OPPONENTS_POINTS: "Opp. points",
-    standings.Tiebreak.AVERAGE_PLACE: "Avg. place",
-}
-TIEBREAK_WORDS: dict[standings.Tiebreak, str] = {
-    standings.Tiebreak.BUCHHOLZ: "Buchholz",
-    standings.Tiebreak.SONNEBORN_BERGER: "Sonneborn-Berger",
-    standings.Tiebreak.OPPONENTS_POINTS: "opponents' points",
-    standings.Tiebreak.AVERAGE_PLACE: "average place",
-}
-"""A tie-break in a standings line: its name, spelled out ("Bh 0 · SB 0"
-told a newcomer nothing, issue 31)."""
-TIEBREAK_MEANINGS: dict[standings.Tiebreak, str] = {
-    standings.Tiebreak.BUCHHOLZ: "the points of everyone you met, added up",
-    standings.Tiebreak.SONNEBORN_BERGER: "the points of each player you beat, and half "
-    "of each you drew",
-    standings.Tiebreak.OPPONENTS_POINTS: "the others' mean points at each of your tables, added up",
-    standings.Tiebreak.AVERAGE_PLACE: "your mean place at a table, lower first",
-}
-"""What each tie-break counts, for the line under the standings."""
-MEDALS = ("🥇", "🥈", "🥉")
-NAMES_SHOWN = 40
-"""Names listed in an announcement before "…and N more"."""
-NAMES_CHARS = 1200
-"""…or fewer, so the announcement's other lines always fit."""
-HEADINGS_KEPT = 4096
-"""Games whose tournament heading is remembered (a bounded cache)."""
-MENU_OPTIONS = 25
-"""Discord's limit of options in one select menu."""
-NO_ROUND_TIME = ("off", "none", "no")
-"""What a moderator writes for no round deadline."""
-
-
-def parse_round_time(text: str) -> float | None:
-    """``7d``, ``36h`` (seconds), or ``off``/``none``: no deadline."""
-    word = text.strip().lower()
-    if word in NO_ROUND_TIME:
-        return None
-    return parse_duration(word, "A round time")
-
-
-def describe_round_time(record: TournamentRecord) -> str:
-    if record.round_time is None:
-        return "none (a round lasts until its last game ends)"
-    return (
-        f"{format_duration(record.round_time)} (then the games still running are settled "
-        "by the timeout policy and the next round starts)"
-    )
-
-
-def round_deadline(record: TournamentRecord) -> str | None:
-    """When the round being played is settled, in each reader's own time
-    zone (``<t:…:R> (<t:…:f>)``); None without a deadline."""
-    if record.round_deadline is None or record.status != "running":
-        return None
-    return f"{discord_time(record.round_deadline)} ({discord_time(record.round_deadline, 'f')})"
-
-
-def settings_text(record: TournamentRecord, entrants: int, policy: str) -> str:
-    """What ``/tournament settings`` shows."""
-    shown = {k: v for k, v in sorted(record.options.items()) if k != "rated"}
-    options = ", ".join(f"{k}={v}" for k, v in shown.items()) or "none"
-    size = "2" if record.table_size == 2 else f"{record.table_size} (pods)"
-    lines = [
-        f"🏆 **{safe_name(record.title)}** ({get_engine(record.engine).title}) — settings",
-        f"Format: {describe_format(record, entrants)}.",
-        f"Rounds: {record.rounds or 'as many as the format needs'}. Table size: {size}.",
-        f"Game options: {options} (on timeout: {policy}; every game is rated).",
-        f"Round time: {describe_round_time(record)}.",
-    ]
-    if (deadline := round_deadline(record)) is not None:
-        lines.append(f"Round {record.round} is settled {deadline}.")
-    lines.append(
-        "Auto-drop: "
-        + (
-            f"on (a player who loses {TIME_LOSSES_TO_DROP} games in a row on time is dropped)."
-            if record.auto_drop
-            else "off."
-        )
-    )
-    return clip("\n".join(lines))
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def name_list(names: Sequence[str], limit: int = NAMES_SHOWN, chars: int = NAMES_CHARS) -> str:
-    """Names, escaped and bold, at most ``limit`` of them and about
-    ``chars`` characters, then "…and N more"."""
-    shown: list[str] = []
-    used = 0
-    for name in names[:limit]:
-        entry = f"**{safe_name(name)}**"
-        if shown and used + len(entry) + 2 > chars:
-            break
-        shown.append(entry)
-        used += len(entry) + 2
-    text = ", ".join(shown)
-    if len(names) > len(shown):
-        text += f" …and {len(names) - len(shown)} more"
-    return text or "nobody yet"
-
-
-def describe_format(record: TournamentRecord, entrants: int) -> str:
-    """``Swiss, 3 rounds, tables of 2`` (the rounds as they stand now)."""
-    fmt = FORMAT_TITLES[record.format]
-    rounds = planned_rounds(record, entrants)
-    if record.format in ("round_robin", "elimination") or not record.rounds:
-        count = (
-            f"{plural(rounds, 'round')} with {plural(entrants, 'player')}"
-            if entrants >= 2
-            else "rounds as needed"
-        )
-    else:
-        count = plural(rounds, "round")
-    tables = "two players a game" if record.table_size == 2 else f"tables of {record.table_size}"
-    return f"{fmt}, {count}, {tables}"
-
-
-def heading_of(record: TournamentRecord, table: TournamentTable) -> str:
-    return f"🏆 {safe_name(record.title)} — round {table.round}, table {table.number}"
-
-
-def announcement_text(
-    record: TournamentRecord, players: Sequence[TournamentPlayer], *, status: str = ""
-) -> str:
-    engine = get_engine(record.engine)
-    named = f"**{safe_name(record.name)}**, " if record.name else ""
-    lines = [
-        f"🏆 {named}tournament #{record.id} of **{engine.title}**",
-        f"Format: {describe_format(record, len(players))}.",
-    ]
-    shown = {k: v for k, v in sorted(record.options.items()) if k != "rated"}
-    if shown:
-        lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in shown.items()) + ".")
-    if record.round_time is not None:
-        lines.append(
-            f"Each round lasts at most {format_duration(record.round_time)}: then the games "
-            "still running are settled by the timeout policy."
-        )
-    active = [p.display_name for p in players if p.active]
-    lines.append(f"Players ({len(active)}): {name_list(active)}")
-    if record.status == "open":
-        lines.append(
-            "Press **Join** to enter (or `/tournament join`). A moderator starts it with "
-            "`/moderate tournament start`; every game is rated."
-        )
-    elif status:
-        lines.append(status)
-    return clip("\n".join(lines))
-
-
-def table_line(
-    table: TournamentTable, names: Mapping[int, str], where: str = "", *, ended: bool = False
-) -> str:
-    """``Table 2: **A** vs **B** — in <#thread>`` or the result."""
-    if table.is_bye:
-        return f"Bye: **{safe_name(names[table.seats[0]])}** (a win's points)"
-    if table.places is None:
-        seated = (" vs " if len(table.seats) == 2 else ", ").join(
-            f"**{safe_name(names[u])}**" for u in table.seats
-        )
-        state = "ended without a result" if ended else f"playing {where}".rstrip()
-        return f"Table {table.number}: {seated} — {state}"
-    order = sorted(range(len(table.seats)), key=lambda seat: table.places[seat])  # type: ignore[index]
-    places = table.places
-    judged = " (adjudicated)" if table.adjudicated else ""
-    if len(table.seats) == 2:
-        a, b = (f"**{safe_name(names[u])}**" for u in table.seats)
-        if places[0] == places[1]:
-            said = f"{a} and {b} drew"
-        else:
-            winner, loser = (a, b) if places[0] < places[1] else (b, a)
-            said = f"{winner} beat {loser}"
-    else:
-        said = ", ".join(
-            f"{ordinal(1 + sum(p < places[seat] for p in places))} "
-            f"**{safe_name(names[table.seats[seat]])}**"
-            for seat in order
-        )
-    return f"Table {table.number}: {said}{judged}"
-
-
-def standing_rows(
-    table: Sequence[standings.Standing], players: Mapping[int, TournamentPlayer]
-) -> list[StandingRow]:
-    return [
-        StandingRow(
-            rank=s.rank,
-            name=players[s.player].display_name if s.player in players else f"Player {s.player}",
-            points=s.points,
-            tiebreaks=tuple(value for _, value in s.tiebreaks),
-            games=s.games,
-            byes=s.byes,
-            dropped=s.player in players and not players[s.player].active,
-        )
-        for s in table
-    ]
-
-
-def tiebreak_legend(kinds: Sequence[standings.Tiebreak]) -> str:
-    """The line under the standings saying what breaks a tie, in order."""
-    if not kinds:
-        return ""
-    said = [f"{TIEBREAK_WORDS[kind]} ({TIEBREAK_MEANINGS[kind]})" for kind in kinds]
-    return "Equal points are split by " + ", then by ".join(said) + "."
-
-
-def standings_text(
-    title: str, table: Sequence[standings.Standing], players: Mapping[int, TournamentPlayer]
-) -> str:
-    """The standings as lines, cut to fit one message (the image has all),
-    with each tie-break named and, under them, what it counts."""
-    lines = [title]
-    legend = tiebreak_legend([kind for kind, _ in table[0].tiebreaks]) if table else ""
-    budget = 1900 - len(title) - len(legend)
-    for shown, row in enumerate(table):
-        name = players[row.player].display_name if row.player in players else "?"
-        dropped = " (dropped)" if row.player in players and not players[row.player].active else ""
-        breaks = " · ".join(
-            f"{TIEBREAK_WORDS[kind]} {'–' if value == float('inf') else format_points(value)}"
-            for kind, value in row.tiebreaks
-        )
-        line = f"{row.rank}. **{safe_name(name)}**{dropped} — {points_text(row.points)}" + (
-            f" · {breaks}" if breaks else ""
-        )
-        if len(line) + 1 > budget:
-            lines.append(f"…and {len(table) - shown} more in the image.")
-            break
-        budget -= len(line) + 1
-        lines.append(line)
-    if legend:
-        lines.append(legend)
-    return clip("\n".join(lines))
-
-
-class DeskHost(Discord, Protocol):
-    """What the desk uses of the bot: Discord's channels, the games' store
-    and service, delivery, the table (its refusals, who moderates), each
-    server's settings and the clock."""
-
-    @property
-    def store(self) -> GameStore: ...
-    @property
-    def service(self) -> GameService: ...
-    @property
-    def delivery(self) -> Delivery: ...
-    @property
-    def table(self) -> Table: ...
-    @property
-    def server_settings(self) -> SettingsStore: ...
-    @property
-    def clock(self) -> Callable[[], float]: ...
 
 
 class TournamentDesk:
-    def __init__(self, bot: DeskHost, director: TournamentDirector) -> None:
+    """What moderators and players ask of a tournament, and what it posts."""
+
+    def __init__(self, bot: Edge, director: TournamentDirector, delivery: Delivery) -> None:
         self.bot = bot
         self.director = director
+        self.delivery = delivery
         self._headings: OrderedDict[int, str] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, str] = {}
         """What each announcement was last edited to (no edit when unchanged)."""
+
+    @staticmethod
+    def of(itx: discord.Interaction[Any]) -> TournamentDesk:
+        """The bot's :class:`TournamentDesk`, for a component's callback."""
+        return cast(TournamentDesk, itx.client.desk)
 
     @property
     def store(self) -> TournamentStore:
@@ -359,8 +127,6 @@ class TournamentDesk:
         """Before a tournament game's first board: its table message in the
         tournament's channel (the game's "lobby" message, from which its
         thread opens).  None for games that are not a tournament's."""
-        from bot.edge.lobby import lobby_text
-
         heading = await self.heading(game)
         if not heading:
             return None
@@ -389,7 +155,7 @@ class TournamentDesk:
             await self._post_auto_dropped(moved.tournament, moved.auto_dropped)
         for result in moved.games:
             try:
-                await self.bot.delivery.publish(result)
+                await self.delivery.publish(result)
             except Exception:
                 log.exception("game %d could not be delivered", result.game.id)
         await self.announce(moved.tournament.id)
@@ -467,8 +233,6 @@ class TournamentDesk:
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the announcement: its players, and what the tournament is doing."""
-        from bot.edge.ui.items import tournament_view
-
         if record.message_channel_id is None or record.message_id is None:
             return
         players = await self.store.players(record.id)
@@ -533,8 +297,6 @@ class TournamentDesk:
 
     async def _follow_view(self, tables: Iterable[TournamentTable]) -> discord.ui.View | None:
         """**Follow** for each table whose game is running (issue 21)."""
-        from bot.edge.ui.items import follow_view
-
         live: list[tuple[int, str]] = []
         for table in tables:
             if table.game_id is None or table.places is not None:
@@ -548,8 +310,7 @@ class TournamentDesk:
         table = await self.director.table_of_standings(record.id)
         players = {p.user_id: p for p in await self.store.players(record.id)}
         podium = [
-            f"{MEDALS[i]} **{safe_name(players[s.player].display_name)}** — "
-            f"{points_text(s.points)}"
+            f"{MEDALS[i]} **{safe_name(players[s.player].display_name)}** — {points_text(s.points)}"
             for i, s in enumerate(table[:3])
             if s.player in players
         ]
@@ -687,12 +448,13 @@ class TournamentDesk:
         return here[0]
 
     async def _moderator(self, itx: discord.Interaction[Any], doing: str) -> None:
-        if not await self.bot.table.is_moderator(itx):
+        if not await is_moderator(self.bot.server_settings, itx):
             raise ServiceError(
                 f"Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
                 f"moderator role) can {doing}."
             )
 
+    @refusing
     async def new(
         self,
         itx: discord.Interaction[Any],
@@ -701,35 +463,30 @@ class TournamentDesk:
         format: str,
         rounds: int,
         table_size: int | None,
-        options: dict[str, str],
+        options: str | None,
         name: str,
         round_time: str | None = None,
         auto_drop: bool = True,
     ) -> None:
-        from bot.edge.ui.items import tournament_view
-
-        try:
-            if itx.guild_id is None:
-                raise ServiceError("Tournaments belong to a server; use this in one.")
-            await self._moderator(itx, "open a tournament")
-            seconds = None if round_time is None else parse_round_time(round_time)
-            record = await self.director.new(
-                guild_id=itx.guild_id,
-                channel_id=itx.channel_id or 0,
-                engine_name=engine_name,
-                format=format,
-                rounds=rounds,
-                table_size=table_size,
-                options=options,
-                creator_id=itx.user.id,
-                now=self.bot.clock(),
-                name=name,
-                round_time=seconds,
-                auto_drop=auto_drop,
-            )
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        parsed = parse_options(options)
+        if itx.guild_id is None:
+            raise ServiceError("Tournaments belong to a server; use this in one.")
+        await self._moderator(itx, "open a tournament")
+        seconds = None if round_time is None else parse_round_time(round_time)
+        record = await self.director.new(
+            guild_id=itx.guild_id,
+            channel_id=itx.channel_id or 0,
+            engine_name=engine_name,
+            format=format,
+            rounds=rounds,
+            table_size=table_size,
+            options=parsed,
+            creator_id=itx.user.id,
+            now=self.bot.clock(),
+            name=name,
+            round_time=seconds,
+            auto_drop=auto_drop,
+        )
         await reply(
             itx, announcement_text(record, []), ephemeral=False, view=tournament_view(record)
         )
@@ -748,17 +505,14 @@ class TournamentDesk:
             except discord.HTTPException as exc:
                 log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
 
+    @refusing
     async def join(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        try:
-            if tournament_id is None and await self._offer_open(itx):
-                return
-            record = await self.resolve(itx, tournament_id)
-            if record.status != "open":
-                raise ServiceError(f"{record.heading} has started; it takes no one new.")
-            joined = await self.director.join(record.id, player_of(itx), self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
+        if tournament_id is None and await self._offer_open(itx):
             return
+        record = await self.resolve(itx, tournament_id)
+        if record.status != "open":
+            raise ServiceError(f"{record.heading} has started; it takes no one new.")
+        joined = await self.director.join(record.id, player_of(itx), self.bot.clock())
         said = (
             f"You are in {safe_name(record.title)}. Your games will start by themselves, "
             "each in its own thread; the board pings you when it is your move."
@@ -771,8 +525,6 @@ class TournamentDesk:
     async def _offer_open(self, itx: discord.Interaction[Any]) -> bool:
         """With several open tournaments here (this channel's, else the
         server's) and none named, answer with a menu of them; True if so."""
-        from bot.edge.ui.items import TournamentJoinSelect
-
         if itx.guild_id is None:
             return False
         live = await self.store.live_in_guild(itx.guild_id)
@@ -803,18 +555,15 @@ class TournamentDesk:
         )
         return True
 
+    @refusing
     async def leave(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id)
-            if record.status == "running":
-                raise ServiceError(
-                    f"{record.heading} has started: to leave it, drop out with "
-                    "`/tournament drop` (an unfinished game of yours is resigned)."
-                )
-            left = await self.director.leave(record.id, itx.user.id)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id)
+        if record.status == "running":
+            raise ServiceError(
+                f"{record.heading} has started: to leave it, drop out with "
+                "`/tournament drop` (an unfinished game of yours is resigned)."
+            )
+        left = await self.director.leave(record.id, itx.user.id)
         await reply(
             itx,
             f"You left {safe_name(record.title)}."
@@ -823,27 +572,21 @@ class TournamentDesk:
         )
         await self.refresh(record)
 
+    @refusing
     async def start(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id)
-            if itx.user.id != record.creator_id:
-                await self._moderator(itx, "start a tournament")
-            await itx.response.defer(ephemeral=True, thinking=True)
-            moved = await self.director.start(record.id, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id)
+        if itx.user.id != record.creator_id:
+            await self._moderator(itx, "start a tournament")
+        await itx.response.defer(ephemeral=True, thinking=True)
+        moved = await self.director.start(record.id, self.bot.clock())
         await self.after(moved)
         await reply(itx, f"{safe_name(record.heading)} has started: round 1 is on.")
 
+    @refusing
     async def standings(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id, finished=True)
-            table = await self.director.table_of_standings(record.id)
-            players = {p.user_id: p for p in await self.store.players(record.id)}
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id, finished=True)
+        table = await self.director.table_of_standings(record.id)
+        players = {p.user_id: p for p in await self.store.players(record.id)}
         if record.round == 0:
             await reply(
                 itx,
@@ -869,31 +612,29 @@ class TournamentDesk:
             extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
         await reply(itx, text, **extra)
 
+    @refusing
     async def pairings(
         self, itx: discord.Interaction[Any], tournament_id: int | None, round: int | None
     ) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id, finished=True)
-            number = record.round if round is None else round
-            if record.round == 0:
-                raise ServiceError(f"{record.heading} has not started yet.")
-            if not 1 <= number <= record.round:
-                raise ServiceError(f"{record.heading} has played rounds 1 to {record.round}.")
-            tables = await self.store.tables(record.id, number)
-            players = {p.user_id: p for p in await self.store.players(record.id)}
-            lines = [f"🏆 **{safe_name(record.title)}** — round {number}"]
-            if number == record.round and (deadline := round_deadline(record)) is not None:
-                lines[0] += f", settled {deadline}"
-            lines += await self._table_lines(record, tables, players)
-            view = await self._follow_view(tables) if number == record.round else None
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id, finished=True)
+        number = record.round if round is None else round
+        if record.round == 0:
+            raise ServiceError(f"{record.heading} has not started yet.")
+        if not 1 <= number <= record.round:
+            raise ServiceError(f"{record.heading} has played rounds 1 to {record.round}.")
+        tables = await self.store.tables(record.id, number)
+        players = {p.user_id: p for p in await self.store.players(record.id)}
+        lines = [f"🏆 **{safe_name(record.title)}** — round {number}"]
+        if number == record.round and (deadline := round_deadline(record)) is not None:
+            lines[0] += f", settled {deadline}"
+        lines += await self._table_lines(record, tables, players)
+        view = await self._follow_view(tables) if number == record.round else None
         if view is not None:
             await reply(itx, "\n".join(lines), view=view)
         else:
             await reply(itx, "\n".join(lines))
 
+    @refusing
     async def drop(
         self,
         itx: discord.Interaction[Any],
@@ -903,16 +644,12 @@ class TournamentDesk:
         """Drop ``user`` (moderators), or without one the caller themself."""
         if user is None:
             user = itx.user
-        try:
-            record = await self.resolve(itx, tournament_id)
-            if user.id != itx.user.id:
-                await self._moderator(itx, "drop another player")
-            dropped = await self.director.drop(record.id, user.id, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id)
+        if user.id != itx.user.id:
+            await self._moderator(itx, "drop another player")
+        dropped = await self.director.drop(record.id, user.id, self.bot.clock())
         if dropped.resigned is not None:
-            await self.bot.delivery.publish(dropped.resigned)
+            await self.delivery.publish(dropped.resigned)
         await self.after(dropped.moved)
         name = safe_name(getattr(user, "display_name", str(user.id)))
         await reply(
@@ -923,6 +660,7 @@ class TournamentDesk:
         )
         await self.refresh(dropped.tournament)
 
+    @refusing
     async def settings(
         self,
         itx: discord.Interaction[Any],
@@ -933,34 +671,31 @@ class TournamentDesk:
     ) -> None:
         """Show a tournament's settings; moderators change the round time
         and auto-drop with the same command."""
+        record = await self.resolve(itx, tournament_id, finished=True)
+        if round_time is not None or auto_drop is not None:
+            await self._moderator(itx, "change a tournament's settings")
+            seconds = record.round_time if round_time is None else parse_round_time(round_time)
+            record = await self.director.settings(
+                record.id,
+                round_time=seconds,
+                auto_drop=record.auto_drop if auto_drop is None else auto_drop,
+            )
+            changed = True
+        else:
+            changed = False
+        entrants = len(await self.store.players(record.id))
+        _, table_given = split_options(record.options)
         try:
-            record = await self.resolve(itx, tournament_id, finished=True)
-            if round_time is not None or auto_drop is not None:
-                await self._moderator(itx, "change a tournament's settings")
-                seconds = record.round_time if round_time is None else parse_round_time(round_time)
-                record = await self.director.settings(
-                    record.id,
-                    round_time=seconds,
-                    auto_drop=record.auto_drop if auto_drop is None else auto_drop,
-                )
-                changed = True
-            else:
-                changed = False
-            entrants = len(await self.store.players(record.id))
-            _, table_given = split_options(record.options)
-            try:
-                defaults = await self.bot.service.server_defaults(record.guild_id)
-                policy = TableOptions.parse(table_given, defaults=defaults).timeout
-            except GameError:
-                policy = "substitute"
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+            defaults = await self.bot.service.server_defaults(record.guild_id)
+            policy = TableOptions.parse(table_given, defaults=defaults).timeout
+        except GameError:
+            policy = "substitute"
         text = settings_text(record, entrants, policy)
         await reply(itx, ("Changed.\n" if changed else "") + text)
         if changed:
             await self.refresh(record)
 
+    @refusing
     async def adjudicate(
         self,
         itx: discord.Interaction[Any],
@@ -968,20 +703,16 @@ class TournamentDesk:
         game_id: int,
         result: str,
     ) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id)
-            await self._moderator(itx, "adjudicate a game")
-            found = await self.store.table_of_game(game_id)
-            if found is None or found[0] != record.id:
-                raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
-            table = found[1]
-            players = {p.user_id: p for p in await self.store.players(record.id)}
-            places = parse_places(result, table, {u: p.display_name for u, p in players.items()})
-            await itx.response.defer(ephemeral=True, thinking=True)
-            moved = await self.director.adjudicate(record.id, game_id, places, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id)
+        await self._moderator(itx, "adjudicate a game")
+        found = await self.store.table_of_game(game_id)
+        if found is None or found[0] != record.id:
+            raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
+        table = found[1]
+        players = {p.user_id: p for p in await self.store.players(record.id)}
+        places = parse_places(result, table, {u: p.display_name for u, p in players.items()})
+        await itx.response.defer(ephemeral=True, thinking=True)
+        moved = await self.director.adjudicate(record.id, game_id, places, self.bot.clock())
         await self._publish_game(game_id)
         await self.after(moved)
         line = table_line(
@@ -990,15 +721,12 @@ class TournamentDesk:
         )
         await reply(itx, f"Recorded. {line}")
 
+    @refusing
     async def end(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
-        try:
-            record = await self.resolve(itx, tournament_id)
-            await self._moderator(itx, "end a tournament")
-            await itx.response.defer(ephemeral=True, thinking=True)
-            record, ended = await self.director.end(record.id, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        record = await self.resolve(itx, tournament_id)
+        await self._moderator(itx, "end a tournament")
+        await itx.response.defer(ephemeral=True, thinking=True)
+        record, ended = await self.director.end(record.id, self.bot.clock())
         for game_id in ended:
             await self._publish_game(game_id)
         await self.announce(record.id)
@@ -1018,7 +746,7 @@ class TournamentDesk:
 
     async def _publish_game(self, game_id: int) -> None:
         try:
-            await self.bot.delivery.catch_up(game_id)
+            await self.delivery.catch_up(game_id)
         except Exception:
             log.exception("game %d: its end could not be delivered", game_id)
 
@@ -1044,54 +772,82 @@ class TournamentDesk:
         ][:25]
 
 
-def _round_done(tables: Sequence[TournamentTable]) -> int:
-    """1 when every table of the round has its result."""
-    return int(all(t.places is not None for t in tables))
+# -- the components ---------------------------------------------------------------
 
 
-_PLACE = re.compile(r"[0-9]+")
-_PLACES = re.compile(r"[0-9]+(?:(?:\s*,\s*|\s+-\s+|-|\s+)[0-9]+)*")
-"""Places in seat order: ``2 1 3``, ``2,1``, ``2-1`` or ``2 - 1``."""
+class TournamentButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"chaupal:tournament:(?P<tournament>\d+):(?P<verb>join|leave)",
+):
+    """Join or Leave on a tournament's announcement."""
+
+    def __init__(self, tournament_id: int, verb: str) -> None:
+        self.tournament_id, self.verb = tournament_id, verb
+        super().__init__(
+            discord.ui.Button(
+                label=verb.capitalize(),
+                style=discord.ButtonStyle.success
+                if verb == "join"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"chaupal:tournament:{tournament_id}:{verb}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentButton:
+        return cls(int(match["tournament"]), match["verb"])
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        desk = TournamentDesk.of(itx)
+        if self.verb == "join":
+            await desk.join(itx, self.tournament_id)
+        else:
+            await desk.leave(itx, self.tournament_id)
 
 
-def parse_places(text: str, table: TournamentTable, names: Mapping[int, str]) -> tuple[int, ...]:
-    """A moderator's verdict for a table: ``draw``, a winner's name (at two
-    seats), or one place per seat in seat order (``2 1 3``)."""
-    said = text.strip()
-    seats = table.seats
-    order = ", ".join(f"{i + 1}. {safe_name(names.get(u, '?'))}" for i, u in enumerate(seats))
-    if said.lower() in ("draw", "tie", "½-½", "1/2-1/2"):
-        return (1,) * len(seats)
-    if _PLACES.fullmatch(said):
-        # ASCII digits only (``²``, ``①`` and ``٣`` are not places), and a
-        # hyphen only between two places: ``-2 -1`` and ``1 -2`` are signs.
-        found = [whole_number(part) for part in _PLACE.findall(said)]
-        places = tuple(p for p in found if p is not None)
-        if (
-            len(places) == len(found) == len(seats)
-            and all(1 <= p <= len(seats) for p in places)
-            and min(places) == 1
-        ):
-            return places
-    if len(seats) == 2:
-        wanted = said.lstrip("@").casefold()
-        for seat, user in enumerate(seats):
-            if wanted and (
-                wanted == names.get(user, "").casefold() or said.strip("<@!>") == str(user)
-            ):
-                return (1, 2) if seat == 0 else (2, 1)
-    raise GameError(
-        "Give the result as `draw`, "
-        + ("the winner's name, " if len(seats) == 2 else "")
-        + f"or one place per seat in seat order ({order}), e.g. "
-        + f"`{' '.join(str(i + 1) for i in range(len(seats)))}`."
-    )
+def tournament_view(record: TournamentRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for verb in ("join", "leave"):
+        view.add_item(TournamentButton(record.id, verb))
+    return view
 
 
-__all__ = [
-    "TournamentDesk",
-    "announcement_text",
-    "parse_places",
-    "standings_text",
-    "table_line",
-]
+class TournamentJoinSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"chaupal:tournaments:join",
+):
+    """A menu of the open tournaments, for ``/tournament join`` when several
+    are open and none was named.  A DynamicItem, so a pick still joins after
+    a restart (the menu stays on the player's screen).  The custom_id holds
+    nothing, and each option's value is a tournament's public number; the
+    desk checks the pick again (server, still open) when it joins."""
+
+    def __init__(self, options: Sequence[discord.SelectOption] = ()) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="chaupal:tournaments:join",
+                placeholder="Choose a tournament to join…",
+                options=list(options) or [discord.SelectOption(label="…", value="0")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, itx: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TournamentJoinSelect:
+        return cls()
+
+    async def callback(self, itx: discord.Interaction[Any]) -> None:
+        try:
+            tournament_id = int(self.item.values[0])
+        except (IndexError, ValueError):
+            tournament_id = 0  # refused by the desk: there is no tournament #0
+        await TournamentDesk.of(itx).join(itx, tournament_id)
+
+
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TournamentButton, TournamentJoinSelect)
+"""The components whose clicks :class:`TournamentDesk` answers."""
