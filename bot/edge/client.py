@@ -47,7 +47,7 @@ from bot.edge.seats.moderate import ModerateCog
 from bot.edge.seats.seats import Seats
 from bot.edge.seats.takebacks import Takebacks
 from bot.edge.settings.cog import ChaupalCog
-from bot.edge.tournament import desk as desk_items
+from bot.edge.tournament import entries as entries_items
 from bot.edge.tournament.cog import TournamentCog
 from bot.edge.tournament.desk import TournamentDesk
 from bot.engines import ENGINES
@@ -77,7 +77,7 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *seats_items.ITEMS,
     *takebacks_items.ITEMS,
     *archive_items.ITEMS,
-    *desk_items.ITEMS,
+    *entries_items.ITEMS,
 )
 """Every feature's restart-proof components, each feature's ``ITEMS``
 written next to its items and its handlers: registered once at start-up."""
