@@ -188,7 +188,7 @@ class ModerateCog(
     async def tournament_adjudicate(
         self,
         itx: discord.Interaction[Any],
-        game: int,
+        game: app_commands.Transform[int, GameNumber],
         result: app_commands.Range[str, 1, 100],
         tournament: int | None = None,
     ) -> None:
