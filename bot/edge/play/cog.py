@@ -25,19 +25,16 @@ from bot.edge.arguments import (
     StartedGame,
 )
 from bot.edge.delivery.delivery import Delivery
-from bot.edge.delivery.texts import jump_url
 from bot.edge.lobby.lobby import Lobby
 from bot.edge.lobby.options import option_completions
-from bot.edge.play.games import MyGames, moves_word
+from bot.edge.play.games import MyGames
 from bot.edge.play.moves import Play
 from bot.edge.ports import Edge
-from bot.edge.replies import reply
 from bot.edge.seats.seats import Seats
-from bot.engines import ENGINES, get_engine
+from bot.engines import ENGINES
 from bot.engines.core import GameError
 from bot.outgoing import Style, fill_seats
 from bot.players import LEVELS
-from storage.games import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -210,40 +207,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(name="list", description="Games in this channel, and your own games")
     async def list_(self, itx: discord.Interaction[Any]) -> None:
-        here = await self.bot.store.games_in_channel(itx.channel_id or 0)
-        mine = await self.bot.store.games_of_user(itx.user.id)
-        # The players' moves, not the log's length (chance and table events).
-        made = await self.bot.store.moves_made(
-            [g.id for g in (*here, *mine) if g.status == "active"]
-        )
-        links = {g.id: await self.game_link(g) for g in (*here, *mine)}
-        lines = ["**In this channel**"]
-        lines += [
-            f"#{g.id} {get_engine(g.engine).title} — {g.status}"
-            + (moves_word(made.get(g.id)) if g.status == "active" else "")
-            + links[g.id]
-            for g in here
-        ] or ["(none — start one with /game new)"]
-        lines.append("**Yours**")
-        lines += [
-            # Where it is played: its own thread once started, not the
-            # channel the thread hangs off.
-            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.thread_id or g.channel_id}>"
-            + (moves_word(made.get(g.id)) if g.status == "active" else "")
-            + links[g.id]
-            for g in mine
-        ] or ["(none)"]
-        await reply(itx, "\n".join(lines), suppress_embeds=True)
-
-    async def game_link(self, record: GameRecord) -> str:
-        """`` — [board](<link>)`` to a game's newest board (a lobby's message
-        while it waits), as ``/game history`` writes its links; empty when
-        neither was stored."""
-        kind = "lobby" if record.status == "lobby" else "board"
-        stored = await self.bot.store.get_message(record.id, kind)
-        if stored is None:
-            return ""
-        return f" — [{kind}](<{jump_url(record.guild_id, stored[0], stored[1])}>)"
+        await self.my_games.list_games(itx)
 
     @app_commands.command(name="log", description="The public log of a game here, as a file")
     @app_commands.describe(game="Game number (running or finished; default: the one here)")

@@ -1,6 +1,7 @@
 """A player's games: the one waiting longest for them (``/game next``,
-**My turn** under every board), all their live games (``/game mine``), and
-time away from them all (``/game away``, ``/game back``)."""
+**My turn** under every board), all their live games (``/game mine``), this
+channel's games and theirs (``/game list``), and time away from them all
+(``/game away``, ``/game back``)."""
 
 from __future__ import annotations
 
@@ -141,6 +142,43 @@ class MyGames:
         for record in await self.bot.store.games_of_user(itx.user.id):
             if record.status == "active":
                 await self.delivery.catch_up(record.id)
+
+    async def list_games(self, itx: discord.Interaction[Any]) -> None:
+        """``/game list``: this channel's games, and the caller's own."""
+        here = await self.bot.store.games_in_channel(itx.channel_id or 0)
+        mine = await self.bot.store.games_of_user(itx.user.id)
+        # The players' moves, not the log's length (chance and table events).
+        made = await self.bot.store.moves_made(
+            [g.id for g in (*here, *mine) if g.status == "active"]
+        )
+        links = {g.id: await self.game_link(g) for g in (*here, *mine)}
+        lines = ["**In this channel**"]
+        lines += [
+            f"#{g.id} {get_engine(g.engine).title} — {g.status}"
+            + (moves_word(made.get(g.id)) if g.status == "active" else "")
+            + links[g.id]
+            for g in here
+        ] or ["(none — start one with /game new)"]
+        lines.append("**Yours**")
+        lines += [
+            # Where it is played: its own thread once started, not the
+            # channel the thread hangs off.
+            f"#{g.id} {get_engine(g.engine).title} — {g.status} in <#{g.thread_id or g.channel_id}>"
+            + (moves_word(made.get(g.id)) if g.status == "active" else "")
+            + links[g.id]
+            for g in mine
+        ] or ["(none)"]
+        await reply(itx, "\n".join(lines), suppress_embeds=True)
+
+    async def game_link(self, record: GameRecord) -> str:
+        """`` — [board](<link>)`` to a game's newest board (a lobby's message
+        while it waits), as ``/game history`` writes its links; empty when
+        neither was stored."""
+        kind = "lobby" if record.status == "lobby" else "board"
+        stored = await self.bot.store.get_message(record.id, kind)
+        if stored is None:
+            return ""
+        return f" — [{kind}](<{jump_url(record.guild_id, stored[0], stored[1])}>)"
 
 
 class MyTurnButton(
