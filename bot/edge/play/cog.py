@@ -56,12 +56,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         delivery: Delivery,
     ) -> None:
         self.bot = bot
-        self.play_ = play
+        self.moves = play
         self.my_games = my_games
         self.lobby = lobby
         self.seats = seats
         self.archive = archive
-        self.log_ = log
+        self.game_log = log
         self.delivery = delivery
         super().__init__()
 
@@ -164,21 +164,21 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         action: str,
         game: app_commands.Transform[int, MyGame] | None = None,
     ) -> None:
-        await self.play_.play_text(itx, game, action)
+        await self.moves.play_text(itx, game, action)
 
     @app_commands.command(name="board", description="Post the current board again")
     @app_commands.describe(game=GAME_NUMBER)
     async def board(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
     ) -> None:
-        await self.play_.board(itx, game)
+        await self.moves.board(itx, game)
 
     @app_commands.command(name="hand", description="See your hand or screen (only you see it)")
     @app_commands.describe(game=GAME_NUMBER)
     async def hand(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
     ) -> None:
-        await self.play_.show_mine(itx, game)
+        await self.moves.show_mine(itx, game)
 
     @app_commands.command(
         name="resign", description="Resign from a game, after a confirmation (moderators: end any)"
@@ -197,7 +197,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def takeback(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
     ) -> None:
-        await self.play_.take_back(itx, game)
+        await self.moves.take_back(itx, game)
 
     @app_commands.command(
         name="next", description="A link to the game that has waited longest for your move"
@@ -216,7 +216,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         itx: discord.Interaction[Any],
         game: app_commands.Transform[int, StartedGame] | None = None,
     ) -> None:
-        await self.log_.log(itx, game)
+        await self.game_log.log(itx, game)
 
     @app_commands.command(
         name="export", description="A game as text: its moves in notation, one a line"
@@ -227,7 +227,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         itx: discord.Interaction[Any],
         game: app_commands.Transform[int, StartedGame] | None = None,
     ) -> None:
-        await self.log_.export(itx, game)
+        await self.game_log.export(itx, game)
 
     @app_commands.command(
         name="mine", description="Your live games anywhere, and where it is your turn"
