@@ -511,7 +511,7 @@ def test_a_reviews_menus_reach_any_move_in_a_few_picks() -> None:
 
 
 def test_a_reviews_components_keep_to_discords_limits() -> None:
-    from bot.edge.archive.archive import review_view
+    from bot.edge.archive.replays import review_view
     from bot.edge.archive.texts import ReviewMenu, ReviewStep, clip_words, frame_label
 
     long = "Asha's Vyapari-15 trades with Chitra. " * 6

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from bot.live import LiveGame
     from bot.service import GameService
     from storage.followers import FollowerStore
-    from storage.games import GameStatus, GameStore
+    from storage.games import GameRecord, GameStatus, GameStore
 
 Choices = list[app_commands.Choice[int | float | str]]
 
@@ -57,6 +57,26 @@ async def find_game(
     return await service.find_game(
         channel_id=channel_id, user_id=itx.user.id, game_id=game_id, want=want
     )
+
+
+async def game_here(
+    store: GameStore, itx: discord.Interaction[Any], game_id: int, doing: str = "Follow"
+) -> GameRecord:
+    """A game of this server whose channel the member may see."""
+    if itx.guild_id is None:
+        raise GameError(f"{doing} a game from its server (where its board is posted).")
+    record = await store.get_game(game_id)
+    if record is None or record.guild_id != itx.guild_id:
+        raise GameError(f"There is no game #{game_id} on this server.")
+    guild, member = itx.guild, itx.user
+    if guild is not None and isinstance(member, discord.Member):
+        # A follower gets the channel's view by DM: never of a channel
+        # they could not read themselves.
+        place = guild.get_channel_or_thread(record.thread_id or record.channel_id)
+        place = place or guild.get_channel(record.channel_id)
+        if place is not None and not place.permissions_for(member).read_messages:
+            raise GameError(f"Game #{game_id} is played in a channel you can't see.")
+    return record
 
 
 def _store(itx: discord.Interaction[Any]) -> GameStore:

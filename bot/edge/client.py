@@ -24,10 +24,14 @@ from discord.ext import commands
 from bot.claims import STRANDED_SWEEP_EVERY, process_id
 from bot.config import Settings
 from bot.director import TournamentDirector
-from bot.edge.archive import archive as archive_items
-from bot.edge.archive.archive import Archive
+from bot.edge.archive import follows as follows_items
+from bot.edge.archive import history as history_items
+from bot.edge.archive import replays as replays_items
+from bot.edge.archive.follows import Follows
+from bot.edge.archive.history import History
 from bot.edge.archive.log import GameLog
 from bot.edge.archive.ratings import RatingsCog
+from bot.edge.archive.replays import Replays
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.keeper import Keeper
 from bot.edge.help.cog import HelpCog
@@ -76,7 +80,9 @@ ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     *games_items.ITEMS,
     *seats_items.ITEMS,
     *takebacks_items.ITEMS,
-    *archive_items.ITEMS,
+    *history_items.ITEMS,
+    *replays_items.ITEMS,
+    *follows_items.ITEMS,
     *entries_items.ITEMS,
 )
 """Every feature's restart-proof components, each feature's ``ITEMS``
@@ -186,7 +192,9 @@ class ChaupalBot(commands.AutoShardedBot):
     lobby: Lobby
     seats: Seats
     takebacks: Takebacks
-    archive: Archive
+    history: History
+    replays: Replays
+    follows: Follows
     game_log: GameLog
     renders: RenderPool
     keeper: Keeper
@@ -273,7 +281,9 @@ class ChaupalBot(commands.AutoShardedBot):
         self.my_games = MyGames(self, self.delivery)
         self.lobby = Lobby(self, self.delivery)
         self.seats = Seats(self, self.delivery)
-        self.archive = Archive(self)
+        self.history = History(self)
+        self.replays = Replays(self)
+        self.follows = Follows(self)
         self.game_log = GameLog(self)
         self.add_dynamic_items(*ITEMS)
         await self.add_cog(
@@ -283,7 +293,9 @@ class ChaupalBot(commands.AutoShardedBot):
                 my_games=self.my_games,
                 lobby=self.lobby,
                 seats=self.seats,
-                archive=self.archive,
+                history=self.history,
+                replays=self.replays,
+                follows=self.follows,
                 log=self.game_log,
                 delivery=self.delivery,
             )

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.edge.archive.archive import FOLLOW_BUTTONS, follow_view
+from bot.edge.archive.follows import FOLLOW_BUTTONS, follow_view
 from bot.edge.client import ChaupalBot
 from bot.engines.core import progress_seat
 from bot.outgoing import fill_seats

@@ -1,3 +1,4 @@
-"""Looking back: the history, replays, reviews and following a game
-(:mod:`.archive`, its texts :mod:`.texts`), a game's log and export
-(:mod:`.log`), and the ratings' commands (:mod:`.ratings`)."""
+"""Looking back (issue 21): the history (:mod:`.history`), replays and
+reviews (:mod:`.replays`), following a game (:mod:`.follows`), their texts
+(:mod:`.texts`, pure), a game's log and export (:mod:`.log`), and the
+ratings' commands (:mod:`.ratings`)."""

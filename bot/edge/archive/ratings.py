@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.edge.archive.archive import player_history_view
+from bot.edge.archive.history import player_history_view
 from bot.edge.delivery.texts import jump_url
 from bot.edge.refusals import refusing
 from bot.edge.replies import reply

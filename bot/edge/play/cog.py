@@ -14,8 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.edge.archive.archive import Archive
+from bot.edge.archive.follows import Follows
+from bot.edge.archive.history import History
 from bot.edge.archive.log import GameLog
+from bot.edge.archive.replays import Replays
 from bot.edge.arguments import (
     GAME_NUMBER,
     FollowedGame,
@@ -51,7 +53,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         my_games: MyGames,
         lobby: Lobby,
         seats: Seats,
-        archive: Archive,
+        history: History,
+        replays: Replays,
+        follows: Follows,
         log: GameLog,
         delivery: Delivery,
     ) -> None:
@@ -60,7 +64,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         self.my_games = my_games
         self.lobby = lobby
         self.seats = seats
-        self.archive = archive
+        self.finished = history
+        self.replays = replays
+        self.follows = follows
         self.game_log = log
         self.delivery = delivery
         super().__init__()
@@ -264,7 +270,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game: app_commands.Choice[str] | None = None,
         share: bool = False,
     ) -> None:
-        await self.archive.open_history(
+        await self.finished.open_history(
             itx,
             None if player is None else player.id,
             None if game is None else game.value,
@@ -278,7 +284,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def replay(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, StartedGame]
     ) -> None:
-        await self.archive.replay(itx, game)
+        await self.replays.replay(itx, game)
 
     @app_commands.command(
         name="review", description="Step through a game move by move (only you see it)"
@@ -287,7 +293,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     async def review(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, StartedGame]
     ) -> None:
-        await self.archive.review(itx, game)
+        await self.replays.review(itx, game)
 
     @app_commands.command(
         name="follow", description="Get a DM when a game you don't play ends (or every board)"
@@ -301,14 +307,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         game: app_commands.Transform[int, RunningGame],
         every_move: bool = False,
     ) -> None:
-        await self.archive.follow(itx, game, every_move=every_move)
+        await self.follows.follow(itx, game, every_move=every_move)
 
     @app_commands.command(name="unfollow", description="Stop following a game")
     @app_commands.describe(game="Game number")
     async def unfollow(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, FollowedGame]
     ) -> None:
-        await self.archive.unfollow(itx, game)
+        await self.follows.unfollow(itx, game)
 
     @app_commands.command(
         name="rules", description="A game's rules: a summary, and the complete rules as a file"

@@ -21,7 +21,7 @@ from typing import Any, cast
 import discord
 
 from bot.choices import MenuOption, Words, follow, follow_up_prompt, format_path, parse_path
-from bot.edge.archive.archive import ReplayButton
+from bot.edge.archive.replays import ReplayButton
 from bot.edge.arguments import find_game
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import next_up

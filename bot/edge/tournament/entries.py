@@ -24,7 +24,7 @@ from bot.director import (
     TournamentDirector,
     planned_rounds,
 )
-from bot.edge.archive.archive import follow_view
+from bot.edge.archive.follows import follow_view
 from bot.edge.arguments import player_of
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import jump_url
