@@ -202,9 +202,9 @@ GRAPH = graph()
 
 
 def test_the_graph_sees_every_layer() -> None:
-    assert {"bot.service", "bot.edge.client", "bot.edge.ui.items", "storage.games"} <= set(GRAPH)
-    assert "bot.edge.delivery" in GRAPH["bot.edge.client"]
-    assert "discord" in GRAPH["bot.edge.delivery"]
+    assert {"bot.service", "bot.edge.client", "bot.edge.play.moves", "storage.games"} <= set(GRAPH)
+    assert "bot.edge.delivery.delivery" in GRAPH["bot.edge.client"]
+    assert "discord" in GRAPH["bot.edge.delivery.delivery"]
 
 
 def within_bot(edges: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
@@ -275,7 +275,7 @@ def test_the_checks_catch_a_cycle_and_a_breach(tmp_path: Path) -> None:
     found = cycles(within_bot(edges))
     assert len(found) == 1, found
     assert "bot.service -> bot.edge.client -> " in found[0], found
-    assert "bot.edge.delivery" in found[0].split("(a tangle of")[1], found
+    assert "bot.edge.delivery.delivery" in found[0].split("(a tangle of")[1], found
 
 
 def test_the_import_reader() -> None:

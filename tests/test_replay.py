@@ -511,8 +511,8 @@ def test_a_reviews_menus_reach_any_move_in_a_few_picks() -> None:
 
 
 def test_a_reviews_components_keep_to_discords_limits() -> None:
-    from bot.edge.archive import clip_words, frame_label
-    from bot.edge.ui.items import ReviewMenu, ReviewStep, review_view
+    from bot.edge.archive.replays import review_view
+    from bot.edge.archive.texts import ReviewMenu, ReviewStep, clip_words, frame_label
 
     long = "Asha's Vyapari-15 trades with Chitra. " * 6
     label = frame_label(12, long)

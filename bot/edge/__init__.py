@@ -1,7 +1,8 @@
 """The Discord edge: everything that speaks discord.py.
 
-The client (:class:`bot.edge.client.ChaupalBot`), its cogs, the restart-proof
-DynamicItems, the table (interactions -> service), delivery (boards and
-DMs), the tournament desk and the keeper (due timers -> Discord).  The inner
-parts (the service, the director, the scheduler, storage, engines) never
-import this package; ``tests/test_layers.py`` checks it."""
+The client (:class:`bot.edge.client.ChaupalBot`) and the features, a
+package each (play, lobby, seats, delivery, archive, tournament, settings,
+help): a feature holds its slash commands, its restart-proof DynamicItems
+and the object that answers both (moves -> the service -> delivery).  The
+inner parts (the service, the director, the scheduler, storage, engines)
+never import this package; ``tests/test_layers.py`` checks it."""

@@ -24,14 +24,36 @@ from discord.ext import commands
 from bot.claims import STRANDED_SWEEP_EVERY, process_id
 from bot.config import Settings
 from bot.director import TournamentDirector
-from bot.edge.archive import Archive
-from bot.edge.cogs import CogHost
-from bot.edge.delivery import Delivery
-from bot.edge.desk import TournamentDesk
-from bot.edge.keeper import Keeper
+from bot.edge.archive import follows as follows_items
+from bot.edge.archive import history as history_items
+from bot.edge.archive import replays as replays_items
+from bot.edge.archive.follows import Follows
+from bot.edge.archive.history import History
+from bot.edge.archive.log import GameLog
+from bot.edge.archive.ratings import RatingsCog
+from bot.edge.archive.replays import Replays
+from bot.edge.delivery.delivery import Delivery
+from bot.edge.delivery.keeper import Keeper
+from bot.edge.help.cog import HelpCog
+from bot.edge.lobby import lobby as lobby_items
+from bot.edge.lobby.lobby import Lobby
+from bot.edge.play import games as games_items
+from bot.edge.play import moves as moves_items
+from bot.edge.play.cog import GameCog
+from bot.edge.play.games import MyGames
+from bot.edge.play.moves import BoardComponents, Play
+from bot.edge.ports import Edge
+from bot.edge.refusals import SOMETHING_WENT_WRONG
 from bot.edge.replies import reply
-from bot.edge.table import Table
-from bot.edge.ui.items import DYNAMIC_ITEMS, Clicks
+from bot.edge.seats import seats as seats_items
+from bot.edge.seats import takebacks as takebacks_items
+from bot.edge.seats.moderate import ModerateCog
+from bot.edge.seats.seats import Seats
+from bot.edge.seats.takebacks import Takebacks
+from bot.edge.settings.cog import ChaupalCog
+from bot.edge.tournament import entries as entries_items
+from bot.edge.tournament.cog import TournamentCog
+from bot.edge.tournament.desk import TournamentDesk
 from bot.engines import ENGINES
 from bot.engines.core import excerpt
 from bot.rendering import RenderPool
@@ -52,12 +74,19 @@ log = logging.getLogger(__name__)
 TOURNAMENT_GRACE = 5.0
 """Seconds a closing bot gives tournament passes still running."""
 
-EXTENSIONS = (
-    "bot.edge.cogs.game",
-    "bot.edge.cogs.settings",
-    "bot.edge.cogs.ratings",
-    "bot.edge.cogs.tournament",
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    *lobby_items.ITEMS,
+    *moves_items.ITEMS,
+    *games_items.ITEMS,
+    *seats_items.ITEMS,
+    *takebacks_items.ITEMS,
+    *history_items.ITEMS,
+    *replays_items.ITEMS,
+    *follows_items.ITEMS,
+    *entries_items.ITEMS,
 )
+"""Every feature's restart-proof components, each feature's ``ITEMS``
+written next to its items and its handlers: registered once at start-up."""
 
 
 # Chaupal never joins voice: skip discord.py's warnings about voice libraries.
@@ -82,8 +111,6 @@ REFUSALS = (
 )
 """Failures that are the input's or the caller's, not a bug (logged without
 a traceback)."""
-
-SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
 
 
 def failure_sentence(error: app_commands.AppCommandError) -> str:
@@ -158,9 +185,17 @@ class ChaupalBot(commands.AutoShardedBot):
     """Each server's ``/chaupal settings`` (``self.settings`` is the bot's
     own configuration, from the environment)."""
     service: GameService
+    components: BoardComponents
     delivery: Delivery
-    table: Table
-    archive: Archive
+    play: Play
+    my_games: MyGames
+    lobby: Lobby
+    seats: Seats
+    takebacks: Takebacks
+    history: History
+    replays: Replays
+    follows: Follows
+    game_log: GameLog
     renders: RenderPool
     keeper: Keeper
     scheduler: Scheduler
@@ -226,26 +261,50 @@ class ChaupalBot(commands.AutoShardedBot):
             owner=self.process,
             throw_grace=THROW_GRACE if self.settings.throw_grace else 0.0,
         )
+        self.components = BoardComponents(self.service)
         self.delivery = Delivery(self)
-        self.keeper = Keeper(self)
+        self.keeper = Keeper(self, self.delivery)
         self.scheduler = Scheduler(self.service.timers, self.keeper.fire, self.clock)
         self.service.timers_changed = self.scheduler.rearm
         self.tournaments = TournamentDirector(
             self.service, TournamentStore(self.db), RatingStore(self.db)
         )
-        self.desk = TournamentDesk(self, self.tournaments)
+        self.desk = TournamentDesk(self, self.tournaments, self.delivery)
         # Round deadlines: a second scheduler over the tournaments' deadlines.
         deadlines = self.tournaments.deadlines
         self.round_scheduler = Scheduler(deadlines, self.desk.round_due, self.clock)
         self.tournaments.deadlines_changed = self.round_scheduler.rearm
         self.service.game_over_hooks.append(self._game_over)
-        self.table = Table(self)
-        self.archive = Archive(self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
-        await self.load_extension("bot.edge.cogs.help")  # /help (issue 17)
-        await self.load_extension("bot.edge.cogs.moderate")  # /moderate (issue 18)
+        # The features: each answers its commands and its components' clicks.
+        self.takebacks = Takebacks(self, self.delivery)
+        self.play = Play(self, self.delivery, self.takebacks)
+        self.my_games = MyGames(self, self.delivery)
+        self.lobby = Lobby(self, self.delivery)
+        self.seats = Seats(self, self.delivery)
+        self.history = History(self)
+        self.replays = Replays(self)
+        self.follows = Follows(self)
+        self.game_log = GameLog(self)
+        self.add_dynamic_items(*ITEMS)
+        await self.add_cog(
+            GameCog(
+                self,
+                play=self.play,
+                my_games=self.my_games,
+                lobby=self.lobby,
+                seats=self.seats,
+                history=self.history,
+                replays=self.replays,
+                follows=self.follows,
+                log=self.game_log,
+                delivery=self.delivery,
+            )
+        )
+        await self.add_cog(ChaupalCog(self))
+        await self.add_cog(RatingsCog(self))
+        await self.add_cog(TournamentCog(self.desk))
+        await self.add_cog(HelpCog())  # /help (issue 17)
+        await self.add_cog(ModerateCog(self, seats=self.seats, desk=self.desk))  # (issue 18)
         live = await self.store.live_games()
         settings = self.settings
         log.info(
@@ -388,13 +447,7 @@ class ChaupalBot(commands.AutoShardedBot):
 
 if TYPE_CHECKING:
 
-    def _clicks(bot: ChaupalBot) -> Clicks:
-        """The components find the table and the desk on the client
-        (:class:`bot.edge.ui.items.Clicks`): mypy checks here that it fits,
-        as it checks each host where the client hands itself over."""
-        return bot
-
-    def _cog_host(bot: ChaupalBot) -> CogHost:
-        """What the command groups' ``setup`` is handed (loaded by name, so
-        checked here)."""
+    def _edge(bot: ChaupalBot) -> Edge:
+        """Every part is handed the client as an :class:`~bot.edge.ports.Edge`:
+        mypy checks here that it is one."""
         return bot

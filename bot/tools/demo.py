@@ -294,7 +294,7 @@ def _tournament_section(out: Path, seed: int, max_moves: int) -> Section:
     """A round robin of the demo players at :data:`TOURNAMENT_GAME`, rated with
     OpenSkill like a server's games: its leaderboard and final standings."""
     from bot.director import FORMAT_TITLES
-    from bot.edge.desk import TIEBREAK_TITLES
+    from bot.edge.tournament.texts import TIEBREAK_TITLES
     from bot.tournament import standings
     from bot.tournament.pairing import round_robin_schedule
     from bot.tournament.ratings import FinishedGame, Rating, provisional, rate, shown_rating

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.director import MAX_NAME, planned_rounds
-from bot.edge.desk import (
+from bot.edge.tournament.texts import (
     NAMES_SHOWN,
     announcement_text,
     describe_format,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.edge.delivery import Delivery
+from bot.edge.delivery.delivery import Delivery
 from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
 from tests.bot.driver import boards, bot_of, make_bot, open_lobby, play_turn, resign, start

@@ -17,8 +17,8 @@ from typing import Any
 import discord
 import pytest
 
+from bot.edge.archive.follows import FOLLOW_BUTTONS, follow_view
 from bot.edge.client import ChaupalBot
-from bot.edge.ui.items import FOLLOW_BUTTONS, follow_view
 from bot.engines.core import progress_seat
 from bot.outgoing import fill_seats
 from tests.bot.driver import (

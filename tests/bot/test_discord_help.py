@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.table import complete_rules, rules_summary
+from bot.edge.lobby.lobby import complete_rules, rules_summary
 from bot.engines import ENGINES
 from bot.timekeeping import TABLE_OPTIONS
 from tests.bot.driver import CUSTOM_ID, boards, bot_of, make_bot, open_lobby, start

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.edge.delivery import jump_url
-from bot.edge.ui.items import HistoryPage, history_custom_id
+from bot.edge.archive.texts import HistoryPage, history_custom_id
+from bot.edge.delivery.texts import jump_url
 from bot.outgoing import safe_name
 from tests.bot.driver import assert_no_secret_ids, bot_of, make_bot, open_lobby, start
 from tests.bot.driver import resign as resign_game

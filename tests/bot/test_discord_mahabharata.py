@@ -377,7 +377,7 @@ async def test_stale_menu_offers_the_current_choices(fake: FakeDiscord) -> None:
 
 
 def test_announce_decision_is_prompted_by_dm_only() -> None:
-    from bot.edge.delivery import asked_privately
+    from bot.edge.delivery.texts import asked_privately
     from bot.engines import get_engine
     from bot.engines.core import CHANCE
     from bot.service import LiveGame

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.edge.delivery import TURN
+from bot.edge.delivery.texts import TURN
 from bot.timekeeping import HOUR
 from storage.games import OutboxRow
 from tests.bot.driver import bot_of, make_bot, open_lobby, play_by_command, start

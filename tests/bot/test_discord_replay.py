@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 
 import bot.rendering as rendering
-from bot.edge.archive import ordinal
+from bot.edge.archive.texts import ordinal
 from bot.edge.client import ChaupalBot
 from bot.engines import get_engine
 from bot.engines.core import progress_seat

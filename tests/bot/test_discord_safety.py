@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.edge.ui.items import RESIGN_CONFIRM_SECONDS
+from bot.edge.seats.seats import RESIGN_CONFIRM_SECONDS
 from tests.bot.driver import (
     assert_no_secret_ids,
     boards,

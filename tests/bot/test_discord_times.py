@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.delivery import jump_url
+from bot.edge.delivery.texts import jump_url
 from bot.engines.core import CHANCE
 from bot.timekeeping import DAY, HOUR
 from bot.tournament.ratings import FinishedGame, rate

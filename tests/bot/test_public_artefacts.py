@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from bot.edge.delivery import headline
-from bot.edge.ui.items import board_choices
+from bot.edge.delivery.texts import headline
+from bot.edge.play.menus import board_choices
 from bot.engines import ENGINES
 from bot.engines.core import Engine
 from bot.service import LiveGame

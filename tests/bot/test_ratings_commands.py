@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from bot.edge.client import ChaupalBot
-from bot.edge.delivery import jump_url
+from bot.edge.delivery.texts import jump_url
 from bot.engines.core import progress_seat
 from bot.outgoing import safe_name
 from bot.tournament.ratings import (

@@ -29,8 +29,8 @@ from bot import scheduler as scheduler_module
 from bot.claims import LEASE
 from bot.config import ConfigError, load_settings
 from bot.director import TournamentDirector
-from bot.edge import delivery as delivery_module
-from bot.edge.delivery import Delivery
+from bot.edge.delivery import delivery as delivery_module
+from bot.edge.delivery.delivery import Delivery
 from bot.engines.core import CHANCE, GameError, progress_seat
 from bot.scheduler import Scheduler
 from bot.service import GameService, MoveResult, Player

@@ -59,7 +59,7 @@ from typing import Any, Literal
 import discord
 
 from bot.edge.client import ChaupalBot
-from bot.edge.delivery import asked_privately
+from bot.edge.delivery.texts import asked_privately
 from bot.timekeeping import format_left
 from storage.opening import open_database
 from storage.timekeeping import Timer, TimerStore

@@ -31,8 +31,8 @@ async def worker_main(args: argparse.Namespace) -> None:
     from bot import scheduler as scheduler_module
     from bot.choices import format_path, path_to
     from bot.config import Settings
-    from bot.edge import delivery
     from bot.edge.client import ChaupalBot
+    from bot.edge.delivery import delivery
     from bot.engines.core import CHANCE, GameError, progress_seat
 
     logging.basicConfig(

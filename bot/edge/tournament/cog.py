@@ -1,18 +1,17 @@
 """``/tournament``: players join, watch the standings and find their
 games; moderators run tournaments with ``/moderate tournament``
-(:mod:`bot.edge.cogs.moderate`).  Thin: every request goes to
-:class:`bot.edge.desk.TournamentDesk`."""
+(:mod:`bot.edge.seats.moderate`).  Thin: every request goes to
+:class:`bot.edge.tournament.desk.TournamentDesk`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-if TYPE_CHECKING:
-    from bot.edge.cogs import CogHost
+from bot.edge.tournament.desk import TournamentDesk
 
 TOURNAMENT = "Tournament number (only needed when several are on)"
 FORMAT_CHOICES = [
@@ -26,8 +25,8 @@ FORMAT_CHOICES = [
 class TournamentCog(
     commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"
 ):
-    def __init__(self, bot: CogHost) -> None:
-        self.bot = bot
+    def __init__(self, desk: TournamentDesk) -> None:
+        self.desk = desk
         super().__init__()
 
     async def tournaments_autocomplete(
@@ -35,7 +34,7 @@ class TournamentCog(
     ) -> list[app_commands.Choice[int]]:
         return [
             app_commands.Choice(name=name, value=value)
-            for name, value in await self.bot.desk.autocomplete(itx, current)
+            for name, value in await self.desk.autocomplete(itx, current)
         ]
 
     @app_commands.command(name="join", description="Enter an open tournament")
@@ -43,21 +42,21 @@ class TournamentCog(
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     @app_commands.guild_only()
     async def join(self, itx: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.bot.desk.join(itx, tournament)
+        await self.desk.join(itx, tournament)
 
     @app_commands.command(name="leave", description="Leave a tournament before it starts")
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     @app_commands.guild_only()
     async def leave(self, itx: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.bot.desk.leave(itx, tournament)
+        await self.desk.leave(itx, tournament)
 
     @app_commands.command(name="standings", description="The standings, as an image and text")
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     @app_commands.guild_only()
     async def standings(self, itx: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.bot.desk.standings(itx, tournament)
+        await self.desk.standings(itx, tournament)
 
     @app_commands.command(name="pairings", description="A round's tables, results and threads")
     @app_commands.describe(tournament=TOURNAMENT, round="Which round (the current one if left out)")
@@ -69,7 +68,7 @@ class TournamentCog(
         tournament: int | None = None,
         round: app_commands.Range[int, 1, 1000] | None = None,
     ) -> None:
-        await self.bot.desk.pairings(itx, tournament, round)
+        await self.desk.pairings(itx, tournament, round)
 
     @app_commands.command(name="drop", description="Leave a running tournament, or drop a player")
     @app_commands.describe(
@@ -84,7 +83,7 @@ class TournamentCog(
         user: discord.User | None = None,
         tournament: int | None = None,
     ) -> None:
-        await self.bot.desk.drop(itx, tournament, user)
+        await self.desk.drop(itx, tournament, user)
 
     @app_commands.command(name="settings", description="A tournament's settings")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -92,8 +91,4 @@ class TournamentCog(
     @app_commands.guild_only()
     async def settings(self, itx: discord.Interaction[Any], tournament: int | None = None) -> None:
         """Shows them; moderators change them with ``/moderate tournament settings``."""
-        await self.bot.desk.settings(itx, tournament, round_time=None, auto_drop=None)
-
-
-async def setup(bot: CogHost) -> None:
-    await bot.add_cog(TournamentCog(bot))
+        await self.desk.settings(itx, tournament, round_time=None, auto_drop=None)

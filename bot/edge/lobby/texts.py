@@ -1,6 +1,6 @@
 """The lobby message and what options mean, in players' words.
 
-Shared by the table (which opens lobbies), delivery (which keeps a running
+Shared by the lobby (which opens lobbies), delivery (which keeps a running
 game's lobby message current) and the tournament desk (a tournament game's
 table message): below all three, so none imports another for it.
 
@@ -207,7 +207,5 @@ def option_help_lines(
         lines = [f"**{engine.title}** has no game options of its own."]
     lines.append("**Table options** (any game):")
     chosen = table.to_json()
-    lines += [
-        f"- `{name}={chosen[name]}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS
-    ]
+    lines += [f"- `{name}={chosen[name]}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS]
     return lines

@@ -21,9 +21,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.edge.delivery import jump_url
+from bot.edge.archive.history import player_history_view
+from bot.edge.delivery.texts import jump_url
+from bot.edge.refusals import refusing
 from bot.edge.replies import reply
-from bot.edge.ui.items import player_history_view
 from bot.engines import ENGINES
 from bot.outgoing import MAX_CONTENT, discord_time, safe_name
 from bot.tournament.ratings import (
@@ -43,7 +44,7 @@ from renderers.leaderboard import (
 from storage.ratings import HistoryEntry, RatingRecord
 
 if TYPE_CHECKING:
-    from bot.edge.cogs import CogHost
+    from bot.edge.ports import Edge
     from storage.ratings import RatingStore
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ def rating_line(record: RatingRecord, place: tuple[int, int] | None, *, model: b
 
 
 class RatingsCog(commands.Cog):
-    def __init__(self, bot: CogHost) -> None:
+    def __init__(self, bot: Edge) -> None:
         self.bot = bot
 
     @property
@@ -160,28 +161,30 @@ class RatingsCog(commands.Cog):
     async def leaderboard(
         self, itx: discord.Interaction[Any], game: app_commands.Choice[str]
     ) -> None:
+        await self._leaderboard(itx, game)
+
+    @refusing
+    async def _leaderboard(
+        self, itx: discord.Interaction[Any], game: app_commands.Choice[str]
+    ) -> None:
         guild_id = itx.guild_id
         if guild_id is None:
             await reply(itx, SERVER_ONLY)
             return
         title = title_of(game.value)
-        try:
-            top = await self.ratings.top(guild_id, game.value, MAX_ROWS)
-            if not top:
-                await reply(
-                    itx,
-                    f"Nobody has a {title} rating on this server yet: finish a rated game "
-                    "(`/game new`) to be the first on the leaderboard.",
-                    ephemeral=False,
-                )
-                return
-            await itx.response.defer(thinking=True)
-            users = [r.user_id for r in top]
-            names = await self.names(itx, guild_id, users)
-            trends = await self.ratings.trends(guild_id, game.value, users, last=5)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
+        top = await self.ratings.top(guild_id, game.value, MAX_ROWS)
+        if not top:
+            await reply(
+                itx,
+                f"Nobody has a {title} rating on this server yet: finish a rated game "
+                "(`/game new`) to be the first on the leaderboard.",
+                ephemeral=False,
+            )
             return
+        await itx.response.defer(thinking=True)
+        users = [r.user_id for r in top]
+        names = await self.names(itx, guild_id, users)
+        trends = await self.ratings.trends(guild_id, game.value, users, last=5)
         rows = [
             LeaderboardRow(
                 rank=i + 1,
@@ -224,21 +227,26 @@ class RatingsCog(commands.Cog):
         user: discord.User | None = None,
         game: app_commands.Choice[str] | None = None,
     ) -> None:
+        await self._rating(itx, user, game)
+
+    @refusing
+    async def _rating(
+        self,
+        itx: discord.Interaction[Any],
+        user: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
         guild_id = itx.guild_id
         if guild_id is None:
             await reply(itx, SERVER_ONLY)
             return
         target: discord.abc.User = user or itx.user
         mine = target.id == itx.user.id
-        try:
-            name = safe_name(await self.name_of(itx, guild_id, target))
-            records = await self.ratings.of_user(guild_id, target.id)
-            if game is not None:
-                records = [r for r in records if r.engine == game.value]
-            places = [await self.ratings.rank(guild_id, r.engine, target.id) for r in records]
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        name = safe_name(await self.name_of(itx, guild_id, target))
+        records = await self.ratings.of_user(guild_id, target.id)
+        if game is not None:
+            records = [r for r in records if r.engine == game.value]
+        places = [await self.ratings.rank(guild_id, r.engine, target.id) for r in records]
         who = "You have" if mine else f"**{name}** has"
         where = f" in {title_of(game.value)}" if game is not None else ""
         if not records:
@@ -266,19 +274,19 @@ class RatingsCog(commands.Cog):
     @app_commands.describe(user="Whose profile")
     @app_commands.guild_only()
     async def profile(self, itx: discord.Interaction[Any], user: discord.User) -> None:
+        await self._profile(itx, user)
+
+    @refusing
+    async def _profile(self, itx: discord.Interaction[Any], user: discord.User) -> None:
         guild_id = itx.guild_id
         if guild_id is None:
             await reply(itx, SERVER_ONLY)
             return
-        try:
-            name = safe_name(await self.name_of(itx, guild_id, user))
-            records = await self.ratings.of_user(guild_id, user.id)
-            places = [await self.ratings.rank(guild_id, r.engine, user.id) for r in records]
-            recent = await self.ratings.history(guild_id, user.id, RECENT)
-            results = [await self.result_line(guild_id, entry) for entry in recent]
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        name = safe_name(await self.name_of(itx, guild_id, user))
+        records = await self.ratings.of_user(guild_id, user.id)
+        places = [await self.ratings.rank(guild_id, r.engine, user.id) for r in records]
+        recent = await self.ratings.history(guild_id, user.id, RECENT)
+        results = [await self.result_line(guild_id, entry) for entry in recent]
         # Every finished game of theirs, rated or not, page by page (issue 21).
         history = player_history_view(user.id)
         if not records:
@@ -352,8 +360,4 @@ def _leaderboard_png(rows: Sequence[LeaderboardRow], title: str) -> bytes:
     return to_png(render_leaderboard(rows, title=title, provisional_games=PROVISIONAL_GAMES))
 
 
-__all__ = ["RatingsCog", "leaderboard_text", "ordinal_word", "setup"]
-
-
-async def setup(bot: CogHost) -> None:
-    await bot.add_cog(RatingsCog(bot))
+__all__ = ["RatingsCog", "leaderboard_text", "ordinal_word"]

@@ -1,23 +1,21 @@
 """``/help``: what Chaupal is, what a newcomer does first, the commands a
 player needs and where settings, ratings and tournaments are, and the five
 games, with a button for each game's rules and one to open a lobby for it
-(the buttons are :class:`bot.edge.ui.items.GameHelpButton`, so they work
+(the buttons are :class:`bot.edge.lobby.lobby.GameHelpButton`, so they work
 after a restart)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.lobby.lobby import GameHelpButton
 from bot.edge.replies import reply
 from bot.engines import ENGINES
 from bot.engines.core import Engine
-
-if TYPE_CHECKING:
-    from bot.edge.cogs import CogHost
 
 GAME_LINES: Final = {
     "mahabharata": "draft dice to win the epic's leaders and build a secret Pati behind "
@@ -76,18 +74,18 @@ def help_text() -> str:
     )
 
 
-class HelpCog(commands.Cog):
-    def __init__(self, bot: CogHost) -> None:
-        self.bot = bot
+def help_view() -> discord.ui.View:
+    """``/help``'s buttons: a row per game, its rules and a new lobby."""
+    view = discord.ui.View(timeout=None)
+    for row, engine in enumerate(list(ENGINES.values())[:5]):
+        view.add_item(GameHelpButton(engine.name, "rules", label=f"{engine.title} rules", row=row))
+        view.add_item(GameHelpButton(engine.name, "new", label=f"Play {engine.title}", row=row))
+    return view
 
+
+class HelpCog(commands.Cog):
     @app_commands.command(
         name="help", description="How to start playing, the key commands, and the games"
     )
     async def help(self, itx: discord.Interaction[Any]) -> None:
-        from bot.edge.ui.items import help_view
-
         await reply(itx, help_text(), view=help_view())
-
-
-async def setup(bot: CogHost) -> None:
-    await bot.add_cog(HelpCog(bot))

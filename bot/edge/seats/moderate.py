@@ -7,28 +7,26 @@ carries ``default_permissions(manage_messages=True)``: members without
 Manage Messages do not see them.  A server can show them to anyone
 (Server Settings → Integrations), and the Chaupal moderator role
 (``/moderate settings moderator_role``) grants no Discord permission, so
-every command still checks who may use it (:meth:`bot.edge.table.Table.is_moderator`,
-the tournament desk, :class:`bot.edge.cogs.settings.ServerSettingsChanges`).
+every command still checks who may use it (:func:`bot.edge.moderators.is_moderator`,
+the tournament desk, :class:`bot.edge.settings.cog.ServerSettingsChanges`).
 Thin: each command hands over to the same code the old ones did.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.edge.cogs.game import GAME_CHOICES, GAME_NUMBER, channel_game_choices, parse_options
-from bot.edge.cogs.settings import ServerSettingsChanges
-from bot.edge.cogs.tournament import FORMAT_CHOICES, TOURNAMENT
-from storage.games import GameStatus
-
-if TYPE_CHECKING:
-    from bot.edge.cogs import CogHost
-
-RUNNING: tuple[GameStatus, ...] = ("active",)
+from bot.edge.arguments import GAME_NUMBER, GameNumber, RunningGame
+from bot.edge.play.cog import GAME_CHOICES
+from bot.edge.ports import Edge
+from bot.edge.seats.seats import Seats
+from bot.edge.settings.cog import ServerSettingsChanges
+from bot.edge.tournament.cog import FORMAT_CHOICES, TOURNAMENT
+from bot.edge.tournament.desk import TournamentDesk
 
 
 @app_commands.guild_only()
@@ -46,22 +44,19 @@ class ModerateCog(
         name="settings", description="Moderators: change this server's Chaupal settings"
     )
 
-    def __init__(self, bot: CogHost) -> None:
+    def __init__(self, bot: Edge, *, seats: Seats, desk: TournamentDesk) -> None:
         self.bot = bot
+        self.seats = seats
+        self.desk = desk
         self.changes = ServerSettingsChanges(bot)
         super().__init__()
-
-    async def channel_games_autocomplete(
-        self, itx: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[int]]:
-        return await channel_game_choices(self.bot, itx, current, statuses=RUNNING)
 
     async def tournaments_autocomplete(
         self, itx: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[int]]:
         return [
             app_commands.Choice(name=name, value=value)
-            for name, value in await self.bot.desk.autocomplete(itx, current)
+            for name, value in await self.desk.autocomplete(itx, current)
         ]
 
     # -- /moderate game ... --------------------------------------------------------
@@ -69,9 +64,12 @@ class ModerateCog(
     @game_group.command(name="kick", description="Hand a player's seat to the automatic player")
     @app_commands.describe(user="The player who is gone", game=GAME_NUMBER)
     async def kick(
-        self, itx: discord.Interaction[Any], user: discord.User, game: int | None = None
+        self,
+        itx: discord.Interaction[Any],
+        user: discord.User,
+        game: app_commands.Transform[int, GameNumber] | None = None,
     ) -> None:
-        await self.bot.table.kick(itx, user, game)
+        await self.seats.kick(itx, user, game)
 
     @game_group.command(name="replace", description="Hand a player's seat to another member")
     @app_commands.describe(
@@ -80,31 +78,41 @@ class ModerateCog(
         with_="The member who takes the seat; they accept with a button",
     )
     @app_commands.rename(with_="with")
-    @app_commands.autocomplete(game=channel_games_autocomplete)
     async def replace(
         self,
         itx: discord.Interaction[Any],
-        game: int,
+        game: app_commands.Transform[int, RunningGame],
         seat: discord.User,
         with_: discord.User,
     ) -> None:
-        await self.bot.table.offer_seat(itx, game, seat, with_)
+        await self.seats.offer_seat(itx, game, seat, with_)
 
     @game_group.command(name="pause", description="Stop a game's clocks")
     @app_commands.describe(game=GAME_NUMBER)
-    async def pause(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        await self.bot.table.pause(itx, game, resume=False)
+    async def pause(
+        self,
+        itx: discord.Interaction[Any],
+        game: app_commands.Transform[int, GameNumber] | None = None,
+    ) -> None:
+        await self.seats.pause(itx, game, resume=False)
 
     @game_group.command(name="resume", description="Start a paused game's clocks")
     @app_commands.describe(game=GAME_NUMBER)
-    async def resume(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        await self.bot.table.pause(itx, game, resume=True)
+    async def resume(
+        self,
+        itx: discord.Interaction[Any],
+        game: app_commands.Transform[int, GameNumber] | None = None,
+    ) -> None:
+        await self.seats.pause(itx, game, resume=True)
 
     @game_group.command(name="end", description="End a game for everyone, after a confirmation")
     @app_commands.describe(game=GAME_NUMBER)
-    @app_commands.autocomplete(game=channel_games_autocomplete)
-    async def end_game(self, itx: discord.Interaction[Any], game: int | None = None) -> None:
-        await self.bot.table.ask_resign(itx, game)
+    async def end_game(
+        self,
+        itx: discord.Interaction[Any],
+        game: app_commands.Transform[int, RunningGame] | None = None,
+    ) -> None:
+        await self.seats.ask_resign(itx, game)
 
     # -- /moderate tournament ... --------------------------------------------------
 
@@ -132,18 +140,13 @@ class ModerateCog(
         round_time: app_commands.Range[str, 1, 20] | None = None,
         auto_drop: bool = True,
     ) -> None:
-        try:
-            parsed = parse_options(options)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
-        await self.bot.desk.new(
+        await self.desk.new(
             itx,
             engine_name=game.value,
             format=format.value,
             rounds=rounds,
             table_size=table_size,
-            options=parsed,
+            options=options,
             name=name,
             round_time=round_time,
             auto_drop=auto_drop,
@@ -155,7 +158,7 @@ class ModerateCog(
     async def tournament_start(
         self, itx: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
-        await self.bot.desk.start(itx, tournament)
+        await self.desk.start(itx, tournament)
 
     @tournament_group.command(
         name="settings", description="Change a tournament's round time or auto-drop"
@@ -173,7 +176,7 @@ class ModerateCog(
         auto_drop: bool | None = None,
         tournament: int | None = None,
     ) -> None:
-        await self.bot.desk.settings(itx, tournament, round_time=round_time, auto_drop=auto_drop)
+        await self.desk.settings(itx, tournament, round_time=round_time, auto_drop=auto_drop)
 
     @tournament_group.command(name="adjudicate", description="Decide an unfinished game")
     @app_commands.describe(
@@ -185,11 +188,11 @@ class ModerateCog(
     async def tournament_adjudicate(
         self,
         itx: discord.Interaction[Any],
-        game: int,
+        game: app_commands.Transform[int, GameNumber],
         result: app_commands.Range[str, 1, 100],
         tournament: int | None = None,
     ) -> None:
-        await self.bot.desk.adjudicate(itx, tournament, game, result)
+        await self.desk.adjudicate(itx, tournament, game, result)
 
     @tournament_group.command(name="end", description="End a tournament now")
     @app_commands.describe(tournament=TOURNAMENT)
@@ -197,7 +200,7 @@ class ModerateCog(
     async def tournament_end(
         self, itx: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
-        await self.bot.desk.end(itx, tournament)
+        await self.desk.end(itx, tournament)
 
     # -- /moderate settings ... (Manage Server or the moderator role) ----------------
 
@@ -272,7 +275,3 @@ class ModerateCog(
         self, itx: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
         await self.changes.moderator_role(itx, role)
-
-
-async def setup(bot: CogHost) -> None:
-    await bot.add_cog(ModerateCog(bot))

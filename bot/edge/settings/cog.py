@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.edge.moderators import has_moderator_role
+from bot.edge.refusals import refusing
 from bot.edge.replies import reply
 from bot.engines.core import GameError, excerpt
 from bot.notifications import (
@@ -34,7 +35,7 @@ from bot.server_settings import ServerSettings, server_settings, table_defaults
 from bot.timekeeping import ClockRule, TableOptions, format_duration
 
 if TYPE_CHECKING:
-    from bot.edge.cogs import CogHost
+    from bot.edge.ports import Edge
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +200,7 @@ class ChaupalCog(
         name="settings", description="This server's Chaupal settings"
     )
 
-    def __init__(self, bot: CogHost) -> None:
+    def __init__(self, bot: Edge) -> None:
         self.bot = bot
         super().__init__()
 
@@ -207,15 +208,15 @@ class ChaupalCog(
     async def show(self, itx: discord.Interaction[Any]) -> None:
         """Readable by every member: what new games here get is no secret.
         Changing them is ``/moderate settings``."""
+        await self._show(itx)
+
+    @refusing
+    async def _show(self, itx: discord.Interaction[Any]) -> None:
         if itx.guild_id is None:
             await reply(itx, "Chaupal's settings belong to a server; use this in one.")
             return
-        try:
-            current = await server_settings(self.bot.server_settings, itx.guild_id)
-            defaults = await table_defaults(self.bot.server_settings, itx.guild_id)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        current = await server_settings(self.bot.server_settings, itx.guild_id)
+        defaults = await table_defaults(self.bot.server_settings, itx.guild_id)
         await reply(itx, describe(current, defaults))
 
     # -- each player's own ------------------------------------------------------
@@ -241,7 +242,6 @@ class ChaupalCog(
         timezone: str | None = None,
         views: app_commands.Choice[str] | None = None,
     ) -> None:
-        service = self.bot.service
         given = {
             key: value
             for key, value in (
@@ -253,23 +253,24 @@ class ChaupalCog(
             )
             if value is not None
         }
-        try:
-            current = (await service.notifications([itx.user.id]))[itx.user.id]
-            if not given:
-                await reply(itx, describe_me(current, service.now()))
-                return
-            try:
-                changed = Notifications.parse(given, current)
-            except GameError as exc:
-                await reply(itx, f"{exc} Nothing was changed.")
-                return
-            stored = changed.to_json()
-            await service.player_settings.update(
-                itx.user.id, {key: stored[key] for key in given}, self.bot.clock()
-            )
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
+        await self._me(itx, given)
+
+    @refusing
+    async def _me(self, itx: discord.Interaction[Any], given: dict[str, str]) -> None:
+        service = self.bot.service
+        current = (await service.notifications([itx.user.id]))[itx.user.id]
+        if not given:
+            await reply(itx, describe_me(current, service.now()))
             return
+        try:
+            changed = Notifications.parse(given, current)
+        except GameError as exc:
+            await reply(itx, f"{exc} Nothing was changed.")
+            return
+        stored = changed.to_json()
+        await service.player_settings.update(
+            itx.user.id, {key: stored[key] for key in given}, self.bot.clock()
+        )
         log.info("user %d: notifications %s changed", itx.user.id, ", ".join(sorted(given)))
         said = f"Saved. {changed.describe()}"
         if changed.quiet is not None and changed.timezone == "UTC" and "timezone" not in given:
@@ -288,12 +289,12 @@ class ChaupalCog(
 
 class ServerSettingsChanges:
     """Changing this server's settings: the bodies of ``/moderate
-    settings …`` (:mod:`bot.edge.cogs.moderate`), which Discord shows only to
+    settings …`` (:mod:`bot.edge.seats.moderate`), which Discord shows only to
     members with Manage Messages by default; each still checks Manage Server
     or the server's moderator role itself, since a server can show the
     commands to anyone."""
 
-    def __init__(self, bot: CogHost) -> None:
+    def __init__(self, bot: Edge) -> None:
         self.bot = bot
 
     # -- who may ----------------------------------------------------------------
@@ -304,11 +305,7 @@ class ServerSettingsChanges:
         if itx.guild_id is None:
             await reply(itx, "Chaupal's settings belong to a server; use this in one.")
             return None
-        try:
-            current = await server_settings(self.bot.server_settings, itx.guild_id)
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return None
+        current = await server_settings(self.bot.server_settings, itx.guild_id)
         if itx.permissions.manage_guild or has_moderator_role(itx, current.moderator_role):
             return current
         role = (
@@ -321,16 +318,13 @@ class ServerSettingsChanges:
 
     async def _save(self, itx: discord.Interaction[Any], key: str, value: Any, said: str) -> None:
         assert itx.guild_id is not None
-        try:
-            await self.bot.server_settings.set(itx.guild_id, key, value, self.bot.clock())
-        except Exception as exc:
-            await self.bot.table.refuse(itx, exc)
-            return
+        await self.bot.server_settings.set(itx.guild_id, key, value, self.bot.clock())
         log.info("guild %d: setting %s changed by %d", itx.guild_id, key, itx.user.id)
         await reply(itx, said)
 
     # -- the commands -----------------------------------------------------------
 
+    @refusing
     async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
         if await self._allowed(itx) is None:
             return
@@ -351,6 +345,7 @@ class ServerSettingsChanges:
         )
         await self._save(itx, "threads", on, said)
 
+    @refusing
     async def takeback(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
         """Whether players may take a move back in this server's games, the
         running ones included (issue 31)."""
@@ -368,12 +363,12 @@ class ServerSettingsChanges:
             "Saved: players may take back their last move (alone until someone else acts, "
             "then if everyone agrees), except in games that say `takeback=no`."
             if on
-            else "Saved: no game on this server takes a move back any more, running games "
-            "included."
+            else "Saved: no game on this server takes a move back any more, running games included."
         )
         await self._save(itx, "takeback", on, said)
         self.bot.service.settings_changed(itx.guild_id)
 
+    @refusing
     async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:
             return
@@ -389,6 +384,7 @@ class ServerSettingsChanges:
             itx, "clock", rule.format(), f"Saved: new games get a clock of {rule.describe()}."
         )
 
+    @refusing
     async def timeout(
         self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
     ) -> None:
@@ -401,6 +397,7 @@ class ServerSettingsChanges:
             return
         await self._save(itx, "timeout", policy, f"Saved: {TIMEOUT_WORDS[policy]}")
 
+    @refusing
     async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:
             return
@@ -429,6 +426,7 @@ class ServerSettingsChanges:
             f"Saved: in new games, players who must act are reminded after {word}, then every day.",
         )
 
+    @refusing
     async def substitute(self, itx: discord.Interaction[Any], value: str) -> None:
         if await self._allowed(itx) is None:
             return
@@ -445,6 +443,7 @@ class ServerSettingsChanges:
             "clock runs out and in a seat a person left.",
         )
 
+    @refusing
     async def announcements(
         self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
     ) -> None:
@@ -457,6 +456,7 @@ class ServerSettingsChanges:
             itx, "announcements", channel.id, f"Saved: announcements go to <#{channel.id}>."
         )
 
+    @refusing
     async def moderator_role(
         self, itx: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
@@ -481,7 +481,3 @@ class ServerSettingsChanges:
             f"Saved: members with <@&{role.id}> can start, pause, resume and end games, "
             "kick players and change these settings.",
         )
-
-
-async def setup(bot: CogHost) -> None:
-    await bot.add_cog(ChaupalCog(bot))

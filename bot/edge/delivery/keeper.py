@@ -18,24 +18,24 @@ it decides; sending happens after, without it.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot.edge.delivery import Delivery
-from bot.edge.ports import Discord
+from bot.edge.delivery.delivery import Delivery
+from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
 from bot.live import Reminder
 from bot.outgoing import clip, discord_time, mention
-from bot.service import GameService, LiveGame, MoveResult
+from bot.service import LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
 from storage.errors import StorageError
 from storage.games import is_automatic_player
 from storage.timekeeping import Timer
 
 if TYPE_CHECKING:
-    from storage.games import GameStore
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -103,21 +103,10 @@ def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str
     )
 
 
-class KeeperHost(Discord, Protocol):
-    """What the keeper uses of the bot: DMs, the games' store and service,
-    and delivery (a timeout's new board, a reminder's fallback post)."""
-
-    @property
-    def store(self) -> GameStore: ...
-    @property
-    def service(self) -> GameService: ...
-    @property
-    def delivery(self) -> Delivery: ...
-
-
 class Keeper:
-    def __init__(self, bot: KeeperHost) -> None:
+    def __init__(self, bot: Edge, delivery: Delivery) -> None:
         self.bot = bot
+        self.delivery = delivery
 
     async def fire(self, timer: Timer) -> None:
         if timer.kind == "clock":
@@ -138,7 +127,7 @@ class Keeper:
             user_id = game.user_of(timer.seat)
             news = timeout_news(result, timer.seat, timer.due)
             await self._dm(game, user_id, news)
-        await self.bot.delivery.catch_up(game.id)
+        await self.delivery.catch_up(game.id)
 
     async def _remind(self, timer: Timer) -> None:
         reminder = await self.bot.service.take_reminder(timer)
@@ -197,7 +186,7 @@ class Keeper:
         if is_automatic_player(user_id):
             return
         try:
-            await self.bot.delivery.send(
+            await self.delivery.send(
                 game,
                 content=clip(f"{mention(user_id)} {text}"),
                 allowed_mentions=pinging([user_id]),

@@ -1,0 +1,2 @@
+"""``/chaupal settings`` and ``/chaupal me``, and the bodies of ``/moderate
+settings`` (:mod:`.cog`)."""

@@ -1,1 +1,0 @@
-"""Discord components: DynamicItems that survive restarts."""
