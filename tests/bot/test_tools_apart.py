@@ -11,7 +11,7 @@ only when the command runs.  The running bot imports none of them:
   graph, lazy imports included): only the commands import ``bot.tools``, and
   nothing the bot runs reaches a tool;
 - in a fresh interpreter: ``python -m bot``'s own start (its parser, the
-  client, every cog the client loads by name) leaves no tool in
+  client, with every feature and cog it adds) leaves no tool in
   ``sys.modules``.
 """
 
@@ -36,19 +36,13 @@ COMMANDS = frozenset(
 CORE = (
     "bot.__main__",
     "bot.edge.client",
-    "bot.edge.cogs.game",
-    "bot.edge.cogs.settings",
-    "bot.edge.cogs.ratings",
-    "bot.edge.cogs.tournament",
-    "bot.edge.cogs.help",
-    "bot.edge.cogs.moderate",
     "bot.service",
     "bot.director",
     "bot.rendering",
     "bot.thinking",
 )
-"""What the running bot starts from: the entry point, the client and the
-cogs it loads by name, and the pools' workers."""
+"""What the running bot starts from: the entry point, the client (which
+imports every feature and cog it adds), and the pools' workers."""
 
 
 def reachable(edges: Mapping[str, Iterable[str]], start: Iterable[str]) -> set[str]:
@@ -114,10 +108,6 @@ assert entry.main([]) == 2
 import importlib
 
 for name in {core!r}:
-    importlib.import_module(name)
-from bot.edge.client import EXTENSIONS
-
-for name in EXTENSIONS:
     importlib.import_module(name)
 tools = sorted(m for m in sys.modules if m == "bot.tools" or m.startswith("bot.tools."))
 assert not tools, tools
