@@ -135,9 +135,12 @@ pytest: setup $(TEST_STAMP) postgres
 		echo "WARNING: CHAUPAL_TEST_POSTGRES=0: the PostgreSQL tests are skipped." >&2
 	$(BIN)/python -m pytest
 
+# ruff, mypy, and the layers as import-linter contracts ([tool.importlinter] in
+# pyproject.toml; --no-cache: the graph takes a second, and no cache folder is left).
 lint: setup $(TEST_STAMP)
 	$(BIN)/ruff check bot renderers storage tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # Quick by default (about half a minute); `make bench BENCH_ARGS=--full` for
 # the full run (several minutes).  Progress on stderr, JSON on stdout.
