@@ -14,6 +14,11 @@ fixture, ``sqlite`` (a file in the test's folder) and ``postgresql`` (a fresh
 database on a throwaway server the run starts itself, tests/postgres.py), so
 one test covers both.  When the server cannot be started, the PostgreSQL
 tests fail, and the run ends with one banner saying why and what to install.
+
+And the lanes (issue 32): every test gets its markers here, from its folder,
+its fixtures and what its module imports (``pytest_collection_modifyitems``),
+never by hand, so a new test lands in the right lane by where it stands and
+what it uses (docs/ARCHITECTURE.md, Testing: the lanes).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import os
 import sys
 import threading
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,16 +66,25 @@ _postgres_failure: list[str] = []
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
-    """The run's throwaway PostgreSQL server, started by the first test that needs it."""
+    """The run's throwaway PostgreSQL server, started by the first test that
+    needs it (in a parallel run, each worker's first: one server a worker)."""
     if os.environ.get(OPT_OUT, "").strip() == "0":
         pytest.skip(f"{OPT_OUT}=0: the PostgreSQL tests are skipped on purpose")
-    try:
-        server = PostgresServer.start()
-    except PostgresUnavailable as exc:
-        _postgres_failure.append(str(exc))
+    for attempt in (1, 2):
+        try:
+            server = PostgresServer.start()
+            break
+        except PostgresUnavailable as exc:
+            # In a parallel run each worker starts its own server, on a port
+            # found free a few seconds before pg_ctl binds it: another process
+            # may take it in between.  A second port, once.
+            if attempt == 1 and "pg_ctl start" in str(exc):
+                continue
+            _postgres_failure.append(str(exc))
+            break
     if _postgres_failure:
         pytest.fail(
-            f"The PostgreSQL test server could not be started. {_postgres_failure[0]}",
+            _POSTGRES_FAILED + _postgres_failure[0],
             pytrace=False,
         )
     try:
@@ -95,6 +110,122 @@ def database_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "chaupal.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+TESTS = Path(__file__).resolve().parent
+
+#: The harness that feeds interactions through discord.py's real dispatch,
+#: and the helpers that play through it.
+DISPATCH_HELPERS = frozenset(
+    {"tests.discord_harness", "tests.bot.driver", "tests.bot.menu_player", "tests.bot.week"}
+)
+
+#: The slow lane: whole games through dispatch, weeks of a server, long
+#: playouts and measures, each several seconds to minutes (measured with
+#: ``pytest --durations``; docs/ARCHITECTURE.md, Testing: the lanes).  A file
+#: here is slow as a whole; a ``file::test`` entry names one test (every
+#: parametrisation of it).  ``make test-fast`` leaves them out.
+SLOW = frozenset(
+    {
+        # A server's weeks, and what whole games cost in attention.
+        "bot/test_server_week.py",
+        "bot/test_attention.py",
+        # The demo's seeded games, drawn (a module fixture plays them).
+        "bot/test_demo.py",
+        # Whole games through dispatch.
+        "bot/test_menus_stay_usable.py::test_whole_game_from_menus_already_sent",
+        "bot/test_discord_sangram.py::test_whole_sangram_game",
+        "bot/test_discord_artaban.py::test_whole_artaban_game",
+        "bot/test_discord_chaturaji.py::test_whole_4_player_game",
+        "bot/test_discord_chaturaji.py::test_whole_2_player_game",
+        "bot/test_discord_kauda_baji.py::test_whole_2_player_game",
+        "bot/test_discord_kauda_baji.py::test_whole_4_player_game",
+        "bot/test_discord_mahabharata.py::test_full_game_through_dispatch",
+        "bot/test_discord_bots.py::test_one_person_plays_a_whole_game_against_the_automatic_players",
+        "bot/test_discord_bots.py::test_a_whole_game_against_two_hard_automatic_players",
+        "bot/test_discord_async_play.py::test_four_players_play_on_after_a_resignation_and_a_forfeit",
+        "bot/test_names_and_words.py::test_whole_game_names_and_words",
+        "bot/test_pings.py::test_no_ping_storm_over_a_whole_game",
+        "bot/test_discord_replay.py::test_a_long_game_is_sampled_to_fit_and_says_so",
+        "bot/test_discord_replay.py::test_a_long_game_shows_every_kth_move_and_says_why",
+        # Whole tournaments, through dispatch and through the director.
+        "bot/test_discord_tournaments.py::test_a_seven_player_swiss_artaban_tournament_over_three_rounds",
+        "bot/test_discord_tournaments.py::test_an_eight_player_single_elimination_mahabharata_tournament",
+        "bot/test_discord_tournaments.py::test_a_nine_player_sangram_pod_tournament_over_two_rounds",
+        "bot/test_director.py::test_a_seven_player_swiss_artaban_tournament_over_three_rounds",
+        "bot/test_director.py::test_an_eight_player_elimination_and_a_restart_mid_round",
+        # Whole games through the service: every game, twins, restarts, PostgreSQL.
+        "bot/test_public_artefacts.py::test_public_artefacts_ignore_hidden_information",
+        "bot/test_service.py::test_restart_mid_game_finishes_identically",
+        "bot/test_service_on_postgres.py::test_every_game_plays_the_same_on_postgresql_as_on_sqlite",
+        # The tools run whole: the bench's replays and JSON, the demo's every move.
+        "bot/test_entrypoints.py::test_bench_replays_times_each_seeded_games_replay",
+        "bot/test_entrypoints.py::test_bench_prints_json_on_stdout_and_progress_on_stderr",
+        "bot/test_entrypoints.py::test_demo_all_writes_boards_private_views_and_a_log",
+    }
+)
+
+
+def _imports_from(module: types.ModuleType, prefixes: frozenset[str] | tuple[str, ...]) -> bool:
+    """Whether the test module holds anything (a module, a class, a function)
+    that comes from one of the modules named, or from below them."""
+
+    def within(name: object) -> bool:
+        return isinstance(name, str) and any(
+            name == p or name.startswith(p + ".") for p in prefixes
+        )
+
+    for value in vars(module).values():
+        name = value.__name__ if isinstance(value, types.ModuleType) else None
+        if within(name) or within(getattr(value, "__module__", None)):
+            return True
+    return False
+
+
+def _is_slow(path: str, name: str) -> bool:
+    return path in SLOW or f"{path}::{name.split('[')[0]}" in SLOW
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The lanes: ``engines`` (tests/engines), ``postgres`` (a test on the
+    throwaway PostgreSQL server, through ``postgres_server`` or as
+    ``database_target``'s ``postgresql``), ``dispatch`` (a module that plays
+    through the harness), ``service`` (a module that drives ``bot.service``
+    without the harness), ``slow`` (:data:`SLOW`)."""
+    kinds: dict[str, set[str]] = {}
+    for item in items:
+        path = item.path.relative_to(TESTS).as_posix()
+        if path not in kinds:
+            module = getattr(item, "module", None)
+            found: set[str] = set()
+            if path.startswith("engines/"):
+                found.add("engines")
+            if module is not None and _imports_from(module, DISPATCH_HELPERS):
+                found.add("dispatch")
+            elif module is not None and _imports_from(module, ("bot.service",)):
+                found.add("service")
+            kinds[path] = found
+        marks = set(kinds[path])
+        params = getattr(item, "callspec", None)
+        if "postgres_server" in getattr(item, "fixturenames", ()) or (
+            params is not None and params.params.get("database_target") == "postgresql"
+        ):
+            marks.add("postgres")
+        if _is_slow(path, item.name):
+            marks.add("slow")
+        for mark in sorted(marks):
+            item.add_marker(mark)
+
+
+_POSTGRES_FAILED = "The PostgreSQL test server could not be started. "
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """In a parallel run the server is each worker's, and so is its failure:
+    the controller learns it from a failed test's report, for the banner."""
+    text = str(report.longrepr) if report.failed else ""
+    if _POSTGRES_FAILED in text and not _postgres_failure:
+        _postgres_failure.append(text.split(_POSTGRES_FAILED, 1)[1].strip())
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
