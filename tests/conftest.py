@@ -124,7 +124,9 @@ DISPATCH_HELPERS = frozenset(
 #: playouts and measures, each several seconds to minutes (measured with
 #: ``pytest --durations``; docs/ARCHITECTURE.md, Testing: the lanes).  A file
 #: here is slow as a whole; a ``file::test`` entry names one test (every
-#: parametrisation of it).  ``make test-fast`` leaves them out.
+#: parametrisation of it), ``file::test[params]`` one parametrisation (the
+#: longest games' playouts, where the others take a second).  ``make
+#: test-fast`` leaves them out.
 SLOW = frozenset(
     {
         # A server's weeks, and what whole games cost in attention.
@@ -162,6 +164,42 @@ SLOW = frozenset(
         "bot/test_entrypoints.py::test_bench_replays_times_each_seeded_games_replay",
         "bot/test_entrypoints.py::test_bench_prints_json_on_stdout_and_progress_on_stderr",
         "bot/test_entrypoints.py::test_demo_all_writes_boards_private_views_and_a_log",
+        "bot/test_discord_bots.py::test_no_reminder_or_clock_for_an_automatic_player",
+        "bot/test_short_lobbies.py::test_the_lobby_message_is_edited_at_most_ten_times_over_a_game",
+        "bot/test_discord_follow.py::test_a_follower_sees_only_the_public_view[mahabharata-2-None]",
+        "bot/test_log_and_mine.py::test_the_log_shows_narrations_and_never_a_secret",
+        "bot/test_one_interaction.py::test_the_board_offers_every_move_of_a_public_decision",
+        # Long playouts of the engines (the longest games: Sangram, Kauda Baji).
+        "engines/test_compiled.py::test_the_pure_engines_give_the_same_games",
+        "engines/test_conformance.py::test_public_view_ignores_hidden_information[sangram]",
+        "engines/test_conformance.py::test_public_view_ignores_hidden_information[mahabharata]",
+        "engines/test_conformance.py::test_public_choices_ignore_hidden_information[sangram]",
+        "engines/test_conformance.py::test_public_choices_ignore_hidden_information[mahabharata]",
+        "engines/test_conformance.py::test_a_game_that_hides_nothing_shows_everyone_everything"
+        "[kauda_baji]",
+        "engines/test_conformance.py::test_a_determinized_state_depends_only_on_what_the_seat_may"
+        "_see[sangram]",
+        "engines/test_conformance.py::test_a_determinized_state_looks_the_same_to_the_seat[sangram]",
+        "engines/test_conformance.py::test_apply_never_mutates_its_input[kauda_baji]",
+        "engines/test_conformance.py::test_legal_actions_are_stable_and_distinct[kauda_baji]",
+        "engines/test_conformance.py::test_illegal_actions_raise_and_leave_the_state_unchanged"
+        "[kauda_baji]",
+        "engines/test_conformance.py::test_random_playouts_end_with_an_outcome[kauda_baji]",
+        "engines/test_conformance.py::test_parse_describe_round_trip[kauda_baji]",
+        "engines/test_conformance.py::test_json_round_trip[sangram]",
+        "engines/test_conformance.py::test_json_round_trip[kauda_baji]",
+        # The automatic players' searches over whole games.
+        "players/test_players.py::test_search_sees_only_what_its_seat_may_see",
+        "players/test_players.py::test_the_levels_round_robin_command_covers_each_player_count",
+        "players/test_players.py::test_baseline_beats_random_players",
+        # Every image of seeded games drawn, and replays of the longest games.
+        "renderers/test_sangram_render.py::test_every_image_of_a_seeded_game_fits_the_chat",
+        "renderers/test_phone_text.py::test_every_image_of_a_game_reads_on_a_phone",
+        "renderers/test_text_size.py::test_playout_text_is_readable_at_phone_width",
+        "test_replay.py::test_each_gif_frame_is_its_frames_picture_while_the_canvas_grows",
+        "test_replay.py::test_the_longest_replay_keeps_at_most_max_frames_and_draws_each_board_once",
+        "test_replay.py::test_a_tiny_budget_samples_and_then_shrinks_but_never_fails",
+        "test_replay.py::test_the_longest_kauda_baji_game_fits_discords_upload_limit",
     }
 )
 
@@ -183,7 +221,9 @@ def _imports_from(module: types.ModuleType, prefixes: frozenset[str] | tuple[str
 
 
 def _is_slow(path: str, name: str) -> bool:
-    return path in SLOW or f"{path}::{name.split('[')[0]}" in SLOW
+    """In :data:`SLOW` as its file, its test (every parametrisation), or
+    itself (``file::test[params]``)."""
+    return path in SLOW or f"{path}::{name.split('[')[0]}" in SLOW or f"{path}::{name}" in SLOW
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -194,6 +234,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     without the harness), ``slow`` (:data:`SLOW`)."""
     kinds: dict[str, set[str]] = {}
     for item in items:
+        if not item.path.is_relative_to(TESTS):
+            continue  # a test of the tests' own machinery, written to a temporary folder
         path = item.path.relative_to(TESTS).as_posix()
         if path not in kinds:
             module = getattr(item, "module", None)
