@@ -89,4 +89,8 @@ def test_the_markers_follow_folders_fixtures_and_imports() -> None:
     assert any("[sqlite" in t for t in database - having("postgres"))
     assert having("dispatch") == {t for t in found if "test_discord_" in t} != set()
     assert having("service") == {t for t in found if "test_takeback" in t} != set()
-    assert having("slow") == {t for t in found if "test_whole_artaban_game" in t} != set()
+    artaban = {t for t in found if t.startswith("tests/bot/test_discord_artaban.py")}
+    assert having("slow") & artaban == {t for t in artaban if "test_whole_artaban_game" in t}
+    assert "tests/engines/test_compiled.py::test_the_pure_engines_give_the_same_games" in having(
+        "slow"
+    )
