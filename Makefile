@@ -1,13 +1,14 @@
 # Two commands do everything on a fresh machine:
 #   make run    set up .venv and run the bot (needs DISCORD_TOKEN, see README)
-#   make test   set up .venv and run the linters and the test suite
+#   make test   set up .venv and run the linters and the test suite (in parallel)
+# and, for developers, `make test-fast`: the tests but the slow lane, in parallel.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: setup fonts engines postgres run demo test pytest lint bench clean
+.PHONY: setup fonts engines postgres run demo test test-fast pytest lint bench clean
 
 # `make run` installs only what the bot uses: Chaupal and mypy (whose mypyc
 # compiles the engines, see `engines`).  The test tools, the linters and
@@ -130,14 +131,32 @@ demo: setup
 
 test: setup lint pytest
 
+# The tests run in parallel (pytest-xdist): TEST_WORKERS processes, each with
+# its own throwaway PostgreSQL server when it runs a PostgreSQL test; a worker
+# that finishes its share takes tests from the others' (worksteal), as the
+# slow tests take minutes and most take milliseconds.  `make pytest
+# TEST_WORKERS=0` runs them in one process.  The lanes are markers
+# (pyproject.toml, applied by tests/conftest.py): `make test-fast` leaves out
+# the slow one (whole games through dispatch, a server's weeks, long
+# playouts), `PYTEST_ARGS='-m "engines"'` picks one.
+TEST_WORKERS ?= auto
+PYTEST_ARGS  ?=
+PYTEST       := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+
 pytest: setup $(TEST_STAMP) postgres
 	@[ "$$CHAUPAL_TEST_POSTGRES" != 0 ] || \
 		echo "WARNING: CHAUPAL_TEST_POSTGRES=0: the PostgreSQL tests are skipped." >&2
-	$(BIN)/python -m pytest
+	$(PYTEST) $(PYTEST_ARGS)
 
+test-fast: setup $(TEST_STAMP) postgres
+	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
+
+# ruff, mypy, and the layers as import-linter contracts ([tool.importlinter] in
+# pyproject.toml; --no-cache: the graph takes a second, and no cache folder is left).
 lint: setup $(TEST_STAMP)
 	$(BIN)/ruff check bot renderers storage tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # Quick by default (about half a minute); `make bench BENCH_ARGS=--full` for
 # the full run (several minutes).  Progress on stderr, JSON on stdout.

@@ -780,7 +780,9 @@ _BACKGROUND_QUALNAMES = ("__timeout_task_impl", "Loop._loop", ".inner_call")
 class FakeDiscord:
     """A fake Discord for one bot object.  Create with :meth:`start`."""
 
-    DEFAULT_TIMEOUT: ClassVar[float] = 10.0
+    # A bound, not a budget: generous, as a replay drawn on a loaded 2-core
+    # machine running the tests in parallel (make test) can take over 10 s.
+    DEFAULT_TIMEOUT: ClassVar[float] = 30.0
 
     def __init__(
         self,

@@ -47,7 +47,7 @@ from bot.edge.refusals import SOMETHING_WENT_WRONG
 from bot.edge.replies import reply
 from bot.edge.seats import seats as seats_items
 from bot.edge.seats import takebacks as takebacks_items
-from bot.edge.seats.moderate import ModerateCog
+from bot.edge.moderate.cog import ModerateCog
 from bot.edge.seats.seats import Seats
 from bot.edge.seats.takebacks import Takebacks
 from bot.edge.settings.cog import ChaupalCog

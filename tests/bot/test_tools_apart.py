@@ -7,9 +7,12 @@ keep their names through thin modules (``python -m bot.bench``,
 ``bot.demo``, the options of ``python -m bot demo``), which import the tool
 only when the command runs.  The running bot imports none of them:
 
-- statically, over every import wherever it stands (:mod:`tests.test_layers`'s
-  graph, lazy imports included): only the commands import ``bot.tools``, and
-  nothing the bot runs reaches a tool;
+- statically, over every import wherever it stands (lazy ones included):
+  import-linter's contracts ``core-imports-no-tools`` (nothing the bot runs,
+  nor the core, reaches a tool, but ``python -m bot demo``'s run),
+  ``tools-by-commands`` (only the commands import a tool) and
+  ``tools-below-commands`` (no tool imports a command), in pyproject.toml,
+  shown a breach each in :mod:`tests.test_layers`;
 - in a fresh interpreter: ``python -m bot``'s own start (its parser, the
   client, with every feature and cog it adds) leaves no tool in
   ``sys.modules``.
@@ -20,18 +23,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from tests.test_layers import GRAPH, in_package
-
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = "bot.tools"
-
-COMMANDS = frozenset(
-    {"bot.bench", "bot.loadtest", "bot.build_engines", "bot.players.strength", "bot.demo"}
-)
-"""The tools' commands: each imports its tool only when it runs."""
 
 CORE = (
     "bot.__main__",
@@ -43,52 +37,6 @@ CORE = (
 )
 """What the running bot starts from: the entry point, the client (which
 imports every feature and cog it adds), and the pools' workers."""
-
-
-def reachable(edges: Mapping[str, Iterable[str]], start: Iterable[str]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(start)
-    while todo:
-        module = todo.pop()
-        if module in seen:
-            continue
-        seen.add(module)
-        todo.extend(t for t in edges.get(module, ()) if t in edges)
-    return seen
-
-
-def test_the_tools_are_a_package_of_their_own() -> None:
-    tools = {m for m in GRAPH if in_package(m, TOOLS)}
-    assert {
-        "bot.tools.bench",
-        "bot.tools.demo",
-        "bot.tools.build_engines",
-        "bot.tools.strength",
-        "bot.tools.loadtest.run",
-        "bot.tools.attention.figures",
-    } <= tools
-    assert set(GRAPH) >= COMMANDS
-
-
-def test_only_the_commands_import_the_tools() -> None:
-    importers = {
-        module
-        for module, targets in GRAPH.items()
-        if not in_package(module, TOOLS) and any(in_package(t, TOOLS) for t in targets)
-    }
-    assert importers <= COMMANDS, sorted(importers - COMMANDS)
-
-
-def test_nothing_the_bot_runs_reaches_a_tool() -> None:
-    """Every module the core reaches, through any import: no tool, and no
-    command but ``bot.demo`` (the options of ``python -m bot demo``,
-    whose ``run`` is where the demo begins)."""
-    edges = {m: set(t) for m, t in GRAPH.items()}
-    edges["bot.demo"] = set()  # the demo command's run: the tool, on request
-    assert set(CORE) <= set(edges)
-    reached = reachable(edges, CORE)
-    assert not {m for m in reached if in_package(m, TOOLS)}
-    assert reached & COMMANDS <= {"bot.demo"}
 
 
 START = """

@@ -289,7 +289,7 @@ class ChaupalCog(
 
 class ServerSettingsChanges:
     """Changing this server's settings: the bodies of ``/moderate
-    settings …`` (:mod:`bot.edge.seats.moderate`), which Discord shows only to
+    settings …`` (:mod:`bot.edge.moderate.cog`), which Discord shows only to
     members with Manage Messages by default; each still checks Manage Server
     or the server's moderator role itself, since a server can show the
     commands to anyone."""

@@ -1,6 +1,6 @@
 """``/tournament``: players join, watch the standings and find their
 games; moderators run tournaments with ``/moderate tournament``
-(:mod:`bot.edge.seats.moderate`).  Thin: every request goes to
+(:mod:`bot.edge.moderate.cog`).  Thin: every request goes to
 :class:`bot.edge.tournament.desk.TournamentDesk`."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bot.tournament.pairing import Player, Round, pair_swiss
 from bot.tournament.standings import Result, standings
-from tests.tournament.brute import duel_pairings
+from tests.bot.tournament.brute import duel_pairings
 
 
 def _players(count: int) -> list[Player]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.tournament.pairing import Player, pair_pods, pod_table_sizes
 from bot.tournament.standings import Result, Scoring, standings
-from tests.tournament.brute import groupings, repeats
+from tests.bot.tournament.brute import groupings, repeats
 
 
 def _players(count: int) -> list[Player]:

@@ -4,7 +4,7 @@ PostgreSQL with every game, rating and tournament intact, then played on.
 The community (:func:`build_community`) has a live game of each of the five
 games with moves, clocks and delivery rows, a deleted game (its id must
 never come back), ratings, a tournament mid-round, server and player
-settings and a vacation.  tests/test_backup.py reuses it."""
+settings and a vacation.  tests/storage/test_backup.py reuses it."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from storage.errors import StorageError
 from storage.opening import open_database
 from storage.schema import load_migrations
 from tests.postgres import PostgresServer
-from tests.test_migrate_db import _build, _dump
+from tests.storage.test_migrate_db import _build, _dump
 
 MOVES = 40
 
