@@ -37,6 +37,7 @@ from bot.edge.delivery.keeper import Keeper
 from bot.edge.help.cog import HelpCog
 from bot.edge.lobby import lobby as lobby_items
 from bot.edge.lobby.lobby import Lobby
+from bot.edge.moderate.cog import ModerateCog
 from bot.edge.play import games as games_items
 from bot.edge.play import moves as moves_items
 from bot.edge.play.cog import GameCog
@@ -47,7 +48,6 @@ from bot.edge.refusals import SOMETHING_WENT_WRONG
 from bot.edge.replies import reply
 from bot.edge.seats import seats as seats_items
 from bot.edge.seats import takebacks as takebacks_items
-from bot.edge.moderate.cog import ModerateCog
 from bot.edge.seats.seats import Seats
 from bot.edge.seats.takebacks import Takebacks
 from bot.edge.settings.cog import ChaupalCog
