@@ -19,16 +19,13 @@ Renderers import nothing from Discord, aiosqlite or ``storage``, and from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import import_module
 from typing import Any, Protocol
 
 from PIL import Image
 
-from renderers.artaban import ArtabanRenderer
-from renderers.chaturaji import ChaturajiRenderer
+from bot.engines.games import GAMES, class_name
 from renderers.common import DEFAULT_THEME, Theme, to_png
-from renderers.kauda_baji import KaudaBajiRenderer
-from renderers.mahabharata import MahabharataRenderer
-from renderers.sangram import SangramRenderer
 
 
 class GameRenderer(Protocol):
@@ -49,13 +46,16 @@ class GameRenderer(Protocol):
         ...
 
 
-RENDERERS: dict[str, GameRenderer] = {
-    "mahabharata": MahabharataRenderer(),
-    "artaban": ArtabanRenderer(),
-    "sangram": SangramRenderer(),
-    "chaturaji": ChaturajiRenderer(),
-    "kauda_baji": KaudaBajiRenderer(),
-}
+def _renderer(game: str) -> GameRenderer:
+    """``game``'s renderer: ``<Title>Renderer()`` of ``renderers.<game>``
+    (the convention of :mod:`bot.engines.games`)."""
+    renderer: GameRenderer = getattr(
+        import_module(f"{__name__}.{game}"), class_name(game, "Renderer")
+    )()
+    return renderer
+
+
+RENDERERS: dict[str, GameRenderer] = {game: _renderer(game) for game in GAMES}
 
 
 class UnknownRenderer(LookupError):

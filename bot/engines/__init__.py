@@ -1,12 +1,14 @@
-"""The registry of game engines.
+"""The registry of game engines, built from :data:`bot.engines.games.GAMES`.
 
-Adding a game means adding its module here; the service, storage, delivery and
-commands need nothing game-specific.
+Adding a game means adding its name there (and its modules, named as that
+module says); the service, storage, delivery and commands need nothing
+game-specific.
 """
 
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from typing import Any
 
 from bot.engines.compiled import COMPILED_MODULES, compiled_engines, register_pickling
@@ -18,27 +20,23 @@ _compiled_dir, ENGINE_BUILD = compiled_engines()
 if _compiled_dir is not None:
     __path__.insert(0, str(_compiled_dir))
 
-from bot.engines.artaban import ArtabanEngine  # noqa: E402
-from bot.engines.chaturaji import ChaturajiEngine  # noqa: E402
 from bot.engines.core import Engine, GameError  # noqa: E402
-from bot.engines.kauda_baji import KaudaBajiEngine  # noqa: E402
-from bot.engines.mahabharata import MahabharataEngine  # noqa: E402
+from bot.engines.games import GAMES, class_name  # noqa: E402
 from bot.engines.playouts import play_out  # noqa: E402
-from bot.engines.sangram import SangramEngine  # noqa: E402
+
+
+def _engine(game: str) -> Engine[Any, Any, Any]:
+    """``game``'s engine: ``<Title>Engine()`` of ``bot.engines.<game>``."""
+    engine: Engine[Any, Any, Any] = getattr(
+        import_module(f"{__name__}.{game}"), class_name(game, "Engine")
+    )()
+    return engine
+
+
+ENGINES: dict[str, Engine[Any, Any, Any]] = {game: _engine(game) for game in GAMES}
 
 for _engine_module in (sys.modules[f"{__name__}.{name}"] for name in COMPILED_MODULES):
     register_pickling(_engine_module)
-
-ENGINES: dict[str, Engine[Any, Any, Any]] = {
-    engine.name: engine
-    for engine in (
-        MahabharataEngine(),
-        ChaturajiEngine(),
-        SangramEngine(),
-        ArtabanEngine(),
-        KaudaBajiEngine(),
-    )
-}
 
 
 class UnknownGame(GameError):

@@ -28,45 +28,30 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
+from bot.engines.games import GAMES, owner
+
+PURE_SETTING: Final = "CHAUPAL_PURE_ENGINES"
+SOURCE_DIR: Final = Path(__file__).resolve().parent
+COMPILED_ROOT: Final = SOURCE_DIR.parent.parent / ".compiled"
+COMPILED_DIR: Final = COMPILED_ROOT / "bot" / "engines"
+STAMP: Final = "SOURCES"
+
+
+def game_modules(game: str, source_dir: Path = SOURCE_DIR) -> tuple[str, ...]:
+    """``game``'s compiled modules: its siblings ``<game>_*.py`` but its
+    views (sorted), then ``<game>.py``, the engine itself.  The views stay
+    Python: the renderers and the bot read them, and the compiled modules
+    are built against their types (:func:`source_digest`)."""
+    siblings = sorted(
+        path.stem
+        for path in source_dir.glob(f"{game}_*.py")
+        if path.stem != f"{game}_views" and owner(path.stem) == game
+    )
+    return (*siblings, game)
+
+
 COMPILED_GROUPS: Final[dict[str, tuple[str, ...]]] = {
-    "chaturaji": (
-        "chaturaji_board",
-        "chaturaji_state",
-        "chaturaji_moves",
-        "chaturaji_rules",
-        "chaturaji",
-    ),
-    "kauda_baji": (
-        "kauda_baji_board",
-        "kauda_baji_state",
-        "kauda_baji_moves",
-        "kauda_baji_rules",
-        "kauda_baji",
-    ),
-    "mahabharata": (
-        "mahabharata_components",
-        "mahabharata_state",
-        "mahabharata_rules",
-        "mahabharata_screens",
-        "mahabharata_round",
-        "mahabharata",
-    ),
-    "sangram": (
-        "sangram_cards",
-        "sangram_state",
-        "sangram_rules",
-        "sangram_activities",
-        "sangram_round",
-        "sangram",
-    ),
-    "artaban": (
-        "artaban_board",
-        "artaban_moves",
-        "artaban_setup",
-        "artaban_state",
-        "artaban_rules",
-        "artaban",
-    ),
+    **{game: game_modules(game) for game in GAMES},
     "playouts": ("playouts",),
 }
 """The modules mypyc compiles, by extension: each game's rules and the
@@ -79,12 +64,6 @@ support)."""
 
 COMPILED_MODULES: Final = tuple(m for group in COMPILED_GROUPS.values() for m in group)
 """Every compiled module, group by group."""
-
-PURE_SETTING: Final = "CHAUPAL_PURE_ENGINES"
-SOURCE_DIR: Final = Path(__file__).resolve().parent
-COMPILED_ROOT: Final = SOURCE_DIR.parent.parent / ".compiled"
-COMPILED_DIR: Final = COMPILED_ROOT / "bot" / "engines"
-STAMP: Final = "SOURCES"
 
 
 def source_digest(source_dir: Path = SOURCE_DIR) -> str:

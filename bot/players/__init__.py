@@ -14,22 +14,27 @@ player can later replace a baseline behind the same interface.
 
 from __future__ import annotations
 
-from bot.levels import DEFAULT_LEVEL, LEVELS, Level, parse_level
-from bot.players.artaban import ArtabanBaseline
-from bot.players.base import AutomaticPlayer, RandomPlayer, legal_actions, pick_best
-from bot.players.chaturaji import ChaturajiBaseline
-from bot.players.kauda_baji import KaudaBajiBaseline
-from bot.players.levels import player_at
-from bot.players.mahabharata import MahabharataBaseline
-from bot.players.sangram import SangramBaseline
+from importlib import import_module
+from importlib.util import find_spec
 
-BASELINES: dict[str, AutomaticPlayer] = {
-    "mahabharata": MahabharataBaseline(),
-    "chaturaji": ChaturajiBaseline(),
-    "sangram": SangramBaseline(),
-    "artaban": ArtabanBaseline(),
-    "kauda_baji": KaudaBajiBaseline(),
-}
+from bot.engines.games import GAMES, class_name
+from bot.levels import DEFAULT_LEVEL, LEVELS, Level, parse_level
+from bot.players.base import AutomaticPlayer, RandomPlayer, legal_actions, pick_best
+from bot.players.levels import player_at
+
+
+def _baselines() -> dict[str, AutomaticPlayer]:
+    """``<Title>Baseline()`` of ``bot.players.<game>`` for every game that
+    has that module (the convention of :mod:`bot.engines.games`)."""
+    found: dict[str, AutomaticPlayer] = {}
+    for game in GAMES:
+        if find_spec(f"{__name__}.{game}") is not None:
+            module = import_module(f"{__name__}.{game}")
+            found[game] = getattr(module, class_name(game, "Baseline"))()
+    return found
+
+
+BASELINES: dict[str, AutomaticPlayer] = _baselines()
 """Each registered engine's baseline, by engine name."""
 
 _RANDOM = RandomPlayer()

@@ -346,3 +346,20 @@ async def test_game_rules_gives_the_summary_and_the_complete_rules(
     assert data.decode("utf-8").startswith(f"# {ENGINES[name].title}: the rules")
     assert data == (ROOT / "bot" / "engines" / "data" / "rules" / f"{name}.md").read_bytes()
     assert_ids_allowed(fake)
+
+
+def test_help_offers_every_game_within_five_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sixth game (and more) still gets its buttons: Discord allows five
+    rows, so past five games two share a row."""
+    import bot.edge.help.cog as help_cog
+
+    engines = list(ENGINES.values())
+    for count in (len(engines), 6, 10):
+        fake = {f"game{n}": engines[n % len(engines)] for n in range(count)}
+        monkeypatch.setattr(help_cog, "ENGINES", fake)
+        view = help_cog.help_view()
+        assert len(view.children) == 2 * count
+        rows = {item.row for item in view.children}
+        assert rows <= set(range(5))
+        for row in rows:
+            assert sum(item.row == row for item in view.children) <= 5

@@ -75,9 +75,12 @@ def help_text() -> str:
 
 
 def help_view() -> discord.ui.View:
-    """``/help``'s buttons: a row per game, its rules and a new lobby."""
+    """``/help``'s buttons: each game's rules and a new lobby, a row per
+    game; past five games (Discord's five rows), two games to a row."""
     view = discord.ui.View(timeout=None)
-    for row, engine in enumerate(list(ENGINES.values())[:5]):
+    per_row = 1 if len(ENGINES) <= 5 else 2
+    for index, engine in enumerate(list(ENGINES.values())[: 5 * per_row]):
+        row = index // per_row
         view.add_item(GameHelpButton(engine.name, "rules", label=f"{engine.title} rules", row=row))
         view.add_item(GameHelpButton(engine.name, "new", label=f"Play {engine.title}", row=row))
     return view

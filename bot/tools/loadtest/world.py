@@ -10,7 +10,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-ENGINE_NAMES = ("mahabharata", "artaban", "sangram", "chaturaji", "kauda_baji")
+from bot.engines.games import GAMES
+
+ENGINE_NAMES = GAMES
 TIMEOUT_POLICIES = ("substitute", "skip", "forfeit")
 USERS = 10_000
 """Players' user ids start here."""
