@@ -226,6 +226,27 @@ SLOW = frozenset(
         "test_replay.py::test_the_longest_replay_keeps_at_most_max_frames_and_draws_each_board_once",
         "test_replay.py::test_a_tiny_budget_samples_and_then_shrinks_but_never_fails",
         "test_replay.py::test_the_longest_kauda_baji_game_fits_discords_upload_limit",
+        # The heaviest of the rest, each a long playout or a process of its own.
+        "engines/test_conformance.py::test_waiting_on_is_a_subset_of_to_move[kauda_baji]",
+        "engines/test_conformance.py::test_resolve_options_survives_any_input[kauda_baji]",
+        "players/test_players.py::test_the_twin_check_catches_a_player_that_peeks[sangram]",
+        "players/test_players.py::test_choose_returns_a_legal_action_for_every_seat_to_move"
+        "[kauda_baji]",
+        "test_lanes.py::test_the_markers_follow_folders_fixtures_and_imports",
+        "bot/test_tools_apart.py::test_the_running_bot_imports_no_tool",
+        # Names on every image of whole games: each game at its most players
+        # (the most cramped panels) in the fast lane, the smaller tables here.
+        *(
+            f"renderers/test_names_whole.py::test_ordinary_names_are_never_cut[{kind}-{game}-{n}]"
+            for kind in ("ordinary", "solo")
+            for game, sizes in {
+                "chaturaji": (2, 3),
+                "kauda_baji": (2, 3),
+                "mahabharata": (2, 3),
+                "sangram": (2, 3, 4),
+            }.items()
+            for n in sizes
+        ),
     }
 )
 
