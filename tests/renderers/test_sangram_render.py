@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import io
 import random
 from dataclasses import replace
@@ -16,7 +17,6 @@ import pytest
 from PIL import Image, ImageDraw
 
 import renderers.common
-import renderers.sangram
 from bot.engines.sangram_views import (
     OUTCOME_DECLINED,
     OUTCOME_USED,
@@ -48,6 +48,7 @@ from renderers.common import (
     card_back,
     card_fan,
     contrast,
+    fill_names,
     mark,
     seat_marker,
     text_width,
@@ -55,23 +56,22 @@ from renderers.common import (
 )
 from renderers.sangram import (
     BOARD_WIDTH,
-    CROWN_STUCK,
-    GAME_END,
-    GROW_LABEL,
-    KIND_COLOURS,
-    MAX_HEIGHT_RATIO,
     PRIVATE_WIDTH,
-    SMALL,
-    TRACK_LABEL,
     SangramRenderer,
-    card_title,
-    fill_names,
-    goal_text,
-    prompt_text,
     render_board,
     render_private,
+)
+from renderers.sangram_banner import goal_text
+from renderers.sangram_cards import KIND_COLOURS, card_title
+from renderers.sangram_hand import train_note
+from renderers.sangram_kingdoms import GROW_LABEL, TRACK_LABEL
+from renderers.sangram_layout import (
+    CROWN_STUCK,
+    GAME_END,
+    MAX_HEIGHT_RATIO,
+    SMALL,
+    prompt_text,
     seat_label,
-    train_note,
 )
 from tests.renderers.images import playout, render, same
 
@@ -600,12 +600,15 @@ def test_engine_views_render(num_players: int) -> None:
 # ----------------------------------------------------------------- layering
 
 
-RENDERER = Path(__file__).resolve().parents[2] / "renderers" / "sangram.py"
+RENDERERS_DIR = Path(__file__).resolve().parents[2] / "renderers"
+SANGRAM_MODULES = sorted(RENDERERS_DIR.glob("sangram*.py"))
+"""renderers/sangram.py and its sibling modules (sangram_cards.py ...)."""
 FORBIDDEN_ROOTS = {"discord", "aiosqlite", "storage", "sqlite3", "asyncio"}
 
 
-def test_sangram_renderer_imports_only_views() -> None:
-    tree = ast.parse(RENDERER.read_text(), filename=str(RENDERER))
+@pytest.mark.parametrize("path", SANGRAM_MODULES, ids=lambda p: p.name)
+def test_sangram_renderer_imports_only_views(path: Path) -> None:
+    tree = ast.parse(path.read_text(), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules = [alias.name for alias in node.names]
@@ -705,7 +708,8 @@ def test_events_are_left_to_the_message() -> None:
 
 def _drawn(draw: Any) -> tuple[Image.Image, list[str]]:
     """The image and every text drawn for it (card faces and tracks included)."""
-    for module in (renderers.sangram, renderers.common):
+    sangram = [importlib.import_module(f"renderers.{p.stem}") for p in SANGRAM_MODULES]
+    for module in (*sangram, renderers.common):
         for value in vars(module).values():
             clear = getattr(value, "cache_clear", None)
             if callable(clear):
