@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.choices import FLAT_LIMIT, MAX_SELECTS
-from bot.edge.play.menus import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
+from bot.edge.tables.menus import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import KaudaBajiEngine
 from bot.engines.kauda_baji_board import SEATINGS, STEP_OF, square_of
