@@ -26,7 +26,7 @@ $(TEST_STAMP): $(STAMP)
 
 # Players' names are drawn in their own scripts (Devanagari, Bengali, Tamil,
 # Arabic, Cyrillic...) with the Noto Sans families of Debian's fonts-noto-core
-# (SIL Open Font License), which renderers/common.py finds by path; installed
+# (SIL Open Font License), which renderers/common/fonts.py finds by path; installed
 # here when missing, never downloaded at run time.  Emoji in names are drawn
 # with fonts-noto-color-emoji (same licence) where it can be installed; without
 # it each emoji is drawn as a plain diamond, so it is not required.

@@ -12,7 +12,7 @@ frames) about the version of each line or frame.
 
 Pure: the seats as stored and the log's table events are all it reads.
 Seats change hands in two ways, both written to the log by the service
-(``bot/service.py``), actor the seat:
+(``bot/service/seats.py``), actor the seat:
 
 - ``@left``: the seat passed to the automatic player (a resignation, a
   kick, a forfeit on time).  The seat keeps its user of record

@@ -1,7 +1,7 @@
 """Clocks, timeout policies and reminders: value types and pure rules.
 
 Nothing here does I/O: the service (:mod:`bot.service`) and the keeper
-(:mod:`bot.edge.keeper`) call these functions with the time and the seats, and
+(:mod:`bot.edge.delivery.keeper`) call these functions with the time and the seats, and
 store what they return.  Table options are the service's own lobby options,
 apart from the engine's:
 

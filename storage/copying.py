@@ -38,7 +38,7 @@ __all__ = [
 
 #: Every table of Chaupal's schema, parents before the tables whose foreign
 #: keys name them, each with its primary key (the order rows are read in).
-#: A migration that adds a table adds it here; tests/test_migrate_db.py
+#: A migration that adds a table adds it here; tests/storage/test_migrate_db.py
 #: checks that this is every table.
 TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("games", ("id",)),

@@ -1,5 +1,6 @@
 """The database the stores use, whichever engine holds it: an abstract base
-class and its two drivers.
+class, which its two drivers (:mod:`storage.sqlite`, :mod:`storage.postgres`)
+implement.
 
 :func:`storage.opening.open_database` takes a *target*, what
 ``CHAUPAL_DATABASE`` holds, and returns a :class:`Database`: a SQLite path

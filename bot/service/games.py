@@ -132,7 +132,7 @@ class Games:
             return await self.replay(game, up_to=record.version)
         except (GameError, KeyError, TypeError, ValueError, UnreadableRow) as exc:
             # The message names the game, never the failing action (it may be secret);
-            # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games.py).
+            # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games/errors.py).
             log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
             raise GameBroken(
                 f"Game #{record.id} could not be restored from the database. "

@@ -298,7 +298,7 @@ def bench_interactions(name: str, games: int, seed: int) -> dict[str, Any]:
     selects when the choice is public (one more press when the board can
     only offer "Choose…"), otherwise the seat's DM menu."""
     from bot.choices import path_to
-    from bot.edge.play.menus import board_menu
+    from bot.edge.tables.menus import board_menu
     from bot.live import LiveGame
     from bot.service import menu_words_of
     from storage.games import GameRecord, SeatRecord

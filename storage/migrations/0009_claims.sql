@@ -20,7 +20,7 @@ CREATE INDEX timers_by_lease ON timers (lease_until) WHERE claimed_by IS NOT NUL
 ALTER TABLE tournaments ADD COLUMN deadline_claimed_by TEXT;
 ALTER TABLE tournaments ADD COLUMN deadline_lease REAL;
 
--- Delivering a game (its board, its DMs: bot/delivery.py) is one piece of
+-- Delivering a game (its board, its DMs: bot/edge/delivery/) is one piece of
 -- work: the outbox's rows are per target and appear only once delivered,
 -- so the claim is a row of its own per game, kept once made.
 CREATE TABLE outbox_claims (

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.edge.play.menus import board_menu
+from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE
 from tests.bot.driver import board_picks, boards, bot_of, make_bot, open_lobby, press, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent

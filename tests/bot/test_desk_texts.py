@@ -1,4 +1,4 @@
-"""The tournament desk's pure texts (``bot/edge/desk.py``): a moderator's verdict
+"""The tournament desk's pure texts (``bot/edge/tournament/texts.py``): a moderator's verdict
 parsed, table lines, standings cut to one message, the announcement, and the
 format's description with its planned rounds (``bot/director.py``)."""
 

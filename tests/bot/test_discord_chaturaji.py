@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bot.edge.play.menus import BOARD_BUTTON_MOVES
+from bot.edge.tables.menus import BOARD_BUTTON_MOVES
 from bot.engines.chaturaji import ChaturajiEngine
 from bot.engines.chaturaji_board import ARMIES
 from bot.engines.chaturaji_state import ChaturajiState, Roll

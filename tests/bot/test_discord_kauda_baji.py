@@ -22,10 +22,10 @@ hold), a new board pings only the player to move, nothing is ever DMed
 someone else's pick is refused and changes nothing.
 
 The rules ("Playing on Discord") say the headline under the board tells
-every throw and every forfeit.  Fails today: delivery leaves the chance
-player's narrations (every throw, R6's third six, an R8 forfeit at the
-throw, R16's bonus throw) out of the headline (``bot/edge/delivery.py``,
-``Delivery._board``); see the report.
+every throw and every forfeit: delivery puts the chance player's
+narrations (every throw, R6's third six, an R8 forfeit at the throw, R16's
+bonus throw) in the headline (``bot/edge/delivery/boards.py``,
+``Boards.board``), which once left them out.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.choices import FLAT_LIMIT, MAX_SELECTS
-from bot.edge.play.menus import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
+from bot.edge.tables.menus import BOARD_BUTTON_MOVES, MAX_BOARD_BUTTONS
 from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import KaudaBajiEngine
 from bot.engines.kauda_baji_board import SEATINGS, STEP_OF, square_of

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.edge.delivery.texts import headline
-from bot.edge.play.menus import board_choices
+from bot.edge.tables.menus import board_choices
 from bot.engines import ENGINES
 from bot.engines.core import Engine
 from bot.service import LiveGame

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.edge.lobby.texts import TABLE_OPTION_HELP
+from bot.edge.tables.lobbies import TABLE_OPTION_HELP
 from bot.engines import ENGINES
 from bot.engines.core import CHANCE
 from bot.outgoing import MAX_CONTENT, safe_name

@@ -27,7 +27,7 @@ ORDINARY_NAMES = ("Asha Rao", "Bhima Sen", "हरि प्रसाद", "🤖
 """Names as long as most players' (up to ten letters or so), in three
 scripts and with an emoji."""
 SOLO_NAMES = ("Asha", "🤖 Bot 1", "🤖 Bot 2", "🤖 Bot 3", "🤖 Bot 4")
-"""A solo table: the automatic players' names (bot/service.py) differ only
+"""A solo table: the automatic players' names (bot/service/common.py) differ only
 in their number, so their numbers must be drawn."""
 STATES_PER_GAME = 30
 

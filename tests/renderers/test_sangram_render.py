@@ -695,7 +695,7 @@ def test_every_grow_reveal_fits_or_is_named() -> None:
 
 def test_events_are_left_to_the_message() -> None:
     """What happened is in the message above the board (headline() in
-    bot/edge/delivery.py), so the board does not spend its height repeating it."""
+    bot/edge/delivery/texts.py), so the board does not spend its height repeating it."""
     view = build_view(5, PHASE_ACTIVATE, seed=5)
     assert view.events
     assert same(

@@ -27,9 +27,9 @@ from bot.edge.delivery.texts import (
     headline,
     jump_url,
 )
-from bot.edge.play.menus import board_menu
 from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
+from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
     clip,

@@ -49,8 +49,8 @@ from bot.edge.delivery.texts import (
     _owed,
 )
 from bot.edge.delivery.views import PrivateViews
-from bot.edge.play.menus import board_menu
 from bot.edge.ports import Edge
+from bot.edge.tables.menus import board_menu
 from bot.engines.core import Seat
 from bot.rendering import UPLOAD_LIMIT
 from bot.service import LiveGame, MoveResult

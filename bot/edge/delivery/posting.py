@@ -18,9 +18,9 @@ from bot.edge.delivery.texts import (
     status_line,
     thread_name,
 )
-from bot.edge.lobby.texts import lobby_text
 from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS
+from bot.edge.tables.lobbies import lobby_text
 from bot.engines.core import Seat
 from bot.outgoing import (
     clip,

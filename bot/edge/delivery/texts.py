@@ -12,7 +12,7 @@ import json
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.edge.play.menus import board_menu
+from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
 from bot.outgoing import (
     clip,

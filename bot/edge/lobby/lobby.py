@@ -2,7 +2,7 @@
 **Rematch**), joining, leaving and starting it (its **Join**, **Leave** and
 **Start**, or the commands), and what a game is (its rules, what its
 options do: **Rules**, **Complete rules**, **Options**).  The lobby's text
-is :mod:`bot.edge.lobby.texts`; its buttons are here, each custom_id holding
+is :mod:`bot.edge.tables.lobbies`; its buttons are here, each custom_id holding
 only a game's number or name and a verb, so they work after a restart."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from bot.edge.arguments import find_game, player_of
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import jump_url
 from bot.edge.lobby.options import parse_options
-from bot.edge.lobby.texts import lobby_text, option_help_lines
 from bot.edge.moderators import is_moderator
 from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, edit_reply, pinging, reply
+from bot.edge.tables.lobbies import lobby_text, option_help_lines
 from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.outgoing import clip, mention, safe_name

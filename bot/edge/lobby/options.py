@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.edge.lobby.texts import TABLE_OPTION_HELP, option_values
+from bot.edge.tables.lobbies import TABLE_OPTION_HELP, option_values
 from bot.engines import get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
 from bot.timekeeping import TABLE_OPTIONS, TableOptions

@@ -27,12 +27,12 @@ from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import next_up
 from bot.edge.lobby.lobby import RematchButton
 from bot.edge.play.games import MyTurnButton
-from bot.edge.play.menus import board_menu, menu_heading, option_label, placeholders
 from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import edit_reply, reply
 from bot.edge.seats.takebacks import Takebacks
 from bot.edge.selects import picked, select
+from bot.edge.tables.menus import board_menu, menu_heading, option_label, placeholders
 from bot.engines.core import GameError, Seat
 from bot.outgoing import Style, discord_time, fill_seats
 from bot.service import GameService, LiveGame, MoveResult, StaleBoard, menu_words_of

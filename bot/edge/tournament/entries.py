@@ -28,10 +28,10 @@ from bot.edge.archive.follows import follow_view
 from bot.edge.arguments import player_of
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import jump_url
-from bot.edge.lobby.texts import lobby_text
 from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, reply
+from bot.edge.tables.lobbies import lobby_text
 from bot.edge.tournament.texts import (
     HEADINGS_KEPT,
     MEDALS,

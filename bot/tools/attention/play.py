@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.edge.client import ChaupalBot
-from bot.edge.play.menus import board_menu
+from bot.edge.tables.menus import board_menu
 from bot.engines.core import Seat, owed_decisions
 from bot.service import LiveGame
 from bot.tools.attention.fake_discord import Member, RecordingDiscord

@@ -12,10 +12,11 @@ Run it with the old code on the import path, never the current code::
 
 5a61b45 is the last commit before Sangram's revision 2 (R4's Sarthi question,
 R12's re-check, R13's lobby option).  Like that commit's service
-(``bot/service.py``), each game is set up from options resolved by
-``resolve_options``, chance is resolved after set-up and after every move
-with a seeded ``random.Random(seed).random``, a snapshot is kept whenever the
-log's length crosses a multiple of :data:`SNAPSHOT_EVERY` and when the game
+(``bot/service.py`` then, the package ``bot/service/`` now), each game is
+set up from options resolved by ``resolve_options``, chance is resolved
+after set-up and after every move with a seeded
+``random.Random(seed).random``, a snapshot is kept whenever the log's
+length crosses a multiple of :data:`SNAPSHOT_EVERY` and when the game
 ends.  Players are random: usually :func:`progress_seat` (the seat the game
 waits for), sometimes any seat to move (a committed Sangram card changed).
 """

@@ -1,6 +1,8 @@
 """The words of a game's menus and what its public board offers (pure: no
 component here, so delivery reads the board's choices without the
-buttons' handlers).
+buttons' handlers).  Below both delivery, which draws the board's choices
+under its posts, and play, which builds the menus and answers their picks
+through delivery (:mod:`bot.edge.tables`).
 
 An option's label, the heading above a menu, the board's buttons or selects
 (:func:`board_menu`) and how a long level spreads over selects

@@ -2,7 +2,8 @@
 
 Shared by the lobby (which opens lobbies), delivery (which keeps a running
 game's lobby message current) and the tournament desk (a tournament game's
-table message): below all three, so none imports another for it.
+table message): below all three, in none of their packages, so none
+imports another for it (:mod:`bot.edge.tables`).
 
 A lobby is short (issue 30: at most 600 characters before any option is
 changed, four players' longest names included): the game, its seats, one
