@@ -546,6 +546,12 @@ class SqliteDatabase(Database):
                 if (unavailable := self._unavailable(exc, "a write")) is not None:
                     raise unavailable from exc
                 raise
+            except BaseException:
+                # Cancelled (a timer job cut off) while the BEGIN waited on the
+                # connection's thread: it runs all the same, so end it before
+                # the next lock holder's BEGIN meets an open transaction.
+                await _rollback_quietly(conn)
+                raise
             try:
                 yield SqliteConnection(conn)
                 await conn.execute("COMMIT")
@@ -581,7 +587,11 @@ class SqliteDatabase(Database):
         async with self._lock:
             conn = self.conn
             try:
-                await conn.execute("BEGIN")  # deferred: the first read takes the snapshot
+                try:
+                    await conn.execute("BEGIN")  # deferred: the first read takes the snapshot
+                except asyncio.CancelledError:
+                    await _rollback_quietly(conn)  # the BEGIN runs all the same: end it
+                    raise
                 try:
                     yield SqliteConnection(conn)
                 finally:

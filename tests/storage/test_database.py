@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -375,6 +376,33 @@ async def test_cancelled_transaction_rolls_back(db: Database) -> None:
     async with db.transaction() as conn:
         await conn.execute("INSERT INTO t VALUES (2)")
     assert await _column(db, "SELECT x FROM t") == [2]
+
+
+@pytest.mark.parametrize("opening", ["transaction", "snapshot"])
+async def test_a_task_cancelled_while_its_begin_waits_leaves_no_transaction_open(
+    sqlite_db: SqliteDatabase, opening: str
+) -> None:
+    """A timer job cut off (issue 32's CI, under load) while its BEGIN sat on
+    the connection's thread: the BEGIN runs all the same, so without a
+    ROLLBACK behind it every later write failed with "cannot start a
+    transaction within a transaction"."""
+    conn = sqlite_db.conn
+    # Hold the connection's one thread, so the task's BEGIN waits behind it.
+    held = asyncio.ensure_future(conn._execute(time.sleep, 0.3))
+
+    async def begins() -> None:
+        async with getattr(sqlite_db, opening)() as inside:
+            await inside.execute("SELECT 1")
+
+    task = asyncio.create_task(begins())
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await held
+    async with sqlite_db.transaction() as inside:
+        await inside.execute("CREATE TABLE after_the_cut (x INTEGER)")
+    assert "after_the_cut" in await sqlite_db.tables()
 
 
 async def test_close_is_idempotent_and_final(database_target: str) -> None:
