@@ -232,6 +232,10 @@ SLOW = frozenset(
         "players/test_players.py::test_the_twin_check_catches_a_player_that_peeks[sangram]",
         "players/test_players.py::test_choose_returns_a_legal_action_for_every_seat_to_move"
         "[kauda_baji]",
+        "engines/test_conformance.py::test_apply_never_mutates_its_input[chaturaji]",
+        "engines/test_conformance.py::test_json_round_trip[chaturaji]",
+        "players/test_players.py::test_choose_returns_a_legal_action_for_every_seat_to_move"
+        "[chaturaji]",
         "test_lanes.py::test_the_markers_follow_folders_fixtures_and_imports",
         "bot/test_tools_apart.py::test_the_running_bot_imports_no_tool",
         # Names on every image of whole games: each game at its most players
