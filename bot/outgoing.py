@@ -22,12 +22,15 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
+from bot.engines.core import format_points as format_points
+from bot.engines.core import plural as plural
+
 # The one way to say a count, "1 move", "2 moves", and the one way to
 # write points, "3½" (issue 31): the engines' own helpers (the renderers use
 # them too), re-exported for every other text.  A translation changes them
 # alone.
-from bot.engines.core import format_points as format_points
-from bot.engines.core import plural as plural
+from bot.engines.messages import decode
+from bot.i18n import DEFAULT, localize
 
 if TYPE_CHECKING:
     from bot.engines.core import Seat
@@ -86,8 +89,12 @@ class Style(enum.Enum):
     lobby's status line)."""
 
 
-def fill_seats(text: str, game: LiveGame, style: Style = Style.CONTENT) -> str:
-    """Replace ``{p0}``-style seat tags with names (or mentions)."""
+def fill_seats(
+    text: str, game: LiveGame, style: Style = Style.CONTENT, lang: str = DEFAULT
+) -> str:
+    """Replace ``{p0}``-style seat tags with names (or mentions), after
+    putting the text in ``lang`` (a stored message is decoded first)."""
+    text = localize(decode(text), lang)
     names: dict[str, str] = {}
     for s in game.seats:
         if style is Style.MENTION:

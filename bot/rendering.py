@@ -34,11 +34,13 @@ log = logging.getLogger(__name__)
 RENDER_TIMEOUT = 60.0
 
 
-def render_png(engine_name: str, kind: str, view: Any, names: Sequence[str]) -> bytes:
-    """Draw and encode one image; runs in the pool."""
+def render_png(
+    engine_name: str, kind: str, view: Any, names: Sequence[str], lang: str = "en"
+) -> bytes:
+    """Draw and encode one image, its words in ``lang``; runs in the pool."""
     renderer = get_renderer(engine_name)
     draw = renderer.board if kind == "board" else renderer.private
-    return to_png(draw(view, names=list(names)))
+    return to_png(draw(view, names=list(names), lang=lang))
 
 
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -299,15 +301,18 @@ class RenderPool:
             self._executor = spawn_pool(self.workers, _warm_up)
         return self._executor
 
-    async def png(self, engine_name: str, kind: str, view: Any, names: Sequence[str]) -> bytes:
-        """Draw one image off the event loop; :class:`RenderTimeout` if it hangs.
+    async def png(
+        self, engine_name: str, kind: str, view: Any, names: Sequence[str], lang: str = "en"
+    ) -> bytes:
+        """Draw one image off the event loop, its words in ``lang`` (issue
+        33); :class:`RenderTimeout` if it hangs.
 
         A hung worker would otherwise hold up its game's delivery for ever
         (and every image queued behind it); its processes are replaced.
         """
         return await self._run(
             render_png,
-            (engine_name, kind, view, list(names)),
+            (engine_name, kind, view, list(names), lang),
             self.render_timeout,
             f"a {engine_name} {kind} image",
         )

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, Engine, GameError, Outcome, Seat, Step
+from bot.engines.messages import decode
 from bot.outgoing import plain_name
 from bot.takeback import takeback_target, targets_of
 from bot.tenure import Reader
@@ -124,7 +125,7 @@ class Action:
     def format(self) -> str:
         who = CHANCE_WORD if self.actor == CHANCE else f"p{self.actor}"
         if self.table_event and self.narration:
-            return f"{who} {self.text} {_json(self.narration)}"
+            return f"{who} {self.text} {_json(decode(self.narration))}"
         return f"{who} {self.text}"
 
     @classmethod
@@ -267,7 +268,7 @@ class GameRecord:
             Action(
                 e.actor,
                 e.action,
-                e.narration if e.action.startswith(TABLE_EVENT) else "",
+                decode(e.narration) if e.action.startswith(TABLE_EVENT) else "",
                 e.private_to,
             )
             for e in log
@@ -442,11 +443,11 @@ def frames(record: GameRecord) -> list[Frame]:
             # The game went back (a takeback): a frame of its own, the
             # position it returned to, as the channel's next board showed.
             out.append(Frame(move, version - 1, view_of_shown(), tuple(lines), folded=folded))
-            move, lines, folded, in_hidden_run = move + 1, [line.narration], 0, False
+            move, lines, folded, in_hidden_run = move + 1, [decode(line.narration)], 0, False
             shown, shown_view = after, None
             continue
         if action is None:  # a table event: its stored public words
-            lines.append(line.narration)
+            lines.append(decode(line.narration))
             continue
         said = engine.narrate(before, line.actor, action, after)
         if line.actor == CHANCE:

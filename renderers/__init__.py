@@ -32,15 +32,17 @@ class GameRenderer(Protocol):
     """How one game is drawn."""
 
     def board(
-        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME, lang: str = "en"
     ) -> Image.Image:
         """The public board from the channel's view (``view.me`` is ignored).
 
-        ``names[seat]`` is the seat's display name."""
+        ``names[seat]`` is the seat's display name; ``lang`` the language of
+        the words drawn (issue 33: the channel's, or the reader's for a
+        private view)."""
         ...
 
     def private(
-        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME, lang: str = "en"
     ) -> Image.Image:
         """What only one seat may see; ``view`` is that seat's view."""
         ...

@@ -636,7 +636,11 @@ def _draw(c: Canvas, view: ArtabanView, names: Sequence[str], y: int, *, flip: b
 
 
 def render_board(
-    view: ArtabanView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: ArtabanView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The public board, from Player 1's side; never shows ``view.me``."""
     c = Canvas(WIDTH, _height(view, names), theme)
@@ -778,7 +782,11 @@ def _setup_notes(c: Canvas, me: SetupView, y: int) -> int:
 
 
 def render_private(
-    view: ArtabanView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: ArtabanView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The viewer's own image: their hidden set-up while it lasts (``view.me``),
     afterwards the board seen from their side."""

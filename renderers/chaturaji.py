@@ -928,7 +928,11 @@ def _draw(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int, turns: i
 
 
 def render_board(
-    view: ChaturajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: ChaturajiView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The public board from Blue's side (rank 1 at the bottom)."""
     c = Canvas(WIDTH, _height(view), theme)
@@ -938,7 +942,11 @@ def render_board(
 
 
 def render_private(
-    view: ChaturajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: ChaturajiView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The board turned so the viewer's first army is at the bottom, under a
     heading with the viewer's name and, when they must act, a prompt."""

@@ -1050,7 +1050,11 @@ def _draw(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int, turns: i
 
 
 def render_board(
-    view: KaudaBajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: KaudaBajiView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The public board from the Bottom seat's side (rank 1 at the bottom)."""
     c = Canvas(WIDTH, _height(view), theme)
@@ -1060,7 +1064,11 @@ def render_board(
 
 
 def render_private(
-    view: KaudaBajiView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: KaudaBajiView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The board turned so the viewer's start square is at the bottom, under
     a heading with the viewer's name and, when they must move, a prompt.

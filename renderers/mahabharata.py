@@ -859,7 +859,11 @@ def _board_height(view: MahabharataView) -> int:
 
 
 def render_board(
-    view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: MahabharataView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The public board: never shows what is behind a screen (ignores ``view.me``)."""
     c = Canvas(BOARD_WIDTH, _board_height(view), theme)
@@ -1033,7 +1037,11 @@ def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
 
 
 def render_private(
-    view: MahabharataView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: MahabharataView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The viewer's own screen: tokens behind it, supply and Pati progress.
 

@@ -158,7 +158,11 @@ def _board_sections(
 
 
 def render_board(
-    view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: SangramView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The public table: never shows a hand or a face-down card (ignores
     ``view.me``).  At most :data:`BOARD_MAX_H` high: what happened (the
@@ -167,7 +171,12 @@ def render_board(
 
 
 def render_filled_board(
-    view: SangramView, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+    view: SangramView,
+    *,
+    names: Sequence[str],
+    height: int,
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """:func:`render_board` for a replay's frame ``height`` tall (the
     game's tallest board): between rounds the last round's battlefield
@@ -208,7 +217,11 @@ def _render_board(
 
 
 def render_private(
-    view: SangramView, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+    view: SangramView,
+    *,
+    names: Sequence[str],
+    theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The viewer's hand, the committed card and their army strength.
 

@@ -206,6 +206,10 @@ class FakeUser:
     bot: bool = False
     role_ids: tuple[int, ...] = ()
     permissions: int | None = None
+    locale: str = "en-US"
+    """The Discord client's language this user's interactions report
+    (``Interaction.locale``; issue 33): ``hi`` for Hindi, ``qps`` for the
+    pseudo-locale."""
 
     @property
     def mention(self) -> str:
@@ -303,6 +307,9 @@ class World:
     bot_permissions: int
     guild_name: str = "Chaupal Test Guild"
     owner_id: int = 0
+    guild_locale: str = "en-US"
+    """The server's language as Discord reports it (``guild_locale``;
+    issue 33): set ``fake.world.guild_locale = "hi"`` before the commands."""
     channels: dict[int, JSON] = field(default_factory=dict)
     roles: dict[int, JSON] = field(default_factory=dict)
     users: dict[int, FakeUser] = field(default_factory=dict)
@@ -822,6 +829,7 @@ class FakeDiscord:
         ignore_tasks: Callable[[asyncio.Task[Any]], bool] | None = None,
         error_loggers: Sequence[str] = ("discord",),
         dispatch_ready: bool = True,
+        guild_locale: str | None = None,
     ) -> FakeDiscord:
         """Bring ``bot`` up as if it had logged in and received its guild.
 
@@ -836,6 +844,8 @@ class FakeDiscord:
         if world is None:
             app_id = getattr(bot, "application_id", None)
             world = World.create(application_id=app_id)
+        if guild_locale is not None:
+            world.guild_locale = guild_locale
         fake = cls(
             bot,
             world,
@@ -923,7 +933,7 @@ class FakeDiscord:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": world.guild_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
@@ -1449,15 +1459,19 @@ class FakeDiscord:
             "token": itx.token,
             "version": 1,
             "data": data,
-            "locale": "en-US",
+            "locale": itx.user.locale,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
             "entitlements": [],
             "app_permissions": str(world.bot_permissions),
         }
         if itx.guild_id is not None:
             payload["guild_id"] = str(itx.guild_id)
-            payload["guild_locale"] = "en-US"
-            payload["guild"] = {"id": str(itx.guild_id), "locale": "en-US", "features": []}
+            payload["guild_locale"] = world.guild_locale
+            payload["guild"] = {
+                "id": str(itx.guild_id),
+                "locale": world.guild_locale,
+                "features": [],
+            }
             payload["channel"] = dict(world.guild_channel(itx.channel_id) or {})
             payload["channel"]["permissions"] = str(world.member_permissions(itx.user))
             payload["channel_id"] = str(itx.channel_id)

@@ -35,6 +35,7 @@ from bot.edge.archive.replays import Replays
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.keeper import Keeper
 from bot.edge.help.cog import HelpCog
+from bot.edge.languages import Languages
 from bot.edge.lobby import lobby as lobby_items
 from bot.edge.lobby.lobby import Lobby
 from bot.edge.moderate.cog import ModerateCog
@@ -185,6 +186,8 @@ class ChaupalBot(commands.AutoShardedBot):
     """Each server's ``/chaupal settings`` (``self.settings`` is the bot's
     own configuration, from the environment)."""
     service: GameService
+    languages: Languages
+    """Whose language a text is in (:mod:`bot.edge.languages`, issue 33)."""
     components: BoardComponents
     delivery: Delivery
     play: Play
@@ -261,6 +264,10 @@ class ChaupalBot(commands.AutoShardedBot):
             owner=self.process,
             throw_grace=THROW_GRACE if self.settings.throw_grace else 0.0,
         )
+        # Whose language each text is in (issue 33); the locales each
+        # interaction reports are remembered for the DMs sent without one.
+        self.languages = Languages(self.service.player_settings, self.server_settings, self.clock)
+        self.add_listener(self.languages.seen, "on_interaction")
         self.components = BoardComponents(self.service)
         self.delivery = Delivery(self)
         self.keeper = Keeper(self, self.delivery)

@@ -72,7 +72,7 @@ def source_digest(source_dir: Path = SOURCE_DIR) -> str:
     interpreter's tag: a compiled build matches only these sources and the
     Python it was built for."""
     digest = hashlib.sha256(sys.implementation.cache_tag.encode())
-    names = {f"{m}.py" for m in COMPILED_MODULES} | {"core.py"}
+    names = {f"{m}.py" for m in COMPILED_MODULES} | {"core.py", "messages.py"}
     for path in sorted(source_dir.glob("*.py")):
         if path.name not in names and not path.name.endswith("_views.py"):
             continue

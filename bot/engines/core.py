@@ -22,6 +22,8 @@ from fractions import Fraction
 from math import isfinite, lcm
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
+from bot.engines.messages import decode, encode
+
 Seat = int
 """A player's place at the table, ``0 .. num_players - 1``."""
 
@@ -99,7 +101,8 @@ class Outcome:
         return {
             "ranking": [sorted(place) for place in self.ranking],
             "scores": list(self.scores),
-            "reason": self.reason,
+            # Issue 33: a reason given as a message keeps its id and arguments.
+            "reason": encode(self.reason),
         }
 
     @classmethod
@@ -107,7 +110,7 @@ class Outcome:
         return cls(
             ranking=tuple(frozenset(place) for place in obj["ranking"]),
             scores=tuple(obj["scores"]),
-            reason=obj["reason"],
+            reason=decode(str(obj["reason"])),
         )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bot.engines.core import CHANCE, Seat, plural, resolve_chance, seat_tag
+from bot.engines.messages import decode
 from bot.live import GameBroken, LiveGame, MoveResult, ServiceError, StaleBoard, TakebackRequest
 from bot.outgoing import safe_name
 from bot.service.automatic import Automatic
@@ -174,7 +175,7 @@ class Takebacks:
             (e for e in since if e.actor == CHANCE and not e.action.startswith(TABLE_EVENT)), None
         )
         if drawn is not None:
-            what = f" ({drawn.narration})" if drawn.narration else ""
+            what = f" ({decode(drawn.narration)})" if drawn.narration else ""
             raise ServiceError(
                 f"Your last move stands: chance followed it{what}, and a takeback never undoes "
                 "a throw, a draw or a reveal."
@@ -211,7 +212,8 @@ class Takebacks:
             ):
                 whose = "Your last move" if made is move else "A move made since yours"
                 raise ServiceError(
-                    f"{whose} showed hidden information ({made.narration or 'a reveal'}), and a "
+                    f"{whose} showed hidden information "
+                    f"({decode(made.narration) or 'a reveal'}), and a "
                     "takeback never undoes a reveal: your move stands."
                 )
         others = [e for e in moves[1:] if e.actor != seat]
@@ -250,9 +252,10 @@ class Takebacks:
         tag = seat_tag(plan.seat)
         if plan.asked:
             more = f"; {plural(plan.undoes, 'move')} made since undone too" if plan.undoes else ""
-            said = f"{tag} took back a move, with everyone's agreement{more}: {plan.move.narration}"
+            undone = decode(plan.move.narration)
+            said = f"{tag} took back a move, with everyone's agreement{more}: {undone}"
         else:
-            said = f"{tag} took back their last move: {plan.move.narration}"
+            said = f"{tag} took back their last move: {decode(plan.move.narration)}"
         entry = event_entry(plan.seat, takeback_event(plan.target)[1:], said)
         await self.writer.write(
             game,
@@ -269,7 +272,7 @@ class Takebacks:
             steps=(),
             actor=None if plan.asked else plan.seat,
             version=game.version,
-            undone=plan.move.narration,
+            undone=decode(plan.move.narration),
         )
         await self.automatic.after_change(game, moved=None)
         return result
@@ -297,7 +300,7 @@ class _TakebackPlan:
             version=game.version,
             asked=self.asked,
             agreed=agreed & self.asked,
-            move=self.move.narration,
+            move=decode(self.move.narration),
             undoes=self.undoes,
             new=new,
         )

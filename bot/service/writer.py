@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engines.core import CHANCE, Outcome, Seat, Step
+from bot.engines.messages import encode
 from bot.live import LiveGame
 from bot.service.common import (
     OUT_OF_DATE,
@@ -95,6 +96,9 @@ class Writer:
                 for s in steps
             ),
         ]
+        # Issue 33: narration is kept as data (a message id and its
+        # arguments), so each reader can have it in their language.
+        entries = [replace(e, narration=encode(e.narration)) for e in entries]
         version = game.version + len(entries)
         after = after_seats(game.seats, seats or {}, handover)
         if outcome is None and new_state is not None and status != "lobby":

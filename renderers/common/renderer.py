@@ -45,17 +45,23 @@ class ViewRenderer:
         cls.draw_filled = None if filled is None else staticmethod(filled)
 
     def board(
-        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME, lang: str = "en"
     ) -> Image.Image:
-        return type(self).draw_board(view, names=names, theme=theme)
+        return type(self).draw_board(view, names=names, theme=theme, lang=lang)
 
     def private(
-        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME, lang: str = "en"
     ) -> Image.Image:
-        return type(self).draw_private(view, names=names, theme=theme)
+        return type(self).draw_private(view, names=names, theme=theme, lang=lang)
 
     def filled_board(
-        self, view: Any, *, names: Sequence[str], height: int, theme: Theme = DEFAULT_THEME
+        self,
+        view: Any,
+        *,
+        names: Sequence[str],
+        height: int,
+        theme: Theme = DEFAULT_THEME,
+        lang: str = "en",
     ) -> Image.Image:
         """The board for a canvas ``height`` tall (a replay's frame, sized
         for the game's tallest board): a game whose board grows and shrinks
@@ -63,5 +69,5 @@ class ViewRenderer:
         other draws its board."""
         filled = type(self).draw_filled
         if filled is None:
-            return self.board(view, names=names, theme=theme)
-        return filled(view, names=names, theme=theme, height=height)
+            return self.board(view, names=names, theme=theme, lang=lang)
+        return filled(view, names=names, theme=theme, height=height, lang=lang)

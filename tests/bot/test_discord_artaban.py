@@ -221,9 +221,9 @@ async def test_the_set_up_image_names_what_the_menu_offers(
     hints: list[str] = []
     real = rendering.render_png
 
-    def recording(engine: str, kind: str, view: Any, names: Any) -> bytes:
+    def recording(engine: str, kind: str, view: Any, names: Any, lang: str = "en") -> bytes:
         with record_text() as records:
-            data = real(engine, kind, view, names)
+            data = real(engine, kind, view, names, lang)
         if kind == "private":
             hints.append(" ".join(r.text for r in records))
         return data

@@ -476,8 +476,8 @@ class Drawn:
         real_png = rendering.render_png
         real_renderer = rendering.get_renderer
 
-        def png(engine: str, kind: str, view: Any, names: Any) -> bytes:
-            data = real_png(engine, kind, view, names)
+        def png(engine: str, kind: str, view: Any, names: Any, lang: str = "en") -> bytes:
+            data = real_png(engine, kind, view, names, lang)
             self.by_bytes[data].append((kind, view))
             return data
 

@@ -23,7 +23,9 @@ from bot.rendering import RenderPool, RenderTimeout, render_png
 _release = threading.Event()
 
 
-def hung_render(engine_name: str, kind: str, view: Any, names: Sequence[str]) -> bytes:
+def hung_render(
+    engine_name: str, kind: str, view: Any, names: Sequence[str], lang: str = "en"
+) -> bytes:
     """Stands in for render_png (in the worker too: it is pickled by name)."""
     _release.wait(3600)
     return b""

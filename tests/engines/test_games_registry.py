@@ -14,7 +14,7 @@ from bot.players import BASELINES
 from renderers import RENDERERS
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = {"__init__", "core", "compiled", "games", "playouts"}
+SHARED = {"__init__", "core", "compiled", "games", "messages", "playouts"}
 """The engines' modules that belong to no one game."""
 
 

@@ -13,6 +13,7 @@ from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import reply
 from bot.engines.core import GameError
+from bot.engines.messages import decode
 from bot.outgoing import Style, discord_time, fill_seats, plain_name, plural
 from bot.replay import load_record
 from bot.service import GameService, LiveGame
@@ -138,7 +139,7 @@ def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
     for entry in entries:
         if not entry.narration:
             continue
-        said = fill_seats(entry.narration, game, Style.PLAIN)
+        said = fill_seats(decode(entry.narration), game, Style.PLAIN)
         lines.append(f"{_utc(entry.created_at)}  {said}")
     if game.is_over and game.outcome is not None:
         outcome = game.outcome

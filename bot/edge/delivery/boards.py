@@ -31,6 +31,7 @@ from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
+from bot.engines.messages import decode
 from bot.outgoing import (
     clip,
     mention,
@@ -88,7 +89,7 @@ class Boards:
         before = row.awaited if row is not None else frozenset()
         since = row.version if row is not None else 0
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
-        narrations = [e.narration for e in entries if e.narration]
+        narrations = [decode(e.narration) for e in entries if e.narration]
         chance = any(e.actor == CHANCE for e in entries)
         # A simultaneous phase (several seats to move: commits, set-ups) that
         # resolved is a public event (the reveal) worth a new message, even
@@ -255,7 +256,7 @@ class Boards:
         in a DM), a link to the game, and :meth:`final_files` at the end."""
         since = max(0, game.version - NARRATION_LINES * 4)
         entries = await self.bot.store.log(game.id, after_seq=since, up_to=game.version)
-        narrations = [e.narration for e in entries if e.narration]
+        narrations = [decode(e.narration) for e in entries if e.narration]
         # The end: the last moves before the result; else what led to this board.
         narrations = narrations[-2:] if game.is_over else narrations[-NARRATION_LINES:]
         everyone = set(range(len(game.seats)))

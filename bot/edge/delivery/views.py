@@ -22,6 +22,7 @@ from bot.edge.delivery.texts import (
 from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import Seat
+from bot.engines.messages import decode
 from bot.outgoing import (
     clip,
     discord_time,
@@ -157,7 +158,7 @@ class PrivateViews:
         two at most."""
         tag = f"{{p{seat}}}"
         entries = await self.bot.store.log(game.id, after_seq=max(0, since), up_to=game.version)
-        said = [e.narration for e in entries if tag in e.narration]
+        said = [decode(e.narration) for e in entries if tag in e.narration]
         return clip(" ".join(fill_seats(n, game) for n in said[-2:]), VIEW_NOTE_CHARS)
 
     async def send_private(
