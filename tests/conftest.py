@@ -117,7 +117,13 @@ TESTS = Path(__file__).resolve().parent
 #: The harness that feeds interactions through discord.py's real dispatch,
 #: and the helpers that play through it.
 DISPATCH_HELPERS = frozenset(
-    {"tests.discord_harness", "tests.bot.driver", "tests.bot.menu_player", "tests.bot.week"}
+    {
+        "tests.discord_harness",
+        "tests.bot.driver",
+        "tests.bot.menu_player",
+        "tests.bot.week",
+        "tests.i18n.whole_games",
+    }
 )
 
 #: The slow lane: whole games through dispatch, weeks of a server, long
@@ -135,6 +141,7 @@ SLOW = frozenset(
         # The demo's seeded games, drawn (a module fixture plays them).
         "bot/test_demo.py",
         # Whole games through dispatch.
+        "i18n/test_whole_games.py",
         "bot/test_menus_stay_usable.py::test_whole_game_from_menus_already_sent",
         "bot/test_discord_sangram.py::test_whole_sangram_game",
         "bot/test_discord_artaban.py::test_whole_artaban_game",
