@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, cast
 
 from bot.engines.core import InvalidOptions, excerpt
+from bot.engines.messages import Msg
 from bot.timekeeping import format_duration, parse_duration
 
 __all__ = [
@@ -235,7 +236,7 @@ def _parse_reminders(text: str) -> float | Literal["game"] | None:
     if word in _OFF:
         return None
     try:
-        return parse_duration(word, "A reminder")
+        return parse_duration(word, Msg("A reminder"))
     except InvalidOptions as exc:
         raise InvalidOptions(f"{exc} Or `game` (as the game says) or `off`.") from None
 
