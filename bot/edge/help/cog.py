@@ -16,6 +16,7 @@ from bot.edge.lobby.lobby import GameHelpButton
 from bot.edge.replies import reply
 from bot.engines import ENGINES
 from bot.engines.core import Engine
+from bot.i18n import N_
 
 GAME_LINES: Final = {
     "mahabharata": "draft dice to win the epic's leaders and build a secret Pati behind "
@@ -88,7 +89,7 @@ def help_view() -> discord.ui.View:
 
 class HelpCog(commands.Cog):
     @app_commands.command(
-        name="help", description="How to start playing, the key commands, and the games"
+        name="help", description=N_("How to start playing, the key commands, and the games")
     )
     async def help(self, itx: discord.Interaction[Any]) -> None:
         await reply(itx, help_text(), view=help_view())
