@@ -132,7 +132,7 @@ def describe(
         t(
             lang,
             "New games start with: {options} (a lobby's own options come first).",
-            options=defaults.describe(),
+            options=table_words(defaults, lang),
         ),
         t(lang, "Moderators change one with `/moderate settings <name>`."),
     ]
@@ -143,6 +143,40 @@ def _said(exc: Exception) -> str:
     """A refusal's sentence, a message (:class:`~bot.i18n.Msg`) when it is one."""
     first = exc.args[0] if exc.args else None
     return first if isinstance(first, str) and len(exc.args) == 1 else str(exc)
+
+
+def clock_words(rule: ClockRule, lang: str = DEFAULT) -> str:
+    """:meth:`ClockRule.describe` in ``lang`` (the English is the same)."""
+    if rule.per_move:
+        return t(lang, "{time} per move", time=format_duration(rule.initial))
+    return t(
+        lang,
+        "{bank} to start, {extra} more after each move",
+        bank=format_duration(rule.initial),
+        extra=format_duration(rule.increment),
+    )
+
+
+def table_words(options: TableOptions, lang: str = DEFAULT) -> str:
+    """:meth:`TableOptions.describe` in ``lang`` (the English is the same):
+    the clock, the timeout policy and the reminders new games get."""
+    parts = [
+        t(lang, "clock {clock}", clock=clock_words(options.clock, lang))
+        if options.clock
+        else t(lang, "no clock"),
+        t(lang, "on timeout: {policy}", policy=options.timeout),
+    ]
+    if options.reminder == "auto":
+        parts.append(t(lang, "reminders follow the clock"))
+    elif options.reminder is None:
+        parts.append(t(lang, "no reminders"))
+    else:
+        parts.append(t(lang, "reminders after {delay}", delay=format_duration(options.reminder)))
+    if not options.rated:
+        parts.append(t(lang, "not rated"))
+    if not options.takeback:
+        parts.append(t(lang, "no takebacks"))
+    return "; ".join(parts)
 
 
 def role_mention(role_id: int) -> str:
@@ -520,7 +554,7 @@ class ServerSettingsChanges:
             itx,
             "clock",
             rule.format(),
-            t(lang, "Saved: new games get a clock of {clock}.", clock=rule.describe()),
+            t(lang, "Saved: new games get a clock of {clock}.", clock=clock_words(rule, lang)),
         )
 
     @refusing
