@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot.engines import get_engine
 from bot.engines.core import GameError
-from bot.i18n import N_, Msg
+from bot.i18n import DEFAULT, N_, Msg, t
 from bot.service import Player
 
 if TYPE_CHECKING:
@@ -94,6 +94,36 @@ async def game_here(
     return record
 
 
+STATUS_WORDS = {
+    "lobby": N_("lobby"),
+    "active": N_("active"),
+    "finished": N_("finished"),
+    "abandoned": N_("abandoned"),
+}
+"""A game's status as its suggestion names it."""
+
+
+def game_choice_name(record: GameRecord, lang: str = DEFAULT) -> str:
+    """A game as Discord suggests it: ``#12 Artaban (active)``."""
+    status = STATUS_WORDS.get(record.status)
+    return t(
+        lang,
+        "#{game_id} {title} ({status})",
+        game_id=record.id,
+        title=t(lang, get_engine(record.engine).title),
+        status=t(lang, status) if status is not None else record.status,
+    )[:100]
+
+
+async def _language(itx: discord.Interaction[Any]) -> str:
+    """The reader's language, for suggestions (English if it cannot be told)."""
+    languages = getattr(itx.client, "languages", None)
+    if languages is None:
+        return DEFAULT
+    lang: str = await languages.for_reader(itx)
+    return lang
+
+
 def _store(itx: discord.Interaction[Any]) -> GameStore:
     store: GameStore = itx.client.store
     return store
@@ -105,8 +135,9 @@ async def channel_game_choices(
     """This channel's games with one of ``statuses``, newest first, whose
     number holds what was typed."""
     records = await _store(itx).games_in_channel(itx.channel_id or 0, statuses=statuses)
+    lang = await _language(itx)
     choices: Choices = [
-        app_commands.Choice(name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id)
+        app_commands.Choice(name=game_choice_name(r, lang), value=r.id)
         for r in reversed(records)
         if current.strip("#") in str(r.id)
     ]
@@ -134,10 +165,9 @@ class MyGame(GameNumber):
         current = str(value)
         records = await _store(itx).games_of_user(itx.user.id)
         here = [r for r in records if r.channel_id == itx.channel_id] or records
+        lang = await _language(itx)
         choices: Choices = [
-            app_commands.Choice(
-                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
-            )
+            app_commands.Choice(name=game_choice_name(r, lang), value=r.id)
             for r in here
             if current.strip("#") in str(r.id)
         ]

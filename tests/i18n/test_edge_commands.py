@@ -283,3 +283,14 @@ async def test_a_failed_command_is_answered_in_the_readers_language(fake: FakeDi
     assert failure_sentence(app_commands.NoPrivateMessage()) == (
         "This command works in a server, not in direct messages."
     )
+
+
+async def test_game_suggestions_name_the_game_in_the_readers_language(fake: FakeDiscord) -> None:
+    asha = fake.user("asha", locale="hi")
+    game_id, _ = await open_lobby_as(fake, "sangram", asha)
+    hindi = await fake.autocomplete(asha, "game board", "game", game="")
+    assert hindi and hindi[0]["name"] == f"#{game_id} संग्राम (लॉबी)", hindi
+    chitra = fake.user("chitra")
+    other, _ = await open_lobby_as(fake, "artaban", chitra)
+    english = await fake.autocomplete(chitra, "game board", "game", game="")
+    assert english[0]["name"] == f"#{other} Artaban (lobby)", english
