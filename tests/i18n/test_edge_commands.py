@@ -129,7 +129,7 @@ async def test_a_lobby_is_posted_in_the_servers_language_with_its_buttons(
     _, lobby = await open_lobby_as(fake, "artaban", asha)
     text = lobby.content or ""
     assert_hindi(text)
-    assert "आर्टबान" in text and "खिलाड़ी" in text
+    assert "आर्टाबान" in text and "खिलाड़ी" in text
     labels = [b["label"] for b in fake.buttons(lobby)]
     assert {"शामिल हों", "छोड़ें", "शुरू करें", "विकल्प", "नियम"} <= set(labels), labels
     join = fake.find_button(lobby, label="शामिल हों")
