@@ -164,7 +164,7 @@ def table_words(options: TableOptions, lang: str = DEFAULT) -> str:
         t(lang, "clock {clock}", clock=clock_words(options.clock, lang))
         if options.clock
         else t(lang, "no clock"),
-        t(lang, "on timeout: {policy}", policy=options.timeout),
+        t(lang, "on timeout: {policy}", policy=t(lang, options.timeout)),
     ]
     if options.reminder == "auto":
         parts.append(t(lang, "reminders follow the clock"))
@@ -627,7 +627,7 @@ class ServerSettingsChanges:
                 lang,
                 "Saved: in new games, the automatic player plays at level **{level}** when a "
                 "clock runs out and in a seat a person left.",
-                level=level,
+                level=t(lang, level),
             ),
         )
 
