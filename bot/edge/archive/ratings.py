@@ -26,6 +26,7 @@ from bot.edge.delivery.texts import jump_url
 from bot.edge.refusals import refusing
 from bot.edge.replies import reply
 from bot.engines import ENGINES
+from bot.i18n import N_
 from bot.outgoing import MAX_CONTENT, discord_time, safe_name
 from bot.tournament.ratings import (
     PROVISIONAL_GAMES,
@@ -154,8 +155,8 @@ class RatingsCog(commands.Cog):
 
     # -- /leaderboard ----------------------------------------------------
 
-    @app_commands.command(name="leaderboard", description="The best players of a game here")
-    @app_commands.describe(game="Which game")
+    @app_commands.command(name="leaderboard", description=N_("The best players of a game here"))
+    @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(
@@ -215,9 +216,10 @@ class RatingsCog(commands.Cog):
 
     # -- /rating ---------------------------------------------------------
 
-    @app_commands.command(name="rating", description="Your ratings here (or another player's)")
+    @app_commands.command(name="rating", description=N_("Your ratings here (or another player's)"))
     @app_commands.describe(
-        user="Whose ratings (you, if left out)", game="One game only (all games if left out)"
+        user=N_("Whose ratings (you, if left out)"),
+        game=N_("One game only (all games if left out)"),
     )
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
@@ -270,8 +272,10 @@ class RatingsCog(commands.Cog):
 
     # -- /profile --------------------------------------------------------
 
-    @app_commands.command(name="profile", description="A player's games, ratings and results here")
-    @app_commands.describe(user="Whose profile")
+    @app_commands.command(
+        name="profile", description=N_("A player's games, ratings and results here")
+    )
+    @app_commands.describe(user=N_("Whose profile"))
     @app_commands.guild_only()
     async def profile(self, itx: discord.Interaction[Any], user: discord.User) -> None:
         await self._profile(itx, user)
