@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -36,6 +36,7 @@ __all__ = [
     "describe_review_shot",
     "describe_standings",
     "fit",
+    "game_title",
     "seat_names",
 ]
 
@@ -230,10 +231,29 @@ def describe_leaderboard(title: str, rows: Sequence[LeaderRow], *, lang: str) ->
     return fit(parts)
 
 
-def describe_standings(title: str, when: str, rows: Sequence[StandingRow], *, lang: str) -> str:
-    """A tournament's standings image: the tournament, when, and each row
-    (place, name, points, games)."""
-    parts = Parts(head=[t(lang, "Standings of {title}, {when}.", title=title, when=when)])
+def describe_standings(
+    title: str,
+    rows: Sequence[StandingRow],
+    *,
+    round: int,
+    rounds: int,
+    final: bool,
+    lang: str,
+) -> str:
+    """A tournament's standings image: the tournament, after which round,
+    and each row (place, name, points, games)."""
+    head = (
+        t(lang, "Final standings of {title}.", title=title)
+        if final
+        else t(
+            lang,
+            "Standings of {title} after round {round} of {rounds}.",
+            title=title,
+            round=round,
+            rounds=rounds,
+        )
+    )
+    parts = Parts(head=[head])
     for row in rows:
         parts.body.append(
             t(
@@ -248,25 +268,30 @@ def describe_standings(title: str, when: str, rows: Sequence[StandingRow], *, la
     return fit(parts)
 
 
+def game_title(engine_name: str, game_id: int, lang: str) -> str:
+    """A game's name and number (``Mahabharata #12``) in ``lang``."""
+    return t(lang, _module(engine_name).TITLE, id=game_id)
+
+
 def describe_replay(
-    title: str,
+    engine_name: str,
     game_id: int,
     names: Sequence[str],
     *,
     moves: int,
     frames: int,
-    result: str | None,
+    ranking: Sequence[Iterable[int]] | None,
+    reason: str = "",
     lang: str,
 ) -> str:
     """An animated replay: the game, the players, how many moves it shows,
-    and the result (``None``: still being played)."""
+    and the result (``ranking`` None: still being played)."""
     parts = Parts(
         head=[
             t(
                 lang,
-                "Animated replay of {game} #{id}, played by {players}.",
-                game=title,
-                id=game_id,
+                "Animated replay of {game}, played by {players}.",
+                game=game_title(engine_name, game_id, lang),
                 players=listing(lang, names),
             )
         ]
@@ -280,43 +305,48 @@ def describe_replay(
             frames=frames,
         )
     )
-    if result:
-        parts.tail.append(t(lang, "Result: {result}", result=said(result, names, lang)))
-    else:
+    if ranking is None:
         parts.tail.append(t(lang, "The game is still being played."))
+    else:
+        places = [sorted(seats) for seats in ranking]
+        parts.tail += ranking_sentence(lang, names, places, None)
+        if reason:
+            parts.tail.append(said(reason, names, lang))
     return fit(parts)
 
 
 def describe_review_shot(
-    title: str,
+    engine_name: str,
     game_id: int,
     names: Sequence[str],
     *,
     move: int,
     last_move: int,
     lines: Sequence[str],
-    private: bool,
     lang: str,
+    view: Any = None,
+    private: bool = False,
 ) -> str:
-    """One frame of ``/game review``: the game, the move shown and what
-    happened in it; ``private``: the reviewer's own view of that moment."""
+    """One frame of ``/game review``: the game, the move shown, the position
+    (``view``: the public view at that frame, or with ``private`` the
+    reviewer's own view of that moment) and what happened in it."""
+    title = game_title(engine_name, game_id, lang)
     if move == 0:
-        where = t(lang, "{game} #{id} at the start.", game=title, id=game_id)
+        where = t(lang, "{game} at the start.", game=title)
     else:
         where = t(
-            lang,
-            "{game} #{id} after move {move} of {last}.",
-            game=title,
-            id=game_id,
-            move=move,
-            last=last_move,
+            lang, "{game} after move {move} of {last}.", game=title, move=move, last=last_move
         )
     kind = t(lang, "What only you saw at that moment.") if private else t(lang, "The public board.")
+    names = list(names)
+    if view is None:
+        parts = Parts()
+    elif private:
+        parts = _module(engine_name).private(view, names, lang)
+    else:
+        parts = _module(engine_name).board(view, names, lang, None)
+    parts.head = [kind, where, *parts.head]
     happened = " ".join(said(line, names, lang) for line in lines if line)
-    parts = Parts(head=[kind, where])
     if happened:
-        parts.tail.append(t(lang, "Last move: {move}", move=happened))
+        parts.tail = [t(lang, "Last move: {move}", move=happened)]
     return fit(parts)
-
-
-Describer = Callable[..., Parts]
