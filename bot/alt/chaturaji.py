@@ -136,20 +136,21 @@ def _head(view: ChaturajiView, names: list[str], lang: str) -> list[str]:
     ]
 
 
+DIE_STATES: Final = {
+    "void": N_("{army} {rolled} ({piece}, void)"),
+    "used": N_("{army} {rolled} ({piece}, used)"),
+    "open": N_("{army} {rolled} ({piece}, to use)"),
+}
+
+
 def _die(lang: str, die: DieView) -> str:
-    if die.void:
-        state = t(lang, "void")
-    elif die.used:
-        state = t(lang, "used")
-    else:
-        state = t(lang, "to use")
+    state = "void" if die.void else "used" if die.used else "open"
     return t(
         lang,
-        "{army} {rolled} ({piece}, {state})",
+        DIE_STATES[state],
         army=army(lang, die.army),
         rolled=die.rolled,
         piece=piece(lang, die.kind) if die.kind else "-",
-        state=state,
     )
 
 

@@ -11,10 +11,10 @@ from bot.engines.kauda_baji_views import KaudaBajiView, MoveView
 from bot.i18n import N_, t, tn
 
 SIDES: Final = {
-    "bottom": N_("bottom"),
-    "right": N_("right"),
-    "top": N_("top"),
-    "left": N_("left"),
+    "bottom": N_("bottom seat"),
+    "right": N_("right seat"),
+    "top": N_("top seat"),
+    "left": N_("left seat"),
 }
 TITLE: Final = N_("Kauda Baji #{id}")
 

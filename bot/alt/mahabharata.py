@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.alt import Parts, listing, name_of, ranking_sentence, said, who
-from bot.engines.mahabharata_views import LastPickView, LeaderView, MahabharataView
+from bot.engines.mahabharata_views import DieView, LastPickView, LeaderView, MahabharataView
 from bot.i18n import N_, t, tn
 
 KINDS: Final = {
@@ -93,19 +93,7 @@ def board(
                     t(
                         lang,
                         "Dice taken: {dice}.",
-                        dice=listing(
-                            lang,
-                            (
-                                t(
-                                    lang,
-                                    "d{die} {face} by {name}",
-                                    die=d.index,
-                                    face=kind(lang, d.face or d.kind),
-                                    name=name_of(names, d.taken_by),
-                                )
-                                for d in taken
-                            ),
-                        ),
+                        dice=listing(lang, (_taken(lang, names, d) for d in taken)),
                     )
                 )
     body.extend(_leaders(view, names, lang))
@@ -113,6 +101,16 @@ def board(
     if last:
         parts.tail.append(last)
     return parts
+
+
+def _taken(lang: str, names: list[str], die: DieView) -> str:
+    return t(
+        lang,
+        "d{die} {face} by {name}",
+        die=die.index,
+        face=kind(lang, die.face or die.kind),
+        name=name_of(names, die.taken_by),
+    )
 
 
 def _head(

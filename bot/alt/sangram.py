@@ -125,6 +125,16 @@ def _head(
     return [limit, doing]
 
 
+def _in_hand(lang: str, c: CardView) -> str:
+    return t(
+        lang,
+        "{card} (strength {strength}, {britishers} Britishers)",
+        card=card(lang, c),
+        strength=c.strength,
+        britishers=c.britishers,
+    )
+
+
 def private(view: SangramView, names: list[str], lang: str) -> Parts:
     me = view.me
     parts = Parts()
@@ -135,20 +145,7 @@ def private(view: SangramView, names: list[str], lang: str) -> Parts:
         t(
             lang,
             "Your hand in Sangram: {cards}.",
-            cards=listing(
-                lang,
-                (
-                    t(
-                        lang,
-                        "{card} (strength {strength}, {britishers} Britishers)",
-                        card=card(lang, c),
-                        strength=c.strength,
-                        britishers=c.britishers,
-                    )
-                    for c in me.hand
-                ),
-            )
-            or "-",
+            cards=listing(lang, (_in_hand(lang, c) for c in me.hand)) or "-",
         )
     )
     if me.committed is not None:
