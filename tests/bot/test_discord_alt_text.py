@@ -41,7 +41,8 @@ async def whole_game(
 ) -> tuple[FakeDiscord, list[FakeUser], int]:
     """A game played to its end by ``/game play``, with the server and every
     player (and a follower of every board) in ``lang``; a private view
-    asked for (``/game hand``), the replay posted and a review at the end."""
+    asked for (``/game hand``), the replay posted, a review and the
+    leaderboard at the end."""
     fake = await FakeDiscord.start(make_bot(tmp_path / "chaupal.sqlite3", 5), guild_locale=lang)
     users = [fake.user(name, locale=lang) for name in ("asha", "bhima", "chitra")[:players]]
     follower = fake.user("dev", locale=lang)
@@ -73,6 +74,7 @@ async def whole_game(
     assert game_over.is_over
     await fake.slash(users[0], "game replay", game=game_id)
     await fake.slash(users[0], "game review", game=game_id)
+    await fake.slash(follower, "leaderboard", game=game)
     return fake, [*users, follower], game_id
 
 
@@ -89,8 +91,9 @@ async def test_every_image_of_a_whole_game_is_described_in_its_messages_language
     fake, _users, _ = await whole_game(tmp_path, game, players, lang, options)
     shown = images(fake.world.sent)
     kinds = {name.rsplit("-", 1)[-1] for _, name, _ in shown}
-    # Boards, private views, the replay and the review's images were all sent.
-    assert {"private.png", "replay.gif", "review.png"} <= kinds, kinds
+    # Boards, private views, the replay, the review's images and the
+    # leaderboard (``leaderboard-<game>.png``) were all sent.
+    assert {"private.png", "replay.gif", "review.png", f"{game}.png"} <= kinds, kinds
     assert any(s.route.startswith("dm.") for s, _, _ in shown)
     for s, name, description in shown:
         assert description, (s, name)
