@@ -119,3 +119,41 @@ async def test_every_image_of_a_whole_game_is_described_in_its_messages_language
     assert not any(marker in (d or "") for d in public), marker
     assert any(marker in (d or "") for _, _, d in shown), "no private description was sent"
     await fake.close()
+
+
+async def test_a_tournaments_standings_images_are_described(tmp_path: Path) -> None:
+    """The final announcement's standings (the server's language) and
+    ``/tournament standings`` (the asker's): each image described, every
+    player in it, in the message's language."""
+    from tests.bot.driver import resign
+    from tests.bot.test_discord_tournaments import Cup
+
+    cup = Cup(tmp_path / "cup.sqlite3", 11)
+    await cup.open(3)
+    tid, announcement = await cup.new("artaban", "round_robin")
+    await cup.join_everyone(announcement)
+    await cup.start()
+    languages = bot_of(cup.fake).languages
+    await languages.choose_for_server(cup.fake.guild_id, "hi")
+    await languages.choose_for_player(cup.players[0].id, "qps")
+    for round in (1, 2, 3):
+        for table in await cup.tables(round):
+            if table.game_id is not None:
+                await resign(cup.fake, cup.by_id[table.seats[1]], game=table.game_id)
+        await cup.fake.settle()
+    assert (await cup.record()).status == "finished"
+    mark = len(cup.fake.sent)
+    out = await cup.fake.slash(cup.players[0], "tournament standings", tournament=tid)
+    final = [
+        (s, d)
+        for s, name, d in images(cup.fake.world.sent[:mark])
+        if name == "standings.png" and not s.ephemeral
+    ]
+    asked = [(s, d) for s, name, d in images(out) if name == "standings.png"]
+    assert final and asked
+    for (s, description), lang in [*((f, "hi") for f in final), *((a, "qps") for a in asked)]:
+        assert description and len(description) <= 1024, (s, description)
+        assert in_language(lang, description), (lang, description)
+        for player in cup.players:
+            assert player.name in description, (player.name, description)
+    await cup.fake.close()
