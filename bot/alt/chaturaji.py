@@ -78,7 +78,7 @@ def board(
     moves = view.turn_moves or view.last_moves
     if moves:
         parts.tail.append(
-            t(lang, "Last move: {move}", move=listing(lang, (_move(lang, m) for m in moves)) + ".")
+            t(lang, "Last turn: {moves}.", moves=listing(lang, (_move(lang, m) for m in moves)))
         )
     return parts
 
@@ -96,7 +96,17 @@ def _head(view: ChaturajiView, names: list[str], lang: str) -> list[str]:
     mover = name_of(names, view.to_play) if view.to_play is not None else None
     turn = army(lang, view.turn)
     if view.phase == "start":
-        return [t(lang, "Martian Chaturaji: the dice are rolled to find who starts.")]
+        out = [t(lang, "Martian Chaturaji: the dice are rolled to find who starts.")]
+        if view.start_rolls:
+            rolls = zip(view.armies, view.start_rolls, strict=False)
+            out.append(
+                t(
+                    lang,
+                    "Rolled so far: {rolls}.",
+                    rolls=listing(lang, (f"{army(lang, a.army)} {n}" for a, n in rolls)),
+                )
+            )
+        return out
     if view.phase == "choose":
         return [t(lang, "Martian Chaturaji: {name} chooses the army that starts.", name=mover)]
     if view.phase == "reenter":

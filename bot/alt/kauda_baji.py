@@ -51,7 +51,7 @@ def board(
             sentence += " " + t(lang, "Finished in place {place}.", place=p.place)
         parts.body.append(sentence)
     if view.last_move is not None:
-        parts.tail.append(_move(view.last_move, names, lang))
+        parts.tail += _move(view.last_move, names, lang)
     elif view.news:
         parts.tail.append(t(lang, "Last move: {move}", move=said(view.news, names, lang)))
     return parts
@@ -92,21 +92,22 @@ def _head(view: KaudaBajiView, names: list[str], lang: str) -> list[str]:
     ]
 
 
-def _move(move: MoveView, names: list[str], lang: str) -> str:
-    text = tn(
-        lang,
-        "Last move: {name} moved {n} piece from {frm} to {to}",
-        "Last move: {name} moved a tuple of {n} from {frm} to {to}",
-        move.size,
-        name=name_of(names, move.player),
-        frm=move.frm,
-        to=move.to,
-    )
-    if move.values:
-        text += " " + t(lang, "with {values}", values=listing(lang, (str(v) for v in move.values)))
+def _move(move: MoveView, names: list[str], lang: str) -> list[str]:
+    out = [
+        tn(
+            lang,
+            "Last move: {name} moved {n} piece from {frm} to {to} with {values}.",
+            "Last move: {name} moved a tuple of {n} from {frm} to {to} with {values}.",
+            move.size,
+            name=name_of(names, move.player),
+            frm=move.frm,
+            to=move.to,
+            values=listing(lang, (str(v) for v in move.values)) or "-",
+        )
+    ]
     if move.killed:
-        text += ", " + t(lang, "killing on {squares}", squares=listing(lang, move.killed))
-    return text + "."
+        out.append(t(lang, "It killed on {squares}.", squares=listing(lang, move.killed)))
+    return out
 
 
 def private(view: KaudaBajiView, names: list[str], lang: str) -> Parts:

@@ -64,6 +64,17 @@ def board(view: SangramView, names: list[str], lang: str, waiting: tuple[int, ..
                 ),
             )
         )
+    for grown in view.grow_reveals if view.final is None else ():
+        body.append(
+            t(
+                lang,
+                "In round {round} {name} showed a hand of strength {strength}: {cards}.",
+                round=grown.round,
+                name=name_of(names, grown.seat),
+                strength=grown.total_strength,
+                cards=cards(lang, grown.cards),
+            )
+        )
     if view.drawn is not None:
         body.append(t(lang, "Drawn by a Sarthi: {card}.", card=card(lang, view.drawn)))
     if view.volunteers:
