@@ -164,23 +164,29 @@ def _die(lang: str, die: DieView) -> str:
     )
 
 
+MOVES: Final = {
+    (False, False): N_("{army} {piece} {frm} to {to}"),
+    (True, False): N_("{army} {piece} {frm} to {to} capturing on {squares}"),
+    (False, True): N_("{army} {piece} {frm} to {to} becoming a {promoted}"),
+    (True, True): N_(
+        "{army} {piece} {frm} to {to} capturing on {squares} and becoming a {promoted}"
+    ),
+}
+
+
 def _move(lang: str, move: MoveView) -> str:
     if move.frm is None:
-        text = t(lang, "{army} monarch placed on {to}", army=army(lang, move.army), to=move.to)
-    else:
-        text = t(
-            lang,
-            "{army} {piece} {frm} to {to}",
-            army=army(lang, move.army),
-            piece=piece(lang, move.kind),
-            frm=move.frm,
-            to=move.to,
-        )
-    if move.captured:
-        text += " " + t(lang, "capturing on {squares}", squares=listing(lang, move.captured))
-    if move.promoted:
-        text += " " + t(lang, "and becomes a {piece}", piece=piece(lang, move.promoted))
-    return text
+        return t(lang, "{army} monarch placed on {to}", army=army(lang, move.army), to=move.to)
+    return t(
+        lang,
+        MOVES[bool(move.captured), bool(move.promoted)],
+        army=army(lang, move.army),
+        piece=piece(lang, move.kind),
+        frm=move.frm,
+        to=move.to,
+        squares=listing(lang, move.captured),
+        promoted=piece(lang, move.promoted) if move.promoted else "",
+    )
 
 
 def private(view: ChaturajiView, names: list[str], lang: str) -> Parts:
