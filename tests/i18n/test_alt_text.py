@@ -211,3 +211,15 @@ def test_leaderboards_standings_replays_and_reviews_are_described(lang: str) -> 
         assert "It shows 40 moves in 41 pictures." in texts[3]
         assert "Place 1: Bhima." in texts[3]
         assert texts[5].endswith("Last move: Asha took d3.")
+
+
+def test_every_game_has_its_alt_text_module() -> None:
+    """Found by the game's name, as the registries find its classes."""
+    import importlib
+
+    from bot.engines.games import GAMES
+
+    for game in GAMES:
+        module = importlib.import_module(f"bot.alt.{game}")
+        assert callable(module.board) and callable(module.private), game
+        assert "{id}" in module.TITLE, game
