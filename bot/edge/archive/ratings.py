@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.edge.alt import describe_leaderboard
 from bot.edge.archive.history import player_history_view
 from bot.edge.delivery.texts import jump_url
 from bot.edge.refusals import refusing
@@ -211,7 +212,13 @@ class RatingsCog(commands.Cog):
             itx,
             content,
             ephemeral=False,
-            file=discord.File(io.BytesIO(png), filename=f"leaderboard-{game.value}.png"),
+            file=discord.File(
+                io.BytesIO(png),
+                filename=f"leaderboard-{game.value}.png",
+                description=describe_leaderboard(
+                    title, rows, lang=await self.bot.languages.for_channel(guild_id, itx)
+                ),
+            ),
         )
 
     # -- /rating ---------------------------------------------------------

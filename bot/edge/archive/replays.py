@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.edge.alt import replay_alt, review_alts
 from bot.edge.archive.texts import (
     LAST_FRAME,
     REVIEW_VERBS,
@@ -73,11 +74,19 @@ class Replays:
             raise GameError(
                 f"The replay of game #{game_id} is too big for this server's upload limit."
             )
+        languages = self.bot.languages
+        lang = await (
+            languages.for_channel(itx.guild_id, itx) if public else languages.for_reader(itx)
+        )
         await reply(
             itx,
             replay_text(game, drawn),
             ephemeral=not public,
-            file=discord.File(io.BytesIO(drawn.data), filename=replay_filename(game.id)),
+            file=discord.File(
+                io.BytesIO(drawn.data),
+                filename=replay_filename(game.id),
+                description=replay_alt(game, drawn, lang),
+            ),
         )
 
     async def _started_here(
@@ -94,7 +103,9 @@ class Replays:
         with ⏮ ◀ ▶ ⏭ and a "move k" menu (:class:`bot.edge.archive.texts.ReviewStep`)."""
         await self._started_here(itx, game_id, "Review")
         await itx.response.defer(ephemeral=True, thinking=True)
-        content, files, view = await self._review(itx.user.id, game_id, LAST_FRAME)
+        content, files, view = await self._review(
+            itx.user.id, game_id, LAST_FRAME, await self.bot.languages.for_reader(itx)
+        )
         await reply(itx, content, files=files, view=view)
 
     @refusing
@@ -113,15 +124,18 @@ class Replays:
             raise GameError(f"Game #{step.game_id} is not there any more.")
         # Drawing may wait behind another image in the render pool.
         await itx.response.defer()
-        content, files, view = await self._review(itx.user.id, step.game_id, target)
+        content, files, view = await self._review(
+            itx.user.id, step.game_id, target, await self.bot.languages.for_reader(itx)
+        )
         await itx.edit_original_response(
             content=clip(content), attachments=files, view=view, allowed_mentions=NO_PINGS
         )
 
     async def _review(
-        self, user_id: int, game_id: int, target: int
+        self, user_id: int, game_id: int, target: int, lang: str
     ) -> tuple[str, list[discord.File], discord.ui.View]:
-        """The text, images and components of a review at frame ``target``."""
+        """The text, images and components of a review at frame ``target``
+        (the images described in ``lang``, the reviewer's)."""
         game = await self.bot.service.get(game_id)
         full = await load_record(self.bot.store, game_id)
         # The hidden-information rule: a seat's own view, to whoever held it
@@ -130,10 +144,21 @@ class Replays:
         reader = Reader.of(user_id, game.seats, full.lines) if game.is_over else None
         shot = await self.bot.renders.shot(full, target, reader)
         step = ReviewStep(user_id, game_id, shot.index)
-        files = [discord.File(io.BytesIO(shot.board), filename=f"chaupal-{game_id}-review.png")]
+        board_alt, mine_alt = await review_alts(game, full, shot, reader, lang)
+        files = [
+            discord.File(
+                io.BytesIO(shot.board),
+                filename=f"chaupal-{game_id}-review.png",
+                description=board_alt,
+            )
+        ]
         if shot.private is not None:
             files.append(
-                discord.File(io.BytesIO(shot.private), filename=f"chaupal-{game_id}-yours.png")
+                discord.File(
+                    io.BytesIO(shot.private),
+                    filename=f"chaupal-{game_id}-yours.png",
+                    description=mine_alt,
+                )
             )
         return review_text(game, shot), files, review_view(step, shot.count, review_menus(shot))
 

@@ -193,7 +193,17 @@ class TournamentDesk:
         )
         extra: dict[str, Any] = {}
         if png is not None:
-            extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
+            extra["file"] = discord.File(
+                io.BytesIO(png),
+                filename="standings.png",
+                description=self.entries.standings_alt(
+                    record,
+                    table,
+                    players,
+                    await self.bot.languages.for_reader(itx),
+                    final=record.status == "finished",
+                ),
+            )
         await reply(itx, text, **extra)
 
     @refusing

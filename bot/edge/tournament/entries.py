@@ -24,6 +24,7 @@ from bot.director import (
     TournamentDirector,
     planned_rounds,
 )
+from bot.edge.alt import describe_standings
 from bot.edge.archive.follows import follow_view
 from bot.edge.arguments import player_of
 from bot.edge.delivery.delivery import Delivery
@@ -302,13 +303,20 @@ class Entries:
         )
         content = "\n".join([title, *podium, "Final standings:"])
         png = await self.standings_png(record, table, players, final=True)
+        alt = self.standings_alt(
+            record,
+            table,
+            players,
+            await self.bot.languages.for_channel(record.guild_id),
+            final=True,
+        )
         where = [record.channel_id]
         settings = await server_settings(self.bot.server_settings, record.guild_id)
         if settings.announcements is not None and settings.announcements not in where:
             where.append(settings.announcements)
         for channel_id in where:
             try:
-                await self.send(channel_id, record.guild_id, content, png=png)
+                await self.send(channel_id, record.guild_id, content, png=png, description=alt)
             except discord.HTTPException as exc:
                 if channel_id == record.channel_id:
                     raise
@@ -322,10 +330,13 @@ class Entries:
         *,
         png: bytes | None = None,
         view: discord.ui.View | None = None,
+        description: str | None = None,
     ) -> discord.Message:
         extra: dict[str, Any] = {}
         if png is not None:
-            extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
+            extra["file"] = discord.File(
+                io.BytesIO(png), filename="standings.png", description=description
+            )
         if view is not None:
             extra["view"] = view
         return await self.bot.get_partial_messageable(channel_id, guild_id=guild_id).send(
@@ -391,6 +402,25 @@ class Entries:
         except Exception:
             log.exception("tournament %d: standings not drawn", record.id)
             return None
+
+    def standings_alt(
+        self,
+        record: TournamentRecord,
+        table: Sequence[standings.Standing],
+        players: Mapping[int, TournamentPlayer],
+        lang: str,
+        *,
+        final: bool = False,
+    ) -> str:
+        """The standings image's description (:func:`bot.alt.describe_standings`)."""
+        return describe_standings(
+            f"{get_engine(record.engine).title} — {record.title}",
+            standing_rows(table, players),
+            round=record.round,
+            rounds=planned_rounds(record, len(players)),
+            final=final,
+            lang=lang,
+        )
 
     async def publish_game(self, game_id: int) -> None:
         try:
