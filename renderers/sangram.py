@@ -53,7 +53,15 @@ from renderers.sangram_hand import (
     strength_advance,
 )
 from renderers.sangram_kingdoms import draw_kingdoms, kingdoms_advance
-from renderers.sangram_layout import BOARD_MAX_H, BOARD_WIDTH, GAP, MARGIN, PRIVATE_WIDTH, SMALL
+from renderers.sangram_layout import (
+    BOARD_MAX_H,
+    BOARD_WIDTH,
+    GAP,
+    MARGIN,
+    PRIVATE_WIDTH,
+    SMALL,
+    fit_shares,
+)
 from renderers.sangram_result import draw_result, result_advance
 from renderers.sangram_table import TABLE_ADVANCE, draw_table, draw_volunteers, volunteers_advance
 
@@ -79,16 +87,27 @@ def _legend(c: Canvas, y: int, *, final: bool = False, lang: str = "en") -> int:
             (x, cy - 12, x + 32, cy + 12), radius=6, outline=t.highlight, width=3
         )
 
-    items = [
-        LegendItem(i18n.t(lang, "army strength"), strength, 22),
-        LegendItem(i18n.t(lang, "Britishers"), britishers, 26),
-        LegendItem(
-            i18n.t(lang, "motivation: higher acts first"), motivation, text_width("47", 30, True)
-        ),
+    keys: list[tuple[str, Callable[[Canvas, int, int], None], int]] = [
+        (i18n.t(lang, "army strength"), strength, 22),
+        (i18n.t(lang, "Britishers"), britishers, 26),
+        (i18n.t(lang, "motivation: higher acts first"), motivation, text_width("47", 30, True)),
     ]
     if final:
-        items.append(LegendItem(i18n.t(lang, "best card"), best, 32))
+        keys.append((i18n.t(lang, "best card"), best, 32))
+    labels = [label for label, _, _ in keys]
+    if lang != i18n.DEFAULT:
+        # One row, as the English key: longer words are cut, so the board
+        # keeps its height (BOARD_MAX_H).
+        icons = sum(width + 10 + LEGEND_GAP for _, _, width in keys)
+        labels = fit_shares(labels, SMALL, c.width - 2 * MARGIN - icons)
+    items = [
+        LegendItem(label, icon, width) for label, (_, icon, width) in zip(labels, keys, strict=True)
+    ]
     return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=44)
+
+
+LEGEND_GAP: Final = 28
+"""Between two items of the key (:func:`~renderers.common.legend`'s gap)."""
 
 
 @lru_cache(maxsize=16)
