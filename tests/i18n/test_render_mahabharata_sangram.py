@@ -192,11 +192,11 @@ def test_the_hindi_reads_as_a_player_would_say_it() -> None:
     texts = [r.text for r in records]
     assert "भीष्म" in texts or "विराट" in texts
     assert any(text.startswith("दौर 4 · ") for text in texts)
-    assert "पासे" in texts and "परदा" in texts
+    assert "पासे" in texts and "पर्दा" in texts
     sview = stests.build_view(5, PHASE_COMMIT, seed=5, me_seat=0, hand=stests.SIX[:5])
     _, records = _drawn(lambda: sangram.render_private(sview, names=S_NAMES, lang="hi"))
     texts = [r.text for r in records]
-    assert "सेना बल" in texts
+    assert "सेना शक्ति" in texts
     assert any(text.startswith("आपका हाथ · ") for text in [t.upper() for t in texts])
     assert "आचार्य" in texts and "महाराजा" in texts
 
