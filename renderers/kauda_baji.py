@@ -264,17 +264,17 @@ def draw_token(c: Canvas, centre: tuple[float, float], radius: int, player: int,
     """A piece or a tuple: the seat's shape in its colour; a tuple is drawn
     as a stack, with the number of its pieces where the token holds a
     phone-sized digit.  A single has no number: its plain shape says it."""
-    t = c.theme
-    tile = _token_tile(player, size > 1, radius, t)
+    th = c.theme
+    tile = _token_tile(player, size > 1, radius, th)
     half = tile.width // 2
     cx, cy = centre
     c.image.paste(tile, (round(cx) - half, round(cy) - half), tile)
     if size > 1 and radius >= NUMBERED_RADIUS:
         c.text(
-            (cx, cy + _digit_offset(t.seat_shape(player), radius)),
+            (cx, cy + _digit_offset(th.seat_shape(player), radius)),
             str(size),
             size=SMALL,
-            fill=t.on_colour,
+            fill=th.on_colour,
             anchor="mm",
             bold=True,
         )
@@ -388,17 +388,17 @@ def draw_cowrie(c: Canvas, xy: tuple[int, int], *, faded: bool = False) -> None:
 
 def throw_tile(c: Canvas, x: int, y: int, value: int | None, *, edge: RGB | None = None) -> Box:
     """One banked throw: a cowrie and its value (``None``: still to throw)."""
-    t = c.theme
+    th = c.theme
     box = (x, y, x + THROW_W, y + THROW_H)
     again = value in (6, 12)
-    outline = edge if edge is not None else t.highlight if again else t.grid
-    c.panel(box, fill=t.slot, outline=outline, radius=14, width=3)
+    outline = edge if edge is not None else th.highlight if again else th.grid
+    c.panel(box, fill=th.slot, outline=outline, radius=14, width=3)
     draw_cowrie(c, (x + 10, y + (THROW_H - COWRIE_H) // 2), faded=value is None)
     c.text(
         (x + 10 + COWRIE_W + (THROW_W - COWRIE_W - 10) / 2, y + THROW_H / 2),
         "?" if value is None else str(value),
         size=40,
-        fill=t.muted if value is None else t.ink,
+        fill=th.muted if value is None else th.ink,
         anchor="mm",
         bold=True,
     )
@@ -429,7 +429,7 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     """The board without pieces (cached): squares shaded by ring, the track
     with its direction, safe crosses, start squares, the centre, the seat
     bars, the seats' arrows and the coordinates."""
-    t = theme
+    th = theme
     c = Canvas(LAYER_W, BOARD_BLOCK, theme, display_width=WIDTH)
     top = COORD + EDGE + 2
     start_of = {sq: player for player, _, sq, _, _ in seating}
@@ -442,14 +442,14 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
             ring = _ring(file, rank)
             colour = (OUTER, MIDDLE, INNER, INNER)[ring]
             if name == CENTRE:
-                colour = blend(INNER, t.highlight, 0.18)
+                colour = blend(INNER, th.highlight, 0.18)
             if name in start_of:
-                colour = blend(colour, player_colour(t, start_of[name]), 0.38)
+                colour = blend(colour, player_colour(th, start_of[name]), 0.38)
             c.draw.rectangle((x0 + 1, y0 + 1, x0 + SQUARE - 2, y0 + SQUARE - 2), fill=colour)
             if name in start_of:
                 c.draw.rectangle(
                     (x0 + 4, y0 + 4, x0 + SQUARE - 5, y0 + SQUARE - 5),
-                    outline=player_colour(t, start_of[name]),
+                    outline=player_colour(th, start_of[name]),
                     width=5,
                 )
             if name in safe_set:
@@ -483,15 +483,15 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
             reach = 36 if i % 2 == 0 else 15
             angle = math.pi * i / 8 - math.pi / 2
             star.append((cc[0] + reach * math.cos(angle), cc[1] + reach * math.sin(angle)))
-        c.draw.polygon(star, fill=blend(t.highlight, INNER, 0.35))
+        c.draw.polygon(star, fill=blend(th.highlight, INNER, 0.35))
         c.draw.ellipse((cc[0] - 9, cc[1] - 9, cc[0] + 9, cc[1] + 9), fill=INNER)
     c.draw.rectangle(
-        (BOARD_LEFT - 1, top - 1, BOARD_LEFT + BOARD_PX, top + BOARD_PX), outline=t.grid, width=1
+        (BOARD_LEFT - 1, top - 1, BOARD_LEFT + BOARD_PX, top + BOARD_PX), outline=th.grid, width=1
     )
     # seat bars along each playing seat's edge
     for player, seat, _, _, _ in seating:
         side = BOARD_SIDES[(SEATS.index(seat) + turns) % 4 if seat in SEATS else 0]
-        colour = player_colour(t, player)
+        colour = player_colour(th, player)
         side_bar(c, BOARD_LEFT, top, BOARD_PX, side, colour, thickness=EDGE)
     # coordinates, as the turned board shows them
     columns, rows = edge_labels(7, FILES, lambda f, r: _display(f, r, turns))
@@ -509,7 +509,7 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     # the arrows (R1, R2), arrow 1 barred while markut keeps it shut (R15)
     for player, _, _, arrows, open1 in seating:
         for k, (frm, to) in enumerate(arrows):
-            _arrow(c, frm, to, turns, top, player_colour(t, player), shut=k == 0 and not open1)
+            _arrow(c, frm, to, turns, top, player_colour(th, player), shut=k == 0 and not open1)
     return c.image
 
 
@@ -541,7 +541,7 @@ def _arrow_middle(frm: str, to: str, turns: int, top: int) -> tuple[float, float
 
 def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut: bool) -> None:
     """A seat's arrow straddling the border (or corner) it turns in across."""
-    t = c.theme
+    th = c.theme
     pa, pb = _centre(frm, turns, top), _centre(to, turns, top)
     if pa is None or pb is None:
         return
@@ -552,19 +552,19 @@ def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut
     back, ahead = 30, 28
     a = (mx - ux * back, my - uy * back)
     b = (mx + ux * ahead, my + uy * ahead)
-    fill = blend(colour, t.background, 0.55) if shut else colour
-    c.draw.polygon(_arrow_polygon(a, b, 6.5, 17, 22), fill=fill, outline=t.background, width=3)
+    fill = blend(colour, th.background, 0.55) if shut else colour
+    c.draw.polygon(_arrow_polygon(a, b, 6.5, 17, 22), fill=fill, outline=th.background, width=3)
     if shut:
         # R15: a bar across the shaft
         nx, ny = -uy, ux
         px, py = mx - ux * 12, my - uy * 12
         c.draw.line(
             [(px + nx * 15, py + ny * 15), (px - nx * 15, py - ny * 15)],
-            fill=t.background,
+            fill=th.background,
             width=9,
         )
         c.draw.line(
-            [(px + nx * 13, py + ny * 13), (px - nx * 13, py - ny * 13)], fill=t.bad, width=5
+            [(px + nx * 13, py + ny * 13), (px - nx * 13, py - ny * 13)], fill=th.bad, width=5
         )
 
 
@@ -582,14 +582,14 @@ def _kill_badge(c: Canvas, box: Box, avoid: Sequence[tuple[float, float]]) -> No
 
 
 def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
-    t = c.theme
-    layer = _board_layer(_seating(view), tuple(view.safe), turns, t)
+    th = c.theme
+    layer = _board_layer(_seating(view), tuple(view.safe), turns, th)
     c.image.paste(layer, (0, y))
     top = y + COORD + EDGE + 2
     move = view.last_move
     # the last move: a trail under the pieces, outlines on the squares
     if move is not None:
-        trail = blend(t.ink, t.background, 0.35)
+        trail = blend(th.ink, th.background, 0.35)
         pts = [_centre(s, turns, top) for s in (move.frm, *move.path)]
         line = [p for p in pts if p is not None]
         if len(line) >= 2:
@@ -604,7 +604,7 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
         tbox = _square_box(move.to, turns, top)
         if tbox is not None:
             c.draw.rectangle(
-                (tbox[0] + 1, tbox[1] + 1, tbox[2] - 2, tbox[3] - 2), outline=t.ink, width=6
+                (tbox[0] + 1, tbox[1] + 1, tbox[2] - 2, tbox[3] - 2), outline=th.ink, width=6
             )
     # the tuples, square by square
     by_square: dict[str, list[StackView]] = {}
@@ -626,7 +626,7 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
                 (centre[0] + ox, centre[1] + oy),
                 f"+{hidden}",
                 size=SMALL,
-                fill=t.ink,
+                fill=th.ink,
                 anchor="mm",
                 bold=True,
             )
@@ -757,7 +757,7 @@ def _tiles(c: Canvas, values: Sequence[int | None], x0: int, x1: int, y: int) ->
 
 def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     """R6, R16: the bank of unspent throws, the run and the bonus."""
-    t = c.theme
+    th = c.theme
     throwing = view.phase == "throw"
     values: list[int | None] = list(view.bank)
     if throwing:
@@ -772,40 +772,40 @@ def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
         y = _tiles(c, values, x0, x1, y) + 14
     notes: list[tuple[str, RGB]] = []
     if view.run:
-        notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", t.highlight))
+        notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", th.highlight))
     if view.bonus_throws:
-        notes.append((f"Kill bonus: {plural(view.bonus_throws, 'throw')} to come", t.good))
+        notes.append((f"Kill bonus: {plural(view.bonus_throws, 'throw')} to come", th.good))
     for text, ink in notes:
         for k, line in enumerate(wrap_text(text, SMALL, x1 - x0 - DOT)):
             cy = y + LINE // 2
             if k == 0:
                 c.draw.ellipse((x0, cy - 8, x0 + 16, cy + 8), fill=ink)
-            c.text((x0 + DOT, cy), line, size=SMALL, fill=t.ink, anchor="lm")
+            c.text((x0 + DOT, cy), line, size=SMALL, fill=th.ink, anchor="lm")
             y += LINE
     return y + SECTION_GAP
 
 
 def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R7: the throws so far for who starts, one thrower to a row."""
-    t = c.theme
+    th = c.theme
     y = column_heading(c, x0, y, "Who starts", right=x1)
     hint = "Everyone throws, the highest starts (12 beats 6); ties throw again."
     for line in wrap_text(hint, SMALL, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     y += 8
     throws = view.first_throws
     if not throws:
-        c.text((x0, y + LINE // 2), "No throws yet this round", size=SMALL, fill=t.ink, anchor="lm")
+        c.text((x0, y + LINE // 2), "No throws yet this round", size=SMALL, fill=th.ink, anchor="lm")
         return y + LINE + SECTION_GAP
     for player, value in throws:
         c.seat_mark((x0 + 20, y + THROW_H // 2), 18, player)
-        throw_tile(c, x0 + 46, y, value, edge=player_colour(t, player))
+        throw_tile(c, x0 + 46, y, value, edge=player_colour(th, player))
         c.text(
             (x0 + 46 + THROW_W + 16, y + THROW_H // 2),
             display_name(names, player),
             size=SMALL,
-            fill=t.ink,
+            fill=th.ink,
             anchor="lm",
             max_width=x1 - x0 - 46 - THROW_W - 16,
         )
@@ -815,19 +815,19 @@ def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: in
 
 def _places(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R18: the final places."""
-    t = c.theme
+    th = c.theme
     y = column_heading(c, x0, y, "Final places", right=x1)
     for k, player in enumerate(view.places):
         cy = y + 24
-        fill = t.good if k == 0 else t.grid
-        ink = t.on_colour if k == 0 else t.ink
+        fill = th.good if k == 0 else th.grid
+        ink = th.on_colour if k == 0 else th.ink
         box = c.pill((x0, cy), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
         c.seat_mark((box[2] + 30, cy), 17, player)
         c.text(
             (box[2] + 58, cy),
             display_name(names, player),
             size=BODY,
-            fill=t.ink,
+            fill=th.ink,
             anchor="lm",
             bold=True,
             max_width=x1 - box[2] - 58,
@@ -844,22 +844,22 @@ def _player_panel(
 ) -> None:
     """A player in four lines: name and badge; seat and start square; arrow 1
     open or shut (R15); pieces at the start, on the way and home (R4, R17)."""
-    t = c.theme
+    th = c.theme
     x0, y0, x1, _ = box
     inner = x0 + 36
-    colour = player_colour(t, p.player)
+    colour = player_colour(th, p.player)
     acting = view.phase in ("throw", "move") and view.turn == p.player
     seat_panel(c, box, colour, acting=acting)
     cy = y0 + 30
     c.seat_mark((inner + 10, cy), 17, p.player)
     badge: tuple[str, RGB] | None = None
     if p.place:
-        badge = (f"{ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
+        badge = (f"{ordinal(p.place).upper()} PLACE", th.good if p.place == 1 else th.grid)
     elif acting:
-        badge = ("THROWING" if view.phase == "throw" else "TO MOVE", t.highlight)
+        badge = ("THROWING" if view.phase == "throw" else "TO MOVE", th.highlight)
     elif view.viewer == p.player:
-        badge = ("YOU", t.grid)
-    badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
+        badge = ("YOU", th.grid)
+    badges = [] if badge is None else [(*badge, th.ink if badge[1] == th.grid else th.on_colour)]
     name = display_name(names, p.player)
     sy = y0 + 72
     seat_line = f"{seat_title(p.seat)} · starts {p.start}"
@@ -872,7 +872,7 @@ def _player_panel(
         (inner + 38, cy),
         name,
         size=BODY,
-        fill=t.ink,
+        fill=th.ink,
         anchor="lm",
         bold=True,
         max_width=(right if beside else x1 - 12) - inner - 46,
@@ -881,7 +881,7 @@ def _player_panel(
         (inner, sy),
         seat_line,
         size=SMALL,
-        fill=t.muted,
+        fill=th.muted,
         anchor="lm",
         max_width=(x1 - 12 if beside else right - 8) - inner,
     )
@@ -889,19 +889,19 @@ def _player_panel(
     shut = not p.has_killed
     c.draw.polygon(
         _arrow_polygon((inner, ay), (inner + 34, ay), 4, 11, 13),
-        fill=blend(colour, t.panel, 0.5) if shut else colour,
+        fill=blend(colour, th.panel, 0.5) if shut else colour,
     )
     if shut:
-        c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=t.bad, width=5)
-    label, ink = ("arrow 1 shut", t.bad) if shut else ("arrow 1 open", t.good)
+        c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=th.bad, width=5)
+    label, ink = ("arrow 1 shut", th.bad) if shut else ("arrow 1 open", th.good)
     c.text((inner + 48, ay), label, size=SMALL, fill=ink, anchor="lm", bold=True)
     py = y0 + 148
     on_way = p.on_board - p.at_start
     x = inner
     for what, n in (("start", p.at_start), ("on way", on_way), ("home", p.finished)):
-        box_w = c.text((x, py), what, size=SMALL, fill=t.muted, anchor="lm")
+        box_w = c.text((x, py), what, size=SMALL, fill=th.muted, anchor="lm")
         text = f"{n}/{pieces}" if what == "home" else str(n)
-        nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=t.ink, anchor="lm", bold=True)
+        nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=th.ink, anchor="lm", bold=True)
         x = nb[2] + 20
 
 
@@ -959,7 +959,7 @@ ROUTE_TEXT: Final = (
 
 
 def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
-    t = c.theme
+    th = c.theme
 
     def single(c: Canvas, x: int, cy: int) -> None:
         draw_token(c, (x + 22, cy), 20, 0, 1)
@@ -973,29 +973,29 @@ def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
         c.draw.line([(x + 5, cy + 13), (x + 31, cy - 13)], fill=CROSS, width=4)
 
     def start(c: Canvas, x: int, cy: int) -> None:
-        colour = player_colour(t, 0)
+        colour = player_colour(th, 0)
         c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=blend(OUTER, colour, 0.38))
         c.draw.rectangle((x + 2, cy - 16, x + 34, cy + 16), outline=colour, width=4)
 
     def arrow(c: Canvas, x: int, cy: int) -> None:
         c.draw.polygon(
             _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
-            fill=t.ink,
-            outline=t.background,
+            fill=th.ink,
+            outline=th.background,
             width=2,
         )
 
     def shut(c: Canvas, x: int, cy: int) -> None:
         c.draw.polygon(
             _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
-            fill=t.muted,
-            outline=t.background,
+            fill=th.muted,
+            outline=th.background,
             width=2,
         )
-        c.draw.line([(x + 14, cy - 13), (x + 14, cy + 13)], fill=t.bad, width=5)
+        c.draw.line([(x + 14, cy - 13), (x + 14, cy + 13)], fill=th.bad, width=5)
 
     def last(c: Canvas, x: int, cy: int) -> None:
-        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=t.ink, width=5)
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=th.ink, width=5)
 
     def killed(c: Canvas, x: int, cy: int) -> None:
         capture_badge(c, (x, cy - 16, x + 32, cy + 16), inset=10)
@@ -1012,7 +1012,7 @@ def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     items += [LegendItem("last move", last, 36), LegendItem("killed", killed, 32)]
     y = legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26) + 12
     for line in wrap_text(ROUTE_TEXT, SMALL, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     return y
 

@@ -102,14 +102,14 @@ def format_trend(change: float) -> str:
 
 def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
     """An up or down triangle, or a flat bar, centred on ``(cx, cy)``."""
-    t = c.theme
+    th = c.theme
     r = 11
     if abs(change) < FLAT:
-        c.draw.rounded_rectangle((cx - r, cy - 3, cx + r, cy + 3), radius=3, fill=t.muted)
+        c.draw.rounded_rectangle((cx - r, cy - 3, cx + r, cy + 3), radius=3, fill=th.muted)
     elif change > 0:
-        c.draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=t.good)
+        c.draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=th.good)
     else:
-        c.draw.polygon([(cx, cy + r), (cx + r, cy - r * 0.8), (cx - r, cy - r * 0.8)], fill=t.bad)
+        c.draw.polygon([(cx, cy + r), (cx + r, cy - r * 0.8), (cx - r, cy - r * 0.8)], fill=th.bad)
 
 
 def _title(c: Canvas, title: str, count: int) -> int:
@@ -130,7 +130,7 @@ def _heads(c: Canvas, y: int) -> int:
 
 
 def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
-    t = c.theme
+    th = c.theme
     if stripe:
         table_stripe(c, y)
     mid = y + ROW_H // 2
@@ -142,7 +142,7 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
         (_NAME_LEFT, mid),
         name,
         size=BODY,
-        fill=t.ink,
+        fill=th.ink,
         anchor="lm",
         bold=row.rank <= 3,
         max_width=_NAME_RIGHT - _NAME_LEFT,
@@ -151,14 +151,14 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
         (_RATING_RIGHT, mid),
         f"{round(row.rating)}{'?' if row.provisional else ''}",
         size=BODY + 2,
-        fill=t.ink,
+        fill=th.ink,
         anchor="rm",
         bold=True,
     )
-    c.text((_GAMES_RIGHT, mid), str(row.games), size=BODY, fill=t.ink, anchor="rm")
-    c.text((_WINS_RIGHT, mid), str(row.wins), size=BODY, fill=t.ink, anchor="rm")
+    c.text((_GAMES_RIGHT, mid), str(row.games), size=BODY, fill=th.ink, anchor="rm")
+    c.text((_WINS_RIGHT, mid), str(row.wins), size=BODY, fill=th.ink, anchor="rm")
     change = format_trend(row.trend)
-    colour = t.muted if change == "0" else t.good if row.trend > 0 else t.bad
+    colour = th.muted if change == "0" else th.good if row.trend > 0 else th.bad
     box = c.text((_TREND_RIGHT, mid), change, size=BODY, fill=colour, anchor="rm")
     _arrow(c, box[0] - 20, mid, row.trend)
     return y + ROW_H

@@ -293,11 +293,11 @@ def _layout(rows: Sequence[StandingRow], tiebreak_names: Sequence[str]) -> _Layo
 
 
 def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> int:
-    t = c.theme
+    th = c.theme
     if stripe:
         table_stripe(c, y)
     mid = y + _ROW_H // 2
-    ink = t.muted if row.dropped else t.ink
+    ink = th.muted if row.dropped else th.ink
     rank_badge(c, _RANK_RIGHT, mid, row.rank, dim=row.dropped)
 
     room = layout.name_right - _NAME_LEFT
@@ -320,7 +320,7 @@ def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> 
             (left, mid),
             _DROPPED,
             size=_SMALL,
-            fill=t.muted,
+            fill=th.muted,
             anchor="lm",
             max_width=layout.name_right - left,
         )
@@ -333,7 +333,7 @@ def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> 
     for right, value in zip(layout.tiebreak_rights, row.tiebreaks, strict=True):
         text = _format_tiebreak(value)
         if text is None:
-            _draw_dash(c, right, mid, t.muted)
+            _draw_dash(c, right, mid, th.muted)
         else:
             c.text((right, mid), text, size=_BODY, fill=ink, anchor="rm")
     c.text((layout.games_right, mid), str(row.games), size=_BODY, fill=ink, anchor="rm")
