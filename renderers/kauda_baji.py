@@ -34,14 +34,14 @@ The channel's news line is posted as text by the bot and not drawn here.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.engines.core import plural
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, PlayerView, StackView
+from bot.i18n import N_, t, tn
 from renderers.common import (
     BOARD_SIDES,
     DEFAULT_THEME,
@@ -105,8 +105,23 @@ BODY: Final = SMALL + 2
 BIG: Final = SMALL + 5
 
 SEATS: Final = ("bottom", "right", "top", "left")
-SEAT_TITLES: Final = {"bottom": "Bottom", "right": "Right", "top": "Top", "left": "Left"}
-SIZE_NAMES: Final = ("piece", "single", "twin", "triple", "quadruple", "quintuple", "sextuple")
+SEAT_TITLES: Final = {
+    "bottom": N_("Bottom"),
+    "right": N_("Right"),
+    "top": N_("Top"),
+    "left": N_("Left"),
+}
+SIZE_NAMES: Final = (
+    N_("piece"),
+    N_("single"),
+    N_("twin"),
+    N_("triple"),
+    N_("quadruple"),
+    N_("quintuple"),
+    N_("sextuple"),
+)
+"""A tuple's name by its number of pieces, in English (drawn in the image's
+language: :func:`size_name`)."""
 CENTRE: Final = "d4"
 
 OUTER: Final[RGB] = (64, 68, 84)
@@ -208,12 +223,15 @@ def player_colour(theme: Theme, player: int) -> RGB:
     return theme.player_colour(player)
 
 
-def seat_title(seat: str) -> str:
-    return SEAT_TITLES.get(seat, seat.capitalize())
+def seat_title(seat: str, lang: str = "en") -> str:
+    title = SEAT_TITLES.get(seat)
+    return t(lang, title) if title is not None else seat.capitalize()
 
 
-def size_name(size: int) -> str:
-    return SIZE_NAMES[size] if 0 <= size < len(SIZE_NAMES) else f"{size}-tuple"
+def size_name(size: int, lang: str = "en") -> str:
+    if 0 <= size < len(SIZE_NAMES):
+        return t(lang, SIZE_NAMES[size])
+    return t(lang, "{n}-tuple", n=size)
 
 
 def _player(view: KaudaBajiView, player: int) -> PlayerView | None:
@@ -647,34 +665,51 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
 # ----------------------------------------------------------------- text
 
 
-def _status(view: KaudaBajiView, names: Sequence[str], width: int) -> str:
+def _status(view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en") -> str:
     """Where the game stands, in one line ``width`` pixels wide at :data:`BIG`
     (a long name is cut, never the words after it)."""
 
-    def named(player: int, before: str, after: str) -> str:
-        room = width - text_width(before + after, BIG, True)
-        return before + fit_text(display_name(names, player), BIG, room, True) + after
+    def named(player: int, sentence: Callable[[str], str]) -> str:
+        # ``sentence(name)``: the catalog's sentence with the name in it.
+        room = width - text_width(sentence(""), BIG, True)
+        return sentence(fit_text(display_name(names, player, lang=lang), BIG, room, True))
 
     if view.phase == "over":
         if view.places:
-            return named(view.places[0], "Game over · ", " wins")
-        return "Game over"
+            return named(view.places[0], lambda n: t(lang, "Game over · {name} wins", name=n))
+        return t(lang, "Game over")
     if view.phase == "first":
-        return "Throwing the shells to see who starts"
+        return t(lang, "Throwing the shells to see who starts")
     if view.turn < 0:
-        return "Kauda Baji"
+        return t(lang, "Kauda Baji")
     if view.phase == "throw":
-        return named(view.turn, "", " throws the shells")
-    return named(view.turn, "", " to move")
+        return named(view.turn, lambda n: t(lang, "{name} throws the shells", name=n))
+    return named(view.turn, lambda n: t(lang, "{name} to move", name=n))
 
 
-def move_text(m: MoveView) -> str:
-    """The last move in words: ``twin c7-f6 with 3+3, killed on f6``."""
+def move_text(m: MoveView, lang: str = "en") -> str:
+    """The last move in words: ``Twin c7 to f6 with 3+3, killed on f6``."""
     values = "+".join(str(v) for v in m.values)
-    where = "into the centre" if m.to == CENTRE else f"to {m.to}"
-    text = f"{size_name(m.size).capitalize()} {m.frm} {where} with {values}"
+    piece = size_name(m.size, lang).capitalize()
+    if m.to == CENTRE:
+        text = t(
+            lang,
+            "{piece} {frm} into the centre with {values}",
+            piece=piece,
+            frm=m.frm,
+            values=values,
+        )
+    else:
+        text = t(
+            lang,
+            "{piece} {frm} to {to} with {values}",
+            piece=piece,
+            frm=m.frm,
+            to=m.to,
+            values=values,
+        )
     if m.killed:
-        text += ", killed on " + ", ".join(m.killed)
+        text = t(lang, "{move}, killed on {squares}", move=text, squares=", ".join(m.killed))
     return text
 
 
@@ -697,8 +732,8 @@ def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
         x += 52
     board_title(
         c,
-        kicker="KAUDA BAJI · BOARD",
-        status=_status(view, names, c.width - MARGIN - x),
+        kicker=t(c.lang, "KAUDA BAJI · BOARD"),
+        status=_status(view, names, c.width - MARGIN - x, c.lang),
         y=52,
         size=BIG,
         margin=MARGIN,
@@ -708,33 +743,34 @@ def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
 
 
 def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: int) -> int:
+    lang = c.lang
     me = _player(view, seat)
-    side = seat_title(me.seat).upper() if me is not None else "?"
+    side = seat_title(me.seat, lang).upper() if me is not None else "?"
     private_band(
         c,
         colour=player_colour(c.theme, seat),
-        kicker=f"KAUDA BAJI · YOUR SEAT: {side}",
+        kicker=t(lang, "KAUDA BAJI · YOUR SEAT: {seat}", seat=side),
         margin=MARGIN,
         height=TITLE_H,
     )
     c.seat_mark((MARGIN + 22, TITLE_H * 2 // 3), 20, seat)
     prompt = None
     if view.phase == "move" and view.turn == seat:
-        prompt = "YOUR MOVE"
+        prompt = t(lang, "YOUR MOVE")
     if view.phase == "over":
-        where = "Game over"
+        where = t(lang, "Game over")
     elif view.phase == "first":
-        where = "Who starts?"
+        where = t(lang, "Who starts?")
     elif view.turn == seat:
-        where = "Your turn"
+        where = t(lang, "Your turn")
     else:
-        where = f"{display_name(names, view.turn)}'s turn"
+        where = t(lang, "{name}'s turn", name=display_name(names, view.turn, lang=lang))
         other = _player(view, view.turn)
         if text_width(where, SMALL + 2, True) > 420 and other is not None:
-            where = f"{seat_title(other.seat)}'s turn"
+            where = t(lang, "{name}'s turn", name=seat_title(other.seat, lang))
     private_title(
         c,
-        name=display_name(names, seat),
+        name=display_name(names, seat, lang=lang),
         where=where,
         prompt=prompt,
         margin=MARGIN,
@@ -762,19 +798,25 @@ def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     values: list[int | None] = list(view.bank)
     if throwing:
         values.append(None)
-    label = "Throwing: bank so far" if throwing else "Bank: throws to spend"
+    label = t(c.lang, "Throwing: bank so far") if throwing else t(c.lang, "Bank: throws to spend")
     if throwing and not view.bank:
-        label = "Throwing the shells"
+        label = t(c.lang, "Throwing the shells")
     if not values:
-        label = "The bank is empty"
+        label = t(c.lang, "The bank is empty")
     y = column_heading(c, x0, y, label, right=x1)
     if values:
         y = _tiles(c, values, x0, x1, y) + 14
     notes: list[tuple[str, RGB]] = []
     if view.run:
-        notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", th.highlight))
+        notes.append((t(c.lang, "6/12 run: {n} (a 3rd ends the turn)", n=view.run), th.highlight))
     if view.bonus_throws:
-        notes.append((f"Kill bonus: {plural(view.bonus_throws, 'throw')} to come", th.good))
+        bonus = tn(
+            c.lang,
+            "Kill bonus: {n} throw to come",
+            "Kill bonus: {n} throws to come",
+            view.bonus_throws,
+        )
+        notes.append((bonus, th.good))
     for text, ink in notes:
         for k, line in enumerate(wrap_text(text, SMALL, x1 - x0 - DOT)):
             cy = y + LINE // 2
@@ -788,22 +830,23 @@ def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
 def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R7: the throws so far for who starts, one thrower to a row."""
     th = c.theme
-    y = column_heading(c, x0, y, "Who starts", right=x1)
-    hint = "Everyone throws, the highest starts (12 beats 6); ties throw again."
+    y = column_heading(c, x0, y, t(c.lang, "Who starts"), right=x1)
+    hint = t(c.lang, "Everyone throws, the highest starts (12 beats 6); ties throw again.")
     for line in wrap_text(hint, SMALL, x1 - x0):
         c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     y += 8
     throws = view.first_throws
     if not throws:
-        c.text((x0, y + LINE // 2), "No throws yet this round", size=SMALL, fill=th.ink, anchor="lm")
+        none = t(c.lang, "No throws yet this round")
+        c.text((x0, y + LINE // 2), none, size=SMALL, fill=th.ink, anchor="lm")
         return y + LINE + SECTION_GAP
     for player, value in throws:
         c.seat_mark((x0 + 20, y + THROW_H // 2), 18, player)
         throw_tile(c, x0 + 46, y, value, edge=player_colour(th, player))
         c.text(
             (x0 + 46 + THROW_W + 16, y + THROW_H // 2),
-            display_name(names, player),
+            display_name(names, player, lang=c.lang),
             size=SMALL,
             fill=th.ink,
             anchor="lm",
@@ -816,16 +859,17 @@ def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: in
 def _places(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R18: the final places."""
     th = c.theme
-    y = column_heading(c, x0, y, "Final places", right=x1)
+    y = column_heading(c, x0, y, t(c.lang, "Final places"), right=x1)
     for k, player in enumerate(view.places):
         cy = y + 24
         fill = th.good if k == 0 else th.grid
         ink = th.on_colour if k == 0 else th.ink
-        box = c.pill((x0, cy), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
+        place = ordinal(k + 1, c.lang)
+        box = c.pill((x0, cy), place, size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
         c.seat_mark((box[2] + 30, cy), 17, player)
         c.text(
             (box[2] + 58, cy),
-            display_name(names, player),
+            display_name(names, player, lang=c.lang),
             size=BODY,
             fill=th.ink,
             anchor="lm",
@@ -854,15 +898,19 @@ def _player_panel(
     c.seat_mark((inner + 10, cy), 17, p.player)
     badge: tuple[str, RGB] | None = None
     if p.place:
-        badge = (f"{ordinal(p.place).upper()} PLACE", th.good if p.place == 1 else th.grid)
+        place = t(c.lang, "{place} PLACE", place=ordinal(p.place, c.lang).upper())
+        badge = (place, th.good if p.place == 1 else th.grid)
     elif acting:
-        badge = ("THROWING" if view.phase == "throw" else "TO MOVE", th.highlight)
+        doing = t(c.lang, "THROWING") if view.phase == "throw" else t(c.lang, "TO MOVE")
+        badge = (doing, th.highlight)
     elif view.viewer == p.player:
-        badge = ("YOU", th.grid)
+        badge = (t(c.lang, "YOU"), th.grid)
     badges = [] if badge is None else [(*badge, th.ink if badge[1] == th.grid else th.on_colour)]
-    name = display_name(names, p.player)
+    name = display_name(names, p.player, lang=c.lang)
     sy = y0 + 72
-    seat_line = f"{seat_title(p.seat)} · starts {p.start}"
+    seat_line = t(
+        c.lang, "{seat} · starts {square}", seat=seat_title(p.seat, c.lang), square=p.start
+    )
     # The badge stands beside the name where both fit, else on the shorter
     # seat line below, so a long name keeps the panel's whole width.
     badge_w = badges_width(c, (label for label, _, _ in badges), gap=10)
@@ -893,13 +941,20 @@ def _player_panel(
     )
     if shut:
         c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=th.bad, width=5)
-    label, ink = ("arrow 1 shut", th.bad) if shut else ("arrow 1 open", th.good)
+    label, ink = (
+        (t(c.lang, "arrow 1 shut"), th.bad) if shut else (t(c.lang, "arrow 1 open"), th.good)
+    )
     c.text((inner + 48, ay), label, size=SMALL, fill=ink, anchor="lm", bold=True)
     py = y0 + 148
     on_way = p.on_board - p.at_start
     x = inner
-    for what, n in (("start", p.at_start), ("on way", on_way), ("home", p.finished)):
-        box_w = c.text((x, py), what, size=SMALL, fill=th.muted, anchor="lm")
+    counts = (
+        (N_("start"), p.at_start),
+        (N_("on way"), on_way),
+        (N_("home"), p.finished),
+    )
+    for what, n in counts:
+        box_w = c.text((x, py), t(c.lang, what), size=SMALL, fill=th.muted, anchor="lm")
         text = f"{n}/{pieces}" if what == "home" else str(n)
         nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=th.ink, anchor="lm", bold=True)
         x = nb[2] + 20
@@ -917,17 +972,22 @@ LINE: Final = SMALL + 12
 DOT: Final = 28
 
 
-def _last_move_lines(view: KaudaBajiView, names: Sequence[str], width: int) -> list[str]:
+def _last_move_lines(
+    view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en"
+) -> list[str]:
     m = view.last_move
     if m is None:
         return []
-    return wrap_text(move_text(m), SMALL, width)
+    return wrap_text(move_text(m, lang), SMALL, width)
 
 
-def _last_move_height(view: KaudaBajiView, names: Sequence[str], width: int) -> int:
+def _last_move_height(
+    view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en"
+) -> int:
     if view.last_move is None:
         return 0
-    return SMALL + 14 + LINE * (1 + len(_last_move_lines(view, names, width))) + SECTION_GAP
+    lines = _last_move_lines(view, names, width, lang)
+    return SMALL + 14 + LINE * (1 + len(lines)) + SECTION_GAP
 
 
 def _last_move(
@@ -943,15 +1003,15 @@ def _last_move(
         x1,
         y,
         seat=m.player,
-        name=display_name(names, m.player),
-        lines=_last_move_lines(view, names, x1 - x0),
+        name=display_name(names, m.player, lang=c.lang),
+        lines=_last_move_lines(view, names, x1 - x0, c.lang),
         size=SMALL,
         line_height=LINE,
     )
     return y + SECTION_GAP
 
 
-ROUTE_TEXT: Final = (
+ROUTE_TEXT: Final = N_(
     "The way home: round the outer ring anticlockwise, in at your arrow 1 "
     "(after your first kill), round the middle ring, in at arrow 2, round the "
     "inner ring, in at arrow 3 to the centre by exact count."
@@ -1000,18 +1060,22 @@ def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     def killed(c: Canvas, x: int, cy: int) -> None:
         capture_badge(c, (x, cy - 16, x + 32, cy + 16), inset=10)
 
+    lang = c.lang
     items = [
-        LegendItem("single", single, 46),
-        LegendItem("twin (pieces in the tuple)", twin, 46),
-        LegendItem("safe", safe, 36),
-        LegendItem("start", start, 36),
-        LegendItem("arrow: turn in", arrow, 40),
+        LegendItem(t(lang, "single"), single, 46),
+        LegendItem(t(lang, "twin (pieces in the tuple)"), twin, 46),
+        LegendItem(t(lang, "safe"), safe, 36),
+        LegendItem(t(lang, "start"), start, 36),
+        LegendItem(t(lang, "arrow: turn in"), arrow, 40),
     ]
     if any(not p.has_killed for p in view.players):
-        items.append(LegendItem("shut until a kill", shut, 40))
-    items += [LegendItem("last move", last, 36), LegendItem("killed", killed, 32)]
+        items.append(LegendItem(t(lang, "shut until a kill"), shut, 40))
+    items += [
+        LegendItem(t(lang, "last move"), last, 36),
+        LegendItem(t(lang, "killed"), killed, 32),
+    ]
     y = legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26) + 12
-    for line in wrap_text(ROUTE_TEXT, SMALL, x1 - x0):
+    for line in wrap_text(t(lang, ROUTE_TEXT), SMALL, x1 - x0):
         c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     return y
@@ -1040,8 +1104,8 @@ def _draw(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int, turns: i
     else:
         column = _bank(c, view, x0, x1, y)
     column = _players(c, view, names, x0, x1, column)
-    in_column = column + _last_move_height(view, names, x1 - x0)
-    under_key = left + _last_move_height(view, names, COLUMN_X0 - 2 * MARGIN)
+    in_column = column + _last_move_height(view, names, x1 - x0, c.lang)
+    under_key = left + _last_move_height(view, names, COLUMN_X0 - 2 * MARGIN, c.lang)
     if max(left, in_column) <= max(column, under_key):
         column = _last_move(c, view, names, x0, x1, column)
     else:
@@ -1056,8 +1120,9 @@ def render_board(
     theme: Theme = DEFAULT_THEME,
     lang: str = "en",
 ) -> Image.Image:
-    """The public board from the Bottom seat's side (rank 1 at the bottom)."""
-    c = Canvas(WIDTH, _height(view), theme)
+    """The public board from the Bottom seat's side (rank 1 at the bottom),
+    its words in ``lang``."""
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _title(c, view, names)
     y = _draw(c, view, names, y, 0)
     return c.crop(y)
@@ -1076,8 +1141,8 @@ def render_private(
     seat = view.viewer
     me = _player(view, seat) if seat is not None else None
     if seat is None or me is None:
-        return render_board(view, names=names, theme=theme)
-    c = Canvas(WIDTH, _height(view), theme)
+        return render_board(view, names=names, theme=theme, lang=lang)
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _private_header(c, view, names, seat)
     y = _draw(c, view, names, y, seat_turns(me.seat))
     return c.crop(y)
