@@ -480,6 +480,15 @@ def _title(c: Canvas, view: ChaturajiView, names: Sequence[str]) -> int:
     return TITLE_H + GAP
 
 
+_PROMPTS: Final = {
+    "choose": N_("PICK THE FIRST ARMY"),
+    "reenter": N_("RE-ENTRY?"),
+    "place": N_("PLACE A MONARCH"),
+}
+"""The private image's prompt in each phase that asks for a choice."""
+_YOUR_TURN: Final = N_("YOUR TURN")
+
+
 def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: int) -> int:
     lang = c.lang
     mine = view.me or (view.seats[seat] if 0 <= seat < len(view.seats) else ())
@@ -495,14 +504,7 @@ def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: 
     army_mark(c, (MARGIN + 22, TITLE_H * 2 // 3), first)
     prompt = None
     if view.to_play == seat and view.phase != "over":
-        prompt = t(
-            lang,
-            {
-                "choose": N_("PICK THE FIRST ARMY"),
-                "reenter": N_("RE-ENTRY?"),
-                "place": N_("PLACE A MONARCH"),
-            }.get(view.phase, N_("YOUR TURN")),
-        )
+        prompt = t(lang, _PROMPTS.get(view.phase, _YOUR_TURN))
     if view.phase == "over":
         where = t(lang, "Game over")
     elif view.turns:

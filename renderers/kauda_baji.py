@@ -953,9 +953,15 @@ def _player_panel(
         (N_("on way"), on_way),
         (N_("home"), p.finished),
     )
-    for what, n in counts:
-        box_w = c.text((x, py), t(c.lang, what), size=SMALL, fill=th.muted, anchor="lm")
-        text = f"{n}/{pieces}" if what == "home" else str(n)
+    cells = [(t(c.lang, what), f"{n}/{pieces}" if what == "home" else str(n)) for what, n in counts]
+    # Longer words (another language) are cut, each to a share of the room,
+    # so the numbers stay inside the panel; the English ones fit whole.
+    room = x1 - 12 - inner
+    wanted = sum(text_width(w, SMALL) + 8 + text_width(v, BODY, True) + 20 for w, v in cells)
+    spare = room - sum(8 + text_width(v, BODY, True) + 20 for _, v in cells)
+    share = None if wanted - 20 <= room else max(0, spare // len(cells))
+    for word, text in cells:
+        box_w = c.text((x, py), word, size=SMALL, fill=th.muted, anchor="lm", max_width=share)
         nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=th.ink, anchor="lm", bold=True)
         x = nb[2] + 20
 

@@ -56,7 +56,7 @@ from typing import Any, Final, Protocol
 
 from PIL import GifImagePlugin, Image, ImageChops
 
-from bot.i18n import localize, t
+from bot.i18n import DEFAULT, localize, t
 from renderers.common import (
     DEFAULT_THEME,
     Canvas,
@@ -139,7 +139,9 @@ class Encoded:
 def counter(frame: ReplayFrame, last_move: int, lang: str = "en") -> str:
     """The frame's pill: ``Start``, ``Move 12 of 80``, ``Move 80 of 80 · end``."""
     if frame.move == 0:
-        return t(lang, "Start")
+        # "Start" alone is a button's word elsewhere (Hindi: "begin!"); here
+        # it names the position before the first move.
+        return "Start" if lang == DEFAULT else t(lang, "Start of the game")
     if frame.over:
         return t(lang, "Move {n} of {last} · end", n=frame.move, last=last_move)
     return t(lang, "Move {n} of {last}", n=frame.move, last=last_move)
