@@ -135,8 +135,8 @@ def _heads(c: Canvas, y: int) -> int:
         # Each head is cut to its column's room (a longer word in another
         # language; the English ones fit whole).
         ColumnHead(_RATING_RIGHT, (t(lang, "Rating"),), max_width=_RATING_RIGHT - _NAME_RIGHT - 12),
-        ColumnHead(_GAMES_RIGHT, (t(lang, "Games"),), max_width=_RATING_RIGHT - _GAMES_RIGHT - 12),
-        ColumnHead(_WINS_RIGHT, (t(lang, "Wins"),), max_width=_GAMES_RIGHT - _WINS_RIGHT - 12),
+        ColumnHead(_GAMES_RIGHT, (t(lang, "Games"),), max_width=_GAMES_RIGHT - _RATING_RIGHT - 12),
+        ColumnHead(_WINS_RIGHT, (t(lang, "Wins"),), max_width=_WINS_RIGHT - _GAMES_RIGHT - 12),
         ColumnHead(_TREND_RIGHT, (t(lang, "Last 5"),), max_width=_TREND_RIGHT - _WINS_RIGHT - 12),
     )
     return table_heads(c, y, heads)
