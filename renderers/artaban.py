@@ -483,11 +483,27 @@ def _player_panel(
         (t(c.lang, "home"), str(p.home)),
         (t(c.lang, "on board"), str(p.on_board)),
     )
-    widths = [max(text_width(label, SMALL), text_width(value, BIG, True)) for label, value in cols]
-    spare = max(0, (x1 - 16 - inner) - sum(widths)) // (len(cols) - 1)
+    room = x1 - 16 - inner
+    gap = 12
+    # Longer words (another language) are cut to an equal share of the
+    # room; the English ones fit whole.
+    cap = (room - gap * (len(cols) - 1)) // len(cols)
+    fits = sum(max(text_width(w, SMALL), text_width(v, BIG, True)) for w, v in cols) <= room
+    widths = [
+        max(min(text_width(label, SMALL), room if fits else cap), text_width(value, BIG, True))
+        for label, value in cols
+    ]
+    spare = max(0, room - sum(widths)) // (len(cols) - 1)
     x = inner
     for (label, value), w in zip(cols, widths, strict=True):
-        c.text((x, y0 + 112), label, size=SMALL, fill=th.muted, anchor="lm")
+        c.text(
+            (x, y0 + 112),
+            label,
+            size=SMALL,
+            fill=th.muted,
+            anchor="lm",
+            max_width=w if not fits else None,
+        )
         c.text((x, y0 + 154), value, size=BIG, fill=th.ink, anchor="lm", bold=True)
         x += w + spare
 
@@ -613,6 +629,7 @@ def _quiet(c: Canvas, view: ArtabanView, x0: int, x1: int, y: int) -> int:
         fill=th.ink,
         anchor="lm",
         bold=True,
+        max_width=x1 - x0,
     )
     y += LINE + 4
     c.panel((x0, y, x1, y + 18), fill=th.slot, radius=9)
