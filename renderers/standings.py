@@ -98,6 +98,8 @@ _HEAD_FLOOR: Final = 56
 _DASH_W: Final = 16
 """The bar drawn for a missing tie-break (half an em, like an en dash)."""
 _DROPPED: Final = N_("(dropped)")
+_NAME_KEPT: Final = 48
+"""A dropped player's name keeps at least this much beside its tag."""
 _DASHES: Final = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 """Dashes the built-in font lacks, drawn as hyphens (``"Artaban — #3"``)."""
 
@@ -316,13 +318,16 @@ def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> 
     if row.dropped:
         dropped = t(c.lang, _DROPPED)
         tag = text_width(dropped, _SMALL)
+        # The name keeps a little of itself where a longer tag (another
+        # language) would leave it none; the tag is cut instead.
+        keep = min(text_width(name, _BODY), _NAME_KEPT)
         box = c.text(
             (_NAME_LEFT, mid),
             name,
             size=_BODY,
             fill=ink,
             anchor="lm",
-            max_width=max(0, room - tag - 10),
+            max_width=max(keep, room - tag - 10),
         )
         left = box[2] + 10 if box[2] > _NAME_LEFT else _NAME_LEFT
         c.text(
