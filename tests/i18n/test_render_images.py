@@ -153,7 +153,7 @@ def test_kauda_baji_tuples_and_moves_are_translated() -> None:
     from bot.engines.kauda_baji_views import MoveView
     from renderers.kauda_baji import move_text, size_name
 
-    assert size_name(2, "hi") == "जोड़ी"
+    assert size_name(2, "hi") == "जोड़ा"
     assert size_name(9, "hi") == "9 का जत्था"
     move = MoveView(
         player=0, frm="c7", to="f6", size=2, values=(3, 3), path=("f6",), killed=("f6",)
