@@ -128,8 +128,8 @@ def rating_line(
         rating += " " + t(
             lang,
             "(OpenSkill: mu {mu}, sigma {sigma})",
-            mu=f"{record.mu:.1f}",
-            sigma=f"{record.sigma:.1f}",
+            mu=format(record.mu, ".1f"),
+            sigma=format(record.sigma, ".1f"),
         )
     parts = [rating]
     if place is not None:

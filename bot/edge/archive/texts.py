@@ -135,6 +135,9 @@ def replay_text(game: LiveGame, drawn: Replay, lang: str = DEFAULT) -> str:
         players=players,
     )
     moves = moves_text(drawn.moves, lang)
+    # "every 3rd move": in English the ordinal alone; elsewhere the ordinal
+    # with its noun, so a language can agree the two.
+    nth = ordinal(drawn.step) if lang == DEFAULT else t(lang, "{n}th move", n=drawn.step)
     if drawn.moves == 0:
         shown = t(lang, "the start only, no move yet.")
     elif not drawn.sampled:
@@ -146,7 +149,7 @@ def replay_text(game: LiveGame, drawn: Replay, lang: str = DEFAULT) -> str:
             lang,
             "{moves}, shown every {nth} move ({frames} pictures: a replay keeps at most {cap}).",
             moves=moves,
-            nth=ordinal(drawn.step, lang),
+            nth=nth,
             frames=drawn.frames,
             cap=drawn.cap,
         )
@@ -155,7 +158,7 @@ def replay_text(game: LiveGame, drawn: Replay, lang: str = DEFAULT) -> str:
             lang,
             "{moves}, shown every {nth} move ({frames} pictures to fit Discord's upload limit).",
             moves=moves,
-            nth=ordinal(drawn.step, lang),
+            nth=nth,
             frames=drawn.frames,
         )
     if drawn.scale < 1.0:

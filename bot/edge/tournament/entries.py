@@ -431,7 +431,8 @@ class Entries:
     async def _where(self, game: GameRecord, lang: str = DEFAULT) -> str:
         """Where a table's game is played: its thread, else its table message."""
         if game.thread_id is not None:
-            return t(lang, "in {thread}", thread=f"<#{game.thread_id}>")
+            thread = "<#" + str(game.thread_id) + ">"
+            return t(lang, "in {thread}", thread=thread)
         lobby = await self.bot.store.get_message(game.id, "lobby")
         if lobby is not None:
             return t(
