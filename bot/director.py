@@ -199,7 +199,7 @@ class TournamentDirector:
                 raise ServiceError(
                     Msg(
                         "{game} is for {players}; pods need games for {low} to {high}.",
-                        game=engine.title,
+                        game=Msg(engine.title),
                         players=players,
                         low=POD_SIZES[0],
                         high=POD_SIZES[-1],
@@ -211,14 +211,14 @@ class TournamentDirector:
                         "Pods of {size} do not fit {game}, which is for {players}: "
                         "its pods are of {fits}.",
                         size=size,
-                        game=engine.title,
+                        game=Msg(engine.title),
                         players=players,
                         fits=players_range(fits[0], fits[-1]),
                     )
                 )
         elif engine.min_players > 2:
             raise ServiceError(
-                Msg("{game} needs pods: it is not a two-player game.", game=engine.title)
+                Msg("{game} needs pods: it is not a two-player game.", game=Msg(engine.title))
             )
         else:
             size = 2

@@ -63,7 +63,6 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, Engine, GameError, Outcome, Seat, Step
 from bot.engines.messages import decode
-from bot.i18n import DEFAULT, localize
 from bot.outgoing import plain_name
 from bot.takeback import takeback_target, targets_of
 from bot.tenure import Reader
@@ -347,13 +346,11 @@ class Frame:
     over: bool = False
     folded: int = 0
 
-    def headline(self, names: Sequence[str], lang: str = DEFAULT) -> str:
-        """The lines as one sentence with the seats' names (plain text), in
-        ``lang``."""
+    def headline(self, names: Sequence[str]) -> str:
+        """The lines as one sentence with the seats' names (plain text)."""
         from renderers.common import fill_names
 
-        said = " ".join(localize(decode(line), lang) for line in self.lines if line)
-        return fill_names(said, names)
+        return fill_names(" ".join(line for line in self.lines if line), names)
 
 
 def _engine(record: GameRecord) -> Engine[Any, Any, Any]:

@@ -52,7 +52,7 @@ class Follows:
             game_id, itx.user.id, every_move=every_move, now=self.bot.clock()
         )
         lang = await self.bot.languages.for_reader(itx)
-        title = f"**{title_of(record.engine)} #{record.id}**"
+        title = f"**{title_of(record.engine, lang)} #{record.id}**"
         what = (
             t(lang, "each new board, and its end")
             if every_move

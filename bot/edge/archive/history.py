@@ -154,7 +154,7 @@ class History:
         if player is not None:
             names = await self.bot.service.ratings.seat_names(guild_id, [player])
             who = short_name(names.get(player) or t(lang, "that player"))
-        game = title_of(engine) if engine is not None else ""
+        game = title_of(engine, lang) if engine is not None else ""
         if not records:
             return (
                 _filtered(

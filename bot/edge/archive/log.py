@@ -89,7 +89,7 @@ class GameLog:
             t(
                 lang,
                 "The public log of {game} #{id}, opened {when} ({ago}). Times in the file are UTC.",
-                game=game.engine.title,
+                game=t(lang, game.engine.title),
                 id=game.id,
                 when=discord_time(record.created_at, "f"),
                 ago=discord_time(record.created_at),
@@ -130,7 +130,7 @@ class GameLog:
                 lang,
                 "{game} #{id} as text: the options, the seats, then every move in Chaupal's "
                 "notation, one a line. {what}",
-                game=game.engine.title,
+                game=t(lang, game.engine.title),
                 id=game.id,
                 what=what,
             ),
@@ -151,7 +151,7 @@ def log_text(game: LiveGame, entries: list[LogEntry], lang: str = DEFAULT) -> st
     record = game.record
     players = ", ".join(f"{s.seat + 1}. {plain_name(s.display_name)}" for s in game.seats)
     lines = [
-        t(lang, "{game} #{id} — the public log", game=game.engine.title, id=game.id),
+        t(lang, "{game} #{id} — the public log", game=t(lang, game.engine.title), id=game.id),
         t(lang, "Players: {players}", players=players),
         t(
             lang,

@@ -64,9 +64,9 @@ RATING_SCALE = N_(
 SERVER_ONLY = N_("Ratings belong to a server; use this command in one.")
 
 
-def title_of(engine: str) -> str:
+def title_of(engine: str, lang: str = DEFAULT) -> str:
     found = ENGINES.get(engine)
-    return found.title if found is not None else engine
+    return t(lang, found.title) if found is not None else engine
 
 
 def ordinal_word(n: int, lang: str = DEFAULT) -> str:
@@ -198,7 +198,7 @@ class RatingsCog(commands.Cog):
             return
         # Posted in the channel: the server's language.
         lang = await self.bot.languages.for_channel(guild_id, itx)
-        title = title_of(game.value)
+        title = title_of(game.value, lang)
         top = await self.ratings.top(guild_id, game.value, MAX_ROWS)
         if not top:
             await reply(
@@ -288,13 +288,13 @@ class RatingsCog(commands.Cog):
         if game is not None:
             records = [r for r in records if r.engine == game.value]
         places = [await self.ratings.rank(guild_id, r.engine, target.id) for r in records]
-        which = title_of(game.value) if game is not None else ""
+        which = title_of(game.value, lang) if game is not None else ""
         if not records:
             await reply(itx, _no_rating(lang, mine, name, which), ephemeral=mine)
             return
         lines = [_ratings_head(lang, mine, name, which)]
         lines += [
-            f"- **{title_of(r.engine)}**: {rating_line(r, place, model=True, lang=lang)}"
+            f"- **{title_of(r.engine, lang)}**: {rating_line(r, place, model=True, lang=lang)}"
             for r, place in zip(records, places, strict=True)
         ]
         lines.append(t(lang, RATING_SCALE))
@@ -346,7 +346,7 @@ class RatingsCog(commands.Cog):
             t(lang, "**Ratings** (`/rating` for the model's numbers):"),
         ]
         lines += [
-            f"- **{title_of(r.engine)}**: {rating_line(r, place, lang=lang)}"
+            f"- **{title_of(r.engine, lang)}**: {rating_line(r, place, lang=lang)}"
             for r, place in zip(records, places, strict=True)
         ]
         if any(provisional(r.games) for r in records):
@@ -373,8 +373,8 @@ class RatingsCog(commands.Cog):
         )
         won = t(lang, ", won") if entry.won else ""
         line = (
-            f"- {title_of(entry.engine)} #{entry.game_id}: {place}{won}, {arrow(entry.delta)}, "
-            f"{discord_time(entry.created_at)}"
+            f"- {title_of(entry.engine, lang)} #{entry.game_id}: {place}{won}, "
+            f"{arrow(entry.delta)}, {discord_time(entry.created_at)}"
         )
         if record is None:
             return line

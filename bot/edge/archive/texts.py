@@ -33,9 +33,9 @@ NAME_CHARS = 20
 SERVER_ONLY = Msg("The history belongs to a server: use this in one.")
 
 
-def title_of(engine: str) -> str:
+def title_of(engine: str, lang: str = DEFAULT) -> str:
     try:
-        return get_engine(engine).title
+        return t(lang, get_engine(engine).title)
     except GameError:
         return engine
 
@@ -97,7 +97,9 @@ def history_row(
 ) -> str:
     """``- <t:…:d> **Sangram #12**: Asha (+84), Bhima (-52) — won by
     **Asha** — [board](<link>)``"""
-    head = f"- {discord_time(record.updated_at, 'd')} **{title_of(record.engine)} #{record.id}**"
+    head = (
+        f"- {discord_time(record.updated_at, 'd')} **{title_of(record.engine, lang)} #{record.id}**"
+    )
     result = result_text(record, seats, rated=bool(changes), lang=lang)
     board = t(lang, "[board](<{link}>)", link=link)
     line = f"{head}: {players_text(seats, changes, player)} — {result} — {board}"
@@ -130,7 +132,7 @@ def replay_text(game: LiveGame, drawn: Replay, lang: str = DEFAULT) -> str:
     head = t(
         lang,
         "**Replay of {game} #{id}** ({players}):",
-        game=game.engine.title,
+        game=t(lang, game.engine.title),
         id=game.id,
         players=players,
     )
@@ -194,17 +196,23 @@ def clip_words(text: str, limit: int = LABEL_CHARS) -> str:
     return cut.rstrip(" ,;:.—-") + "…"
 
 
+def start_word(lang: str = DEFAULT) -> str:
+    """``Start``: the position before the first move (a noun; a button's
+    "Start", a verb, is another message in other languages)."""
+    return "Start" if lang == DEFAULT else t(lang, "Start (the position before the first move)")
+
+
 def frame_label(move: int, headline: str, lang: str = DEFAULT) -> str:
     """A "move k" menu option: ``Move 12: Asha rolled 5…`` (names plain),
     within Discord's 100 characters, cut between words."""
-    label = t(lang, "Start") if move == 0 else t(lang, "Move {n}", n=move)
+    label = start_word(lang) if move == 0 else t(lang, "Move {n}", n=move)
     return clip_words(f"{label}: {headline}") if headline else label
 
 
 def range_label(first: int, last: int, lang: str = DEFAULT) -> str:
     """A range of a review's moves: ``Start to move 24``, ``Moves 25-49``."""
     if first == last:
-        return t(lang, "Start") if first == 0 else t(lang, "Move {n}", n=first)
+        return start_word(lang) if first == 0 else t(lang, "Move {n}", n=first)
     if first == 0:
         return t(lang, "Start to move {last}", last=last)
     return t(lang, "Moves {first}–{last}", first=first, last=last)
@@ -220,14 +228,14 @@ def review_text(game: LiveGame, shot: Shot, lang: str = DEFAULT) -> str:
         head = t(
             lang,
             "**{game} #{id}**, the start (only you see this review).",
-            game=game.engine.title,
+            game=t(lang, game.engine.title),
             id=game.id,
         )
     else:
         head = t(
             lang,
             "**{game} #{id}**, move {move} of {last} (only you see this review).",
-            game=game.engine.title,
+            game=t(lang, game.engine.title),
             id=game.id,
             move=shot.move,
             last=shot.last_move,

@@ -173,7 +173,7 @@ class TournamentDesk:
                         lang,
                         "🏆 {tournament} of **{game}** is open for entries: {link}",
                         tournament=safe_name(heading_in(record, lang)),
-                        game=get_engine(record.engine).title,
+                        game=t(lang, get_engine(record.engine).title),
                         link=link,
                     ),
                 )
@@ -462,7 +462,7 @@ class TournamentDesk:
             (
                 clip(
                     f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
-                    f"{get_engine(r.engine).title}, "
+                    f"{t(lang, get_engine(r.engine).title)}, "
                     f"{format_title(r.format, lang)} "
                     f"({t(lang, STATUS_WORDS.get(r.status, r.status))})",
                     100,

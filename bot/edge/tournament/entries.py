@@ -365,7 +365,7 @@ class Entries:
             "🏆 **{tournament}** ({game}) is over after {n} rounds.",
             record.round,
             tournament=safe_name(title_in(record, lang)),
-            game=get_engine(record.engine).title,
+            game=t(lang, get_engine(record.engine).title),
         )
         content = "\n".join([title, *podium, t(lang, "Final standings:")])
         png = await self.standings_png(record, table, players, final=True, lang=lang)
@@ -462,7 +462,7 @@ class Entries:
             else t(lang, "after round {round} of {total}", round=record.round, total=total)
         )
         rows = standing_rows(table, players, lang)
-        title = f"{get_engine(record.engine).title} — {title_in(record, lang)}"
+        title = f"{t(lang, get_engine(record.engine).title)} — {title_in(record, lang)}"
         subtitle = t(lang, "{format}, {when}", format=format_title(record.format, lang), when=when)
         # issue 33: pass lang once render_standings takes it (its column heads)
         try:
@@ -517,7 +517,10 @@ class Entries:
                 )
             )
         if len(here) > 1:
-            listed = ", ".join(f"#{r.id} ({get_engine(r.engine).title})" for r in here[:10])
+            lang = await self.bot.languages.for_reader(itx)
+            listed = ", ".join(
+                f"#{r.id} ({t(lang, get_engine(r.engine).title)})" for r in here[:10]
+            )
             raise ServiceError(
                 Msg(
                     "Several tournaments are on: {listed}. Say which with `tournament`.",
@@ -569,7 +572,7 @@ class Entries:
             discord.SelectOption(
                 label=clip(
                     f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
-                    f"{get_engine(r.engine).title}, {format_title(r.format, lang)}",
+                    f"{t(lang, get_engine(r.engine).title)}, {format_title(r.format, lang)}",
                     100,
                 ),
                 value=str(r.id),

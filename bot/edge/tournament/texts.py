@@ -144,7 +144,7 @@ def settings_text(record: TournamentRecord, entrants: int, policy: str, lang: st
             lang,
             "🏆 **{title}** ({game}) — settings",
             title=safe_name(title_in(record, lang)),
-            game=get_engine(record.engine).title,
+            game=t(lang, get_engine(record.engine).title),
         ),
         t(lang, "Format: {format}.", format=describe_format(record, entrants, lang)),
         t(lang, "Rounds: {rounds}. Table size: {size}.", rounds=rounds, size=size),
@@ -258,10 +258,12 @@ def announcement_text(
             "🏆 **{name}**, tournament #{id} of **{game}**",
             name=safe_name(record.name),
             id=record.id,
-            game=engine.title,
+            game=t(lang, engine.title),
         )
     else:
-        head = t(lang, "🏆 tournament #{id} of **{game}**", id=record.id, game=engine.title)
+        head = t(
+            lang, "🏆 tournament #{id} of **{game}**", id=record.id, game=t(lang, engine.title)
+        )
     lines = [
         head,
         t(lang, "Format: {format}.", format=describe_format(record, len(players), lang)),
