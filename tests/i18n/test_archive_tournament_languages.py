@@ -230,6 +230,18 @@ async def test_history_log_replay_and_follow_in_the_readers_language(
     out = await fake.slash(chitra, "game replay", game=live, channel_id=record.channel_id)
     replay = next(s for s in out if s.files)
     check(replay.content)
+    # A review (only to the asker): its heading line and its menus (what
+    # happened in the move is the engines' narration).
+    out = await fake.slash(chitra, "game review", game=live, channel_id=record.channel_id)
+    review = next(s for s in out if s.files)
+    assert review.ephemeral
+    assert review.content
+    check(review.content.splitlines()[0])
+    check(review.content.splitlines()[-1])
+    placeholders = [menu["placeholder"] for menu in fake.selects(review)]
+    assert placeholders
+    for placeholder in placeholders:
+        check(placeholder)
     out = await fake.slash(chitra, "game follow", game=live, channel_id=record.channel_id)
     check(the_reply(out).content)
     out = await fake.slash(chitra, "game unfollow", game=live, channel_id=record.channel_id)
