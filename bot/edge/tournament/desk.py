@@ -373,7 +373,7 @@ class TournamentDesk:
         except GameError:
             policy = "substitute"
         lang = await self.bot.languages.for_reader(itx)
-        text = settings_text(record, entrants, policy, lang)
+        text = settings_text(record, entrants, t(lang, policy), lang)
         await reply(itx, (t(lang, "Changed.") + "\n" if changed else "") + text)
         if changed:
             await self.entries.refresh(record)
