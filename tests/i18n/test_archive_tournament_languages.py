@@ -26,15 +26,18 @@ from typing import Any
 
 import pytest
 
-from bot.director import FORMAT_TITLES
+from bot.director import FORMAT_TITLES, title_msg
 from bot.edge.tournament.texts import (
     describe_format,
+    parse_places,
     settings_text,
     standings_text,
     table_line,
     tiebreak_legend,
 )
-from bot.i18n import PSEUDO, t
+from bot.engines.core import GameError
+from bot.engines.messages import Msg
+from bot.i18n import PSEUDO, localize, t
 from bot.tournament import standings
 from storage.tournaments import TournamentPlayer, TournamentRecord, TournamentTable
 from tests.bot.driver import bot_of, make_bot
@@ -347,3 +350,23 @@ def test_format_standings_and_settings_in_hindi() -> None:
 def test_every_format_has_a_hindi_name() -> None:
     for title in FORMAT_TITLES.values():
         assert DEVANAGARI.search(t("hi", title)), title
+
+
+def test_refusals_are_messages_the_edge_translates() -> None:
+    """A moderator's verdict that cannot be read is refused with a message
+    (:class:`~bot.i18n.Msg`): English as before, Hindi through the catalog
+    (the edge's refusal localizes it for the reader)."""
+    table = TournamentTable(1, 2, (1, 2), 9, None, False)
+    with pytest.raises(GameError) as refused:
+        parse_places("maybe", table, NAMES)
+    said = refused.value.args[0]
+    assert isinstance(said, Msg)
+    assert str(refused.value).startswith("Give the result as `draw`, the winner's name")
+    assert_hindi(localize(said, "hi"))
+    assert_marked(localize(said, PSEUDO))
+    # The director's own, with a tournament's title inside: translated too.
+    title = title_msg(record(name=""))
+    assert str(title) == "tournament #4"
+    assert localize(Msg("That player is not in {tournament}.", tournament=title), "hi") == (
+        "वह खिलाड़ी टूर्नामेंट #4 में नहीं है।"
+    )
