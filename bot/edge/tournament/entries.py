@@ -121,6 +121,8 @@ class Entries:
         if not heading:
             return None
         defaults = await self.bot.service.server_defaults(game.record.guild_id)
+        # issue 33: pass lang=await self.bot.languages.for_channel(game.record.guild_id)
+        # to lobby_text once it takes it (edge1's bot/edge/tables/lobbies.py)
         try:
             message = await self.bot.get_partial_messageable(
                 game.record.channel_id, guild_id=game.record.guild_id
