@@ -97,20 +97,25 @@ class Outcome:
     def is_draw(self) -> bool:
         return len(self.ranking) == 1 and len(self.ranking[0]) > 1
 
-    def to_json(self) -> JSON:
+    def to_json(self, *, stored: bool = False) -> JSON:
+        """The outcome as JSON.  ``stored=True`` (what the service writes):
+        a reason given as a message keeps its id and arguments (issue 33).
+        Otherwise the reason is the message itself, which ``json.dumps``
+        writes as its English, byte for byte what it wrote before issue 33
+        (the seeded playout logs hash it)."""
         return {
             "ranking": [sorted(place) for place in self.ranking],
             "scores": list(self.scores),
-            # Issue 33: a reason given as a message keeps its id and arguments.
-            "reason": encode(self.reason),
+            "reason": encode(self.reason) if stored else self.reason,
         }
 
     @classmethod
     def from_json(cls, obj: JSON) -> Outcome:
+        reason = obj["reason"]
         return cls(
             ranking=tuple(frozenset(place) for place in obj["ranking"]),
             scores=tuple(obj["scores"]),
-            reason=decode(str(obj["reason"])),
+            reason=reason if isinstance(reason, Msg) else decode(str(reason)),
         )
 
 
@@ -340,8 +345,8 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 def joined(parts: Sequence[str], how: str = "; ") -> str:
     """Clauses (messages or plain text) joined as ``"; ".join(parts)``,
-    ``", ".join(parts)``, ``" and ".join(parts)`` or ``" + ".join(parts)``
-    would (``how``), as
+    ``", ".join(parts)``, ``" and ".join(parts)``, ``" + ".join(parts)`` or
+    ``" ".join(parts)`` (sentences) would (``how``), as
     one message, so each language places its own separator."""
     if not parts:
         return ""
@@ -356,6 +361,8 @@ def joined(parts: Sequence[str], how: str = "; ") -> str:
         return Msg("{first} and {rest}", first=parts[0], rest=rest)
     if how == " + ":
         return Msg("{first} + {rest}", first=parts[0], rest=rest)
+    if how == " ":
+        return Msg("{first} {rest}", first=parts[0], rest=rest)
     raise ValueError(f"no message joins with {how!r}")
 
 
