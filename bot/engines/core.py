@@ -366,6 +366,20 @@ def joined(parts: Sequence[str], how: str = "; ") -> str:
     raise ValueError(f"no message joins with {how!r}")
 
 
+def shortened(text: str, limit: int) -> str:
+    """``text[:limit]``, keeping a message a message: its English cut, its
+    id and arguments whole (so another language shows all of it; whoever
+    shows it cuts again to fit)."""
+    if len(text) <= limit:
+        return text
+    if not isinstance(text, Msg):
+        return text[:limit]
+    cut = str.__new__(Msg, str.__str__(text)[:limit])
+    cut.id = text.id
+    cut.args = text.args
+    return cut
+
+
 def sentence(clause: str) -> str:
     """A clause as a sentence (``clause + "."``), as one message; its
     clause is ``clause_of`` it again (a reason quoted in a longer line)."""
