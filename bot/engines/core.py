@@ -473,7 +473,9 @@ def resolve_options(engine: HasOptions, given: Mapping[str, Any]) -> dict[str, A
             raise InvalidOptions(
                 Msg(
                     "{game} has no option {name} (options: {known}).",
-                    game=engine.title,
+                    # The title as the catalog has it (the edge lists the
+                    # games' titles for translation).
+                    game=Msg(engine.title),
                     name=excerpt(name),
                     known=known,
                 )
