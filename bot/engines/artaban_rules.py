@@ -483,7 +483,7 @@ class ArtabanRules:
                     "it is occupied (a capture is written like '{capture}').",
                     square=square_name(sq),
                     target=square_name(dst),
-                    capture=f"{square_name(sq)}x{square_name(dst)}",
+                    capture=square_name(sq) + "x" + square_name(dst),
                 )
             )
         raise IllegalAction(
@@ -555,7 +555,7 @@ class ArtabanRules:
                         refusal = Msg(
                             "{refusal} Equal dice may be sacrificed: '{sacrifice}'.",
                             refusal=refusal,
-                            sacrifice=f"{square_name(sq)}!{square_name(dst)}",
+                            sacrifice=square_name(sq) + "!" + square_name(dst),
                         )
                     raise IllegalAction(refusal)
                 new[dst] = board[sq]
@@ -569,7 +569,7 @@ class ArtabanRules:
                         Msg(
                             "The Leader cannot be sacrificed (R6); it captures an equal die "
                             "instead: '{capture}'.",
-                            capture=f"{square_name(sq)}x{square_name(dst)}",
+                            capture=square_name(sq) + "x" + square_name(dst),
                         )
                     )
                 if theirs != mine:
