@@ -33,7 +33,7 @@ from bot.engines.core import (
     shortened,
 )
 from bot.engines.kauda_baji import KaudaBajiEngine
-from bot.engines.messages import Msg, Plural, decode
+from bot.engines.messages import Msg, Plural, decode, encode
 from bot.i18n import PSEUDO, catalog, localize
 
 DEVANAGARI = re.compile("[\u0900-\u097f]")
@@ -109,6 +109,9 @@ def play(name: str, players: int, seed: int, options: dict[str, Any] | None = No
         said = engine.narrate(state, seat, action, after)
         if said:  # an Artaban deal step is narrated as nothing (R7)
             assert_translated(said, f"{name} narration")
+            # As the log stores it and reads it back.
+            back = decode(encode(said))
+            assert back == said and localize(back, HINDI) == localize(said, HINDI)
             checked += 1
         state = after
     assert_translated(outcome.reason, f"{name} outcome")
