@@ -25,6 +25,7 @@ import discord
 
 if TYPE_CHECKING:
     from bot.director import TournamentDirector
+    from bot.edge.languages import Languages
     from bot.engines.core import Seat
     from bot.live import LiveGame
     from bot.rendering import RenderPool
@@ -93,3 +94,5 @@ class Edge(Discord, Protocol):
     def desk(self) -> Headings: ...
     @property
     def components(self) -> Components: ...
+    @property
+    def languages(self) -> Languages: ...

@@ -376,7 +376,8 @@ class Delivery:
     async def send(
         self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
     ) -> discord.Message:
-        """Post in the game's thread (or its channel): :meth:`Posting.send`."""
+        """Post in the game's thread (or its channel): :meth:`Posting.send`
+        (``descriptions=``, the files' alt texts, among ``kwargs``)."""
         return await self.posting.send(game, files=files, **kwargs)
 
     async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
@@ -386,8 +387,8 @@ class Delivery:
     async def private_png(self, game: LiveGame, seat: Seat) -> bytes:
         return await self.posting.private_png(game, seat)
 
-    async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
-        return await self.posting.private_file(game, seat)
+    async def private_file(self, game: LiveGame, seat: Seat, lang: str) -> discord.File:
+        return await self.posting.private_file(game, seat, lang)
 
     async def final_files(
         self, game: LiveGame, limit: int = UPLOAD_LIMIT

@@ -271,7 +271,9 @@ class Play:
         seat = self._readable_seat(game, itx.user.id)
         if game.state is None:
             raise GameError(f"Game #{game.id} has not started yet.")
-        file = await self.delivery.private_file(game, seat)
+        file = await self.delivery.private_file(
+            game, seat, await self.bot.languages.for_reader(itx)
+        )
         view = private_view(self.service, game, seat)
         text = f"Your private view of {game.engine.title} #{game.id} (only you can see this)."
         if view is not None:
