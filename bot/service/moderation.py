@@ -68,7 +68,9 @@ class Moderation:
                     scores=tuple(0 for _ in range(n)),
                     reason="A moderator ended the game: it could not be restored.",
                 )
-                change = GameChange(status="abandoned", outcome=outcome.to_json(), timers=no_timers)
+                change = GameChange(
+                    status="abandoned", outcome=outcome.to_json(stored=True), timers=no_timers
+                )
                 try:
                     await self.core.store.commit(
                         game_id,
