@@ -239,6 +239,13 @@ def bench_renderer(name: str, count: int, seed: int, lang: str = "en") -> dict[s
     names = ["Asha", "Bhima", "Chitra", "Dev", "Esha"]
     out: dict[str, Any] = {}
     states = sample_states(name, count, seed)
+    # Untimed first drawings, as a render worker warms up (bot.rendering):
+    # loading a script's fonts and filling the per-language caches (Sangram's
+    # card faces) happen once per process, not per board.
+    if states:
+        state, n = states[0]
+        to_png(renderer.board(engine.view(state, None), names=names[:n], lang=lang))
+        to_png(renderer.private(engine.view(state, 0), names=names[:n], lang=lang))
     for kind in ("board", "private"):
         times: list[float] = []
         sizes: list[int] = []
