@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, GameError, Outcome, resolve_chance
+from bot.engines.messages import Msg
 from bot.live import GameBroken, LiveGame, ServiceError, StaleBoard
 from bot.service.common import OUT_OF_DATE, RETRIES_AFTER_RACE, LostRace, throws
 from bot.service.core import Core
@@ -86,7 +87,7 @@ class Games:
             self.core.cache.pop(game_id, None)
         read = await self.core.store.game_with_seats(game_id)
         if read is None:
-            raise ServiceError(f"There is no game #{game_id}.")
+            raise ServiceError(Msg("There is no game #{game}.", game=game_id))
         record, seats = read
         try:
             engine = get_engine(record.engine)
