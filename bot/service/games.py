@@ -92,7 +92,12 @@ class Games:
         try:
             engine = get_engine(record.engine)
         except GameError as exc:
-            raise GameBroken(f"Game #{game_id} uses a game this bot no longer has: {exc}") from None
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+            raise GameBroken(
+                Msg(
+                    "Game #{game} uses a game this bot no longer has: {why}", game=game_id, why=said
+                )
+            ) from None
         game = LiveGame(record=record, seats=seats, engine=engine, state=None)
         if record.status != "lobby":
             # Replayed up to the version read with the seats, not to
@@ -136,8 +141,11 @@ class Games:
             # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games/errors.py).
             log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
             raise GameBroken(
-                f"Game #{record.id} could not be restored from the database. "
-                "A moderator can end it with /moderate game end."
+                Msg(
+                    "Game #{game} could not be restored from the database. "
+                    "A moderator can end it with /moderate game end.",
+                    game=record.id,
+                )
             ) from exc
 
     async def replay(self, game: LiveGame, up_to: int | None) -> Any:

@@ -228,7 +228,9 @@ class Takebacks:
             before = await self.games.state_at(game, made.seq - 1)
             after = await self.games.state_at(game, made.seq)
             if before is None or after is None:
-                raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+                raise GameBroken(
+                    Msg("Game #{game} could not be rebuilt to take a move back.", game=game.id)
+                )
             if reveals(
                 engine, before, made.actor, made.action, after, reveal_seed(game.id, made.seq - 1)
             ):
@@ -271,7 +273,9 @@ class Takebacks:
         the clocks restored, the undo points it consumed and the timers."""
         state = await self.games.state_at(game, plan.target)
         if state is None:
-            raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+            raise GameBroken(
+                Msg("Game #{game} could not be rebuilt to take a move back.", game=game.id)
+            )
         before = game.state
         now = self.core.clock()
         clocks = restored_clocks(
