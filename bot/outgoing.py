@@ -158,3 +158,8 @@ def left_text(seconds: float, lang: str = DEFAULT) -> str:
             return t(lang, "{hours}h {minutes}m", hours=hours, minutes=minutes)
         return t(lang, "{hours}h", hours=hours)
     return t(lang, "{minutes}m", minutes=minutes)
+
+
+def game_title(game: LiveGame, lang: str = DEFAULT) -> str:
+    """A game as texts name it, ``Artaban #12``, its title in ``lang``."""
+    return f"{t(lang, game.engine.title)} #{game.id}"

@@ -94,7 +94,7 @@ def check_automatic_players(engine: Engine[Any, Any, Any], bots: int) -> None:
                 "{title} is for {players}: at most {n} automatic player beside you, not {bots}.",
                 "{title} is for {players}: at most {n} automatic players beside you, not {bots}.",
                 most,
-                title=engine.title,
+                title=Msg(engine.title),
                 players=players,
                 bots=bots,
             )

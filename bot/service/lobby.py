@@ -148,7 +148,7 @@ class Lobby:
                 raise ServiceError(
                     Msg(
                         "{title} needs at least {least} players; {joined} joined so far.",
-                        title=engine.title,
+                        title=Msg(engine.title),
                         least=engine.min_players,
                         joined=len(game.seats),
                     )

@@ -35,6 +35,7 @@ from bot.engines.messages import decode
 from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
+    game_title,
     mention,
     safe_name,
 )
@@ -314,9 +315,7 @@ class Boards:
         return [board, replay]
 
     def turn_text(self, game: LiveGame, row: OutboxRow, link: str, lang: str = DEFAULT) -> str:
-        return t(
-            lang, "Your turn in {title}: {link}", title=f"{game.engine.title} #{game.id}", link=link
-        )
+        return t(lang, "Your turn in {title}: {link}", title=game_title(game, lang), link=link)
 
     async def board_link(self, game: LiveGame) -> str:
         board = await self.bot.store.get_message(game.id, "board")
@@ -369,7 +368,7 @@ class Boards:
                                 "{who} it is your turn in {title} "
                                 "(your DMs are closed to me, so I say it here).",
                                 who=who,
-                                title=f"{game.engine.title} #{game.id}",
+                                title=game_title(game, channel_lang),
                             )
                         ),
                         allowed_mentions=pinging([user_id]) if ping else NO_PINGS,

@@ -28,7 +28,7 @@ from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
 from bot.i18n import DEFAULT, t
 from bot.live import Reminder
-from bot.outgoing import clip, discord_time, left_text, mention
+from bot.outgoing import clip, discord_time, game_title, left_text, mention
 from bot.service import LiveGame, MoveResult
 from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW
 from storage.errors import StorageError
@@ -69,7 +69,7 @@ def timeout_news(
     (the DM may come later, when the bot was down then); in ``lang``, the
     player's language."""
     game = result.game
-    where = f"{game.engine.title} #{game.id}"
+    where = game_title(game, lang)
     if at is not None:
         where += f" ({discord_time(at, 'f')})"
     streak = game.seats[seat].timeouts if 0 <= seat < len(game.seats) else 0
@@ -126,7 +126,7 @@ def reminder_text(reminder: Reminder, board: tuple[int, int] | None, lang: str =
     notification shows the text as it is); the timestamps show the deadline
     in the reader's own zone."""
     game = reminder.game
-    title = f"{game.engine.title} #{game.id}"
+    title = game_title(game, lang)
     deadline = reminder.deadline
     clock = ""
     if reminder.left is not None and deadline is not None:

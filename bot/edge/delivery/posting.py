@@ -25,6 +25,7 @@ from bot.engines.core import Seat
 from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
+    game_title,
     plain_name,
 )
 from bot.server_settings import server_settings
@@ -120,7 +121,7 @@ class Posting:
             t(
                 lang,
                 "The thread of {title} is gone, so the game goes on here in the channel.",
-                title=f"{game.engine.title} #{game.id}",
+                title=game_title(game, lang),
             ),
         )
 
@@ -162,8 +163,8 @@ class Posting:
             return game  # no lobby message to open a thread from
         if isinstance(self.bot.get_channel(lobby[0]), discord.Thread):
             return game  # opened in a thread already: played there
-        title = f"{game.engine.title} #{game.id}"
         lang = await self.channel_lang(game)
+        title = game_title(game, lang)
         settings = await server_settings(self.bot.server_settings, record.guild_id)
         if not settings.threads:
             why = t(

@@ -19,6 +19,7 @@ from bot.outgoing import (
     clip,
     discord_time,
     fill_seats,
+    game_title,
     left_text,
     mention,
     names_of,
@@ -47,7 +48,7 @@ def next_up(
     """Who acts next (mentioned; the seats in ``named`` by their names
     instead, bold and escaped), or how the game ended, in ``lang`` (the
     channel's language)."""
-    title = f"{game.engine.title} #{game.id}"
+    title = game_title(game, lang)
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
         places = [

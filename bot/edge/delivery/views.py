@@ -28,6 +28,7 @@ from bot.outgoing import (
     clip,
     discord_time,
     fill_seats,
+    game_title,
     mention,
 )
 from bot.service import LiveGame, secrets_of
@@ -193,7 +194,7 @@ class PrivateViews:
         png = await self.posting.private_png(game, seat, lang)
         asked = asked_privately(game, seat, served)
         view = self.bot.components.private_view(game, seat, lang=lang) if asked else None
-        title = f"{game.engine.title} #{game.id}"
+        title = game_title(game, lang)
         where = f"<#{self.posting.place_id(game)}>"
         if view is not None:
             content = t(
@@ -246,7 +247,7 @@ class PrivateViews:
             t(
                 lang,
                 "Your view of {title} in {where}, as of {when}.",
-                title=f"{game.engine.title} #{game.id}",
+                title=game_title(game, lang),
                 where=f"<#{self.posting.place_id(game)}>",
                 when=when,
             )
@@ -340,7 +341,7 @@ class PrivateViews:
         setting), so this notice says it instead."""
         # Posted in the channel: in the channel's language.
         lang = await self.posting.channel_lang(game)
-        title = f"{game.engine.title} #{game.id}"
+        title = game_title(game, lang)
         if turn:
             text = t(
                 lang,

@@ -18,7 +18,7 @@ from bot.edge.replies import reply
 from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.i18n import DEFAULT, N_, localize, t, tn
-from bot.outgoing import discord_time, names_of
+from bot.outgoing import discord_time, game_title, names_of
 from bot.service import GameService, LiveGame
 from bot.timekeeping import clock_deadline
 from storage.games import GameRecord, GameStatus, MovesMade
@@ -79,7 +79,7 @@ class MyGames:
             t(
                 lang,
                 "Your turn in {title}, waiting since {since}: {link}",
-                title=f"{game.engine.title} #{game.id}",
+                title=game_title(game, lang),
                 since=discord_time(since),
                 link=link,
             )

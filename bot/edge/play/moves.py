@@ -42,7 +42,7 @@ from bot.edge.tables.menus import (
 from bot.engines.core import GameError, Seat
 from bot.engines.messages import Msg
 from bot.i18n import DEFAULT, N_, localize, t
-from bot.outgoing import Style, discord_time, fill_seats
+from bot.outgoing import Style, discord_time, fill_seats, game_title
 from bot.service import GameService, LiveGame, MoveResult, StaleBoard, menu_words_of
 
 
@@ -313,7 +313,7 @@ class Play:
         text = t(
             lang,
             "Your private view of {title} (only you can see this).",
-            title=f"{game.engine.title} #{game.id}",
+            title=game_title(game, lang),
         )
         if view is not None:
             await reply(itx, text, file=file, view=view)

@@ -24,7 +24,7 @@ from bot.edge.replies import NO_PINGS, edit_reply, pinging, reply
 from bot.engines.core import GameError, Seat
 from bot.engines.messages import Msg
 from bot.i18n import DEFAULT, N_, localize, t
-from bot.outgoing import clip, discord_time, mention, safe_name
+from bot.outgoing import clip, discord_time, game_title, mention, safe_name
 from bot.service import GameBroken, GameService, LiveGame
 from storage.errors import StorageError
 
@@ -98,7 +98,7 @@ class Seats:
     ) -> str:
         """What confirming would do, or a GameError saying why it cannot be
         done (the service checks again when it is confirmed)."""
-        title = f"{live.engine.title} #{live.id}"
+        title = game_title(live, lang)
         if live.record.status == "lobby":
             raise GameError(Msg("Game #{game} has not started; use /game leave.", game=live.id))
         if live.is_over:
@@ -218,9 +218,9 @@ class Seats:
         result = await self.service.kick(game.id, target.id, moderator=moderator)
         who = safe_name(target.display_name)
         live = result.game
-        title = f"{live.engine.title} #{live.id}"
-        where = f"<#{self.delivery.place_id(live)}>"
         theirs = await self.bot.languages.for_member(target.id)
+        title = game_title(live, theirs)
+        where = f"<#{self.delivery.place_id(live)}>"
         if live.is_over:
             await reply(
                 itx,
@@ -292,9 +292,9 @@ class Seats:
                 )
             )
         was = safe_name(game.names[seat])
-        title = f"{game.engine.title} #{game.id}"
         # Posted in the game's thread: in the channel's language.
         channel = await self.delivery.channel_lang(game)
+        title = game_title(game, channel)
         content = t(
             channel,
             "{who}, a moderator asks you to take over **{was}**'s seat in {title}. You would "
@@ -378,7 +378,6 @@ class Seats:
             tournament=await self._in_tournament(game_id),
         )
         game = result.game
-        title = f"{game.engine.title} #{game.id}"
         was = safe_name(old.display_name)
         await edit_reply(
             itx,
@@ -387,7 +386,7 @@ class Seats:
                 "{who} took over **{was}**'s seat in {title}.",
                 who=who,
                 was=was,
-                title=title,
+                title=game_title(game, channel),
             ),
             view=None,
         )
@@ -399,17 +398,18 @@ class Seats:
                 "the same clock. The seat's hand or screen, and its choices when they are "
                 "private, come to you by DM; /game hand shows them here too.",
                 was=was,
-                title=title,
+                title=game_title(game, lang),
             ),
         )
+        theirs = await self.bot.languages.for_member(old_user_id)
         await self.tell(
             old_user_id,
             t(
-                await self.bot.languages.for_member(old_user_id),
+                theirs,
                 "A moderator handed your seat in {title} to {who}. The seat is no longer yours: "
                 "you get no more of its views or turns, and the game's result will not count "
                 "for your rating.",
-                title=title,
+                title=game_title(game, theirs),
                 who=who,
             ),
         )

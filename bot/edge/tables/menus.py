@@ -80,7 +80,8 @@ def option_label(
         )
         if counts:
             named = fill_seats(label, game, style, lang=lang)
-            label = f"{named} ({tn(lang, '{n} choice', '{n} choices', option.size)})"
+            size = tn(lang, "{n} choice", "{n} choices", option.size)
+            label = f"{named} ({size})"
             return label[:100] or "…"
     return fill_seats(label, game, style, lang=lang)[:100] or "…"
 
