@@ -179,7 +179,7 @@ class Posting:
                     self.bot.get_partial_messageable(lobby[0], guild_id=record.guild_id)
                     .get_partial_message(lobby[1])
                     .create_thread(
-                        name=thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                        name=thread_name(game, lang), auto_archive_duration=THREAD_ARCHIVE_MINUTES
                     )
                 )
             except discord.Forbidden as exc:

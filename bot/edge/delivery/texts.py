@@ -99,8 +99,8 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
     return where if message_id is None else f"{where}/{message_id}"
 
 
-def thread_name(game: LiveGame) -> str:
-    return clip(f"{game.engine.title} #{game.id}", 100)
+def thread_name(game: LiveGame, lang: str = DEFAULT) -> str:
+    return clip(game_title(game, lang), 100)
 
 
 def status_line(
