@@ -308,3 +308,17 @@ async def test_a_hindi_server_with_an_english_player_reads_hindi_and_they_read_e
     final = fake.current(boards(fake)[-1])
     hindi(final.content, await table.engine_words("hi"))
     assert "ने हार मान ली" in (final.content or ""), final.content
+
+
+def test_time_left_and_points_read_as_before_in_english_and_in_hindi_words() -> None:
+    from bot.outgoing import left_text, points_in, points_text
+    from bot.timekeeping import format_left
+
+    for seconds in (0, 59, 60, 3600, 3660, 86400, 90000, 3 * 86400 + 7200):
+        assert left_text(seconds) == format_left(seconds)
+        assert left_text(seconds, "hi") != format_left(seconds)
+        assert DEVANAGARI.search(left_text(seconds, "hi"))
+    assert left_text(90000, "hi") == "1 दिन 1 घंटे"
+    for value in (0, 0.5, 1, 1.5, 3):
+        assert points_in(value) == points_text(value)
+        assert "⟦" in points_in(value, "qps")
