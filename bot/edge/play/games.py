@@ -124,7 +124,7 @@ class MyGames:
             lang,
             "#{game} {title} in {where}",
             game=record.id,
-            title=get_title(record.engine),
+            title=t(lang, get_title(record.engine)),
             where=f"<#{where}>",
         )
         kind = "lobby" if record.status == "lobby" else "board"
@@ -187,7 +187,7 @@ class MyGames:
         links = {g.id: await self.game_link(g, lang) for g in (*here, *mine)}
         lines = [t(lang, "**In this channel**")]
         lines += [
-            f"#{g.id} {get_engine(g.engine).title} — {status_word(g.status, lang)}"
+            f"#{g.id} {t(lang, get_engine(g.engine).title)} — {status_word(g.status, lang)}"
             + (moves_word(made.get(g.id), lang) if g.status == "active" else "")
             + links[g.id]
             for g in here
@@ -196,7 +196,7 @@ class MyGames:
         lines += [
             # Where it is played: its own thread once started, not the
             # channel the thread hangs off.
-            f"#{g.id} {get_engine(g.engine).title} — "
+            f"#{g.id} {t(lang, get_engine(g.engine).title)} — "
             + t(
                 lang,
                 "{status} in {where}",
