@@ -227,6 +227,13 @@ async def test_a_game_on_a_hindi_server_between_hindi_players_reads_hindi(
         placeholders(fake, view)
     )
 
+    # Their games (/game mine, /game next).
+    (mine,) = replies(await fake.slash(other, "game mine"))
+    assert (mine.content or "").startswith("**आपके खेल** (1; 1 में आपकी बारी):"), mine.content
+    hindi(mine.content, engine)
+    (next_,) = replies(await fake.slash(other, "game next"))
+    hindi(next_.content, engine)
+
     # Resigning: the question, its buttons, the answer.
     question, answered = await resign(table, other, "हार मानें")
     hindi(question.content, engine)
