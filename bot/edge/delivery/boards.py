@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.edge.alt import board_alt, replay_alt
 from bot.edge.delivery.texts import (
     FOLLOW,
     NARRATION_LINES,
@@ -231,6 +232,7 @@ class Boards:
             return True
         lang = await self.bot.languages.for_member(user_id)
         content, files = await self.follower_message(game, follower, row, lang)
+        alts = await self.alts(game, files, lang)
         # One DM per follower and version: a retry after a crash mid-send is
         # dropped by Discord.  A digest, because a user id is too long for
         # Discord's 25 characters (it names nothing hidden either way).
@@ -239,7 +241,10 @@ class Boards:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             await dm.send(
                 content=clip(content),
-                files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+                files=[
+                    discord.File(io.BytesIO(data), filename=name, description=alts.get(name))
+                    for name, data in files
+                ],
                 allowed_mentions=NO_PINGS,
                 nonce=nonce[:25],
             )
@@ -313,6 +318,25 @@ class Boards:
         if len(board[1]) + len(drawn.data) > limit:
             return [replay] if len(drawn.data) <= limit else [board]
         return [board, replay]
+
+    async def alts(
+        self, game: LiveGame, files: list[tuple[str, bytes]], lang: str
+    ) -> dict[str, str]:
+        """The descriptions of a game's public files (its board, its replay
+        from the render pool's cache) in ``lang``, by filename."""
+        out: dict[str, str] = {}
+        for name, _ in files:
+            if name.endswith(".gif"):
+                try:
+                    record = await load_record(self.bot.store, game.id)
+                    drawn = await self.bot.renders.replay(record)
+                except Exception:
+                    log.exception("game %d: its replay could not be described", game.id)
+                    continue
+                out[name] = replay_alt(game, drawn, lang)
+            else:
+                out[name] = board_alt(game, lang)
+        return out
 
     def turn_text(self, game: LiveGame, row: OutboxRow, link: str, lang: str = DEFAULT) -> str:
         return t(lang, "Your turn in {title}: {link}", title=game_title(game, lang), link=link)
@@ -430,11 +454,13 @@ class Boards:
             # Discord drops a second message with the same nonce for a few
             # minutes: a retry after a crash mid-post cannot post twice.
             kwargs["nonce"] = f"b{game.id}v{game.version}{'o' if game.is_over else ''}"
+        name = f"chaupal-{game.id}-{game.version}.png"
         try:
             message = await self.posting.send(
                 game,
                 content=clip(content),
-                files=[(f"chaupal-{game.id}-{game.version}.png", png)],
+                files=[(name, png)],
+                descriptions={name: board_alt(game, lang)},
                 view=view or discord.utils.MISSING,
                 allowed_mentions=pinging(game.user_of(s) for s in pings),
                 **kwargs,
@@ -476,7 +502,9 @@ class Boards:
                     content=clip(content),
                     attachments=[
                         discord.File(
-                            io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png"
+                            io.BytesIO(png),
+                            filename=f"chaupal-{game.id}-{game.version}.png",
+                            description=board_alt(game, lang),
                         )
                     ],
                     view=view,

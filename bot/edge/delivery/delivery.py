@@ -377,7 +377,8 @@ class Delivery:
     async def send(
         self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
     ) -> discord.Message:
-        """Post in the game's thread (or its channel): :meth:`Posting.send`."""
+        """Post in the game's thread (or its channel): :meth:`Posting.send`
+        (``descriptions=``, the files' alt texts, among ``kwargs``)."""
         return await self.posting.send(game, files=files, **kwargs)
 
     async def post_board(

@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.edge.alt import private_alt
 from bot.edge.delivery.texts import (
     jump_url,
     status_line,
@@ -76,17 +77,27 @@ class Posting:
         return self.bot.get_partial_messageable(self.place_id(game), guild_id=game.record.guild_id)
 
     async def send(
-        self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
+        self,
+        game: LiveGame,
+        *,
+        files: Sequence[tuple[str, bytes]] = (),
+        descriptions: Mapping[str, str] | None = None,
+        **kwargs: Any,
     ) -> discord.Message:
         """Post in the game's thread (or its channel).  ``files`` are
         ``(filename, bytes)``; other arguments go to ``send`` as they are (build
-        them with :mod:`bot.outgoing`).  A thread that is gone (deleted, or
+        them with :mod:`bot.outgoing`); ``descriptions`` are the files' alt
+        texts by filename (:mod:`bot.edge.alt`).  A thread that is gone (deleted, or
         closed to the bot) is dropped: the game falls back to its channel, the
         channel is told once, and the message is posted there instead.  Raises
         ``discord.HTTPException`` when the post fails anyway."""
 
         async def post() -> discord.Message:
-            made = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+            alts = descriptions or {}
+            made = [
+                discord.File(io.BytesIO(data), filename=name, description=alts.get(name))
+                for name, data in files
+            ]
             extra: dict[str, Any] = {"files": made} if made else {}
             return await self.channel(game).send(**kwargs, **extra)
 
@@ -275,5 +286,10 @@ class Posting:
         return [plain_name(n) for n in game.names]
 
     async def private_file(self, game: LiveGame, seat: Seat, lang: str = DEFAULT) -> discord.File:
+        """A seat's view as a file, drawn and described in ``lang`` (the reader's)."""
         png = await self.private_png(game, seat, lang)
-        return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
+        return discord.File(
+            io.BytesIO(png),
+            filename=f"chaupal-{game.id}-private.png",
+            description=private_alt(game, seat, lang),
+        )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from bot.edge.alt import private_alt
 from bot.edge.delivery.texts import (
     Audience,
     _owed,
@@ -262,7 +263,15 @@ class PrivateViews:
                     .get_partial_message(standing[1])
                     .edit(
                         content=content,
-                        attachments=[discord.File(io.BytesIO(png), filename=name)],
+                        attachments=[
+                            discord.File(
+                                io.BytesIO(png),
+                                filename=name,
+                                description=private_alt(
+                                    game, seat, await self.bot.languages.for_member(user_id)
+                                ),
+                            )
+                        ],
                         view=view,
                         allowed_mentions=NO_PINGS,
                     )
@@ -306,7 +315,13 @@ class PrivateViews:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             message = await dm.send(
                 content=clip(content),
-                file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
+                file=discord.File(
+                    io.BytesIO(png),
+                    filename=f"chaupal-{game.id}-private.png",
+                    description=private_alt(
+                        game, seat, await self.bot.languages.for_member(user_id)
+                    ),
+                ),
                 view=view or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
                 silent=silent,
