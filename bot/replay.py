@@ -201,7 +201,7 @@ class GameRecord:
         if self.reader is not None:
             header.append(("Reader", self.reader))
         if self.outcome is not None:
-            header.append(("Result", self.outcome.to_json(stored=True)))
+            header.append(("Result", self.outcome.to_json()))
         lines = [f"{key}: {_json(value)}" for key, value in header]
         lines.append("")
         lines += [a.format() for a in self.actions]

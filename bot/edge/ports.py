@@ -63,9 +63,13 @@ class Components(Protocol):
     """What delivery puts under its posts: a board's buttons and menus, and
     a seat's private menu (``bot.edge.play.moves.BoardComponents``)."""
 
-    def board_view(self, game: LiveGame, *, rematch: bool = True) -> discord.ui.View | None: ...
+    def board_view(
+        self, game: LiveGame, *, rematch: bool = True, lang: str = "en"
+    ) -> discord.ui.View | None: ...
 
-    def private_view(self, game: LiveGame, seat: Seat) -> discord.ui.View | None: ...
+    def private_view(
+        self, game: LiveGame, seat: Seat, *, lang: str = "en"
+    ) -> discord.ui.View | None: ...
 
 
 class Edge(Discord, Protocol):

@@ -91,12 +91,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description=N_("Play b
         if state is None or seat is None:
             return []
         wanted = current.strip().lower()
+        lang = await self.bot.languages.for_reader(itx)
         choices: list[app_commands.Choice[str]] = []
         for action in engine.legal_actions(state, seat) if seat in engine.to_move(state) else []:
             text = engine.describe(state, seat, action)
             if wanted and wanted not in text:
                 continue
-            label = fill_seats(engine.label(state, seat, action), game, Style.PLAIN)
+            label = fill_seats(engine.label(state, seat, action), game, Style.PLAIN, lang=lang)
             choices.append(app_commands.Choice(name=f"{text} — {label}"[:100], value=text[:100]))
             if len(choices) == 25:
                 break
