@@ -26,9 +26,10 @@ __all__ = ["Reading", "english_in", "texts_of", "unmarked_in"]
 # Set aside before looking for words: none of them is language.
 _NOT_LANGUAGE = re.compile(
     r"<(?:@[!&]?|#|t:|a?:\w+:|/[\w -]+:)[^<>]*>"  # mentions, timestamps, emoji, commands
-    r"|https?://\S+"  # links
+    r"|https?://[^\s⟧·]+"  # links (a pseudo-localized sentence's marks follow at once)
     r"|`[^`]*`"  # code: command and option names, notation typed
     r"|#\d+"  # game numbers
+    r"|\b[A-Za-z]*\d[\w=+#-]*"  # notation: letters with digits (d3, g3xh4=p, H2, 1d12h)
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -128,6 +129,9 @@ def english_in(text: str, reading: Reading) -> list[str]:
 def unmarked_in(text: str, reading: Reading) -> list[str]:
     """The runs of text outside the pseudo-locale's marks (letters only)."""
     rest = reading.strip(text)
+    # A text cut at Discord's limit (a label of 100 characters) loses its
+    # closing marks: what was opened is still marked.
+    rest += "⟧" * max(0, rest.count("⟦") - rest.count("⟧"))
     # Marks nest (a translated argument inside a translated sentence).
     while True:
         shorter = _MARKED.sub(" ", rest)

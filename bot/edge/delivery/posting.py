@@ -237,11 +237,13 @@ class Posting:
             board = await store.get_message(game.id, "board")
             if board is not None:
                 final_board = jump_url(game.record.guild_id, board[0], board[1])
+        lang = await self.channel_lang(game)
         content = lobby_text(
             game,
             defaults=await self.bot.service.server_defaults(game.record.guild_id),
-            status=status_line(game, thread_id, final_board, lang=await self.channel_lang(game)),
+            status=status_line(game, thread_id, final_board, lang=lang),
             heading=await self.bot.desk.heading(game),
+            lang=lang,
         )
         if self._status.get(game.id) == content:
             return
