@@ -415,7 +415,11 @@ class MahabharataRound(MahabharataScreens):
         owner, stack = state.spaces[pos][j]
         if owner is not None and owner != seat:
             raise IllegalAction(
-                f"Space {action.space} of {spec.name} holds another player's token."
+                Msg(
+                    "Space {space} of {leader} holds another player's token.",
+                    space=action.space,
+                    leader=Msg(spec.name),
+                )
             )
         spaces = _set(state.spaces, pos, _set(state.spaces[pos], j, (seat, (*stack, k))))
         supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))

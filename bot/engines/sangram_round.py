@@ -247,11 +247,11 @@ class SangramRound(SangramActivities):
         if phase == ACTIVATE:
             if state.task in (CHOOSE, GIVE):
                 return Msg("It is not your turn: another player is resolving their card.")
-            return "It is not your turn: a card is being drawn."
+            return Msg("It is not your turn: a card is being drawn.")
         if phase == RECRUIT:
             if seat in state.queue:
                 return Msg("It is not your turn: another player is recruiting first.")
-            return "You do not recruit again this round."
+            return Msg("You do not recruit again this round.")
         return Msg("It is not your turn: cards are being drawn.")
 
     def _apply_chance(self, state: SangramState, w: _W, action: SangramAction) -> None:
