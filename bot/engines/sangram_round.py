@@ -6,6 +6,7 @@ end check, with fast paths for the commonest actions.
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Final
 
 from bot.engines.core import (
     CHANCE,
@@ -81,6 +82,18 @@ from bot.engines.sangram_views import (
     OUTCOME_USED,
 )
 
+_COMMITTED_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} committed a card.", player=tag) for s, tag in _TAG.items()
+}
+"""The lines said most often, made once per seat (issue 33: a message is
+dearer to build than the text was, and playouts build these by the million)."""
+_CHANGED_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} changed their committed card.", player=tag) for s, tag in _TAG.items()
+}
+_GROW_DRAW_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} drew a card (Grow).", player=tag) for s, tag in _TAG.items()
+}
+
 
 class SangramRound(SangramActivities):
     """Applying an action: the fast paths, or the working copy carried
@@ -149,12 +162,12 @@ class SangramRound(SangramActivities):
         hand = _remove(hand, card)
         if old:
             hand = _insert_desc(hand, old)
-            line = Msg("{player} changed their committed card.", player=_TAG[seat])
+            line = _CHANGED_LINE[seat]
         else:
             awaited = awaited - _ONLY[seat]
             if not awaited:
                 return None  # the last commit: the reveal follows
-            line = Msg("{player} committed a card.", player=_TAG[seat])
+            line = _COMMITTED_LINE[seat]
         v = list(state)
         v[_HANDS] = _set(state.hands, seat, hand)
         v[_COMMITTED] = _set(state.committed, seat, card)
@@ -185,7 +198,7 @@ class SangramRound(SangramActivities):
             if state.phase == SETUP:
                 v[_NEWS] = ()  # said once, with the last card of the deal
             else:
-                line = Msg("{player} drew a card (Grow).", player=_TAG[to])
+                line = _GROW_DRAW_LINE[to]
                 v[_NEWS] = (line,)
                 v[_RECENT] = (*state.recent, line)[-RECENT_EVENTS:]
         fast: SangramState = _new(SangramState, v)
@@ -310,7 +323,7 @@ class SangramRound(SangramActivities):
                 if not w.draws:
                     w.say(Msg("Each player was dealt {n} cards.", n=START_HAND), event=False)
             else:
-                w.say(Msg("{player} drew a card (Grow).", player=_TAG[to]))
+                w.say(_GROW_DRAW_LINE[to])
 
     def _apply_commit(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
         if not isinstance(action, Commit):
@@ -324,9 +337,9 @@ class SangramRound(SangramActivities):
         old = state.committed[seat]
         if old:
             hand = _insert_desc(hand, old)
-            w.say(Msg("{player} changed their committed card.", player=_TAG[seat]))
+            w.say(_CHANGED_LINE[seat])
         else:
-            w.say(Msg("{player} committed a card.", player=_TAG[seat]))
+            w.say(_COMMITTED_LINE[seat])
         w.hands[seat] = hand
         w.committed[seat] = action.card
 
@@ -342,20 +355,27 @@ class SangramRound(SangramActivities):
         w.say(self._recruit_line(seat, card, got))
 
     def _recruit_line(self, seat: Seat, card: int, got: int) -> str:
-        """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9)."""
+        """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9).
+        Made once per seat, card and count (see :data:`_COMMITTED_LINE`)."""
+        key = (seat, card, got)
+        line = self._recruit_lines.get(key)
+        if line is not None:
+            return line
         if got < 0:
-            return Msg(
+            line = Msg(
                 "{player} recruited {card} (no Britishers: Shoorveer).",
                 player=_TAG[seat],
                 card=self._names[card],
             )
-        taken = _britishers_taken(got, self._brit[card])
-        return Msg(
-            "{player} recruited {card} and {britishers}.",
-            player=_TAG[seat],
-            card=self._names[card],
-            britishers=taken,
-        )
+        else:
+            line = Msg(
+                "{player} recruited {card} and {britishers}.",
+                player=_TAG[seat],
+                card=self._names[card],
+                britishers=_britishers_taken(got, self._brit[card]),
+            )
+        self._recruit_lines[key] = line
+        return line
 
     # ----- the automatic part of the round ------------------------------------
 

@@ -143,6 +143,9 @@ class SangramRules:
             ),
         )  # fmt: skip
         self._warrior_name: dict[str, str] = {w.key: w.name for w in c.warriors}
+        self._recruit_lines: dict[tuple[int, int, int], str] = {}
+        """Recruit narrations made so far, by (seat, card, Britishers taken):
+        at most 5 x 55 x 5 (:meth:`SangramRound._recruit_line`)."""
         # Every action built once; legal_actions picks from these (speed).
         cards = range(NUM_CARDS + 1)
         self._commit = tuple(Commit(m) for m in cards)
