@@ -258,7 +258,11 @@ class SangramActivities(SangramRules):
             return Msg("their {card}", card=card)
         if whose == "your":
             return Msg("your {card}", card=card)
-        return Msg("{player}'s {card}", player=who, card=card)
+        key = (state.actor, state.committed[state.actor])
+        said = self._seats_cards.get(key)
+        if said is None:
+            said = self._seats_cards[key] = Msg("{player}'s {card}", player=who, card=card)
+        return said
 
     # ----- activities ----------------------------------------------------------
 

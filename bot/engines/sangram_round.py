@@ -354,6 +354,15 @@ class SangramRound(SangramActivities):
         got = self._take_britishers(w, seat, self._brit[card])
         w.say(self._recruit_line(seat, card, got))
 
+    def _seat_card(self, seat: Seat, card: int) -> str:
+        """``{p0} Acharya-53``, made once per seat and card."""
+        key = (seat, card)
+        said = self._seat_cards.get(key)
+        if said is None:
+            said = Msg("{player} {card}", player=_TAG[seat], card=self._names[card])
+            self._seat_cards[key] = said
+        return said
+
     def _recruit_line(self, seat: Seat, card: int, got: int) -> str:
         """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9).
         Made once per seat, card and count (see :data:`_COMMITTED_LINE`)."""
@@ -464,12 +473,7 @@ class SangramRound(SangramActivities):
         w.task = IDLE
         w.phase = ACTIVATE
         if order:
-            shown = listed(
-                [
-                    Msg("{player} {card}", player=_TAG[s], card=self._names[committed[s]])
-                    for s in order
-                ]
-            )
+            shown = listed([self._seat_card(s, committed[s]) for s in order])
             w.say(Msg("Reveal: {cards}.", cards=shown))
         else:
             w.say(Msg("Nobody has a card to commit this round."))

@@ -144,6 +144,10 @@ class SangramRules:
         )  # fmt: skip
         self._warrior_name: dict[str, str] = {w.key: w.name for w in c.warriors}
         self._recruit_lines: dict[tuple[int, int, int], str] = {}
+        self._seat_cards: dict[tuple[int, int], str] = {}
+        """``{p0} Acharya-53`` (a reveal) by (seat, card), made once."""
+        self._seats_cards: dict[tuple[int, int], str] = {}
+        """``{p0}'s Acharya-53`` (an activity) by (seat, card), made once."""
         """Recruit narrations made so far, by (seat, card, Britishers taken):
         at most 5 x 55 x 5 (:meth:`SangramRound._recruit_line`)."""
         # Every action built once; legal_actions picks from these (speed).
