@@ -26,6 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engines.core import Engine, Seat, owed_decisions
+from bot.engines.messages import Msg
+
+NO_LONGER_OFFERED = Msg("That choice is no longer on offer.")
+"""A stale choice's refusal (a menu or button from before the game moved on)."""
 
 MENU_LIMIT = 25
 """Options in one Discord select."""
@@ -125,11 +129,11 @@ def follow(
     for step, index in enumerate(path):
         candidates, depth, options = _shown(candidates, depth, words)
         if not 0 <= index < len(options):
-            raise StaleChoice("That choice is no longer on offer.")
+            raise StaleChoice(NO_LONGER_OFFERED)
         picked = options[index]
         if picked.leaf:
             if step != len(path) - 1:
-                raise StaleChoice("That choice is no longer on offer.")
+                raise StaleChoice(NO_LONGER_OFFERED)
             return picked.text, [], depth
         depth += 1
         candidates = _members(candidates, picked, depth, words)
@@ -145,10 +149,10 @@ def trail(
     for end in range(1, len(path) + 1):
         action, options, _ = follow(actions, path[: end - 1], words)
         if action is not None:
-            raise StaleChoice("That choice is no longer on offer.")
+            raise StaleChoice(NO_LONGER_OFFERED)
         index = path[end - 1]
         if not 0 <= index < len(options):
-            raise StaleChoice("That choice is no longer on offer.")
+            raise StaleChoice(NO_LONGER_OFFERED)
         picked.append(options[index])
     return picked
 
@@ -157,7 +161,7 @@ def path_to(actions: Sequence[str], text: str, words: Words = split_words) -> tu
     """The path that plays the action ``text`` among ``actions`` (raises
     :class:`StaleChoice` when it is not one of them)."""
     if text not in actions:
-        raise StaleChoice("That choice is no longer on offer.")
+        raise StaleChoice(NO_LONGER_OFFERED)
     split = tuple(words(text))
     path: list[int] = []
     while True:
@@ -169,7 +173,7 @@ def path_to(actions: Sequence[str], text: str, words: Words = split_words) -> tu
                 path.append(index)
                 break
         else:  # pragma: no cover - follow() reaches every action
-            raise StaleChoice("That choice is no longer on offer.")
+            raise StaleChoice(NO_LONGER_OFFERED)
 
 
 def _starts(split: Sequence[str], prefix: str) -> bool:
@@ -213,7 +217,7 @@ def locate(
             # The group's actions are shown among others at this level.
             return tuple(path)
         break
-    raise StaleChoice("That choice is no longer on offer.")
+    raise StaleChoice(NO_LONGER_OFFERED)
 
 
 def sections(
@@ -278,13 +282,13 @@ def parse_path(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(part) for part in text.split("."))
     except ValueError:
-        raise StaleChoice("That button is damaged; use the newest board.") from None
+        raise StaleChoice(Msg("That button is damaged; use the newest board.")) from None
 
 
 # -- the words above a menu -----------------------------------------------------------------
 
-NEXT_CHOICE = "Your next choice:"
-CHANGE_CHOICE = "Until everyone has chosen, you may still change yours:"
+NEXT_CHOICE = Msg("Your next choice:")
+CHANGE_CHOICE = Msg("Until everyone has chosen, you may still change yours:")
 
 
 def menu_prompt(picked: Sequence[str]) -> str:
@@ -293,8 +297,13 @@ def menu_prompt(picked: Sequence[str]) -> str:
     menu says what it is a menu of (``Die 4 (Raja) › Jayadratha, space 2:
     which token?``) instead of a bare "narrowed"."""
     if not picked:
-        return "Choose:"
-    return f"{' › '.join(picked)}: choose one:"
+        return Msg("Choose:")
+    # Each label may be a message: the path is kept as messages too, so it is
+    # read in the reader's language (a label of its own, then " › " and the next).
+    path: str = picked[0]
+    for label in picked[1:]:
+        path = Msg("{path} › {label}", path=path, label=label)
+    return Msg("{path}: choose one:", path=path)
 
 
 def follow_up_prompt(engine: Engine[Any, Any, Any], state: Any, seat: Seat) -> str:

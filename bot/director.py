@@ -29,8 +29,10 @@ from typing import Any
 
 from bot.engines import get_engine
 from bot.engines.core import GameError, excerpt, resolve_options
+from bot.engines.messages import Msg, Plural
+from bot.i18n import N_
 from bot.outgoing import MAX_NAME as MAX_DISPLAY_NAME
-from bot.outgoing import plain_name, plural
+from bot.outgoing import plain_name
 from bot.service import (
     FORFEIT_EVENT,
     GameService,
@@ -55,10 +57,10 @@ log = logging.getLogger(__name__)
 
 FORMATS: tuple[TournamentFormat, ...] = ("swiss", "round_robin", "elimination", "pods")
 FORMAT_TITLES: dict[str, str] = {
-    "swiss": "Swiss",
-    "round_robin": "Round robin",
-    "elimination": "Single elimination",
-    "pods": "Pods",
+    "swiss": N_("Swiss"),
+    "round_robin": N_("Round robin"),
+    "elimination": N_("Single elimination"),
+    "pods": N_("Pods"),
 }
 MAX_ROUNDS = 50
 POD_SIZES = (3, 4, 5)
@@ -72,9 +74,22 @@ TIME_LOSSES_TO_DROP = 2
 """Games lost on time in a row that drop a player (unless auto-drop is off)."""
 
 
+def title_msg(record: TournamentRecord) -> str:
+    """:attr:`TournamentRecord.title` as a message (its English is the
+    same): the moderator's name for it, or ``tournament #N`` translated."""
+    return record.name or Msg("tournament #{id}", id=record.id)
+
+
+def heading_msg(record: TournamentRecord) -> str:
+    """:attr:`TournamentRecord.heading` as a message."""
+    return record.name or Msg("Tournament #{id}", id=record.id)
+
+
 def players_range(low: int, high: int) -> str:
     """``2 players``, ``2 to 4 players``."""
-    return plural(low, "player") if low == high else f"{low} to {high} players"
+    if low == high:
+        return Plural("{n} player", "{n} players", low)
+    return Msg("{low} to {high} players", low=low, high=high)
 
 
 def planned_rounds(record: TournamentRecord, entrants: int) -> int:
@@ -165,10 +180,16 @@ class TournamentDirector:
     ) -> TournamentRecord:
         engine = get_engine(engine_name)
         if format not in FORMATS:
-            raise ServiceError(f"A tournament is {', '.join(FORMATS)}, not {excerpt(format)}.")
+            raise ServiceError(
+                Msg(
+                    "A tournament is {formats}, not {given}.",
+                    formats=", ".join(FORMATS),
+                    given=excerpt(format),
+                )
+            )
         if format != "pods" and table_size not in (None, 2):
             raise ServiceError(
-                "`table_size` is for pods; the other formats play two players a game."
+                Msg("`table_size` is for pods; the other formats play two players a game.")
             )
         size = table_size or (2 if format != "pods" else min(4, engine.max_players))
         if format == "pods":
@@ -176,25 +197,43 @@ class TournamentDirector:
             fits = [n for n in POD_SIZES if engine.min_players <= n <= engine.max_players]
             if not fits:
                 raise ServiceError(
-                    f"{engine.title} is for {players}; pods need games for "
-                    f"{POD_SIZES[0]} to {POD_SIZES[-1]}."
+                    Msg(
+                        "{game} is for {players}; pods need games for {low} to {high}.",
+                        game=Msg(engine.title),
+                        players=players,
+                        low=POD_SIZES[0],
+                        high=POD_SIZES[-1],
+                    )
                 )
             if size not in fits:
                 raise ServiceError(
-                    f"Pods of {size} do not fit {engine.title}, which is for {players}: "
-                    f"its pods are of {players_range(fits[0], fits[-1])}."
+                    Msg(
+                        "Pods of {size} do not fit {game}, which is for {players}: "
+                        "its pods are of {fits}.",
+                        size=size,
+                        game=Msg(engine.title),
+                        players=players,
+                        fits=players_range(fits[0], fits[-1]),
+                    )
                 )
         elif engine.min_players > 2:
-            raise ServiceError(f"{engine.title} needs pods: it is not a two-player game.")
+            raise ServiceError(
+                Msg("{game} needs pods: it is not a two-player game.", game=Msg(engine.title))
+            )
         else:
             size = 2
         if not 0 <= rounds <= MAX_ROUNDS:
             raise ServiceError(
-                f"A tournament has 0 (as many as the format needs) to {MAX_ROUNDS} rounds."
+                Msg(
+                    "A tournament has 0 (as many as the format needs) to {most} rounds.",
+                    most=MAX_ROUNDS,
+                )
             )
         if format in ("round_robin", "elimination") and rounds:
             raise ServiceError(
-                f"A {FORMAT_TITLES[format].lower()} decides its own rounds: leave `rounds` out."
+                Msg("A round robin decides its own rounds: leave `rounds` out.")
+                if format == "round_robin"
+                else Msg("A single elimination decides its own rounds: leave `rounds` out.")
             )
         engine_given, table_given = split_options(options)
         resolve_options(engine, engine_given)  # refuse bad options now, not at round 3
@@ -229,7 +268,7 @@ class TournamentDirector:
                 tournament_id, round_time=round_time, auto_drop=auto_drop
             )
             if changed is None:
-                raise ServiceError(f"{record.heading} is over.")
+                raise ServiceError(Msg("{tournament} is over.", tournament=heading_msg(record)))
         self.deadlines_changed()
         return changed
 
@@ -255,14 +294,24 @@ class TournamentDirector:
             record = await self._get(tournament_id)
             if record.status == "open":
                 raise ServiceError(
-                    f"{record.heading} has not started: players leave it with /tournament leave."
+                    Msg(
+                        "{tournament} has not started: players leave it with /tournament leave.",
+                        tournament=heading_msg(record),
+                    )
                 )
             if record.status != "running":
-                raise ServiceError(f"{record.heading} is over.")
+                raise ServiceError(Msg("{tournament} is over.", tournament=heading_msg(record)))
             if not any(p.user_id == user_id for p in await self.store.players(tournament_id)):
-                raise ServiceError(f"That player is not in {record.title}.")
+                raise ServiceError(
+                    Msg("That player is not in {tournament}.", tournament=title_msg(record))
+                )
             if not await self.store.drop(tournament_id, user_id, record.round):
-                raise ServiceError(f"That player has already dropped out of {record.title}.")
+                raise ServiceError(
+                    Msg(
+                        "That player has already dropped out of {tournament}.",
+                        tournament=title_msg(record),
+                    )
+                )
             resigned: MoveResult | None = None
             forfeited = False
             for table in await self.store.tables(tournament_id, record.round):
@@ -289,17 +338,29 @@ class TournamentDirector:
         async with self._lock(tournament_id):
             record = await self._get(tournament_id)
             if record.status != "running":
-                raise ServiceError(f"{record.heading} is not running.")
+                raise ServiceError(
+                    Msg("{tournament} is not running.", tournament=heading_msg(record))
+                )
             found = await self.store.table_of_game(game_id)
             if found is None or found[0] != tournament_id:
-                raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
+                raise ServiceError(
+                    Msg(
+                        "Game #{id} is not a game of {tournament}.",
+                        id=game_id,
+                        tournament=title_msg(record),
+                    )
+                )
             table = found[1]
             if table.places is not None:
-                raise ServiceError(f"Game #{game_id} already has its result.")
+                raise ServiceError(Msg("Game #{id} already has its result.", id=game_id))
             if len(places) != len(table.seats) or any(p < 1 for p in places):
                 raise ServiceError(
-                    f"Game #{game_id} has {len(table.seats)} seats: give one place (1 best) "
-                    "for each, in seat order."
+                    Msg(
+                        "Game #{id} has {seats} seats: give one place (1 best) "
+                        "for each, in seat order.",
+                        id=game_id,
+                        seats=len(table.seats),
+                    )
                 )
             # The result first: the game's end then finds it recorded and
             # does not count the moderator's end as a draw.
@@ -313,7 +374,7 @@ class TournamentDirector:
                 # itself meanwhile: the verdict stands anyway.
                 with contextlib.suppress(ServiceError):
                     await self.games.end_with_result(
-                        game_id, places, "A moderator adjudicated the game."
+                        game_id, places, Msg("A moderator adjudicated the game.")
                     )
             return await self._advance(await self._get(tournament_id), now)
 
@@ -336,7 +397,9 @@ class TournamentDirector:
                 tournament_id, "finished", now, only_from=("running",)
             )
             if finished is None:
-                raise ServiceError(f"{record.heading} is already over.")
+                raise ServiceError(
+                    Msg("{tournament} is already over.", tournament=heading_msg(record))
+                )
             ended: list[int] = []
             for table in await self.store.tables(tournament_id, record.round):
                 if table.places is None and table.game_id is not None:
@@ -355,13 +418,17 @@ class TournamentDirector:
         async with self._lock(tournament_id):
             record = await self._get(tournament_id)
             if record.status != "open":
-                raise ServiceError(f"Tournament #{tournament_id} has already started.")
+                raise ServiceError(Msg("Tournament #{id} has already started.", id=tournament_id))
             players = await self.store.players(tournament_id)
             least = 2 if record.format != "pods" else max(3, get_engine(record.engine).min_players)
             if len(players) < least:
                 raise ServiceError(
-                    f"Tournament #{tournament_id} needs at least {least} players; "
-                    f"{plural(len(players), 'player')} joined."
+                    Msg(
+                        "Tournament #{id} needs at least {least} players; {joined} joined.",
+                        id=tournament_id,
+                        least=least,
+                        joined=Plural("{n} player", "{n} players", len(players)),
+                    )
                 )
             return await self._advance(record, now)
 
@@ -666,7 +733,7 @@ class TournamentDirector:
     async def _get(self, tournament_id: int) -> TournamentRecord:
         record = await self.store.get(tournament_id)
         if record is None:
-            raise ServiceError(f"There is no tournament #{tournament_id}.")
+            raise ServiceError(Msg("There is no tournament #{id}.", id=tournament_id))
         return record
 
 

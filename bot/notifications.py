@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, cast
 
 from bot.engines.core import InvalidOptions, excerpt
+from bot.i18n import DEFAULT, Msg, t
 from bot.timekeeping import format_duration, parse_duration
 
 __all__ = [
@@ -124,7 +125,7 @@ def parse_timezone(text: str) -> str:
     word = " ".join(str(text).split())
     lower = word.lower()
     if not lower:
-        raise InvalidOptions("Name a time zone, like `Asia/Kolkata` or `+05:30`.")
+        raise InvalidOptions(Msg("Name a time zone, like `Asia/Kolkata` or `+05:30`."))
     if lower in _UTC_WORDS:
         return "UTC"
     known = _by_lower().get(lower.replace(" ", "_"))
@@ -137,8 +138,11 @@ def parse_timezone(text: str) -> str:
     if offset is not None:
         return "UTC" if offset == 0 else _offset_name(offset)
     raise InvalidOptions(
-        f"I don't know the time zone {excerpt(text)}: use a name like `Asia/Kolkata` or "
-        "`America/New_York` (the list offers them as you type), or an offset like `+05:30`."
+        Msg(
+            "I don't know the time zone {zone}: use a name like `Asia/Kolkata` or "
+            "`America/New_York` (the list offers them as you type), or an offset like `+05:30`.",
+            zone=excerpt(text),
+        )
     )
 
 
@@ -179,9 +183,10 @@ def _clock_minutes(word: str, text: str) -> int:
 
 
 def _quiet_help(text: str) -> str:
-    return (
-        f"Quiet hours are written like `23:00-07:00` (from, to, in your time zone), "
-        f"or `off`; not {excerpt(text)}."
+    return Msg(
+        "Quiet hours are written like `23:00-07:00` (from, to, in your time zone), "
+        "or `off`; not {typed}.",
+        typed=excerpt(text),
     )
 
 
@@ -196,7 +201,7 @@ def parse_quiet(text: str) -> tuple[int, int] | None:
     start, end = _clock_minutes(found[1], text), _clock_minutes(found[2], text)
     if start == end:
         raise InvalidOptions(
-            "Quiet hours must start and end at different times (`off` turns them off)."
+            Msg("Quiet hours must start and end at different times (`off` turns them off).")
         )
     return start, end
 
@@ -235,9 +240,12 @@ def _parse_reminders(text: str) -> float | Literal["game"] | None:
     if word in _OFF:
         return None
     try:
-        return parse_duration(word, "A reminder")
+        return parse_duration(word, Msg("A reminder"))
     except InvalidOptions as exc:
-        raise InvalidOptions(f"{exc} Or `game` (as the game says) or `off`.") from None
+        said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+        raise InvalidOptions(
+            Msg("{error} Or `game` (as the game says) or `off`.", error=said)
+        ) from None
 
 
 def _reminders_of(value: object) -> float | Literal["game"] | None:
@@ -352,17 +360,22 @@ class Notifications:
         unknown = [k for k in given if k not in FIELDS]
         if unknown:
             raise InvalidOptions(
-                f"There is no setting {excerpt(unknown[0])}: the settings are "
-                + ", ".join(f"`{f}`" for f in FIELDS)
-                + "."
+                Msg(
+                    "There is no setting {name}: the settings are {settings}.",
+                    name=excerpt(unknown[0]),
+                    settings=", ".join(f"`{f}`" for f in FIELDS),
+                )
             )
         changes: dict[str, Any] = {}
         if "turn" in given:
             word = str(given["turn"]).strip().lower()
             if word not in _TURN_WORDS:
                 raise InvalidOptions(
-                    "Be told it is your turn by `ping` (in the game's channel), `dm` or "
-                    f"`both`; not {excerpt(given['turn'])}."
+                    Msg(
+                        "Be told it is your turn by `ping` (in the game's channel), `dm` or "
+                        "`both`; not {typed}.",
+                        typed=excerpt(given["turn"]),
+                    )
                 )
             changes["turn"] = _TURN_WORDS[word]
         if "reminders" in given:
@@ -375,7 +388,10 @@ class Notifications:
             word = str(given["views"]).strip().lower()
             if word not in ("on", "off"):
                 raise InvalidOptions(
-                    f"Keep your private views up to date `on` or `off`; not {excerpt(word)}."
+                    Msg(
+                        "Keep your private views up to date `on` or `off`; not {typed}.",
+                        typed=excerpt(word),
+                    )
                 )
             changes["views"] = word == "on"
         return cls(
@@ -388,36 +404,43 @@ class Notifications:
 
     # -- words
 
-    def turn_words(self) -> str:
+    def turn_words(self, lang: str = DEFAULT) -> str:
         """How the player is told it is their turn, in words."""
-        return {
-            "ping": "a ping in the game's thread or channel",
-            "dm": "a DM with a link to the board",
-            "both": "a ping in the game's channel and a DM",
-        }[self.turn]
+        if self.turn == "ping":
+            return t(lang, "a ping in the game's thread or channel")
+        if self.turn == "dm":
+            return t(lang, "a DM with a link to the board")
+        return t(lang, "a ping in the game's channel and a DM")
 
-    def reminder_words(self) -> str:
+    def reminder_words(self, lang: str = DEFAULT) -> str:
         """How the player is reminded, in words."""
         if self.reminders == "game":
-            return "as each game says (its `reminder` option)"
+            return t(lang, "as each game says (its `reminder` option)")
         if self.reminders is None:
-            return "off: no reminders"
-        return (
-            f"{format_duration(self.reminders)} after a decision waits, then daily, "
-            "and once shortly before the deadline"
+            return t(lang, "off: no reminders")
+        return t(
+            lang,
+            "{delay} after a decision waits, then daily, and once shortly before the deadline",
+            delay=format_duration(self.reminders),
         )
 
-    def view_words(self) -> str:
+    def view_words(self, lang: str = DEFAULT) -> str:
         """Whether the player's private views are kept up to date, in words."""
         if self.views:
-            return "kept up to date in one DM per game, edited silently as it changes"
-        return "off: a DM comes only with a decision you owe"
+            return t(lang, "kept up to date in one DM per game, edited silently as it changes")
+        return t(lang, "off: a DM comes only with a decision you owe")
 
-    def describe(self) -> str:
+    def describe(self, lang: str = DEFAULT) -> str:
         """One line for players."""
-        turn, reminders = self.turn_words(), self.reminder_words()
-        quiet = "none" if self.quiet is None else format_quiet(self.quiet)
-        return (
-            f"Your turn: {turn} · reminders: {reminders} · quiet hours: {quiet} · "
-            f"time zone: {self.timezone} · private views: {'on' if self.views else 'off'}"
+        turn, reminders = self.turn_words(lang), self.reminder_words(lang)
+        quiet = t(lang, "none") if self.quiet is None else format_quiet(self.quiet)
+        return t(
+            lang,
+            "Your turn: {turn} · reminders: {reminders} · quiet hours: {quiet} · "
+            "time zone: {timezone} · private views: {views}",
+            turn=turn,
+            reminders=reminders,
+            quiet=quiet,
+            timezone=self.timezone,
+            views="on" if self.views else "off",
         )

@@ -30,7 +30,7 @@ from bot.engines.core import plural as plural
 # them too), re-exported for every other text.  A translation changes them
 # alone.
 from bot.engines.messages import decode
-from bot.i18n import DEFAULT, localize
+from bot.i18n import DEFAULT, localize, t
 
 if TYPE_CHECKING:
     from bot.engines.core import Seat
@@ -131,3 +131,35 @@ def discord_time(unix: float, style: TimeStyle = "R") -> str:
 def points_text(value: float) -> str:
     """Points with their word: ``1 point``, ``½ point``, ``3½ points``."""
     return f"{format_points(value)} {'point' if 0 < abs(value) <= 1 else 'points'}"
+
+
+def points_in(value: float, lang: str = DEFAULT) -> str:
+    """:func:`points_text` in ``lang``: ``1 point``, ``½ point``, ``3½ points``."""
+    if lang == DEFAULT:
+        return points_text(value)
+    shown = format_points(value)
+    if 0 < abs(value) <= 1:
+        return t(lang, "{points} point", points=shown)
+    return t(lang, "{points} points", points=shown)
+
+
+def left_text(seconds: float, lang: str = DEFAULT) -> str:
+    """Time left on a clock, short, in ``lang``: ``2d 3h``, ``5h 10m``,
+    ``12m``, ``0m`` in English (:func:`bot.timekeeping.format_left`)."""
+    whole = max(0, int(seconds // 60))
+    days, rest = divmod(whole, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    if days:
+        if hours:
+            return t(lang, "{days}d {hours}h", days=days, hours=hours)
+        return t(lang, "{days}d", days=days)
+    if hours:
+        if minutes:
+            return t(lang, "{hours}h {minutes}m", hours=hours, minutes=minutes)
+        return t(lang, "{hours}h", hours=hours)
+    return t(lang, "{minutes}m", minutes=minutes)
+
+
+def game_title(game: LiveGame, lang: str = DEFAULT) -> str:
+    """A game as texts name it, ``Artaban #12``, its title in ``lang``."""
+    return f"{t(lang, game.engine.title)} #{game.id}"

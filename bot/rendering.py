@@ -85,9 +85,10 @@ class Replay:
         return max(2, round(self.moves / max(1, self.frames - 1)))
 
 
-def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
-    """A game's animated replay from its *complete* record; runs in the pool.
-    The frames are the public views only (:mod:`bot.replay`)."""
+def draw_replay(record: GameRecord, budget: int | None = None, lang: str = "en") -> Replay:
+    """A game's animated replay from its *complete* record, its words
+    (headlines, counters, boards) in ``lang``; runs in the pool.  The frames
+    are the public views only (:mod:`bot.replay`)."""
     from bot.replay import frames
     from renderers.replay import BUDGET, MAX_FRAMES, encode_replay
 
@@ -97,6 +98,7 @@ def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
         shown,
         record.names,
         budget=BUDGET if budget is None else budget,
+        lang=lang,
     )
     return Replay(
         encoded.data,
@@ -108,9 +110,9 @@ def draw_replay(record: GameRecord, budget: int | None = None) -> Replay:
     )
 
 
-def render_replay(record: GameRecord, budget: int | None = None) -> bytes:
+def render_replay(record: GameRecord, budget: int | None = None, lang: str = "en") -> bytes:
     """The GIF bytes alone (the demo, the command line)."""
-    return draw_replay(record, budget).data
+    return draw_replay(record, budget, lang).data
 
 
 class ReplayCache:
@@ -203,15 +205,15 @@ def _frames_of(record: GameRecord) -> list[Any]:
     return built
 
 
-def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
-    """Frame ``index`` of a game (kept in range) drawn for ``/game review``;
-    runs in the pool.  ``reader``: also draw the view of the seat they held
-    at that moment (:meth:`bot.tenure.Reader.seat_at` the frame's version:
-    a player who left sees their seat up to the position they left, a member
-    who took one over from the position they were handed; the edge asks
-    only for a finished game).  The complete record is needed to rebuild the
-    state; only the public view and the reader's seat's view are drawn from
-    it."""
+def render_shot(record: GameRecord, index: int, reader: Reader | None, lang: str = "en") -> Shot:
+    """Frame ``index`` of a game (kept in range) drawn for ``/game review``,
+    its images and menu headlines in ``lang``; runs in the pool. ``reader``: also draw the view
+    of the seat they held at that moment (:meth:`bot.tenure.Reader.seat_at` the frame's version:
+    a player who left sees their seat up to the position they left, a member who took one over
+    from the position they were handed; the edge asks only for a finished game). The complete
+    record is needed to rebuild the state; only the public view and the reader's seat's view are
+    drawn from it.
+    """
     from bot.engines import get_engine
     from bot.replay import menu_levels, position_since, state_at
 
@@ -219,7 +221,7 @@ def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
     index = min(max(index, 0), len(shown) - 1)
     frame = shown[index]
     names = list(record.names)
-    board = render_png(record.engine, "board", frame.view, names)
+    board = render_png(record.engine, "board", frame.view, names, lang)
     private = None
     seat = None
     if reader is not None:
@@ -234,9 +236,9 @@ def render_shot(record: GameRecord, index: int, reader: Reader | None) -> Shot:
         engine = get_engine(record.engine)
         view = engine.view(state_at(record, frame.version), seat)
         if getattr(view, "me", None) is not None:
-            private = render_png(record.engine, "private", view, names)
+            private = render_png(record.engine, "private", view, names, lang)
     finest = menu_levels(len(shown), index)[-1]
-    menu = tuple((a, shown[a].move, shown[a].headline(names)) for a, _ in finest.options)
+    menu = tuple((a, shown[a].move, shown[a].headline(names, lang)) for a, _ in finest.options)
     return Shot(
         index=index,
         count=len(shown),
@@ -318,20 +320,31 @@ class RenderPool:
         )
 
     async def replay(
-        self, record: GameRecord, *, key: Hashable | None = None, budget: int | None = None
+        self,
+        record: GameRecord,
+        *,
+        key: Hashable | None = None,
+        budget: int | None = None,
+        lang: str = "en",
     ) -> Replay:
         """A game's animated replay (a GIF under 8 MB, and what it shows)
-        drawn in the pool, with its own longer time limit (:data:`REPLAY_TIMEOUT`).
+        drawn in the pool, its words in ``lang``, with its own longer time
+        limit (:data:`REPLAY_TIMEOUT`).
 
         ``record`` is the game's *complete* record (:func:`bot.replay.load_record`):
         the worker needs every action to rebuild the states, and draws only
         public views.  ``key`` (default ``(game id, number of log entries)``)
         finds it in :attr:`replays`, this process's cache, so a second request
-        is served without drawing; two requests at once draw it once."""
+        is served without drawing; two requests at once draw it once.  The
+        language is part of the cache's key (a replay in Hindi is another
+        GIF); a given ``key`` is kept as it is for English, and paired with
+        the language for any other."""
         if key is None and record.game_id is not None:
             key = (record.game_id, len(record.actions))
+        if key is not None and lang != "en":
+            key = (key, lang)
         if key is None:
-            return await self._draw_replay(record, budget)
+            return await self._draw_replay(record, budget, lang)
         cached = self.replays.get(key)
         if cached is not None:
             return cached
@@ -341,7 +354,7 @@ class RenderPool:
         future: asyncio.Future[Replay] = asyncio.get_running_loop().create_future()
         self._drawing[key] = future
         try:
-            replay = await self._draw_replay(record, budget)
+            replay = await self._draw_replay(record, budget, lang)
         except BaseException as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: nobody else may be waiting
@@ -352,23 +365,30 @@ class RenderPool:
         future.set_result(replay)
         return replay
 
-    async def _draw_replay(self, record: GameRecord, budget: int | None) -> Replay:
+    async def _draw_replay(
+        self, record: GameRecord, budget: int | None, lang: str = "en"
+    ) -> Replay:
         # Looked up at call time, so a test can count the renders.
+        # English is drawn as before the language came (two arguments: a
+        # stand-in for draw_replay, in the tests, takes just those).
+        args: tuple[Any, ...] = (record, budget) if lang == "en" else (record, budget, lang)
         return await self._run(
             draw_replay,
-            (record, budget),
+            args,
             self.replay_timeout,
             f"the replay of {record.engine} #{record.game_id}",
             lane="replay",
         )
 
-    async def shot(self, record: GameRecord, index: int, reader: Reader | None = None) -> Shot:
+    async def shot(
+        self, record: GameRecord, index: int, reader: Reader | None = None, lang: str = "en"
+    ) -> Shot:
         """Frame ``index`` of a game for ``/game review``, drawn in the pool
         (rebuilding a long game's frames takes a few tenths of a second:
-        never on the event loop).  See :func:`render_shot`."""
+        never on the event loop), its words in ``lang``.  See :func:`render_shot`."""
         return await self._run(
             render_shot,
-            (record, index, reader),
+            (record, index, reader, lang),
             self.render_timeout,
             f"move {index} of {record.engine} #{record.game_id}",
         )

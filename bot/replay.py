@@ -346,11 +346,13 @@ class Frame:
     over: bool = False
     folded: int = 0
 
-    def headline(self, names: Sequence[str]) -> str:
-        """The lines as one sentence with the seats' names (plain text)."""
+    def headline(self, names: Sequence[str], lang: str = "en") -> str:
+        """The lines as one sentence in ``lang`` with the seats' names (plain text)."""
+        from bot.i18n import localize
         from renderers.common import fill_names
 
-        return fill_names(" ".join(line for line in self.lines if line), names)
+        said = " ".join(localize(line, lang) for line in self.lines if line)
+        return fill_names(said, names, lang)
 
 
 def _engine(record: GameRecord) -> Engine[Any, Any, Any]:

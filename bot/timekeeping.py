@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from bot.engines.core import InvalidOptions, excerpt
+from bot.engines.messages import Msg
 from bot.levels import DEFAULT_LEVEL, Level, parse_level
 from storage.games import SeatRecord
 from storage.timekeeping import Timer
@@ -76,18 +77,28 @@ _DURATION_RE: Final = re.compile(r"(?:[0-9]{1,4}[dhm])+")
 _PART_RE: Final = re.compile(r"([0-9]{1,4})([dhm])")
 
 
-def parse_duration(text: str, what: str = "A time") -> float:
-    """``1d``, ``12h``, ``90m``, ``1d12h`` -> seconds."""
+A_TIME: Final = Msg("A time")
+
+
+def parse_duration(text: str, what: str = A_TIME) -> float:
+    """``1d``, ``12h``, ``90m``, ``1d12h`` -> seconds.  ``what`` names the
+    time in the refusal (a message, so it is read in the player's language)."""
     word = str(text).strip().lower()
     if not _DURATION_RE.fullmatch(word):
         raise InvalidOptions(
-            f"{what} is written like `1d`, `12h`, `30m` or `1d12h`, not {excerpt(text)}."
+            Msg(
+                "{what} is written like `1d`, `12h`, `30m` or `1d12h`, not {given}.",
+                what=what,
+                given=excerpt(text),
+            )
         )
     seconds = sum(int(n) * _UNITS[u] for n, u in _PART_RE.findall(word))
     if seconds <= 0:
-        raise InvalidOptions(f"{what} must be longer than zero.")
+        raise InvalidOptions(Msg("{what} must be longer than zero.", what=what))
     if seconds > MAX_DURATION:
-        raise InvalidOptions(f"{what} can be at most {format_duration(MAX_DURATION)}.")
+        raise InvalidOptions(
+            Msg("{what} can be at most {most}.", what=what, most=format_duration(MAX_DURATION))
+        )
     return seconds
 
 
@@ -149,10 +160,10 @@ class ClockRule:
         if "+" in word:
             bank, _, extra = word.partition("+")
             return cls(
-                parse_duration(bank, "A clock's bank"),
-                parse_duration(extra, "A clock's time per move"),
+                parse_duration(bank, Msg("A clock's bank")),
+                parse_duration(extra, Msg("A clock's time per move")),
             )
-        return cls(parse_duration(word, "A clock"), per_move=True)
+        return cls(parse_duration(word, Msg("A clock")), per_move=True)
 
     def format(self) -> str:
         if self.per_move:
@@ -161,10 +172,11 @@ class ClockRule:
 
     def describe(self) -> str:
         if self.per_move:
-            return f"{format_duration(self.initial)} per move"
-        return (
-            f"{format_duration(self.initial)} to start, "
-            f"{format_duration(self.increment)} more after each move"
+            return Msg("{time} per move", time=format_duration(self.initial))
+        return Msg(
+            "{time} to start, {more} more after each move",
+            time=format_duration(self.initial),
+            more=format_duration(self.increment),
         )
 
 
@@ -174,6 +186,12 @@ None: no reminders."""
 
 TimeoutPolicy = Literal["substitute", "skip", "forfeit"]
 TIMEOUT_POLICIES: Final[tuple[TimeoutPolicy, ...]] = ("substitute", "skip", "forfeit")
+TIMEOUT_WORDS: Final[dict[str, str]] = {
+    "substitute": Msg("substitute"),
+    "skip": Msg("skip"),
+    "forfeit": Msg("forfeit"),
+}
+"""The policies as a sentence shows them (``describe``), each in the catalog."""
 
 
 @dataclass(frozen=True)
@@ -228,7 +246,10 @@ class TableOptions:
             word = str(given["timeout"]).strip().lower()
             if word not in TIMEOUT_POLICIES:
                 raise InvalidOptions(
-                    f"`timeout` is substitute, skip or forfeit, not {excerpt(given['timeout'])}."
+                    Msg(
+                        "`timeout` is substitute, skip or forfeit, not {given}.",
+                        given=excerpt(given["timeout"]),
+                    )
                 )
             timeout = word
         if "reminder" in given:
@@ -242,7 +263,11 @@ class TableOptions:
                 parsed = parse_level(given[key])
                 if parsed is None:
                     raise InvalidOptions(
-                        f"`{key}` is easy, medium or hard, not {excerpt(given[key])}."
+                        Msg(
+                            "`{key}` is easy, medium or hard, not {given}.",
+                            key=key,
+                            given=excerpt(given[key]),
+                        )
                     )
                 levels[key] = parsed
         return cls(
@@ -256,18 +281,25 @@ class TableOptions:
         )
 
     def describe(self) -> str:
-        clock = f"clock {self.clock.describe()}" if self.clock else "no clock"
+        clock = Msg("clock {rule}", rule=self.clock.describe()) if self.clock else Msg("no clock")
+        reminder: str
         if self.reminder == "auto":
-            reminder = "reminders follow the clock"
+            reminder = Msg("reminders follow the clock")
         elif self.reminder is None:
-            reminder = "no reminders"
+            reminder = Msg("no reminders")
         else:
-            reminder = f"reminders after {format_duration(self.reminder)}"
-        return (
-            f"{clock}; on timeout: {self.timeout}; {reminder}"
-            + ("" if self.rated else "; not rated")
-            + ("" if self.takeback else "; no takebacks")
+            reminder = Msg("reminders after {time}", time=format_duration(self.reminder))
+        said = Msg(
+            "{clock}; on timeout: {policy}; {reminder}",
+            clock=clock,
+            policy=TIMEOUT_WORDS.get(self.timeout, self.timeout),
+            reminder=reminder,
         )
+        if not self.rated:
+            said = Msg("{said}; not rated", said=said)
+        if not self.takeback:
+            said = Msg("{said}; no takebacks", said=said)
+        return said
 
 
 def _yes_or_no(given: Mapping[str, Any], key: str, default: bool) -> bool:
@@ -276,7 +308,9 @@ def _yes_or_no(given: Mapping[str, Any], key: str, default: bool) -> bool:
         return default
     word = str(given[key]).strip().lower()
     if word not in ("yes", "no", "true", "false", "on", "off"):
-        raise InvalidOptions(f"`{key}` is yes or no, not {excerpt(given[key])}.")
+        raise InvalidOptions(
+            Msg("`{key}` is yes or no, not {given}.", key=key, given=excerpt(given[key]))
+        )
     return word in ("yes", "true", "on")
 
 
@@ -287,7 +321,7 @@ def parse_reminder(text: str) -> ReminderOption:
         return "auto"
     if word in ("off", "none", "no"):
         return None
-    return parse_duration(word, "A reminder")
+    return parse_duration(word, Msg("A reminder"))
 
 
 def format_reminder(option: ReminderOption) -> str:
@@ -545,7 +579,7 @@ def vacation_allowance(taken: Iterable[tuple[float, float]], now: float, days: i
     """Why ``days`` away from ``now`` is refused (None: allowed): at most
     14 days in any 60."""
     if not 1 <= days <= VACATION_DAYS_MAX:
-        return f"You can be away for 1 to {VACATION_DAYS_MAX} days at a time."
+        return Msg("You can be away for 1 to {most} days at a time.", most=VACATION_DAYS_MAX)
     window = VACATION_WINDOW_DAYS * DAY
     ends = now + days * DAY
     used = 0.0
@@ -556,8 +590,10 @@ def vacation_allowance(taken: Iterable[tuple[float, float]], now: float, days: i
             used += hi - lo
     left = VACATION_DAYS_MAX * DAY - used
     if days * DAY > left + 1:
-        return (
-            f"You can be away at most {VACATION_DAYS_MAX} days in any {VACATION_WINDOW_DAYS}; "
-            f"you have {int(left // DAY)} left."
+        return Msg(
+            "You can be away at most {most} days in any {window}; you have {left} left.",
+            most=VACATION_DAYS_MAX,
+            window=VACATION_WINDOW_DAYS,
+            left=int(left // DAY),
         )
     return None

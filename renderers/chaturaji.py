@@ -21,6 +21,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from bot.engines.chaturaji_views import ArmyView, ChaturajiView, DieView, MoveView
+from bot.i18n import N_, t
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
@@ -89,10 +90,17 @@ ARMY_LETTERS: Final = {"blue": "B", "red": "R", "green": "G", "yellow": "Y"}
 OKABE_ITO_YELLOW: Final[RGB] = (240, 228, 66)
 KIND_ORDER: Final = ("monarch", "paladin", "raven", "squire")
 KIND_TITLES: Final = {
-    "monarch": "Monarch",
-    "paladin": "Paladin",
-    "raven": "Raven",
-    "squire": "Squire",
+    "monarch": N_("Monarch"),
+    "paladin": N_("Paladin"),
+    "raven": N_("Raven"),
+    "squire": N_("Squire"),
+}
+"""The kinds' names in English; drawn in the image's language (:func:`kind_title`)."""
+ARMY_TITLES: Final = {
+    "blue": N_("Blue"),
+    "red": N_("Red"),
+    "green": N_("Green"),
+    "yellow": N_("Yellow"),
 }
 _QUARTER_TURNS: Final = {"blue": 0, "red": 1, "green": 2, "yellow": 3}
 """How many quarter turns (anticlockwise) put each army's edge at the bottom."""
@@ -110,8 +118,21 @@ def army_colour(theme: Theme, army: str) -> RGB:
     return OKABE_ITO_YELLOW
 
 
-def army_title(army: str) -> str:
-    return army.capitalize()
+def army_title(army: str, lang: str = "en") -> str:
+    """The army's name (``Blue``), in ``lang``."""
+    title = ARMY_TITLES.get(army)
+    return t(lang, title) if title is not None else army.capitalize()
+
+
+def kind_title(kind: str, lang: str = "en") -> str:
+    """The kind's name (``Paladin``), in ``lang``."""
+    title = KIND_TITLES.get(kind)
+    return t(lang, title) if title is not None else kind
+
+
+def _armies_title(armies: Sequence[str], lang: str) -> str:
+    """Armies together: ``Blue + Green``."""
+    return " + ".join(army_title(a, lang) for a in armies)
 
 
 def _army(view: ChaturajiView, army: str) -> ArmyView | None:
@@ -121,9 +142,9 @@ def _army(view: ChaturajiView, army: str) -> ArmyView | None:
     return None
 
 
-def _commander_name(view: ChaturajiView, army: str, names: Sequence[str]) -> str:
+def _commander_name(view: ChaturajiView, army: str, names: Sequence[str], lang: str = "en") -> str:
     a = _army(view, army)
-    return display_name(names, a.commander) if a is not None else army_title(army)
+    return display_name(names, a.commander, lang=lang) if a is not None else army_title(army, lang)
 
 
 # ----------------------------------------------------------------- glyphs
@@ -275,19 +296,19 @@ def draw_piece(c: Canvas, centre: tuple[float, float], size: int, army: str, kin
 
 
 def _letter_badge(c: Canvas, centre: tuple[float, float], army: str, radius: int = BADGE) -> None:
-    t = c.theme
+    th = c.theme
     cx, cy = centre
     c.draw.ellipse(
         (cx - radius, cy - radius, cx + radius, cy + radius),
-        fill=t.background,
-        outline=army_colour(t, army),
+        fill=th.background,
+        outline=army_colour(th, army),
         width=2,
     )
     c.text(
         (cx, cy + 1),
         ARMY_LETTERS.get(army, "?"),
         size=SMALL,
-        fill=army_colour(t, army),
+        fill=army_colour(th, army),
         anchor="mm",
         bold=True,
     )
@@ -295,14 +316,14 @@ def _letter_badge(c: Canvas, centre: tuple[float, float], army: str, radius: int
 
 def army_mark(c: Canvas, centre: tuple[float, float], army: str, radius: int = BADGE) -> None:
     """The army's letter on a disc in its colour (panels, headings, legend)."""
-    t = c.theme
+    th = c.theme
     cx, cy = centre
-    c.draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=army_colour(t, army))
+    c.draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=army_colour(th, army))
     c.text(
         (cx, cy + 1),
         ARMY_LETTERS.get(army, "?"),
         size=SMALL,
-        fill=t.on_colour,
+        fill=th.on_colour,
         anchor="mm",
         bold=True,
     )
@@ -355,65 +376,85 @@ def first_army_choosers(view: ChaturajiView) -> tuple[int, ...]:
     return tuple(sorted({a.commander for a in view.armies if a.partnership == partnership}))
 
 
-def lost_words(army: ArmyView) -> str | None:
+def lost_words(army: ArmyView, lang: str = "en") -> str | None:
     """What the "Lost" line says when it draws no piece: ``nothing``, or,
     while the army's monarch is captured (shown above it), that the monarch
     is all it lost; None when pieces are drawn."""
     if any(k != "monarch" for k in army.lost):
         return None
-    return "only the monarch" if army.monarch is None else "nothing"
+    return t(lang, "only the monarch") if army.monarch is None else t(lang, "nothing")
 
 
-def _status(view: ChaturajiView, names: Sequence[str]) -> str:
+def _status(view: ChaturajiView, names: Sequence[str], lang: str = "en") -> str:
     final = view.final
     if view.phase == "over" or final is not None:
         if final is not None and final.winners:
-            pair = " + ".join(army_title(a) for a in final.winners.split("-"))
-            return f"Game over · {pair} win"
-        return "Game over · a draw"
+            pair = _armies_title(final.winners.split("-"), lang)
+            return t(lang, "Game over · {armies} win", armies=pair)
+        return t(lang, "Game over · a draw")
     if view.phase == "start":
-        return "Rolling to see who starts"
-    who = display_name(names, view.to_play) if view.to_play is not None else None
+        return t(lang, "Rolling to see who starts")
+    who = display_name(names, view.to_play, lang=lang) if view.to_play is not None else None
     if view.phase == "choose":
         # R14: either player of the winning partnership may pick: name both,
         # as the board's text names everyone it waits for.
         choosers = first_army_choosers(view)
         if not choosers:
-            return "Choosing the first army"
-        return " or ".join(display_name(names, s) for s in choosers) + " picks the first army"
+            return t(lang, "Choosing the first army")
+        if len(choosers) == 1:
+            return t(
+                lang,
+                "{name} picks the first army",
+                name=display_name(names, choosers[0], lang=lang),
+            )
+        return t(
+            lang,
+            "{name} or {other} picks the first army",
+            name=display_name(names, choosers[0], lang=lang),
+            other=" or ".join(display_name(names, s, lang=lang) for s in choosers[1:]),
+        )
     if view.phase == "reenter":
-        return f"{who}: bring the monarchs back?" if who else "Re-entry"
+        return t(lang, "{name}: bring the monarchs back?", name=who) if who else t(lang, "Re-entry")
     if view.phase == "place":
-        army = army_title(view.placing) if view.placing else "a"
-        return f"{who} places {army}'s monarch" if who else f"Placing {army}'s monarch"
+        if not view.placing:
+            return (
+                t(lang, "{name} places a monarch", name=who)
+                if who
+                else t(lang, "Placing a monarch")
+            )
+        army = army_title(view.placing, lang)
+        if who:
+            return t(lang, "{name} places {army}'s monarch", name=who, army=army)
+        return t(lang, "Placing {army}'s monarch", army=army)
     if view.turn is not None:
-        armies = " + ".join(army_title(a) for a in view.commanding) or army_title(view.turn)
+        armies = _armies_title(view.commanding, lang) or army_title(view.turn, lang)
         if view.phase == "roll" or view.to_play is None:
-            return f"{armies} rolls the dice"
-        return f"{who} to move · {armies}"
-    return "Martian Chaturaji"
+            return t(lang, "{armies} rolls the dice", armies=armies)
+        return t(lang, "{name} to move · {armies}", name=who, armies=armies)
+    return t(lang, "Martian Chaturaji")
 
 
-def _move_text(m: MoveView) -> str:
-    kind = KIND_TITLES.get(m.kind, m.kind)
+def _move_text(m: MoveView, lang: str = "en") -> str:
+    kind = kind_title(m.kind, lang)
     if m.frm is None:
-        text = f"{kind} placed on {m.to}"
+        text = t(lang, "{piece} placed on {square}", piece=kind, square=m.to)
     else:
         sep = "x" if m.to in m.captured else "-"
         text = f"{kind} {m.frm}{sep}{m.to}"
     others = [s for s in m.captured if s != m.to]
     if others:
-        text += " takes " + ", ".join(others)
+        text = t(lang, "{move} takes {squares}", move=text, squares=", ".join(others))
     if m.promoted:
-        text += f" = {KIND_TITLES.get(m.promoted, m.promoted)}"
+        text += f" = {kind_title(m.promoted, lang)}"
     return text
 
 
 def _shown_moves(view: ChaturajiView) -> tuple[tuple[MoveView, ...], str]:
+    """The moves shown and the English of their heading (translated where drawn)."""
     if view.turn_moves:
-        return view.turn_moves, "This turn"
+        return view.turn_moves, N_("This turn")
     if view.last_moves:
-        return view.last_moves, "Last turn"
+        return view.last_moves, N_("Last turn")
     return (), ""
 
 
@@ -429,45 +470,50 @@ def _title(c: Canvas, view: ChaturajiView, names: Sequence[str]) -> int:
     title_band(c, TITLE_H)
     board_title(
         c,
-        kicker="MARTIAN CHATURAJI · BOARD",
-        status=_status(view, names),
+        kicker=t(c.lang, "MARTIAN CHATURAJI · BOARD"),
+        status=_status(view, names, c.lang),
         y=52,
         size=BIG,
         margin=MARGIN,
-        counter=f"Turn {view.turns}" if view.turns else None,
+        counter=t(c.lang, "Turn {n}", n=view.turns) if view.turns else None,
     )
     return TITLE_H + GAP
 
 
+_PROMPTS: Final = {
+    "choose": N_("PICK THE FIRST ARMY"),
+    "reenter": N_("RE-ENTRY?"),
+    "place": N_("PLACE A MONARCH"),
+}
+"""The private image's prompt in each phase that asks for a choice."""
+_YOUR_TURN: Final = N_("YOUR TURN")
+
+
 def _private_header(c: Canvas, view: ChaturajiView, names: Sequence[str], seat: int) -> int:
-    t = c.theme
+    lang = c.lang
     mine = view.me or (view.seats[seat] if 0 <= seat < len(view.seats) else ())
     first = mine[0] if mine else "blue"
-    side = " + ".join(army_title(a) for a in mine) or "?"
+    side = _armies_title(mine, lang) or "?"
     private_band(
         c,
-        colour=army_colour(t, first),
-        kicker=f"CHATURAJI · YOUR SIDE: {side.upper()}",
+        colour=army_colour(c.theme, first),
+        kicker=t(lang, "CHATURAJI · YOUR SIDE: {armies}", armies=side.upper()),
         margin=MARGIN,
         height=TITLE_H,
     )
     army_mark(c, (MARGIN + 22, TITLE_H * 2 // 3), first)
     prompt = None
     if view.to_play == seat and view.phase != "over":
-        prompt = {
-            "choose": "PICK THE FIRST ARMY",
-            "reenter": "RE-ENTRY?",
-            "place": "PLACE A MONARCH",
-        }.get(view.phase, "YOUR TURN")
+        prompt = t(lang, _PROMPTS.get(view.phase, _YOUR_TURN))
     if view.phase == "over":
-        where = "Game over"
+        where = t(lang, "Game over")
     elif view.turns:
-        where = f"Turn {view.turns}"
+        where = t(lang, "Turn {n}", n=view.turns)
     else:
-        where = "Starting"
+        where = t(lang, "Starting")
     private_title(
         c,
-        name=display_name(names, seat),
+        name=display_name(names, seat, lang=lang),
         where=where,
         prompt=prompt,
         margin=MARGIN,
@@ -482,26 +528,26 @@ DIE_CARD_H: Final = 124
 
 
 def _die_face(c: Canvas, box: Box, face: int, edge: RGB, *, faded: bool) -> None:
-    t = c.theme
-    fill = t.die_taken if faded else t.die
+    th = c.theme
+    fill = th.die_taken if faded else th.die
     c.draw.rounded_rectangle(box, radius=12, fill=fill, outline=edge, width=4)
     inset = 6
     pips(
         c,
         (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset),
         face,
-        t.on_colour if not faded else t.muted,
+        th.on_colour if not faded else th.muted,
     )
 
 
 def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
-    t = c.theme
-    colour = army_colour(t, die.army)
+    th = c.theme
+    colour = army_colour(th, die.army)
     done = die.used or die.void
     c.panel(
         (x, y, x + w, y + DIE_CARD_H),
-        fill=t.slot,
-        outline=colour if not done else t.grid,
+        fill=th.slot,
+        outline=colour if not done else th.grid,
         radius=12,
     )
     dy = y + 10
@@ -511,29 +557,29 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
     ax = box[2] + 10
     cy = dy + DIE // 2
     if die.void:
-        c.cross((ax + 8, cy - 18, ax + 44, cy + 18), t.bad, width=6)
+        c.cross((ax + 8, cy - 18, ax + 44, cy + 18), th.bad, width=6)
     else:
-        c.draw.polygon([(ax, cy - 10), (ax + 14, cy), (ax, cy + 10)], fill=t.muted)
+        c.draw.polygon([(ax, cy - 10), (ax + 14, cy), (ax, cy + 10)], fill=th.muted)
         gsize = 56
         gx = ax + 22
-        fill = colour if not die.used else t.dim(colour, 0.55)
+        fill = colour if not die.used else th.dim(colour, 0.55)
         glyph(
             c.draw,
             die.kind or "squire",
             (gx, cy - gsize // 2, gx + gsize, cy + gsize // 2),
             fill,
-            t.slot,
+            th.slot,
         )
         if die.used:
-            c.check((gx + 18, cy - 4, gx + 58, cy + 30), t.good, width=6)
+            c.check((gx + 18, cy - 4, gx + 58, cy + 30), th.good, width=6)
     if die.void:
-        label, ink = "void", t.bad
+        label, ink = t(c.lang, "void"), th.bad
     elif die.used:
-        label, ink = "used", t.muted
+        label, ink = t(c.lang, "used"), th.muted
     elif die.counted_up:
-        label, ink = "counted up", t.highlight
+        label, ink = t(c.lang, "counted up"), th.highlight
     else:
-        label, ink = KIND_TITLES.get(die.kind or "", "?"), t.ink
+        label, ink = kind_title(die.kind, c.lang) if die.kind else "?", th.ink
     c.text(
         (x + 12, y + DIE_CARD_H - 26),
         label,
@@ -547,18 +593,23 @@ def _die_card(c: Canvas, die: DieView, x: int, y: int, w: int) -> None:
 
 def _dice(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> int:
     """The dice of the turn (two to a row), and the armies they move."""
-    t = c.theme
+    th = c.theme
     if view.phase == "start" or (view.phase == "choose" and not view.dice):
         return _start_rolls(c, view, x0, x1, y)
     if view.phase == "over" or view.turn is None or not view.dice:
         return y
     armies = view.commanding or (view.turn,)
-    heading = "Dice · " + " + ".join(army_title(a) for a in armies)
+    heading = t(c.lang, "Dice · {armies}", armies=_armies_title(armies, c.lang))
     y = column_heading(c, x0, y, heading, right=x1)
     if view.controlled:
-        via = f"{army_title(view.turn)} moves via the {army_title(view.controlled)} throne"
+        via = t(
+            c.lang,
+            "{army} moves via the {throne} throne",
+            army=army_title(view.turn, c.lang),
+            throne=army_title(view.controlled, c.lang),
+        )
         for line in wrap_text(via, SMALL, x1 - x0):
-            c.text((x0, y + SMALL // 2), line, size=SMALL, fill=t.highlight, anchor="lm")
+            c.text((x0, y + SMALL // 2), line, size=SMALL, fill=th.highlight, anchor="lm")
             y += SMALL + 8
         y += 6
     gap = 12
@@ -572,10 +623,11 @@ def _dice(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> int:
 
 def _start_rolls(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> int:
     """R14: the starting rolls so far (Blue, Red, Green, Yellow), two to a row."""
-    t = c.theme
-    y = column_heading(c, x0, y, "Who starts", right=x1)
-    for line in wrap_text("One die per army; the higher pair total starts.", SMALL, x1 - x0):
-        c.text((x0, y + SMALL // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+    th = c.theme
+    y = column_heading(c, x0, y, t(c.lang, "Who starts"), right=x1)
+    rule = t(c.lang, "One die per army; the higher pair total starts.")
+    for line in wrap_text(rule, SMALL, x1 - x0):
+        c.text((x0, y + SMALL // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += SMALL + 10
     y += 6
     slot = (x1 - x0) // 2
@@ -585,14 +637,14 @@ def _start_rolls(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> in
         army_mark(c, (x + 22, top + DIE // 2), army, radius=BADGE)
         box = (x + 54, top, x + 54 + DIE, top + DIE)
         if i < len(view.start_rolls):
-            _die_face(c, box, view.start_rolls[i], army_colour(t, army), faded=False)
+            _die_face(c, box, view.start_rolls[i], army_colour(th, army), faded=False)
         else:
-            c.draw.rounded_rectangle(box, radius=12, fill=t.slot, outline=t.grid, width=3)
+            c.draw.rounded_rectangle(box, radius=12, fill=th.slot, outline=th.grid, width=3)
             c.text(
                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
                 "?",
                 size=BODY,
-                fill=t.muted,
+                fill=th.muted,
                 anchor="mm",
                 bold=True,
             )
@@ -600,7 +652,7 @@ def _start_rolls(c: Canvas, view: ChaturajiView, x0: int, x1: int, y: int) -> in
 
 
 def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
-    t = c.theme
+    th = c.theme
     left = BOARD_LEFT
     top = y + COORD + EDGE
     # squares, with thrones and the last moves
@@ -621,12 +673,12 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
             name = _square_name(file, rank)
             colour = DARK_SQUARE if (file + rank) % 2 == 0 else LIGHT_SQUARE  # a1 dark
             if name in thrones:
-                colour = blend(colour, army_colour(t, thrones[name]), 0.28)
+                colour = blend(colour, army_colour(th, thrones[name]), 0.28)
             if name in froms or name in tos:
-                colour = blend(colour, t.ink, 0.3)
+                colour = blend(colour, th.ink, 0.3)
             c.draw.rectangle((x0, y0, x0 + SQUARE - 1, y0 + SQUARE - 1), fill=colour)
             if name in thrones:
-                tc = army_colour(t, thrones[name])
+                tc = army_colour(th, thrones[name])
                 c.draw.rectangle(
                     (x0 + 4, y0 + 4, x0 + SQUARE - 5, y0 + SQUARE - 5), outline=tc, width=4
                 )
@@ -637,13 +689,13 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
                 c.draw.rectangle((cx0 + 15, cy0 + 14, cx0 + 20, cy0 + 24), fill=tc)
             if name in tos:
                 c.draw.rectangle(
-                    (x0 + 2, y0 + 2, x0 + SQUARE - 3, y0 + SQUARE - 3), outline=t.ink, width=5
+                    (x0 + 2, y0 + 2, x0 + SQUARE - 3, y0 + SQUARE - 3), outline=th.ink, width=5
                 )
-    c.draw.rectangle((left - 1, top - 1, left + BOARD_PX, top + BOARD_PX), outline=t.grid, width=1)
+    c.draw.rectangle((left - 1, top - 1, left + BOARD_PX, top + BOARD_PX), outline=th.grid, width=1)
     # army edges and coordinates
     for army in view.armies:
         edge = _edge_of(army.home_row, turns)
-        side_bar(c, left, top, BOARD_PX, edge, army_colour(t, army.army), thickness=EDGE)
+        side_bar(c, left, top, BOARD_PX, edge, army_colour(th, army.army), thickness=EDGE)
     columns, rows = edge_labels(8, FILES, lambda f, r: _display(f, r, turns))
     board_coordinates(
         c,
@@ -664,7 +716,7 @@ def _board(c: Canvas, view: ChaturajiView, y: int, turns: int) -> int:
         ca, cb = _display(*sa, turns), _display(*sb, turns)
         pa = (left + ca[0] * SQUARE + SQUARE / 2, top + ca[1] * SQUARE + SQUARE / 2)
         pb = (left + cb[0] * SQUARE + SQUARE / 2, top + cb[1] * SQUARE + SQUARE / 2)
-        trail = blend(t.ink, t.background, 0.3)
+        trail = blend(th.ink, th.background, 0.3)
         c.draw.line([pa, pb], fill=trail, width=7)
         r = 9
         c.draw.ellipse((pa[0] - r, pa[1] - r, pa[0] + r, pa[1] + r), fill=trail)
@@ -697,29 +749,29 @@ def _army_panel(
 ) -> None:
     """An army in three lines: its name and commander; its monarch (where,
     or captured) and its status badge; the pieces it has lost."""
-    t = c.theme
+    th = c.theme
     x0, y0, x1, _ = box
-    colour = army_colour(t, a.army)
+    colour = army_colour(th, a.army)
     acting = view.phase not in ("over", "start") and a.army in view.commanding
     seat_panel(c, box, colour, acting=acting)
     inner = x0 + 36
     cy = y0 + 30
     army_mark(c, (inner + 10, cy), a.army, radius=BADGE)
-    name = display_name(names, a.commander)
-    title = army_title(a.army)
+    name = display_name(names, a.commander, lang=c.lang)
+    title = army_title(a.army, c.lang)
     room = x1 - 16 - (inner + 40)
     # The army's word goes where the commander's name needs its room: the
     # mark (its letter and colour) still says which army it is.
     if text_width(title, BODY, True) + 12 + text_width(name, SMALL) > room:
         title = ""
-    nb = c.text((inner + 40, cy), title, size=BODY, fill=t.ink, anchor="lm", bold=True)
+    nb = c.text((inner + 40, cy), title, size=BODY, fill=th.ink, anchor="lm", bold=True)
     # Alone, the name takes the title's place and weight when it fits so.
     bold = not title and text_width(name, BODY, True) <= room
     c.text(
         (nb[2] + 12 if title else inner + 40, cy),
         name,
         size=BODY if bold else SMALL,
-        fill=t.ink if bold else t.muted,
+        fill=th.ink if bold else th.muted,
         anchor="lm",
         bold=bold,
         max_width=x1 - 16 - (nb[2] + 12 if title else inner + 40),
@@ -728,19 +780,24 @@ def _army_panel(
     my = y0 + 72
     badges: list[tuple[str, RGB, RGB]] = []
     if view.turn == a.army and view.phase != "over":
-        badges.append(("TO MOVE", t.highlight, t.on_colour))
+        badges.append((t(c.lang, "TO MOVE"), th.highlight, th.on_colour))
     elif a.controlled_by is not None:
-        badges.append((f"BY {a.controlled_by.upper()}", t.highlight, t.on_colour))
+        by = army_title(a.controlled_by, c.lang).upper()
+        badges.append((t(c.lang, "BY {army}", army=by), th.highlight, th.on_colour))
     elif view.final is not None and view.final.winners and a.army in view.final.winners.split("-"):
-        badges.append(("WON", t.good, t.on_colour))
+        badges.append((t(c.lang, "WON"), th.good, th.on_colour))
     right = badge_row(c, x1 - 12, my, badges)
     if a.monarch is None:
-        crown(c.draw, (inner, my - 15, inner + 36, my + 13), t.bad)
-        c.cross((inner, my - 16, inner + 36, my + 16), t.bad, width=4)
-        where, ink = "captured", t.bad
+        crown(c.draw, (inner, my - 15, inner + 36, my + 13), th.bad)
+        c.cross((inner, my - 16, inner + 36, my + 16), th.bad, width=4)
+        where, ink = t(c.lang, "captured"), th.bad
     else:
         crown(c.draw, (inner, my - 15, inner + 36, my + 13), colour)
-        where, ink = f"on {a.monarch}" + (" (throne)" if a.monarch == a.throne else ""), t.ink
+        if a.monarch == a.throne:
+            where = t(c.lang, "on {square} (throne)", square=a.monarch)
+        else:
+            where = t(c.lang, "on {square}", square=a.monarch)
+        ink = th.ink
     c.text(
         (inner + 48, my),
         where,
@@ -753,35 +810,36 @@ def _army_panel(
     # lost pieces
     ly = y0 + 112
     lost = [k for k in a.lost if k != "monarch"]
-    c.text((inner, ly), "Lost", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    gx = inner + text_width("Lost", SMALL, True) + 14
-    words = lost_words(a)
+    lost_label = t(c.lang, "Lost")
+    c.text((inner, ly), lost_label, size=SMALL, fill=th.muted, anchor="lm", bold=True)
+    gx = inner + text_width(lost_label, SMALL, True) + 14
+    words = lost_words(a, c.lang)
     if words is not None:
-        c.text((gx, ly), words, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((gx, ly), words, size=SMALL, fill=th.muted, anchor="lm")
     for i, k in enumerate(lost):
         if gx + 2 * 38 > x1 - 10 and i < len(lost) - 1:
-            c.text((gx + 4, ly), f"+{len(lost) - i}", size=SMALL, fill=t.muted, anchor="lm")
+            c.text((gx + 4, ly), f"+{len(lost) - i}", size=SMALL, fill=th.muted, anchor="lm")
             break
-        c.draw.rounded_rectangle((gx, ly - 18, gx + 34, ly + 18), radius=8, fill=t.slot)
-        glyph(c.draw, k, (gx + 4, ly - 14, gx + 30, ly + 14), t.dim(colour, 0.25), t.slot)
+        c.draw.rounded_rectangle((gx, ly - 18, gx + 34, ly + 18), radius=8, fill=th.slot)
+        glyph(c.draw, k, (gx + 4, ly - 14, gx + 30, ly + 14), th.dim(colour, 0.25), th.slot)
         gx += 38
 
 
 def _armies(c: Canvas, view: ChaturajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """The two teams (R3), each under its heading, an army to a panel."""
-    t = c.theme
+    th = c.theme
     for pair in (("blue", "green"), ("red", "yellow")):
-        label = f"{army_title(pair[0])} + {army_title(pair[1])}"
+        label = _armies_title(pair, c.lang)
         final = view.final
         won = final is not None and final.winners == "-".join(pair)
         right = x1
         if won:
             box = c.pill(
                 (x1, y + SMALL // 2 + 2),
-                "WINNERS",
+                t(c.lang, "WINNERS"),
                 size=SMALL,
-                fill=t.good,
-                ink=t.on_colour,
+                fill=th.good,
+                ink=th.on_colour,
                 anchor="r",
                 height=SMALL + 8,
             )
@@ -803,39 +861,44 @@ any), and whether it is a move's (indented past the dot) or a note's."""
 
 
 def _info_rows(
-    view: ChaturajiView, names: Sequence[str], width: int, theme: Theme
+    view: ChaturajiView, names: Sequence[str], width: int, theme: Theme, lang: str = "en"
 ) -> tuple[str, list[Row], list[str]]:
     """What the info section says, wrapped to ``width``: its heading, its
     lines and the result's reason."""
     moves, what = _shown_moves(view)
     rows: list[Row] = []
     for m in moves:
-        for k, part in enumerate(wrap_text(_move_text(m), SMALL, width - DOT)):
+        for k, part in enumerate(wrap_text(_move_text(m, lang), SMALL, width - DOT)):
             rows.append((part, army_colour(theme, m.army) if k == 0 else None, True))
     notes: list[str] = []
     if view.skipped:
-        notes.append(
-            "Skipped: " + ", ".join(army_title(a) for a in view.skipped) + " (monarch captured)"
-        )
+        skipped = ", ".join(army_title(a, lang) for a in view.skipped)
+        notes.append(t(lang, "Skipped: {armies} (monarch captured)", armies=skipped))
     if view.quiet_round_limit and view.final is None:
         # The lobby option counts rounds (quiet_rounds=25), so the board does too.
         notes.append(
-            f"Quiet rounds: {view.quiet_rounds} of {view.quiet_round_limit} "
-            f"(a draw at {view.quiet_round_limit})"
+            t(
+                lang,
+                "Quiet rounds: {n} of {limit} (a draw at {limit})",
+                n=view.quiet_rounds,
+                limit=view.quiet_round_limit,
+            )
         )
     for note in notes:
         rows += [(part, None, False) for part in wrap_text(note, SMALL, width)]
     final = view.final
-    reason = wrap_text(fill_names(final.reason, names), SMALL, width) if final is not None else []
-    return what or "The game", rows, reason
+    reason = (
+        wrap_text(fill_names(final.reason, names, lang), SMALL, width) if final is not None else []
+    )
+    return t(lang, what or N_("The game")), rows, reason
 
 
 LINE: Final = SMALL + 12
 DOT: Final = 28
 
 
-def _info_height(view: ChaturajiView, names: Sequence[str], width: int) -> int:
-    _, rows, reason = _info_rows(view, names, width, DEFAULT_THEME)
+def _info_height(view: ChaturajiView, names: Sequence[str], width: int, lang: str = "en") -> int:
+    _, rows, reason = _info_rows(view, names, width, DEFAULT_THEME, lang)
     if not rows and not reason:
         return 0
     return SMALL + 14 + LINE * (len(rows) + len(reason)) + SECTION_GAP
@@ -844,57 +907,59 @@ def _info_height(view: ChaturajiView, names: Sequence[str], width: int) -> int:
 def _info(c: Canvas, view: ChaturajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """The result's reason, the moves of this (or the last) turn, the armies
     skipped and the quiet turns counted towards a draw."""
-    t = c.theme
-    what, rows, reason = _info_rows(view, names, x1 - x0, t)
+    th = c.theme
+    what, rows, reason = _info_rows(view, names, x1 - x0, th, c.lang)
     if not rows and not reason:
         return y
     y = column_heading(c, x0, y, what, right=x1)
     for line in reason:
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.ink, anchor="lm", bold=True)
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.ink, anchor="lm", bold=True)
         y += LINE
     for text, colour, indent in rows:
         cy = y + LINE // 2
         if colour is not None:
             c.draw.ellipse((x0, cy - 8, x0 + 16, cy + 8), fill=colour)
         x = x0 + DOT if indent else x0
-        c.text((x, cy), text, size=SMALL, fill=t.ink if indent else t.muted, anchor="lm")
+        c.text((x, cy), text, size=SMALL, fill=th.ink if indent else th.muted, anchor="lm")
         y += LINE
     return y + SECTION_GAP
 
 
 def _legend(c: Canvas, x0: int, x1: int, y: int) -> int:
-    t = c.theme
+    th = c.theme
 
     def kind_icon(kind: str) -> Callable[[Canvas, int, int], None]:
         def icon(c: Canvas, x: int, cy: int) -> None:
-            glyph(c.draw, kind, (x, cy - 20, x + 40, cy + 20), t.ink, t.background)
+            glyph(c.draw, kind, (x, cy - 20, x + 40, cy + 20), th.ink, th.background)
 
         return icon
 
     def last(c: Canvas, x: int, cy: int) -> None:
         c.draw.rectangle(
             (x, cy - 18, x + 36, cy + 18),
-            fill=blend(DARK_SQUARE, t.ink, 0.3),
-            outline=t.ink,
+            fill=blend(DARK_SQUARE, th.ink, 0.3),
+            outline=th.ink,
             width=4,
         )
 
     def throne(c: Canvas, x: int, cy: int) -> None:
-        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=t.ink, width=3)
-        c.draw.rectangle((x + 8, cy - 10, x + 12, cy + 10), fill=t.ink)
-        c.draw.rectangle((x + 8, cy + 1, x + 24, cy + 5), fill=t.ink)
-        c.draw.rectangle((x + 20, cy + 1, x + 24, cy + 10), fill=t.ink)
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), outline=th.ink, width=3)
+        c.draw.rectangle((x + 8, cy - 10, x + 12, cy + 10), fill=th.ink)
+        c.draw.rectangle((x + 8, cy + 1, x + 24, cy + 5), fill=th.ink)
+        c.draw.rectangle((x + 20, cy + 1, x + 24, cy + 10), fill=th.ink)
 
     def taken(c: Canvas, x: int, cy: int) -> None:
         capture_badge(c, (x, cy - 15, x + 30, cy + 15), inset=9)
 
+    lang = c.lang
     items = [
-        LegendItem(f"{i + 1} {KIND_TITLES[k]}", kind_icon(k), 40) for i, k in enumerate(KIND_ORDER)
+        LegendItem(f"{i + 1} {kind_title(k, lang)}", kind_icon(k), 40)
+        for i, k in enumerate(KIND_ORDER)
     ]
     items += [
-        LegendItem("last move", last, 36),
-        LegendItem("captured", taken, 30),
-        LegendItem("throne", throne, 36),
+        LegendItem(t(lang, "last move"), last, 36),
+        LegendItem(t(lang, "captured"), taken, 30),
+        LegendItem(t(lang, "throne"), throne, 36),
     ]
     return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26)
 
@@ -918,8 +983,8 @@ def _draw(c: Canvas, view: ChaturajiView, names: Sequence[str], y: int, turns: i
     x0, x1 = COLUMN_X0, COLUMN_X1
     column = _dice(c, view, x0, x1, y)
     column = _armies(c, view, names, x0, x1, column)
-    in_column = column + _info_height(view, names, x1 - x0)
-    under_legend = left + _info_height(view, names, left_x1 - MARGIN)
+    in_column = column + _info_height(view, names, x1 - x0, c.lang)
+    under_legend = left + _info_height(view, names, left_x1 - MARGIN, c.lang)
     if max(left, in_column) <= max(column, under_legend):
         column = _info(c, view, names, x0, x1, column)
     else:
@@ -934,8 +999,8 @@ def render_board(
     theme: Theme = DEFAULT_THEME,
     lang: str = "en",
 ) -> Image.Image:
-    """The public board from Blue's side (rank 1 at the bottom)."""
-    c = Canvas(WIDTH, _height(view), theme)
+    """The public board from Blue's side (rank 1 at the bottom), its words in ``lang``."""
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _title(c, view, names)
     y = _draw(c, view, names, y, 0)
     return c.crop(y)
@@ -952,10 +1017,10 @@ def render_private(
     heading with the viewer's name and, when they must act, a prompt."""
     seat = view.viewer
     if seat is None:
-        return render_board(view, names=names, theme=theme)
+        return render_board(view, names=names, theme=theme, lang=lang)
     mine = view.me or (view.seats[seat] if 0 <= seat < len(view.seats) else ())
     turns = _QUARTER_TURNS.get(mine[0], 0) if mine else 0
-    c = Canvas(WIDTH, _height(view), theme)
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _private_header(c, view, names, seat)
     y = _draw(c, view, names, y, turns)
     return c.crop(y)

@@ -34,14 +34,14 @@ The channel's news line is posted as text by the bot and not drawn here.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.engines.core import plural
 from bot.engines.kauda_baji_views import KaudaBajiView, MoveView, PlayerView, StackView
+from bot.i18n import N_, t, tn
 from renderers.common import (
     BOARD_SIDES,
     DEFAULT_THEME,
@@ -105,8 +105,23 @@ BODY: Final = SMALL + 2
 BIG: Final = SMALL + 5
 
 SEATS: Final = ("bottom", "right", "top", "left")
-SEAT_TITLES: Final = {"bottom": "Bottom", "right": "Right", "top": "Top", "left": "Left"}
-SIZE_NAMES: Final = ("piece", "single", "twin", "triple", "quadruple", "quintuple", "sextuple")
+SEAT_TITLES: Final = {
+    "bottom": N_("Bottom"),
+    "right": N_("Right"),
+    "top": N_("Top"),
+    "left": N_("Left"),
+}
+SIZE_NAMES: Final = (
+    N_("piece"),
+    N_("single"),
+    N_("twin"),
+    N_("triple"),
+    N_("quadruple"),
+    N_("quintuple"),
+    N_("sextuple"),
+)
+"""A tuple's name by its number of pieces, in English (drawn in the image's
+language: :func:`size_name`)."""
 CENTRE: Final = "d4"
 
 OUTER: Final[RGB] = (64, 68, 84)
@@ -208,12 +223,15 @@ def player_colour(theme: Theme, player: int) -> RGB:
     return theme.player_colour(player)
 
 
-def seat_title(seat: str) -> str:
-    return SEAT_TITLES.get(seat, seat.capitalize())
+def seat_title(seat: str, lang: str = "en") -> str:
+    title = SEAT_TITLES.get(seat)
+    return t(lang, title) if title is not None else seat.capitalize()
 
 
-def size_name(size: int) -> str:
-    return SIZE_NAMES[size] if 0 <= size < len(SIZE_NAMES) else f"{size}-tuple"
+def size_name(size: int, lang: str = "en") -> str:
+    if 0 <= size < len(SIZE_NAMES):
+        return t(lang, SIZE_NAMES[size])
+    return t(lang, "{n}-tuple", n=size)
 
 
 def _player(view: KaudaBajiView, player: int) -> PlayerView | None:
@@ -264,17 +282,17 @@ def draw_token(c: Canvas, centre: tuple[float, float], radius: int, player: int,
     """A piece or a tuple: the seat's shape in its colour; a tuple is drawn
     as a stack, with the number of its pieces where the token holds a
     phone-sized digit.  A single has no number: its plain shape says it."""
-    t = c.theme
-    tile = _token_tile(player, size > 1, radius, t)
+    th = c.theme
+    tile = _token_tile(player, size > 1, radius, th)
     half = tile.width // 2
     cx, cy = centre
     c.image.paste(tile, (round(cx) - half, round(cy) - half), tile)
     if size > 1 and radius >= NUMBERED_RADIUS:
         c.text(
-            (cx, cy + _digit_offset(t.seat_shape(player), radius)),
+            (cx, cy + _digit_offset(th.seat_shape(player), radius)),
             str(size),
             size=SMALL,
-            fill=t.on_colour,
+            fill=th.on_colour,
             anchor="mm",
             bold=True,
         )
@@ -388,17 +406,17 @@ def draw_cowrie(c: Canvas, xy: tuple[int, int], *, faded: bool = False) -> None:
 
 def throw_tile(c: Canvas, x: int, y: int, value: int | None, *, edge: RGB | None = None) -> Box:
     """One banked throw: a cowrie and its value (``None``: still to throw)."""
-    t = c.theme
+    th = c.theme
     box = (x, y, x + THROW_W, y + THROW_H)
     again = value in (6, 12)
-    outline = edge if edge is not None else t.highlight if again else t.grid
-    c.panel(box, fill=t.slot, outline=outline, radius=14, width=3)
+    outline = edge if edge is not None else th.highlight if again else th.grid
+    c.panel(box, fill=th.slot, outline=outline, radius=14, width=3)
     draw_cowrie(c, (x + 10, y + (THROW_H - COWRIE_H) // 2), faded=value is None)
     c.text(
         (x + 10 + COWRIE_W + (THROW_W - COWRIE_W - 10) / 2, y + THROW_H / 2),
         "?" if value is None else str(value),
         size=40,
-        fill=t.muted if value is None else t.ink,
+        fill=th.muted if value is None else th.ink,
         anchor="mm",
         bold=True,
     )
@@ -429,7 +447,7 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     """The board without pieces (cached): squares shaded by ring, the track
     with its direction, safe crosses, start squares, the centre, the seat
     bars, the seats' arrows and the coordinates."""
-    t = theme
+    th = theme
     c = Canvas(LAYER_W, BOARD_BLOCK, theme, display_width=WIDTH)
     top = COORD + EDGE + 2
     start_of = {sq: player for player, _, sq, _, _ in seating}
@@ -442,14 +460,14 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
             ring = _ring(file, rank)
             colour = (OUTER, MIDDLE, INNER, INNER)[ring]
             if name == CENTRE:
-                colour = blend(INNER, t.highlight, 0.18)
+                colour = blend(INNER, th.highlight, 0.18)
             if name in start_of:
-                colour = blend(colour, player_colour(t, start_of[name]), 0.38)
+                colour = blend(colour, player_colour(th, start_of[name]), 0.38)
             c.draw.rectangle((x0 + 1, y0 + 1, x0 + SQUARE - 2, y0 + SQUARE - 2), fill=colour)
             if name in start_of:
                 c.draw.rectangle(
                     (x0 + 4, y0 + 4, x0 + SQUARE - 5, y0 + SQUARE - 5),
-                    outline=player_colour(t, start_of[name]),
+                    outline=player_colour(th, start_of[name]),
                     width=5,
                 )
             if name in safe_set:
@@ -483,15 +501,15 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
             reach = 36 if i % 2 == 0 else 15
             angle = math.pi * i / 8 - math.pi / 2
             star.append((cc[0] + reach * math.cos(angle), cc[1] + reach * math.sin(angle)))
-        c.draw.polygon(star, fill=blend(t.highlight, INNER, 0.35))
+        c.draw.polygon(star, fill=blend(th.highlight, INNER, 0.35))
         c.draw.ellipse((cc[0] - 9, cc[1] - 9, cc[0] + 9, cc[1] + 9), fill=INNER)
     c.draw.rectangle(
-        (BOARD_LEFT - 1, top - 1, BOARD_LEFT + BOARD_PX, top + BOARD_PX), outline=t.grid, width=1
+        (BOARD_LEFT - 1, top - 1, BOARD_LEFT + BOARD_PX, top + BOARD_PX), outline=th.grid, width=1
     )
     # seat bars along each playing seat's edge
     for player, seat, _, _, _ in seating:
         side = BOARD_SIDES[(SEATS.index(seat) + turns) % 4 if seat in SEATS else 0]
-        colour = player_colour(t, player)
+        colour = player_colour(th, player)
         side_bar(c, BOARD_LEFT, top, BOARD_PX, side, colour, thickness=EDGE)
     # coordinates, as the turned board shows them
     columns, rows = edge_labels(7, FILES, lambda f, r: _display(f, r, turns))
@@ -509,7 +527,7 @@ def _board_layer(seating: Seating, safe: tuple[str, ...], turns: int, theme: The
     # the arrows (R1, R2), arrow 1 barred while markut keeps it shut (R15)
     for player, _, _, arrows, open1 in seating:
         for k, (frm, to) in enumerate(arrows):
-            _arrow(c, frm, to, turns, top, player_colour(t, player), shut=k == 0 and not open1)
+            _arrow(c, frm, to, turns, top, player_colour(th, player), shut=k == 0 and not open1)
     return c.image
 
 
@@ -541,7 +559,7 @@ def _arrow_middle(frm: str, to: str, turns: int, top: int) -> tuple[float, float
 
 def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut: bool) -> None:
     """A seat's arrow straddling the border (or corner) it turns in across."""
-    t = c.theme
+    th = c.theme
     pa, pb = _centre(frm, turns, top), _centre(to, turns, top)
     if pa is None or pb is None:
         return
@@ -552,19 +570,19 @@ def _arrow(c: Canvas, frm: str, to: str, turns: int, top: int, colour: RGB, shut
     back, ahead = 30, 28
     a = (mx - ux * back, my - uy * back)
     b = (mx + ux * ahead, my + uy * ahead)
-    fill = blend(colour, t.background, 0.55) if shut else colour
-    c.draw.polygon(_arrow_polygon(a, b, 6.5, 17, 22), fill=fill, outline=t.background, width=3)
+    fill = blend(colour, th.background, 0.55) if shut else colour
+    c.draw.polygon(_arrow_polygon(a, b, 6.5, 17, 22), fill=fill, outline=th.background, width=3)
     if shut:
         # R15: a bar across the shaft
         nx, ny = -uy, ux
         px, py = mx - ux * 12, my - uy * 12
         c.draw.line(
             [(px + nx * 15, py + ny * 15), (px - nx * 15, py - ny * 15)],
-            fill=t.background,
+            fill=th.background,
             width=9,
         )
         c.draw.line(
-            [(px + nx * 13, py + ny * 13), (px - nx * 13, py - ny * 13)], fill=t.bad, width=5
+            [(px + nx * 13, py + ny * 13), (px - nx * 13, py - ny * 13)], fill=th.bad, width=5
         )
 
 
@@ -582,14 +600,14 @@ def _kill_badge(c: Canvas, box: Box, avoid: Sequence[tuple[float, float]]) -> No
 
 
 def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
-    t = c.theme
-    layer = _board_layer(_seating(view), tuple(view.safe), turns, t)
+    th = c.theme
+    layer = _board_layer(_seating(view), tuple(view.safe), turns, th)
     c.image.paste(layer, (0, y))
     top = y + COORD + EDGE + 2
     move = view.last_move
     # the last move: a trail under the pieces, outlines on the squares
     if move is not None:
-        trail = blend(t.ink, t.background, 0.35)
+        trail = blend(th.ink, th.background, 0.35)
         pts = [_centre(s, turns, top) for s in (move.frm, *move.path)]
         line = [p for p in pts if p is not None]
         if len(line) >= 2:
@@ -604,7 +622,7 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
         tbox = _square_box(move.to, turns, top)
         if tbox is not None:
             c.draw.rectangle(
-                (tbox[0] + 1, tbox[1] + 1, tbox[2] - 2, tbox[3] - 2), outline=t.ink, width=6
+                (tbox[0] + 1, tbox[1] + 1, tbox[2] - 2, tbox[3] - 2), outline=th.ink, width=6
             )
     # the tuples, square by square
     by_square: dict[str, list[StackView]] = {}
@@ -626,7 +644,7 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
                 (centre[0] + ox, centre[1] + oy),
                 f"+{hidden}",
                 size=SMALL,
-                fill=t.ink,
+                fill=th.ink,
                 anchor="mm",
                 bold=True,
             )
@@ -647,34 +665,51 @@ def _board(c: Canvas, view: KaudaBajiView, y: int, turns: int) -> int:
 # ----------------------------------------------------------------- text
 
 
-def _status(view: KaudaBajiView, names: Sequence[str], width: int) -> str:
+def _status(view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en") -> str:
     """Where the game stands, in one line ``width`` pixels wide at :data:`BIG`
     (a long name is cut, never the words after it)."""
 
-    def named(player: int, before: str, after: str) -> str:
-        room = width - text_width(before + after, BIG, True)
-        return before + fit_text(display_name(names, player), BIG, room, True) + after
+    def named(player: int, sentence: Callable[[str], str]) -> str:
+        # ``sentence(name)``: the catalog's sentence with the name in it.
+        room = width - text_width(sentence(""), BIG, True)
+        return sentence(fit_text(display_name(names, player, lang=lang), BIG, room, True))
 
     if view.phase == "over":
         if view.places:
-            return named(view.places[0], "Game over · ", " wins")
-        return "Game over"
+            return named(view.places[0], lambda n: t(lang, "Game over · {name} wins", name=n))
+        return t(lang, "Game over")
     if view.phase == "first":
-        return "Throwing the shells to see who starts"
+        return t(lang, "Throwing the shells to see who starts")
     if view.turn < 0:
-        return "Kauda Baji"
+        return t(lang, "Kauda Baji")
     if view.phase == "throw":
-        return named(view.turn, "", " throws the shells")
-    return named(view.turn, "", " to move")
+        return named(view.turn, lambda n: t(lang, "{name} throws the shells", name=n))
+    return named(view.turn, lambda n: t(lang, "{name} to move", name=n))
 
 
-def move_text(m: MoveView) -> str:
-    """The last move in words: ``twin c7-f6 with 3+3, killed on f6``."""
+def move_text(m: MoveView, lang: str = "en") -> str:
+    """The last move in words: ``Twin c7 to f6 with 3+3, killed on f6``."""
     values = "+".join(str(v) for v in m.values)
-    where = "into the centre" if m.to == CENTRE else f"to {m.to}"
-    text = f"{size_name(m.size).capitalize()} {m.frm} {where} with {values}"
+    piece = size_name(m.size, lang).capitalize()
+    if m.to == CENTRE:
+        text = t(
+            lang,
+            "{piece} {frm} into the centre with {values}",
+            piece=piece,
+            frm=m.frm,
+            values=values,
+        )
+    else:
+        text = t(
+            lang,
+            "{piece} {frm} to {to} with {values}",
+            piece=piece,
+            frm=m.frm,
+            to=m.to,
+            values=values,
+        )
     if m.killed:
-        text += ", killed on " + ", ".join(m.killed)
+        text = t(lang, "{move}, killed on {squares}", move=text, squares=", ".join(m.killed))
     return text
 
 
@@ -697,8 +732,8 @@ def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
         x += 52
     board_title(
         c,
-        kicker="KAUDA BAJI · BOARD",
-        status=_status(view, names, c.width - MARGIN - x),
+        kicker=t(c.lang, "KAUDA BAJI · BOARD"),
+        status=_status(view, names, c.width - MARGIN - x, c.lang),
         y=52,
         size=BIG,
         margin=MARGIN,
@@ -708,33 +743,34 @@ def _title(c: Canvas, view: KaudaBajiView, names: Sequence[str]) -> int:
 
 
 def _private_header(c: Canvas, view: KaudaBajiView, names: Sequence[str], seat: int) -> int:
+    lang = c.lang
     me = _player(view, seat)
-    side = seat_title(me.seat).upper() if me is not None else "?"
+    side = seat_title(me.seat, lang).upper() if me is not None else "?"
     private_band(
         c,
         colour=player_colour(c.theme, seat),
-        kicker=f"KAUDA BAJI · YOUR SEAT: {side}",
+        kicker=t(lang, "KAUDA BAJI · YOUR SEAT: {seat}", seat=side),
         margin=MARGIN,
         height=TITLE_H,
     )
     c.seat_mark((MARGIN + 22, TITLE_H * 2 // 3), 20, seat)
     prompt = None
     if view.phase == "move" and view.turn == seat:
-        prompt = "YOUR MOVE"
+        prompt = t(lang, "YOUR MOVE")
     if view.phase == "over":
-        where = "Game over"
+        where = t(lang, "Game over")
     elif view.phase == "first":
-        where = "Who starts?"
+        where = t(lang, "Who starts?")
     elif view.turn == seat:
-        where = "Your turn"
+        where = t(lang, "Your turn")
     else:
-        where = f"{display_name(names, view.turn)}'s turn"
+        where = t(lang, "{name}'s turn", name=display_name(names, view.turn, lang=lang))
         other = _player(view, view.turn)
         if text_width(where, SMALL + 2, True) > 420 and other is not None:
-            where = f"{seat_title(other.seat)}'s turn"
+            where = t(lang, "{name}'s turn", name=seat_title(other.seat, lang))
     private_title(
         c,
-        name=display_name(names, seat),
+        name=display_name(names, seat, lang=lang),
         where=where,
         prompt=prompt,
         margin=MARGIN,
@@ -757,55 +793,62 @@ def _tiles(c: Canvas, values: Sequence[int | None], x0: int, x1: int, y: int) ->
 
 def _bank(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
     """R6, R16: the bank of unspent throws, the run and the bonus."""
-    t = c.theme
+    th = c.theme
     throwing = view.phase == "throw"
     values: list[int | None] = list(view.bank)
     if throwing:
         values.append(None)
-    label = "Throwing: bank so far" if throwing else "Bank: throws to spend"
+    label = t(c.lang, "Throwing: bank so far") if throwing else t(c.lang, "Bank: throws to spend")
     if throwing and not view.bank:
-        label = "Throwing the shells"
+        label = t(c.lang, "Throwing the shells")
     if not values:
-        label = "The bank is empty"
+        label = t(c.lang, "The bank is empty")
     y = column_heading(c, x0, y, label, right=x1)
     if values:
         y = _tiles(c, values, x0, x1, y) + 14
     notes: list[tuple[str, RGB]] = []
     if view.run:
-        notes.append((f"6/12 run: {view.run} (a 3rd ends the turn)", t.highlight))
+        notes.append((t(c.lang, "6/12 run: {n} (a 3rd ends the turn)", n=view.run), th.highlight))
     if view.bonus_throws:
-        notes.append((f"Kill bonus: {plural(view.bonus_throws, 'throw')} to come", t.good))
+        bonus = tn(
+            c.lang,
+            "Kill bonus: {n} throw to come",
+            "Kill bonus: {n} throws to come",
+            view.bonus_throws,
+        )
+        notes.append((bonus, th.good))
     for text, ink in notes:
         for k, line in enumerate(wrap_text(text, SMALL, x1 - x0 - DOT)):
             cy = y + LINE // 2
             if k == 0:
                 c.draw.ellipse((x0, cy - 8, x0 + 16, cy + 8), fill=ink)
-            c.text((x0 + DOT, cy), line, size=SMALL, fill=t.ink, anchor="lm")
+            c.text((x0 + DOT, cy), line, size=SMALL, fill=th.ink, anchor="lm")
             y += LINE
     return y + SECTION_GAP
 
 
 def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R7: the throws so far for who starts, one thrower to a row."""
-    t = c.theme
-    y = column_heading(c, x0, y, "Who starts", right=x1)
-    hint = "Everyone throws, the highest starts (12 beats 6); ties throw again."
+    th = c.theme
+    y = column_heading(c, x0, y, t(c.lang, "Who starts"), right=x1)
+    hint = t(c.lang, "Everyone throws, the highest starts (12 beats 6); ties throw again.")
     for line in wrap_text(hint, SMALL, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     y += 8
     throws = view.first_throws
     if not throws:
-        c.text((x0, y + LINE // 2), "No throws yet this round", size=SMALL, fill=t.ink, anchor="lm")
+        none = t(c.lang, "No throws yet this round")
+        c.text((x0, y + LINE // 2), none, size=SMALL, fill=th.ink, anchor="lm")
         return y + LINE + SECTION_GAP
     for player, value in throws:
         c.seat_mark((x0 + 20, y + THROW_H // 2), 18, player)
-        throw_tile(c, x0 + 46, y, value, edge=player_colour(t, player))
+        throw_tile(c, x0 + 46, y, value, edge=player_colour(th, player))
         c.text(
             (x0 + 46 + THROW_W + 16, y + THROW_H // 2),
-            display_name(names, player),
+            display_name(names, player, lang=c.lang),
             size=SMALL,
-            fill=t.ink,
+            fill=th.ink,
             anchor="lm",
             max_width=x1 - x0 - 46 - THROW_W - 16,
         )
@@ -815,19 +858,20 @@ def _first(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: in
 
 def _places(c: Canvas, view: KaudaBajiView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
     """R18: the final places."""
-    t = c.theme
-    y = column_heading(c, x0, y, "Final places", right=x1)
+    th = c.theme
+    y = column_heading(c, x0, y, t(c.lang, "Final places"), right=x1)
     for k, player in enumerate(view.places):
         cy = y + 24
-        fill = t.good if k == 0 else t.grid
-        ink = t.on_colour if k == 0 else t.ink
-        box = c.pill((x0, cy), ordinal(k + 1), size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
+        fill = th.good if k == 0 else th.grid
+        ink = th.on_colour if k == 0 else th.ink
+        place = ordinal(k + 1, c.lang)
+        box = c.pill((x0, cy), place, size=SMALL, fill=fill, ink=ink, height=SMALL + 8)
         c.seat_mark((box[2] + 30, cy), 17, player)
         c.text(
             (box[2] + 58, cy),
-            display_name(names, player),
+            display_name(names, player, lang=c.lang),
             size=BODY,
-            fill=t.ink,
+            fill=th.ink,
             anchor="lm",
             bold=True,
             max_width=x1 - box[2] - 58,
@@ -844,25 +888,29 @@ def _player_panel(
 ) -> None:
     """A player in four lines: name and badge; seat and start square; arrow 1
     open or shut (R15); pieces at the start, on the way and home (R4, R17)."""
-    t = c.theme
+    th = c.theme
     x0, y0, x1, _ = box
     inner = x0 + 36
-    colour = player_colour(t, p.player)
+    colour = player_colour(th, p.player)
     acting = view.phase in ("throw", "move") and view.turn == p.player
     seat_panel(c, box, colour, acting=acting)
     cy = y0 + 30
     c.seat_mark((inner + 10, cy), 17, p.player)
     badge: tuple[str, RGB] | None = None
     if p.place:
-        badge = (f"{ordinal(p.place).upper()} PLACE", t.good if p.place == 1 else t.grid)
+        place = t(c.lang, "{place} PLACE", place=ordinal(p.place, c.lang).upper())
+        badge = (place, th.good if p.place == 1 else th.grid)
     elif acting:
-        badge = ("THROWING" if view.phase == "throw" else "TO MOVE", t.highlight)
+        doing = t(c.lang, "THROWING") if view.phase == "throw" else t(c.lang, "TO MOVE")
+        badge = (doing, th.highlight)
     elif view.viewer == p.player:
-        badge = ("YOU", t.grid)
-    badges = [] if badge is None else [(*badge, t.ink if badge[1] == t.grid else t.on_colour)]
-    name = display_name(names, p.player)
+        badge = (t(c.lang, "YOU"), th.grid)
+    badges = [] if badge is None else [(*badge, th.ink if badge[1] == th.grid else th.on_colour)]
+    name = display_name(names, p.player, lang=c.lang)
     sy = y0 + 72
-    seat_line = f"{seat_title(p.seat)} · starts {p.start}"
+    seat_line = t(
+        c.lang, "{seat} · starts {square}", seat=seat_title(p.seat, c.lang), square=p.start
+    )
     # The badge stands beside the name where both fit, else on the shorter
     # seat line below, so a long name keeps the panel's whole width.
     badge_w = badges_width(c, (label for label, _, _ in badges), gap=10)
@@ -872,7 +920,7 @@ def _player_panel(
         (inner + 38, cy),
         name,
         size=BODY,
-        fill=t.ink,
+        fill=th.ink,
         anchor="lm",
         bold=True,
         max_width=(right if beside else x1 - 12) - inner - 46,
@@ -881,7 +929,7 @@ def _player_panel(
         (inner, sy),
         seat_line,
         size=SMALL,
-        fill=t.muted,
+        fill=th.muted,
         anchor="lm",
         max_width=(x1 - 12 if beside else right - 8) - inner,
     )
@@ -889,19 +937,32 @@ def _player_panel(
     shut = not p.has_killed
     c.draw.polygon(
         _arrow_polygon((inner, ay), (inner + 34, ay), 4, 11, 13),
-        fill=blend(colour, t.panel, 0.5) if shut else colour,
+        fill=blend(colour, th.panel, 0.5) if shut else colour,
     )
     if shut:
-        c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=t.bad, width=5)
-    label, ink = ("arrow 1 shut", t.bad) if shut else ("arrow 1 open", t.good)
+        c.draw.line([(inner + 12, ay - 11), (inner + 12, ay + 11)], fill=th.bad, width=5)
+    label, ink = (
+        (t(c.lang, "arrow 1 shut"), th.bad) if shut else (t(c.lang, "arrow 1 open"), th.good)
+    )
     c.text((inner + 48, ay), label, size=SMALL, fill=ink, anchor="lm", bold=True)
     py = y0 + 148
     on_way = p.on_board - p.at_start
     x = inner
-    for what, n in (("start", p.at_start), ("on way", on_way), ("home", p.finished)):
-        box_w = c.text((x, py), what, size=SMALL, fill=t.muted, anchor="lm")
-        text = f"{n}/{pieces}" if what == "home" else str(n)
-        nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=t.ink, anchor="lm", bold=True)
+    counts = (
+        (N_("start"), p.at_start),
+        (N_("on way"), on_way),
+        (N_("home"), p.finished),
+    )
+    cells = [(t(c.lang, what), f"{n}/{pieces}" if what == "home" else str(n)) for what, n in counts]
+    # Longer words (another language) are cut, each to a share of the room,
+    # so the numbers stay inside the panel; the English ones fit whole.
+    room = x1 - 12 - inner
+    wanted = sum(text_width(w, SMALL) + 8 + text_width(v, BODY, True) + 20 for w, v in cells)
+    spare = room - sum(8 + text_width(v, BODY, True) + 20 for _, v in cells)
+    share = None if wanted - 20 <= room else max(0, spare // len(cells))
+    for word, text in cells:
+        box_w = c.text((x, py), word, size=SMALL, fill=th.muted, anchor="lm", max_width=share)
+        nb = c.text((box_w[2] + 8, py), text, size=BODY, fill=th.ink, anchor="lm", bold=True)
         x = nb[2] + 20
 
 
@@ -917,17 +978,22 @@ LINE: Final = SMALL + 12
 DOT: Final = 28
 
 
-def _last_move_lines(view: KaudaBajiView, names: Sequence[str], width: int) -> list[str]:
+def _last_move_lines(
+    view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en"
+) -> list[str]:
     m = view.last_move
     if m is None:
         return []
-    return wrap_text(move_text(m), SMALL, width)
+    return wrap_text(move_text(m, lang), SMALL, width)
 
 
-def _last_move_height(view: KaudaBajiView, names: Sequence[str], width: int) -> int:
+def _last_move_height(
+    view: KaudaBajiView, names: Sequence[str], width: int, lang: str = "en"
+) -> int:
     if view.last_move is None:
         return 0
-    return SMALL + 14 + LINE * (1 + len(_last_move_lines(view, names, width))) + SECTION_GAP
+    lines = _last_move_lines(view, names, width, lang)
+    return SMALL + 14 + LINE * (1 + len(lines)) + SECTION_GAP
 
 
 def _last_move(
@@ -943,15 +1009,15 @@ def _last_move(
         x1,
         y,
         seat=m.player,
-        name=display_name(names, m.player),
-        lines=_last_move_lines(view, names, x1 - x0),
+        name=display_name(names, m.player, lang=c.lang),
+        lines=_last_move_lines(view, names, x1 - x0, c.lang),
         size=SMALL,
         line_height=LINE,
     )
     return y + SECTION_GAP
 
 
-ROUTE_TEXT: Final = (
+ROUTE_TEXT: Final = N_(
     "The way home: round the outer ring anticlockwise, in at your arrow 1 "
     "(after your first kill), round the middle ring, in at arrow 2, round the "
     "inner ring, in at arrow 3 to the centre by exact count."
@@ -959,7 +1025,7 @@ ROUTE_TEXT: Final = (
 
 
 def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
-    t = c.theme
+    th = c.theme
 
     def single(c: Canvas, x: int, cy: int) -> None:
         draw_token(c, (x + 22, cy), 20, 0, 1)
@@ -973,46 +1039,50 @@ def _legend(c: Canvas, view: KaudaBajiView, x0: int, x1: int, y: int) -> int:
         c.draw.line([(x + 5, cy + 13), (x + 31, cy - 13)], fill=CROSS, width=4)
 
     def start(c: Canvas, x: int, cy: int) -> None:
-        colour = player_colour(t, 0)
+        colour = player_colour(th, 0)
         c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=blend(OUTER, colour, 0.38))
         c.draw.rectangle((x + 2, cy - 16, x + 34, cy + 16), outline=colour, width=4)
 
     def arrow(c: Canvas, x: int, cy: int) -> None:
         c.draw.polygon(
             _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
-            fill=t.ink,
-            outline=t.background,
+            fill=th.ink,
+            outline=th.background,
             width=2,
         )
 
     def shut(c: Canvas, x: int, cy: int) -> None:
         c.draw.polygon(
             _arrow_polygon((x, cy), (x + 40, cy), 5, 14, 17),
-            fill=t.muted,
-            outline=t.background,
+            fill=th.muted,
+            outline=th.background,
             width=2,
         )
-        c.draw.line([(x + 14, cy - 13), (x + 14, cy + 13)], fill=t.bad, width=5)
+        c.draw.line([(x + 14, cy - 13), (x + 14, cy + 13)], fill=th.bad, width=5)
 
     def last(c: Canvas, x: int, cy: int) -> None:
-        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=t.ink, width=5)
+        c.draw.rectangle((x, cy - 18, x + 36, cy + 18), fill=OUTER, outline=th.ink, width=5)
 
     def killed(c: Canvas, x: int, cy: int) -> None:
         capture_badge(c, (x, cy - 16, x + 32, cy + 16), inset=10)
 
+    lang = c.lang
     items = [
-        LegendItem("single", single, 46),
-        LegendItem("twin (pieces in the tuple)", twin, 46),
-        LegendItem("safe", safe, 36),
-        LegendItem("start", start, 36),
-        LegendItem("arrow: turn in", arrow, 40),
+        LegendItem(t(lang, "single"), single, 46),
+        LegendItem(t(lang, "twin (pieces in the tuple)"), twin, 46),
+        LegendItem(t(lang, "safe"), safe, 36),
+        LegendItem(t(lang, "start"), start, 36),
+        LegendItem(t(lang, "arrow: turn in"), arrow, 40),
     ]
     if any(not p.has_killed for p in view.players):
-        items.append(LegendItem("shut until a kill", shut, 40))
-    items += [LegendItem("last move", last, 36), LegendItem("killed", killed, 32)]
+        items.append(LegendItem(t(lang, "shut until a kill"), shut, 40))
+    items += [
+        LegendItem(t(lang, "last move"), last, 36),
+        LegendItem(t(lang, "killed"), killed, 32),
+    ]
     y = legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=SMALL + 20, gap=26) + 12
-    for line in wrap_text(ROUTE_TEXT, SMALL, x1 - x0):
-        c.text((x0, y + LINE // 2), line, size=SMALL, fill=t.muted, anchor="lm")
+    for line in wrap_text(t(lang, ROUTE_TEXT), SMALL, x1 - x0):
+        c.text((x0, y + LINE // 2), line, size=SMALL, fill=th.muted, anchor="lm")
         y += LINE
     return y
 
@@ -1040,8 +1110,8 @@ def _draw(c: Canvas, view: KaudaBajiView, names: Sequence[str], y: int, turns: i
     else:
         column = _bank(c, view, x0, x1, y)
     column = _players(c, view, names, x0, x1, column)
-    in_column = column + _last_move_height(view, names, x1 - x0)
-    under_key = left + _last_move_height(view, names, COLUMN_X0 - 2 * MARGIN)
+    in_column = column + _last_move_height(view, names, x1 - x0, c.lang)
+    under_key = left + _last_move_height(view, names, COLUMN_X0 - 2 * MARGIN, c.lang)
     if max(left, in_column) <= max(column, under_key):
         column = _last_move(c, view, names, x0, x1, column)
     else:
@@ -1056,8 +1126,9 @@ def render_board(
     theme: Theme = DEFAULT_THEME,
     lang: str = "en",
 ) -> Image.Image:
-    """The public board from the Bottom seat's side (rank 1 at the bottom)."""
-    c = Canvas(WIDTH, _height(view), theme)
+    """The public board from the Bottom seat's side (rank 1 at the bottom),
+    its words in ``lang``."""
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _title(c, view, names)
     y = _draw(c, view, names, y, 0)
     return c.crop(y)
@@ -1076,8 +1147,8 @@ def render_private(
     seat = view.viewer
     me = _player(view, seat) if seat is not None else None
     if seat is None or me is None:
-        return render_board(view, names=names, theme=theme)
-    c = Canvas(WIDTH, _height(view), theme)
+        return render_board(view, names=names, theme=theme, lang=lang)
+    c = Canvas(WIDTH, _height(view), theme, lang=lang)
     y = _private_header(c, view, names, seat)
     y = _draw(c, view, names, y, seat_turns(me.seat))
     return c.crop(y)

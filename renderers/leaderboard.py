@@ -22,7 +22,7 @@ from typing import Final
 
 from PIL import Image
 
-from bot.engines.core import plural
+from bot.i18n import t, tn
 from renderers.common import (
     DEFAULT_THEME,
     TABLE_BODY,
@@ -102,47 +102,60 @@ def format_trend(change: float) -> str:
 
 def _arrow(c: Canvas, cx: float, cy: float, change: float) -> None:
     """An up or down triangle, or a flat bar, centred on ``(cx, cy)``."""
-    t = c.theme
+    th = c.theme
     r = 11
     if abs(change) < FLAT:
-        c.draw.rounded_rectangle((cx - r, cy - 3, cx + r, cy + 3), radius=3, fill=t.muted)
+        c.draw.rounded_rectangle((cx - r, cy - 3, cx + r, cy + 3), radius=3, fill=th.muted)
     elif change > 0:
-        c.draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=t.good)
+        c.draw.polygon([(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)], fill=th.good)
     else:
-        c.draw.polygon([(cx, cy + r), (cx + r, cy - r * 0.8), (cx - r, cy - r * 0.8)], fill=t.bad)
+        c.draw.polygon([(cx, cy + r), (cx + r, cy - r * 0.8), (cx - r, cy - r * 0.8)], fill=th.bad)
 
 
 def _title(c: Canvas, title: str, count: int) -> int:
-    players = f"Top {count}" if count >= MAX_ROWS else plural(count, "player")
-    return table_title(c, kicker="LEADERBOARD", title=title, fallback="Leaderboard", note=players)
+    lang = c.lang
+    if count >= MAX_ROWS:
+        players = t(lang, "Top {n}", n=count)
+    else:
+        players = tn(lang, "{n} player", "{n} players", count)
+    return table_title(
+        c,
+        kicker=t(lang, "LEADERBOARD"),
+        title=title,
+        fallback=t(lang, "Leaderboard"),
+        note=players,
+    )
 
 
 def _heads(c: Canvas, y: int) -> int:
+    lang = c.lang
     heads = (
         ColumnHead(_RANK_RIGHT, ("#",)),
-        ColumnHead(_NAME_LEFT, ("Player",), align="l"),
-        ColumnHead(_RATING_RIGHT, ("Rating",)),
-        ColumnHead(_GAMES_RIGHT, ("Games",)),
-        ColumnHead(_WINS_RIGHT, ("Wins",)),
-        ColumnHead(_TREND_RIGHT, ("Last 5",)),
+        ColumnHead(_NAME_LEFT, (t(lang, "Player"),), align="l"),
+        # Each head is cut to its column's room (a longer word in another
+        # language; the English ones fit whole).
+        ColumnHead(_RATING_RIGHT, (t(lang, "Rating"),), max_width=_RATING_RIGHT - _NAME_RIGHT - 12),
+        ColumnHead(_GAMES_RIGHT, (t(lang, "Games"),), max_width=_GAMES_RIGHT - _RATING_RIGHT - 12),
+        ColumnHead(_WINS_RIGHT, (t(lang, "Wins"),), max_width=_WINS_RIGHT - _GAMES_RIGHT - 12),
+        ColumnHead(_TREND_RIGHT, (t(lang, "Last 5"),), max_width=_TREND_RIGHT - _WINS_RIGHT - 12),
     )
     return table_heads(c, y, heads)
 
 
 def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
-    t = c.theme
+    th = c.theme
     if stripe:
         table_stripe(c, y)
     mid = y + ROW_H // 2
     rank_badge(c, _RANK_RIGHT, mid, row.rank)
     # Names keep their own script (fallback fonts); only a name with nothing
     # drawable at all (emoji with no emoji font, controls) reads "Player".
-    name = safe_text(row.name) or "Player"
+    name = safe_text(row.name) or t(c.lang, "Player")
     c.text(
         (_NAME_LEFT, mid),
         name,
         size=BODY,
-        fill=t.ink,
+        fill=th.ink,
         anchor="lm",
         bold=row.rank <= 3,
         max_width=_NAME_RIGHT - _NAME_LEFT,
@@ -151,28 +164,36 @@ def _row(c: Canvas, row: LeaderboardRow, y: int, stripe: bool) -> int:
         (_RATING_RIGHT, mid),
         f"{round(row.rating)}{'?' if row.provisional else ''}",
         size=BODY + 2,
-        fill=t.ink,
+        fill=th.ink,
         anchor="rm",
         bold=True,
     )
-    c.text((_GAMES_RIGHT, mid), str(row.games), size=BODY, fill=t.ink, anchor="rm")
-    c.text((_WINS_RIGHT, mid), str(row.wins), size=BODY, fill=t.ink, anchor="rm")
+    c.text((_GAMES_RIGHT, mid), str(row.games), size=BODY, fill=th.ink, anchor="rm")
+    c.text((_WINS_RIGHT, mid), str(row.wins), size=BODY, fill=th.ink, anchor="rm")
     change = format_trend(row.trend)
-    colour = t.muted if change == "0" else t.good if row.trend > 0 else t.bad
+    colour = th.muted if change == "0" else th.good if row.trend > 0 else th.bad
     box = c.text((_TREND_RIGHT, mid), change, size=BODY, fill=colour, anchor="rm")
     _arrow(c, box[0] - 20, mid, row.trend)
     return y + ROW_H
 
 
 def _footnote(c: Canvas, y: int, provisional_games: int) -> int:
-    under = f"under {provisional_games} rated games"
+    lang, n = c.lang, provisional_games
     return table_footnote(
         c,
         y,
-        f"Rating: 1000 to start, from OpenSkill. ?: provisional, {under}. "
-        "Last 5: change over the last 5 games.",
-        f"?: provisional, {under}. Last 5: change over the last 5 games.",
-        "?: provisional. Last 5: change over the last 5 games.",
+        t(
+            lang,
+            "Rating: 1000 to start, from OpenSkill. ?: provisional, under {n} rated "
+            "games. Last 5: change over the last 5 games.",
+            n=n,
+        ),
+        t(
+            lang,
+            "?: provisional, under {n} rated games. Last 5: change over the last 5 games.",
+            n=n,
+        ),
+        t(lang, "?: provisional. Last 5: change over the last 5 games."),
     )
 
 
@@ -182,21 +203,23 @@ def render_leaderboard(
     title: str,
     provisional_games: int = 5,
     theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
-    """The leaderboard ``title`` (e.g. ``"Kauda Baji"``) with ``rows`` best
-    first; at most :data:`MAX_ROWS` are drawn.  No rows: a short note.  The
-    footnote says a ``?`` rating has had fewer than ``provisional_games``
-    rated games (``bot.tournament.ratings.PROVISIONAL_GAMES``)."""
+    """The leaderboard ``title`` (e.g. ``"Kauda Baji"``, in ``lang`` already)
+    with ``rows`` best first; at most :data:`MAX_ROWS` are drawn.  No rows: a
+    short note.  The footnote says a ``?`` rating has had fewer than
+    ``provisional_games`` rated games (``bot.tournament.ratings.PROVISIONAL_GAMES``).
+    The table's own words are in ``lang``."""
     shown = list(rows[:MAX_ROWS])
     body = len(shown) * ROW_H if shown else TABLE_NOTE_H
     height = TABLE_TITLE_H + 8 + TABLE_HEAD_H + body + 8 + TABLE_FOOT_H
-    c = Canvas(WIDTH, height, theme)
+    c = Canvas(WIDTH, height, theme, lang=lang)
     y = _title(c, title, len(shown)) + 8
     y = _heads(c, y)
     if shown:
         for i, row in enumerate(shown):
             y = _row(c, row, y, i % 2 == 1)
     else:
-        y = table_note(c, y, "No rated games yet")
+        y = table_note(c, y, t(lang, "No rated games yet"))
     y = _footnote(c, y + 8, provisional_games)
     return c.crop(y)

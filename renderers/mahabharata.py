@@ -13,7 +13,7 @@ from typing import Final
 
 from PIL import Image
 
-from bot.engines.core import plural
+import bot.i18n as i18n
 from bot.engines.mahabharata_views import (
     FinalView,
     LastPickView,
@@ -23,6 +23,7 @@ from bot.engines.mahabharata_views import (
     ScreenView,
     SpaceView,
 )
+from bot.i18n import N_, localize
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
@@ -87,7 +88,43 @@ TOKEN_KINDS: Final = (
     "inf5",
 )
 CLASSES: Final = ("C", "E", "H", "I")
-CLASS_NAMES: Final = {"C": "Chariot", "E": "Elephant", "H": "Cavalry", "I": "Infantry"}
+CLASS_NAMES: Final = {
+    "C": N_("Chariot"),
+    "E": N_("Elephant"),
+    "H": N_("Cavalry"),
+    "I": N_("Infantry"),
+}
+"""The icon classes' names; the letters (``C``, ``H2``) are the game's
+notation, the same in every language, and the key says what they stand for."""
+LEADER_NAMES: Final = (
+    N_("Virata"),
+    N_("Satyaki"),
+    N_("Dhrishtaketu"),
+    N_("Drupada"),
+    N_("Shalya"),
+    N_("Bhagadatta"),
+    N_("Jayadratha"),
+    N_("Kritavarma"),
+    N_("Drona"),
+    N_("Bhishma"),
+)
+"""The leaders of ``bot/engines/data/mahabharata.toml``, for the catalog: a
+leader's name is drawn as ``i18n.t(lang, name)`` (a name the catalog lacks, from a
+corrected table, is drawn as it is)."""
+PLACES: Final = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+"""A result's places (at most four players)."""
+
+
+def place_name(place: int, lang: str) -> str:
+    """``1st`` .. ``4th`` in ``lang``."""
+    return i18n.t(lang, PLACES[place - 1]) if 1 <= place <= len(PLACES) else ordinal(place)
+
+
+def seat_name(names: Sequence[str], seat: int, lang: str) -> str:
+    """:func:`~renderers.common.display_name` with its stand-in (``Player 2``)
+    in ``lang``."""
+    return display_name(names, seat, i18n.t(lang, "Player"))
+
 
 # ----------------------------------------------------------------- token helpers
 
@@ -121,18 +158,20 @@ def token_label(kind: str) -> str:
     return f"{cls}{token_icons(kind)}"
 
 
-def face_name(face: str | None) -> str:
+def face_name(face: str | None, lang: str = "en") -> str:
     """A die face for people: ``Cavalry 2``, ``Raja``; ``not rolled`` for None."""
     if face is None:
-        return "not rolled"
+        return i18n.t(lang, "not rolled")
     if face == "raja":
-        return "Raja"
+        return i18n.t(lang, "Raja")
     cls = token_class(face)
     if cls in ("C", "E"):
-        return CLASS_NAMES[cls]
+        return i18n.t(lang, CLASS_NAMES[cls])
     if cls == "?":
         return face.capitalize()
-    return f"{CLASS_NAMES[cls]} {token_icons(face)}"
+    if cls == "H":
+        return i18n.t(lang, "Cavalry {n}", n=token_icons(face))
+    return i18n.t(lang, "Infantry {n}", n=token_icons(face))
 
 
 def _kind_order(kind: str) -> int:
@@ -169,58 +208,83 @@ _seat_pill = partial(seat_pill, height=38, pad=10, gap=8)
 # ----------------------------------------------------------------- board sections
 
 
-def _status(view: MahabharataView, names: Sequence[str]) -> str:
-    rnd = f"Round {view.round}"
+def _status(view: MahabharataView, names: Sequence[str], lang: str) -> str:
+    rnd = view.round
     if view.phase == "setup":
-        return "Setting up: drawing leaders"
+        return i18n.t(lang, "Setting up: drawing leaders")
     if view.phase == "roll":
-        return f"{rnd} · rolling the dice"
+        return i18n.t(lang, "Round {round} · rolling the dice", round=rnd)
     if view.phase == "draft":
         if view.waiting_on:
-            who = " & ".join(display_name(names, s) for s in view.waiting_on)
-            return f"{rnd} · {who} to pick"
-        return f"{rnd} · draft"
+            who = " & ".join(seat_name(names, s, lang) for s in view.waiting_on)
+            return i18n.t(lang, "Round {round} · {names} to pick", round=rnd, names=who)
+        return i18n.t(lang, "Round {round} · draft", round=rnd)
     if view.phase == "announce":
         # Short enough to stay whole beside the elephant token.
-        return f"{rnd} · Pati announcements"
+        return i18n.t(lang, "Round {round} · Pati announcements", round=rnd)
     if view.phase == "over":
         if view.final is not None and view.final.ranking:
             top = view.final.ranking[0]
             if len(top) == 1:
-                return f"Game over · {display_name(names, top[0])} wins"
-            return "Game over · a draw"
-        return "Game over"
-    return f"{rnd} · {view.phase}"
+                return i18n.t(lang, "Game over · {name} wins", name=seat_name(names, top[0], lang))
+            return i18n.t(lang, "Game over · a draw")
+        return i18n.t(lang, "Game over")
+    return i18n.t(lang, "Round {round} · {phase}", round=rnd, phase=view.phase)
 
 
-def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
+def _shared_line(left: str, right: str, room: int, gap: int = 24) -> tuple[str, str]:
+    """Two texts on one line (small bold), ``left`` from the left and
+    ``right`` from the right, cut where together they are wider than
+    ``room``: each keeps what it needs of half the room, the other the rest."""
+    lw, rw = text_width(left, SMALL, True), text_width(right, SMALL, True)
+    if lw + gap + rw <= room:
+        return left, right
+    half = (room - gap) // 2
+    right_room = max(half, room - gap - lw)
+    left_room = room - gap - min(rw, right_room)
+    return fit_text(left, SMALL, left_room, True), fit_text(right, SMALL, right_room, True)
+
+
+def _title(c: Canvas, view: MahabharataView, names: Sequence[str], lang: str) -> int:
     t = c.theme
     title_band(c, TITLE_H)
     right = c.width - MARGIN
+    players = i18n.tn(
+        lang, "MAHABHARATA · {n} PLAYER", "MAHABHARATA · {n} PLAYERS", view.num_players
+    )
+    status = _status(view, names, lang)
     if view.elephant is not None:
         colour = t.player_colour(view.elephant)
         elephant(c.draw, (right - 78, 26, right, 82), colour, t.panel)
         label_right = right - 92
         # Say what holding the elephant means: its holder picks first (R5, R7).
-        label = "Elephant token" if view.phase == "over" else "Elephant token: picks first"
+        label = (
+            i18n.t(lang, "Elephant token")
+            if view.phase == "over"
+            else i18n.t(lang, "Elephant token: picks first")
+        )
+        # The kicker and the label share the top line.
+        players, label = _shared_line(players, label, label_right - MARGIN)
         c.text((label_right, 18), label, size=SMALL, fill=t.muted, anchor="rt", bold=True)
         # The status line keeps its room; the holder's name has the rest.
-        status_w = text_width(_status(view, names), 36, True)
+        status_w = text_width(status, 36, True)
         name_box = c.text(
             (label_right, 58),
-            display_name(names, view.elephant),
+            seat_name(names, view.elephant, lang),
             size=SMALL,
             fill=t.ink,
             anchor="rt",
             bold=True,
             max_width=max(220, label_right - MARGIN - status_w - 24),
         )
-        right = min(name_box[0], label_right - text_width(label, SMALL, True)) - 24
-    players = f"{view.num_players} players"
+        # The status stops at the name, and at the label's left where that
+        # leaves it half the band at least.
+        label_left = max(label_right - text_width(label, SMALL, True), (MARGIN + label_right) // 2)
+        right = min(name_box[0], label_left) - 24
     board_title(
         c,
-        kicker=f"MAHABHARATA · {players.upper()}",
-        status=_status(view, names),
+        kicker=players,
+        status=status,
         y=56,
         size=36,
         margin=MARGIN,
@@ -237,13 +301,14 @@ def _title(c: Canvas, view: MahabharataView, names: Sequence[str]) -> int:
 # the position.
 
 
-def _draft_strip(c: Canvas, view: MahabharataView, x0: int, x1: int, y: int) -> int:
+def _draft_strip(c: Canvas, view: MahabharataView, x0: int, x1: int, y: int, lang: str) -> int:
     """The round's snake order as seat marks (names are in the players' rows):
     picks made faded, the next one ringed and pointed at."""
     t = c.theme
     n = len(view.draft_order)
     done = min(view.picks_made, n)
-    y = column_heading(c, x0, y, f"Draft order · {done} of {n} picks done", right=x1)
+    title = i18n.t(lang, "Draft order · {done} of {n} picks done", done=done, n=n)
+    y = column_heading(c, x0, y, title, right=x1)
     gap = 10
     size = max(36, min(52, (x1 - x0 - gap * (n - 1)) // max(1, n)))
     for i, seat in enumerate(view.draft_order):
@@ -336,6 +401,7 @@ def _leader_card(
     winner: int | None,
     final: bool,
     last_space: int | None = None,
+    lang: str = "en",
 ) -> None:
     """``last_space``: the 1-based space the last pick went to, if on this card."""
     t = c.theme
@@ -350,7 +416,7 @@ def _leader_card(
     hy = y + 32
     vp_box = c.pill(
         (x + pad, hy),
-        plural(leader.vp, "pt"),
+        i18n.tn(lang, "{n} pt", "{n} pts", leader.vp),
         size=SMALL,
         fill=t.highlight,
         ink=t.on_colour,
@@ -359,27 +425,35 @@ def _leader_card(
     )
     name_x = vp_box[2] + 12
     right = x + w - pad
+    leader_name = i18n.t(lang, leader.name)
     if final:
         if winner is not None:
             # The leader's name keeps its room; the winner's pill has the
             # rest (its mark alone where even that is too little).
-            room = right - name_x - text_width(leader.name, 30, True) - 12
+            room = right - name_x - text_width(leader_name, 30, True) - 12
             left, _ = _seat_pill(
                 c,
                 right,
                 hy,
                 winner,
-                (display_name(names, winner), ""),
+                (seat_name(names, winner, lang), ""),
                 max_width=max(200, room),
                 anchor="r",
             )
             right = left - 12
         else:
-            box = c.text((right, hy), "nobody scores", size=SMALL, fill=t.muted, anchor="rm")
+            box = c.text(
+                (right, hy),
+                i18n.t(lang, "nobody scores"),
+                size=SMALL,
+                fill=t.muted,
+                anchor="rm",
+                max_width=(right - name_x) // 2,
+            )
             right = box[0] - 12
     c.text(
         (name_x, hy),
-        leader.name,
+        leader_name,
         size=30,
         fill=t.ink,
         anchor="lm",
@@ -390,8 +464,11 @@ def _leader_card(
     for i, space in enumerate(leader.spaces):
         _space_tile(c, x + pad + i * (TILE + TILE_GAP), ty, space, last=i + 1 == last_space)
     iy = y + CARD_H - 28
-    c.text((x + pad, iy), "Influence", size=SMALL, fill=t.muted, anchor="lm", bold=True)
-    ix = x + pad + text_width("Influence", SMALL, True) + 18
+    # The label has what the seats' marks and numbers leave (4 seats: 6 digits).
+    marks_w = view.num_players * (26 + 22) + 6 * text_width("0", 30, True)
+    label = fit_text(i18n.t(lang, "Influence"), SMALL, w - 2 * pad - 18 - marks_w, True)
+    c.text((x + pad, iy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    ix = x + pad + text_width(label, SMALL, True) + 18
     for seat in range(view.num_players):
         value = leader.influence[seat] if seat < len(leader.influence) else 0
         colour = t.player_colour(seat)
@@ -408,17 +485,22 @@ def _leader_card(
         ix += 26 + text_width(str(value), 30, True) + 22
 
 
-def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> int:
+def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int, lang: str) -> int:
     """The leader cards, one under another, down the left."""
     total = sum(leader.vp for leader in view.leaders)
     if view.phase == "setup":
-        title = f"{total} of 18 victory points drawn"
+        title = i18n.t(lang, "{total} of 18 victory points drawn", total=total)
     else:
-        title = f"Leaders · {total} victory points in play"
+        title = i18n.t(lang, "Leaders · {total} victory points in play", total=total)
     y = column_heading(c, MARGIN, y, title, right=LEFT_X1)
     if not view.leaders:
         c.text(
-            (MARGIN, y + 10), "No leader drawn yet.", size=SMALL, fill=c.theme.muted, anchor="lt"
+            (MARGIN, y + 10),
+            i18n.t(lang, "No leader drawn yet."),
+            size=SMALL,
+            fill=c.theme.muted,
+            anchor="lt",
+            max_width=LEFT_X1 - MARGIN,
         )
         return y + 60 + SECTION_GAP
     winners = view.final.leader_winners if view.final is not None else ()
@@ -437,6 +519,7 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
             winner,
             view.final is not None,
             last_space,
+            lang,
         )
     return y + len(view.leaders) * (CARD_H + GAP) - GAP + SECTION_GAP
 
@@ -444,7 +527,9 @@ def _leaders(c: Canvas, view: MahabharataView, names: Sequence[str], y: int) -> 
 DIE: Final = 88
 
 
-def _die(c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: bool) -> None:
+def _die(
+    c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: bool, lang: str
+) -> None:
     t = c.theme
     fill = t.die_taken if taken else t.die
     ink = t.muted if taken else t.on_colour
@@ -460,7 +545,15 @@ def _die(c: Canvas, box: tuple[int, int, int, int], face: str | None, taken: boo
             ink,
             jewel=t.die_taken if taken else t.raja,
         )
-        c.text(((x0 + x1) / 2, y0 + 70), "RAJA", size=SMALL, fill=ink, anchor="mm", bold=True)
+        c.text(
+            ((x0 + x1) / 2, y0 + 70),
+            i18n.t(lang, "RAJA"),
+            size=SMALL,
+            fill=ink,
+            anchor="mm",
+            bold=True,
+            max_width=x1 - x0 - 4,
+        )
         return
     cls = token_class(face)
     if cls in ("H", "I"):
@@ -474,21 +567,23 @@ DIE_ROW_H: Final = 12 + DIE + 98
 """A row of dice: the ring's room, the die, its number and who took it."""
 
 
-def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int) -> int:
+def _dice(
+    c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int, lang: str
+) -> int:
     """The eight dice in two rows of four: each die's number under it, then
     who took it (a pill in their colour) or, in the pool, its face in words."""
     t = c.theme
     left = sum(1 for d in view.dice if d.taken_by is None)
     if all(d.face is None for d in view.dice):
-        title = "Dice · not rolled yet"
+        title = i18n.t(lang, "Dice · not rolled yet")
     elif view.phase == "draft":
-        title = f"Dice · {left} in the pool"
+        title = i18n.t(lang, "Dice · {n} in the pool", n=left)
     else:
-        title = "Dice"
+        title = i18n.t(lang, "Dice")
     y = column_heading(c, x0, y, title, right=x1)
     lp = view.last_pick
     if lp is not None:
-        y = _last_pick_lines(c, view, lp, names, x0, x1, y)
+        y = _last_pick_lines(c, view, lp, names, x0, x1, y, lang)
     slot = (x1 - x0) // DICE_PER_ROW
     for i, die in enumerate(view.dice):
         row, col = divmod(i, DICE_PER_ROW)
@@ -504,7 +599,7 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: i
                 outline=t.ink,
                 width=4,
             )
-        _die(c, box, die.face, taken)
+        _die(c, box, die.face, taken, lang)
         if die.taken_by is not None:
             c.draw.rounded_rectangle(
                 (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4),
@@ -530,14 +625,14 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: i
                 cx,
                 line,
                 die.taken_by,
-                (display_name(names, die.taken_by), ""),
+                (seat_name(names, die.taken_by, lang), ""),
                 max_width=slot - 6,
                 anchor="m",
             )
         elif die.face is not None:
             c.text(
                 (cx, line),
-                face_name(die.face),
+                face_name(die.face, lang),
                 size=SMALL,
                 fill=t.muted,
                 anchor="mm",
@@ -548,23 +643,48 @@ def _dice(c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: i
 
 
 def _last_pick_text(
-    view: MahabharataView, lp: LastPickView, names: Sequence[str], width: int
+    view: MahabharataView, lp: LastPickView, names: Sequence[str], width: int, lang: str = "en"
 ) -> str:
     """One sentence on the last pick; a screen placement never names its token
     (R14).  A name is cut only where it is wider than a line (``width``)."""
-    who = fit_text(display_name(names, lp.seat), SMALL, width)
-    took = f"{who} took d{lp.die} ({face_name(lp.face)})"
+    who = fit_text(seat_name(names, lp.seat, lang), SMALL, width)
+    took = {"who": who, "die": lp.die, "face": face_name(lp.face, lang)}
     if lp.placed == "screen":
-        return f"{took} and put it behind their screen"
+        return i18n.t(lang, "{who} took d{die} ({face}) and put it behind their screen", **took)
     if lp.placed == "nothing":
-        return f"{took} and placed nothing"
-    where = "a leader"
+        return i18n.t(lang, "{who} took d{die} ({face}) and placed nothing", **took)
+    leader = i18n.t(lang, "a leader")
     if lp.leader_index is not None and 0 <= lp.leader_index < len(view.leaders):
-        where = view.leaders[lp.leader_index].name
+        leader = i18n.t(lang, view.leaders[lp.leader_index].name)
+    if lp.face != "raja" or lp.token is None:
+        if lp.space is not None:
+            return i18n.t(
+                lang,
+                "{who} took d{die} ({face}) and placed it on {leader}, space {space}",
+                leader=leader,
+                space=lp.space,
+                **took,
+            )
+        return i18n.t(
+            lang, "{who} took d{die} ({face}) and placed it on {leader}", leader=leader, **took
+        )
+    token = face_name(lp.token, lang)
     if lp.space is not None:
-        where += f", space {lp.space}"
-    what = "it" if lp.face != "raja" or lp.token is None else face_name(lp.token)
-    return f"{took} and placed {what} on {where}"
+        return i18n.t(
+            lang,
+            "{who} took d{die} ({face}) and placed {token} on {leader}, space {space}",
+            token=token,
+            leader=leader,
+            space=lp.space,
+            **took,
+        )
+    return i18n.t(
+        lang,
+        "{who} took d{die} ({face}) and placed {token} on {leader}",
+        token=token,
+        leader=leader,
+        **took,
+    )
 
 
 def _wrap_after(text: str, first: int, rest: int) -> list[str]:
@@ -588,6 +708,7 @@ def _last_pick_lines(
     x0: int,
     x1: int,
     y: int,
+    lang: str = "en",
 ) -> int:
     """``LAST PICK`` and what it was, above the dice (its die is ringed);
     returns the next y.  It stays on the board after a round's last pick and
@@ -595,10 +716,12 @@ def _last_pick_lines(
     t = c.theme
     step = SMALL + 10
     cy = y + 19
-    box = c.pill((x0, cy), "LAST PICK", size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10)
+    label = fit_text(i18n.t(lang, "LAST PICK"), SMALL, (x1 - x0) // 3, True)
+    box = c.pill((x0, cy), label, size=SMALL, fill=t.ink, ink=t.on_colour, height=38, pad=10)
     shape_marker(c.draw, (box[2] + 20, cy), 10, t.seat_shape(lp.seat), t.player_colour(lp.seat))
     tx = box[2] + 38
-    lines = _wrap_after(_last_pick_text(view, lp, names, x1 - x0), x1 - tx, x1 - x0) or [""]
+    text = _last_pick_text(view, lp, names, x1 - x0, lang)
+    lines = _wrap_after(text, x1 - tx, x1 - x0) or [""]
     if len(lines) > 3:
         lines = [*lines[:2], fit_text(" ".join(lines[2:]), SMALL, x1 - x0)]
     for k, line in enumerate(lines):
@@ -612,14 +735,32 @@ PLAYER_H: Final = 100
 """A player's row: the name line and the counts line."""
 
 
-def _player_badges(view: MahabharataView, p: PlayerView, t: Theme) -> list[tuple[str, RGB]]:
-    """(label, colour) of the seat's badges."""
+def fit_shares(texts: Sequence[str], size: int, room: int, *, extra: int = 0) -> list[str]:
+    """``texts`` (small bold) for a line ``room`` wide where each also takes
+    ``extra`` pixels (a pill's ends, a gap): as they are when all fit, else
+    each cut to the widest share that lets them fit (a short one stays whole
+    beside a long one)."""
+    widths = [text_width(text, size, True) for text in texts]
+    if sum(widths) + extra * len(texts) <= room:
+        return list(texts)
+    cap = max(widths, default=0)
+    while cap > 0 and sum(min(w, cap) for w in widths) + extra * len(texts) > room:
+        cap -= 4
+    return [fit_text(text, size, max(cap, 0), True) for text in texts]
+
+
+def _player_badges(
+    view: MahabharataView, p: PlayerView, t: Theme, lang: str = "en", room: int = 10_000
+) -> list[tuple[str, RGB]]:
+    """(label, colour) of the seat's badges, cut to share ``room`` if need be."""
     out: list[tuple[str, RGB]] = []
     if p.seat in view.waiting_on:
-        out.append(("TO PICK" if view.phase == "draft" else "TO ACT", t.highlight))
+        label = i18n.t(lang, "TO PICK") if view.phase == "draft" else i18n.t(lang, "TO ACT")
+        out.append((label, t.highlight))
     if p.announced:
-        out.append(("ANNOUNCED PATI", t.good))
-    return out
+        out.append((i18n.t(lang, "ANNOUNCED PATI"), t.good))
+    labels = fit_shares([label for label, _ in out], SMALL, room, extra=28)
+    return [(label, fill) for label, (_, fill) in zip(labels, out, strict=True)]
 
 
 def _badges_width(badges: Sequence[tuple[str, RGB]]) -> int:
@@ -631,22 +772,28 @@ def _badges_inline(badges: Sequence[tuple[str, RGB]], room: int) -> bool:
     return not badges or room - _badges_width(badges) >= 200
 
 
-def _player_height(view: MahabharataView, p: PlayerView, width: int) -> int:
-    badges = _player_badges(view, p, DEFAULT_THEME)
+def _player_height(view: MahabharataView, p: PlayerView, width: int, lang: str = "en") -> int:
+    badges = _player_badges(view, p, DEFAULT_THEME, lang, width - 40)
     room = width - 70 - (56 if view.elephant == p.seat else 0)
     return PLAYER_H + (0 if _badges_inline(badges, room) else BADGE_H + 10)
 
 
 def _players(
-    c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int
+    c: Canvas, view: MahabharataView, names: Sequence[str], x0: int, x1: int, y: int, lang: str
 ) -> int:
     """A row per player: mark, name, the elephant if theirs, whether the game
     waits on them or they announced a Pati, and their counts (R14: counts only)."""
     t = c.theme
-    y = column_heading(c, x0, y, "Players", right=x1)
+    y = column_heading(c, x0, y, i18n.t(lang, "Players"), right=x1)
+    counts = fit_shares(
+        [i18n.t(lang, "Screen"), i18n.t(lang, "Supply"), i18n.t(lang, "Dice")],
+        SMALL,
+        x1 - x0 - 40 - 16,
+        extra=10 + 30 + text_width("30", SMALL, True),
+    )
     for p in view.players:
         colour = t.player_colour(p.seat)
-        ph = _player_height(view, p, x1 - x0)
+        ph = _player_height(view, p, x1 - x0, lang)
         seat_panel(c, (x0, y, x1, y + ph), colour, acting=p.seat in view.waiting_on)
         cy = y + 30
         shape_marker(c.draw, (x0 + 40, cy), 11, t.seat_shape(p.seat), colour)
@@ -654,7 +801,7 @@ def _players(
         if view.elephant == p.seat:
             elephant(c.draw, (right - 46, cy - 16, right, cy + 16), t.ink, t.panel)
             right -= 56
-        badges = _player_badges(view, p, t)
+        badges = _player_badges(view, p, t, lang, x1 - x0 - 40)
         inline = _badges_inline(badges, right - x0 - 60)
         bx, by = (right, cy) if inline else (x1 - 16, y + PLAYER_H + BADGE_H // 2)
         for label, fill in badges:
@@ -666,7 +813,7 @@ def _players(
             right = bx - 4
         c.text(
             (x0 + 60, cy),
-            display_name(names, p.seat),
+            seat_name(names, p.seat, lang),
             size=30,
             fill=t.ink,
             anchor="lm",
@@ -675,10 +822,8 @@ def _players(
         )
         # Label and number pairs on one line: muted words, bold numbers.
         sx, sy = x0 + 40, y + 74
-        for label, value in (
-            ("Screen", str(p.screen_count)),
-            ("Supply", str(p.supply_count)),
-            ("Dice", f"{p.dice_taken}/2"),
+        for label, value in zip(
+            counts, (str(p.screen_count), str(p.supply_count), f"{p.dice_taken}/2"), strict=True
         ):
             box = c.text((sx, sy), label, size=SMALL, fill=t.muted, anchor="lm", bold=True)
             box = c.text((box[2] + 10, sy), value, size=SMALL, fill=t.ink, anchor="lm", bold=True)
@@ -718,25 +863,26 @@ def final_row_height(tokens: int, per_row: int) -> int:
 
 
 def _result_headline(
-    c: Canvas, final: FinalView, names: Sequence[str], x0: int, x1: int, y: int
+    c: Canvas, final: FinalView, names: Sequence[str], x0: int, x1: int, y: int, lang: str
 ) -> int:
     """The winner (with a crown) or the draw, and why the game ended, fitted
     to the column; returns the y under it."""
     t = c.theme
     top = final.ranking[0] if final.ranking else ()
     if len(top) == 1:
-        headline = f"{display_name(names, top[0])} wins!"
+        headline = i18n.t(lang, "{name} wins!", name=seat_name(names, top[0], lang))
     elif top:
-        headline = "Draw: " + ", ".join(display_name(names, s) for s in top)
+        who = ", ".join(seat_name(names, s, lang) for s in top)
+        headline = i18n.t(lang, "Draw: {names}", names=who)
     else:
-        headline = "Game over"
+        headline = i18n.t(lang, "Game over")
     box = c.text(
         (x0, y), headline, size=38, fill=t.ink, anchor="lt", bold=True, max_width=x1 - x0 - 60
     )
     if len(top) == 1:
         crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
     y += 52
-    for line in wrap_text(final.reason, SMALL, x1 - x0):
+    for line in wrap_text(localize(final.reason, lang), SMALL, x1 - x0):
         c.text((x0, y), line, size=SMALL, fill=t.muted, anchor="lt")
         y += SMALL + 8
     return y + 12
@@ -750,12 +896,13 @@ def _final(
     x0: int,
     x1: int,
     y: int,
+    lang: str = "en",
 ) -> int:
     """The result: the winner, then a row per player in ranking order with
     their points, where they come from, and the screen they revealed."""
     t = c.theme
-    y = column_heading(c, x0, y, "Result", right=x1)
-    y = _result_headline(c, final, names, x0, x1, y)
+    y = column_heading(c, x0, y, i18n.t(lang, "Result"), right=x1)
+    y = _result_headline(c, final, names, x0, x1, y, lang)
     led: dict[int, int] = {}
     for leader, winner in zip(view.leaders, final.leader_winners, strict=False):
         if winner is not None:
@@ -770,16 +917,29 @@ def _final(
             seat_panel(c, (x0, y, x1, y + rh), colour)
             cy = y + 30
             score = final.scores[seat] if seat < len(final.scores) else 0
-            unit = c.text((x1 - 16, cy + 4), "points", size=SMALL, fill=t.muted, anchor="rm")
+            unit = c.text(
+                (x1 - 16, cy + 4),
+                i18n.t(lang, "points"),
+                size=SMALL,
+                fill=t.muted,
+                anchor="rm",
+                max_width=(x1 - inner) // 4,
+            )
             num = c.text((unit[0] - 8, cy), str(score), size=44, fill=t.ink, anchor="rm", bold=True)
             place_box = c.text(
-                (inner, cy), ordinal(place), size=30, fill=t.ink, anchor="lm", bold=True
+                (inner, cy),
+                place_name(place, lang),
+                size=30,
+                fill=t.ink,
+                anchor="lm",
+                bold=True,
+                max_width=(x1 - inner) // 4,
             )
             mx = max(place_box[2] + 24, inner + 70)
             shape_marker(c.draw, (mx, cy), 11, t.seat_shape(seat), colour)
             c.text(
                 (mx + 20, cy),
-                display_name(names, seat),
+                seat_name(names, seat, lang),
                 size=30,
                 fill=t.ink,
                 anchor="lm",
@@ -789,23 +949,40 @@ def _final(
             pati = seat < len(final.pati) and final.pati[seat]
             # Where the points come from, in words: "NO PATI" alone left a
             # newcomer guessing what was missing.
-            parts = f"Leaders {led.get(seat, 0)} · " + (
-                "complete Pati 7" if pati else "no complete Pati"
+            parts = (
+                i18n.t(lang, "Leaders {n} · complete Pati 7", n=led.get(seat, 0))
+                if pati
+                else i18n.t(lang, "Leaders {n} · no complete Pati", n=led.get(seat, 0))
             )
-            box = c.text((inner, y + 74), parts, size=SMALL, fill=t.muted, anchor="lm")
+            box = c.text(
+                (inner, y + 74),
+                parts,
+                size=SMALL,
+                fill=t.muted,
+                anchor="lm",
+                max_width=x1 - 16 - inner - (50 if pati else 0),
+            )
             if pati:
                 c.check((box[2] + 12, y + 62, box[2] + 38, y + 86), t.good, width=4)
             c.text(
                 (inner, y + 100),
-                f"Screen · {plural(len(screen), 'token')}",
+                i18n.tn(lang, "Screen · {n} token", "Screen · {n} tokens", len(screen)),
                 size=SMALL,
                 fill=t.muted,
                 anchor="lt",
                 bold=True,
+                max_width=x1 - 16 - inner,
             )
             top = y + 136
             if not chips:
-                c.text((inner, top + CHIP_H // 2), "empty", size=SMALL, fill=t.muted, anchor="lm")
+                c.text(
+                    (inner, top + CHIP_H // 2),
+                    i18n.t(lang, "empty"),
+                    size=SMALL,
+                    fill=t.muted,
+                    anchor="lm",
+                    max_width=x1 - 16 - inner,
+                )
             for k, (label, count) in enumerate(chips):
                 r, col = divmod(k, per_row)
                 cx0 = inner + col * (chip_w + CHIP_GAP)
@@ -821,14 +998,14 @@ def _final(
     return y - 10 + SECTION_GAP
 
 
-def _legend(c: Canvas, x0: int, x1: int, y: int) -> int:
+def _legend(c: Canvas, x0: int, x1: int, y: int, lang: str = "en") -> int:
     t = c.theme
 
     def glyph(icon: str) -> LegendItem:
         def draw(c: Canvas, x: int, cy: int) -> None:
             class_glyph(c, (x + 20, cy), 20, icon, fill=t.grid, ink=t.ink)
 
-        return LegendItem(CLASS_NAMES[icon], draw, 40)
+        return LegendItem(i18n.t(lang, CLASS_NAMES[icon]), draw, 40)
 
     def chip(c: Canvas, x: int, cy: int) -> None:
         token_chip(c, (x, cy - 21, x + 50, cy + 21), "I3", colour=t.grid, ink=t.ink, size=SMALL)
@@ -838,13 +1015,13 @@ def _legend(c: Canvas, x0: int, x1: int, y: int) -> int:
 
     items = (
         *(glyph(icon) for icon in CLASSES),
-        LegendItem("token with 3 icons", chip, 50),
-        LegendItem("stacked", stacked, text_width("x2", SMALL, True) + 12),
+        LegendItem(i18n.t(lang, "token with 3 icons"), chip, 50),
+        LegendItem(i18n.t(lang, "stacked"), stacked, text_width("x2", SMALL, True) + 12),
     )
     return legend(c, items, x0=x0, x1=x1, y=y, size=SMALL, row_height=50)
 
 
-def _board_height(view: MahabharataView) -> int:
+def _board_height(view: MahabharataView, lang: str = "en") -> int:
     """Room enough for the taller column and the key (cropped after drawing)."""
     left = 60 + len(view.leaders) * (CARD_H + GAP)
     if view.final is not None:
@@ -854,7 +1031,9 @@ def _board_height(view: MahabharataView) -> int:
             column += final_row_height(min(len(screen), 2 * per_row), per_row) + 10
     else:
         column = 3 * 60 + 120 + 4 * (SMALL + 10) + 2 * DIE_ROW_H
-        column += sum(_player_height(view, p, COLUMN_X1 - COLUMN_X0) + 10 for p in view.players)
+        column += sum(
+            _player_height(view, p, COLUMN_X1 - COLUMN_X0, lang) + 10 for p in view.players
+        )
     return TITLE_H + 20 + max(left, column) + 4 * 50 + 60
 
 
@@ -866,48 +1045,62 @@ def render_board(
     lang: str = "en",
 ) -> Image.Image:
     """The public board: never shows what is behind a screen (ignores ``view.me``)."""
-    c = Canvas(BOARD_WIDTH, _board_height(view), theme)
-    y = _title(c, view, names)
-    left = _leaders(c, view, names, y)
+    c = Canvas(BOARD_WIDTH, _board_height(view, lang), theme)
+    y = _title(c, view, names, lang)
+    left = _leaders(c, view, names, y, lang)
     x0, x1 = COLUMN_X0, COLUMN_X1
     if view.final is not None:
-        column = _final(c, view, view.final, names, x0, x1, y)
+        column = _final(c, view, view.final, names, x0, x1, y, lang)
     else:
         column = y
         if view.draft_order:
-            column = _draft_strip(c, view, x0, x1, column)
-        column = _dice(c, view, names, x0, x1, column)
-        column = _players(c, view, names, x0, x1, column)
+            column = _draft_strip(c, view, x0, x1, column, lang)
+        column = _dice(c, view, names, x0, x1, column, lang)
+        column = _players(c, view, names, x0, x1, column, lang)
     # The key under whichever column ends higher, so the image stays short.
     if left <= column:
-        left = _legend(c, MARGIN, LEFT_X1, left - 8) + SECTION_GAP
+        left = _legend(c, MARGIN, LEFT_X1, left - 8, lang) + SECTION_GAP
     else:
-        column = _legend(c, x0, x1, column - 8) + SECTION_GAP
+        column = _legend(c, x0, x1, column - 8, lang) + SECTION_GAP
     return c.crop(max(left, column) - SECTION_GAP + MARGIN)
 
 
 # ----------------------------------------------------------------- private screen
 
 
-def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Sequence[str]) -> int:
+def _private_header(
+    c: Canvas, view: MahabharataView, me: ScreenView, names: Sequence[str], lang: str
+) -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
+    kicker = i18n.t(lang, "MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)")
     h = private_band(
-        c, colour=colour, kicker="MAHABHARATA · YOUR SCREEN (ONLY YOU SEE THIS)", margin=MARGIN
+        c,
+        colour=colour,
+        kicker=fit_text(kicker, c.min_text, c.width - 2 * MARGIN - 8, True),
+        margin=MARGIN,
     )
     shape_marker(c.draw, (MARGIN + 22, 70), 14, t.seat_shape(me.seat), colour)
     if view.phase == "setup":
-        where = "Setting up"
+        where = i18n.t(lang, "Setting up")
     elif view.phase == "over":
-        where = "Game over"
+        where = i18n.t(lang, "Game over")
     else:
-        where = f"Round {view.round}"
+        where = i18n.t(lang, "Round {round}", round=view.round)
+    # The name keeps 300 pixels at least beside where the game stands.
+    where = fit_text(where, 28, c.width - 2 * MARGIN - 46 - 300, True)
     prompt = None
     if me.seat in view.waiting_on:
-        prompt = {"draft": "YOUR PICK", "announce": "ANNOUNCE PATI?"}.get(view.phase, "YOUR TURN")
+        if view.phase == "draft":
+            prompt = i18n.t(lang, "YOUR PICK")
+        elif view.phase == "announce":
+            prompt = i18n.t(lang, "ANNOUNCE PATI?")
+        else:
+            prompt = i18n.t(lang, "YOUR TURN")
+        prompt = fit_text(prompt, P_SMALL, c.width - 2 * MARGIN - 46 - 300, True)
     private_heading(
         c,
-        name=display_name(names, me.seat),
+        name=seat_name(names, me.seat, lang),
         where=where,
         prompt=prompt,
         margin=MARGIN,
@@ -916,7 +1109,7 @@ def _private_header(c: Canvas, view: MahabharataView, me: ScreenView, names: Seq
     return h + 20
 
 
-def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
+def _pati_panel(c: Canvas, me: ScreenView, y: int, lang: str = "en") -> int:
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
     if me.pati_complete:
@@ -924,25 +1117,51 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
         c.panel((x0, y, x1, y + h), fill=blend(t.good, t.panel, 0.78), outline=t.good, width=3)
         c.draw.ellipse((x0 + 20, y + 18, x0 + 76, y + 74), fill=t.good)
         c.check((x0 + 32, y + 32, x0 + 64, y + 60), t.on_colour, width=6)
-        c.text((x0 + 96, y + 32), "PATI COMPLETE", size=32, fill=t.good, anchor="lm", bold=True)
+        c.text(
+            (x0 + 96, y + 32),
+            i18n.t(lang, "PATI COMPLETE"),
+            size=32,
+            fill=t.good,
+            anchor="lm",
+            bold=True,
+            max_width=x1 - x0 - 116,
+        )
         c.text(
             (x0 + 96, y + 66),
-            "Worth 7 victory points at the end. You may announce it after a round.",
+            i18n.t(lang, "Worth 7 victory points at the end. You may announce it after a round."),
             size=P_SMALL,
             fill=t.ink,
             anchor="lm",
             max_width=x1 - x0 - 116,
         )
         return y + h + 20
-    missing = list(me.pati_missing) or ["Something (the engine gave no detail)"]
+    missing = [localize(item, lang) for item in me.pati_missing] or [
+        i18n.t(lang, "Something (the engine gave no detail)")
+    ]
     lines: list[str] = []
     for item in missing:
         lines.extend(wrap_text(item, P_SMALL, x1 - x0 - 90) or [""])
     h = 64 + 34 * len(lines) + 10
     c.panel((x0, y, x1, y + h), outline=t.grid, width=2)
-    c.text((x0 + 20, y + 30), "PATI NOT COMPLETE", size=28, fill=t.ink, anchor="lm", bold=True)
-    needs = "needs 1 C · 1 E · H = 3 · I = 5"
-    c.text((x1 - 20, y + 30), needs, size=P_SMALL, fill=t.muted, anchor="rm")
+    title = i18n.t(lang, "PATI NOT COMPLETE")
+    needs = i18n.t(lang, "needs 1 C · 1 E · H = 3 · I = 5")
+    needs_box = c.text(
+        (x1 - 20, y + 30),
+        needs,
+        size=P_SMALL,
+        fill=t.muted,
+        anchor="rm",
+        max_width=(x1 - x0) // 2 - 20,
+    )
+    c.text(
+        (x0 + 20, y + 30),
+        title,
+        size=28,
+        fill=t.ink,
+        anchor="lm",
+        bold=True,
+        max_width=needs_box[0] - x0 - 40,
+    )
     ly = y + 70
     for item in missing:
         wrapped = wrap_text(item, P_SMALL, x1 - x0 - 90) or [""]
@@ -953,10 +1172,13 @@ def _pati_panel(c: Canvas, me: ScreenView, y: int) -> int:
     return y + h + 20
 
 
-def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
+def _screen_panel(c: Canvas, me: ScreenView, y: int, lang: str = "en") -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
-    y = section_heading(c, MARGIN, y, f"Behind your screen · {plural(len(me.screen), 'token')}")
+    heading = i18n.tn(
+        lang, "Behind your screen · {n} token", "Behind your screen · {n} tokens", len(me.screen)
+    )
+    y = section_heading(c, MARGIN, y, fit_text(heading, c.min_text, c.width - 2 * MARGIN, True))
     x0, x1 = MARGIN, c.width - MARGIN
     row_h = 70
     chip_w, chip_h, gap = 54, 46, 8
@@ -974,17 +1196,33 @@ def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
         kinds = groups[cls]
         cy = ry + row_h // 2
         class_glyph(c, (x0 + 34, cy), 18, cls, fill=t.grid, ink=t.ink)
-        c.text((x0 + 64, cy - 14), CLASS_NAMES[cls], size=26, fill=t.ink, anchor="lm", bold=True)
+        c.text(
+            (x0 + 64, cy - 14),
+            i18n.t(lang, CLASS_NAMES[cls]),
+            size=26,
+            fill=t.ink,
+            anchor="lm",
+            bold=True,
+            max_width=chips_x - x0 - 64 - 6,
+        )
         icons = sum(token_icons(k) for k in kinds)
         c.text(
             (x0 + 64, cy + 16),
-            plural(icons, "icon"),
+            i18n.tn(lang, "{n} icon", "{n} icons", icons),
             size=P_SMALL,
             fill=t.muted,
             anchor="lm",
+            max_width=chips_x - x0 - 64 - 6,
         )
         if not kinds:
-            c.text((chips_x, cy), "none", size=P_SMALL, fill=t.muted, anchor="lm")
+            c.text(
+                (chips_x, cy),
+                i18n.t(lang, "none"),
+                size=P_SMALL,
+                fill=t.muted,
+                anchor="lm",
+                max_width=x1 - 16 - chips_x,
+            )
         for k, kind in enumerate(kinds):
             r, col = divmod(k, per_row)
             cx0 = chips_x + col * (chip_w + gap)
@@ -1000,11 +1238,12 @@ def _screen_panel(c: Canvas, me: ScreenView, y: int) -> int:
     return y + total + 20
 
 
-def _supply_panel(c: Canvas, me: ScreenView, y: int) -> int:
+def _supply_panel(c: Canvas, me: ScreenView, y: int, lang: str = "en") -> int:
     t = c.theme
     colour = t.player_colour(me.seat)
     left = sum(n for _, n in me.supply)
-    y = section_heading(c, MARGIN, y, f"Your supply · {plural(left, 'token')} left")
+    heading = i18n.tn(lang, "Your supply · {n} token left", "Your supply · {n} tokens left", left)
+    y = section_heading(c, MARGIN, y, fit_text(heading, c.min_text, c.width - 2 * MARGIN, True))
     x0, x1 = MARGIN, c.width - MARGIN
     h = 120
     c.panel((x0, y, x1, y + h))
@@ -1050,10 +1289,10 @@ def render_private(
     if me is None:
         raise ValueError("render_private needs a seat's view (view.me is None).")
     c = Canvas(PRIVATE_WIDTH, 1400 + 60 * len(me.screen) + 40 * len(me.pati_missing), theme)
-    y = _private_header(c, view, me, names)
-    y = _pati_panel(c, me, y)
-    y = _screen_panel(c, me, y)
-    y = _supply_panel(c, me, y)
+    y = _private_header(c, view, me, names, lang)
+    y = _pati_panel(c, me, y, lang)
+    y = _screen_panel(c, me, y, lang)
+    y = _supply_panel(c, me, y, lang)
     return c.crop(y)
 
 

@@ -56,6 +56,7 @@ from typing import Any, Final, Protocol
 
 from PIL import GifImagePlugin, Image, ImageChops
 
+from bot.i18n import DEFAULT, localize, t
 from renderers.common import (
     DEFAULT_THEME,
     Canvas,
@@ -111,7 +112,7 @@ class ReplayFrame(Protocol):
 
 class BoardDrawer(Protocol):
     def board(
-        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME
+        self, view: Any, *, names: Sequence[str], theme: Theme = DEFAULT_THEME, lang: str = "en"
     ) -> Image.Image: ...
 
 
@@ -135,10 +136,15 @@ class Encoded:
         return self.frames < self.of
 
 
-def counter(frame: ReplayFrame, last_move: int) -> str:
+def counter(frame: ReplayFrame, last_move: int, lang: str = "en") -> str:
+    """The frame's pill: ``Start``, ``Move 12 of 80``, ``Move 80 of 80 · end``."""
     if frame.move == 0:
-        return "Start"
-    return f"Move {frame.move} of {last_move}" + (" · end" if frame.over else "")
+        # "Start" alone is a button's word elsewhere (Hindi: "begin!"); here
+        # it names the position before the first move.
+        return "Start" if lang == DEFAULT else t(lang, "Start of the game")
+    if frame.over:
+        return t(lang, "Move {n} of {last} · end", n=frame.move, last=last_move)
+    return t(lang, "Move {n} of {last}", n=frame.move, last=last_move)
 
 
 @dataclass(frozen=True)
@@ -167,16 +173,20 @@ def _text_size(board_width: int) -> int:
     return min_text_size(board_width) + 6
 
 
-def headline_lines(frame: ReplayFrame, names: Sequence[str], size: int, width: int) -> list[str]:
-    """The frame's headline wrapped to at most :data:`HEADLINE_LINES` lines of
+def headline_lines(
+    frame: ReplayFrame, names: Sequence[str], size: int, width: int, lang: str = "en"
+) -> list[str]:
+    """The frame's headline in ``lang`` (each line an engine's message,
+    through the catalog) wrapped to at most :data:`HEADLINE_LINES` lines of
     ``width`` pixels: when it is longer, the lines of the hidden moves folded
     into the frame are left out first (the reveal names them all), then the
     rest is cut with an ellipsis."""
     lines: list[str] = []
     for start in (0, frame.folded) if frame.folded else (0,):
-        headline = fill_names(" ".join(line for line in frame.lines[start:] if line), names)
+        said = " ".join(localize(line, lang) for line in frame.lines[start:] if line)
+        headline = fill_names(said, names, lang)
         if not headline and frame.move == 0:
-            headline = "The game begins."
+            headline = t(lang, "The game begins.")
         lines = wrap_text(headline, size, width, bold=True)
         if len(lines) <= HEADLINE_LINES:
             return lines
@@ -190,21 +200,22 @@ def _band(
     last_move: int,
     layout: _Layout,
     theme: Theme,
+    lang: str = "en",
 ) -> Image.Image:
     """The headline band of a frame: what happened, and the counter."""
     size = _text_size(layout.board_size[0])
     line_h = size + 10
-    c = Canvas(layout.width, layout.band, theme=theme)
+    c = Canvas(layout.width, layout.band, theme=theme, lang=lang)
     title_band(c, layout.band)
     box = c.pill(
         (c.width - _MARGIN, layout.band // 2),
-        counter(frame, last_move),
+        counter(frame, last_move, lang),
         size=size - 4,
         fill=theme.grid,
         ink=theme.ink,
         anchor="r",
     )
-    lines = headline_lines(frame, names, size, box[0] - 2 * _MARGIN)
+    lines = headline_lines(frame, names, size, box[0] - 2 * _MARGIN, lang)
     top = (layout.band - len(lines) * line_h) // 2
     for i, line in enumerate(lines):
         c.text((_MARGIN, top + i * line_h), line, size=size, fill=theme.ink, anchor="la", bold=True)
@@ -219,20 +230,22 @@ def frame_image(
     *,
     theme: Theme = DEFAULT_THEME,
     board_size: tuple[int, int] | None = None,
+    lang: str = "en",
 ) -> Image.Image:
     """One frame: the headline band over the game's public board, on a
     canvas for a board of ``board_size`` (the largest board of the replay:
-    a board whose height changes during a game keeps one frame size)."""
+    a board whose height changes during a game keeps one frame size); its
+    words in ``lang``."""
     filled = getattr(renderer, "filled_board", None)
     if filled is not None and board_size is not None:
         # A board whose height changes with the phase fills the frame.
-        board = filled(frame.view, names=names, theme=theme, height=board_size[1])
+        board = filled(frame.view, names=names, theme=theme, height=board_size[1], lang=lang)
     else:
-        board = renderer.board(frame.view, names=names, theme=theme)
+        board = renderer.board(frame.view, names=names, theme=theme, lang=lang)
     width, height = board_size or board.size
     layout = _Layout.of((max(width, board.width), max(height, board.height)))
     image = Image.new("RGB", (layout.width, layout.height), theme.background)
-    image.paste(_band(frame, names, last_move, layout, theme), (0, 0))
+    image.paste(_band(frame, names, last_move, layout, theme, lang), (0, 0))
     image.paste(board, layout.board_at(board.size))
     return image
 
@@ -382,9 +395,11 @@ def encode_replay(
     budget: int = BUDGET,
     max_frames: int = MAX_FRAMES,
     theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Encoded:
     """The frames as an animated GIF of at most ``budget`` bytes (see the
-    module's docstring: sampled, then shrunk, never refused)."""
+    module's docstring: sampled, then shrunk, never refused), its words in
+    ``lang``."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     last_move = frames[-1].move
@@ -395,12 +410,12 @@ def encode_replay(
     # of its own board's size (only their colours count); those boards
     # also give the canvas its first size.
     ends = sorted({0, len(chosen) // 2, len(chosen) - 1})
-    drawn = {i: renderer.board(chosen[i].view, names=names, theme=theme) for i in ends}
+    drawn = {i: renderer.board(chosen[i].view, names=names, theme=theme, lang=lang) for i in ends}
     samples = []
     for i in ends:
         layout = _Layout.of(drawn[i].size)
         image = Image.new("RGB", (layout.width, layout.height), theme.background)
-        image.paste(_band(chosen[i], names, last_move, layout, theme), (0, 0))
+        image.paste(_band(chosen[i], names, last_move, layout, theme, lang), (0, 0))
         image.paste(drawn[i], layout.board_at(drawn[i].size))
         samples.append(image)
     palette = _palette(samples)
@@ -428,13 +443,13 @@ def encode_replay(
                 # battlefield between rounds) is drawn for the canvas as it
                 # stands; one taller than the canvas lays the frames out
                 # again at its height, so every frame is filled alike.
-                board = filled(frame.view, names=names, theme=theme, height=size[1])
+                board = filled(frame.view, names=names, theme=theme, height=size[1], lang=lang)
                 if board.height > size[1]:
                     raise _Wider((max(size[0], board.width), board.height), measured=False)
             elif index in drawn:
                 board = drawn[index]
             else:
-                board = renderer.board(frame.view, names=names, theme=theme)
+                board = renderer.board(frame.view, names=names, theme=theme, lang=lang)
             size = (max(size[0], board.width), max(size[1], board.height))
             layout = _Layout.of(size)
             if layout.width != width:
@@ -443,7 +458,8 @@ def encode_replay(
                 raise _Wider(size)
             canvas = Image.new("P", (layout.width, layout.height), background)
             canvas.putpalette(palette.getpalette() or [])
-            canvas.paste(_mapped(_band(frame, names, last_move, layout, theme), palette))
+            band = _band(frame, names, last_move, layout, theme, lang)
+            canvas.paste(_mapped(band, palette))
             canvas.paste(_mapped(board, palette), layout.board_at(board.size))
             if scale < 1.0:
                 small = (max(1, round(canvas.width * scale)), max(1, round(canvas.height * scale)))
@@ -467,7 +483,10 @@ def encode_replay(
                 continue
             # Rare (a tall board in a narrow game): measure every board
             # once, so the canvas is laid out once more and only once.
-            sizes = [renderer.board(frame.view, names=names, theme=theme).size for frame in chosen]
+            sizes = [
+                renderer.board(frame.view, names=names, theme=theme, lang=lang).size
+                for frame in chosen
+            ]
             first_size = (max(w for w, _ in sizes), max(h for _, h in sizes))
             continue
         except _OverBudget as over:

@@ -26,6 +26,7 @@ from typing import Final
 
 from PIL import Image
 
+import bot.i18n as i18n
 from bot.engines.sangram_views import SangramView
 from renderers.common import (
     DEFAULT_THEME,
@@ -52,14 +53,22 @@ from renderers.sangram_hand import (
     strength_advance,
 )
 from renderers.sangram_kingdoms import draw_kingdoms, kingdoms_advance
-from renderers.sangram_layout import BOARD_MAX_H, BOARD_WIDTH, GAP, MARGIN, PRIVATE_WIDTH, SMALL
+from renderers.sangram_layout import (
+    BOARD_MAX_H,
+    BOARD_WIDTH,
+    GAP,
+    MARGIN,
+    PRIVATE_WIDTH,
+    SMALL,
+    fit_shares,
+)
 from renderers.sangram_result import draw_result, result_advance
 from renderers.sangram_table import TABLE_ADVANCE, draw_table, draw_volunteers, volunteers_advance
 
 # ----------------------------------------------------------------- the key
 
 
-def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
+def _legend(c: Canvas, y: int, *, final: bool = False, lang: str = "en") -> int:
     """The board's key at ``y``: the shield, the Britisher token and a
     card's number (and at the end the best card's ring); returns its bottom."""
     t = c.theme
@@ -78,27 +87,40 @@ def _legend(c: Canvas, y: int, *, final: bool = False) -> int:
             (x, cy - 12, x + 32, cy + 12), radius=6, outline=t.highlight, width=3
         )
 
-    items = [
-        LegendItem("army strength", strength, 22),
-        LegendItem("Britishers", britishers, 26),
-        LegendItem("motivation: higher acts first", motivation, text_width("47", 30, True)),
+    keys: list[tuple[str, Callable[[Canvas, int, int], None], int]] = [
+        (i18n.t(lang, "army strength"), strength, 22),
+        (i18n.t(lang, "Britishers"), britishers, 26),
+        (i18n.t(lang, "motivation: higher acts first"), motivation, text_width("47", 30, True)),
     ]
     if final:
-        items.append(LegendItem("best card", best, 32))
+        keys.append((i18n.t(lang, "best card"), best, 32))
+    labels = [label for label, _, _ in keys]
+    if lang != i18n.DEFAULT:
+        # One row, as the English key: longer words are cut, so the board
+        # keeps its height (BOARD_MAX_H).
+        icons = sum(width + 10 + LEGEND_GAP for _, _, width in keys)
+        labels = fit_shares(labels, SMALL, c.width - 2 * MARGIN - icons)
+    items = [
+        LegendItem(label, icon, width) for label, (_, icon, width) in zip(labels, keys, strict=True)
+    ]
     return legend(c, items, x0=MARGIN, x1=c.width - MARGIN, y=y, size=SMALL, row_height=44)
 
 
-@lru_cache(maxsize=8)
-def _legend_image(theme: Theme, final: bool, parity: int) -> Image.Image:
-    """The board's key (:func:`_legend`) drawn once, the board's width across
-    and its rows high, to paste at a ``y`` with ``y % 2 == parity``.  Cached:
-    never mutate it.
+LEGEND_GAP: Final = 28
+"""Between two items of the key (:func:`~renderers.common.legend`'s gap)."""
+
+
+@lru_cache(maxsize=16)
+def _legend_image(theme: Theme, final: bool, parity: int, lang: str = "en") -> Image.Image:
+    """The board's key (:func:`_legend`) in ``lang`` drawn once, the board's
+    width across and its rows high, to paste at a ``y`` with ``y % 2 ==
+    parity``.  Cached: never mutate it.
 
     Drawn at ``parity`` and cut from there: half-pixel positions (text
     centred on a line) round half to even, so the same pixels come out only
     an even number of rows apart."""
     c = Canvas(BOARD_WIDTH, 4 * LEGEND_ROW_H + 1, theme)
-    bottom = _legend(c, parity, final=final)
+    bottom = _legend(c, parity, final=final, lang=lang)
     return c.image.crop((0, parity, BOARD_WIDTH, bottom))
 
 
@@ -112,27 +134,32 @@ Section = tuple[int, Callable[[Canvas, int], None]]
 
 
 def _board_sections(
-    view: SangramView, names: Sequence[str], room: int, *, fill: bool = False
+    view: SangramView, names: Sequence[str], room: int, *, fill: bool = False, lang: str = "en"
 ) -> list[Section]:
     """The board's parts top to bottom, within ``room`` rows (the Grow
     reveals, drawn last among them, show as many hands as fit).  ``fill``
     (a replay's frame, ``room`` its height): between rounds the last
     round's battlefield stays where the room left after the Grow reveals
     has it, so the frames keep their layout and the canvas its use."""
-    sections: list[Section] = [(TITLE_H + 12, lambda c, y: draw_title(c, view, names, y))]
+    sections: list[Section] = [(TITLE_H + 12, lambda c, y: draw_title(c, view, names, y, lang))]
     final = view.final
     if final is not None:
-        sections.append((result_advance(final), lambda c, y: draw_result(c, view, final, names, y)))
+        sections.append(
+            (
+                result_advance(final, lang),
+                lambda c, y: draw_result(c, view, final, names, y, lang),
+            )
+        )
         return sections
-    sections.append((banner_advance(view), lambda c, y: draw_banner(c, view, names, y)))
+    sections.append((banner_advance(view), lambda c, y: draw_banner(c, view, names, y, lang)))
     if shows_battlefield(view):
         sections.append(
-            (battlefield_advance(view), lambda c, y: draw_battlefield(c, view, names, y))
+            (battlefield_advance(view), lambda c, y: draw_battlefield(c, view, names, y, lang=lang))
         )
     battlefield_at = len(sections)
-    sections.append((volunteers_advance(view), lambda c, y: draw_volunteers(c, view, y)))
-    sections.append((kingdoms_advance(view), lambda c, y: draw_kingdoms(c, view, names, y)))
-    sections.append((TABLE_ADVANCE, lambda c, y: draw_table(c, view, y)))
+    sections.append((volunteers_advance(view), lambda c, y: draw_volunteers(c, view, y, lang)))
+    sections.append((kingdoms_advance(view), lambda c, y: draw_kingdoms(c, view, names, y, lang)))
+    sections.append((TABLE_ADVANCE, lambda c, y: draw_table(c, view, y, lang)))
     if shows_grow(view):
         left = room - sum(advance for advance, _ in sections)
         count = len(view.grow_reveals)
@@ -143,7 +170,7 @@ def _board_sections(
             sections.append(
                 (
                     grow_advance(shown, count - shown),
-                    lambda c, y: draw_grow(c, view, names, y, shown),
+                    lambda c, y: draw_grow(c, view, names, y, shown, lang),
                 )
             )
     earlier = fill and not shows_battlefield(view) and view.revealed_round < view.round
@@ -152,7 +179,10 @@ def _board_sections(
         if sum(a for a, _ in sections) + advance <= room:
             sections.insert(
                 battlefield_at,
-                (advance, lambda c, y: draw_battlefield(c, view, names, y, earlier=True)),
+                (
+                    advance,
+                    lambda c, y: draw_battlefield(c, view, names, y, earlier=True, lang=lang),
+                ),
             )
     return sections
 
@@ -167,7 +197,7 @@ def render_board(
     """The public table: never shows a hand or a face-down card (ignores
     ``view.me``).  At most :data:`BOARD_MAX_H` high: what happened (the
     events) is in the message above the board, not on it."""
-    return _render_board(view, names, theme, None)
+    return _render_board(view, names, theme, None, lang)
 
 
 def render_filled_board(
@@ -182,7 +212,7 @@ def render_filled_board(
     game's tallest board): between rounds the last round's battlefield
     stays, more Grow reveals are shown, and what room is left goes between
     the parts (a little each) and under the key."""
-    return _render_board(view, names, theme, max(height, 1))
+    return _render_board(view, names, theme, max(height, 1), lang)
 
 
 FILL_GAP: Final = 28
@@ -190,13 +220,13 @@ FILL_GAP: Final = 28
 
 
 def _render_board(
-    view: SangramView, names: Sequence[str], theme: Theme, fill: int | None
+    view: SangramView, names: Sequence[str], theme: Theme, fill: int | None, lang: str = "en"
 ) -> Image.Image:
     final = view.final is not None
-    legend_image = _legend_image(theme, final, 0)
+    legend_image = _legend_image(theme, final, 0, lang)
     target = BOARD_MAX_H if fill is None else fill
     room = target - legend_image.height - GAP
-    sections = _board_sections(view, names, room, fill=fill is not None)
+    sections = _board_sections(view, names, room, fill=fill is not None, lang=lang)
     y = sum(advance for advance, _ in sections)
     height = y + legend_image.height + GAP
     spread = 0
@@ -209,7 +239,7 @@ def _render_board(
     for i, (advance, draw) in enumerate(sections):
         draw(c, at)
         at += advance + (spread if advance > 0 and i < len(sections) - 1 else 0)
-    c.image.paste(_legend_image(theme, final, at % 2), (0, at))
+    c.image.paste(_legend_image(theme, final, at % 2, lang), (0, at))
     return c.image
 
 
@@ -231,16 +261,16 @@ def render_private(
         raise ValueError("render_private needs a seat's view (view.me is None).")
     y = PRIVATE_BAND_H + P_GAP
     ask_y = y
-    y += private_choice_advance(view, me)
+    y += private_choice_advance(view, me, lang)
     strength_y = y
-    y += strength_advance(me)
+    y += strength_advance(me, lang)
     hand_y = y
-    y += hand_advance(me)
+    y += hand_advance(me, lang)
     c = Canvas(PRIVATE_WIDTH, y, theme)
-    draw_private_header(c, view, me, names)
-    draw_private_choice(c, view, me, ask_y)
-    draw_strength(c, view, me, strength_y)
-    draw_hand(c, view, me, hand_y)
+    draw_private_header(c, view, me, names, lang)
+    draw_private_choice(c, view, me, ask_y, lang)
+    draw_strength(c, view, me, strength_y, lang)
+    draw_hand(c, view, me, hand_y, lang)
     return c.image
 
 

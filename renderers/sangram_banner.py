@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from bot.engines.core import plural
+import bot.i18n as i18n
 from bot.engines.sangram_views import (
     PHASE_ACTIVATE,
     PHASE_COMMIT,
@@ -25,11 +25,11 @@ from bot.engines.sangram_views import (
     ChoiceView,
     SangramView,
 )
+from bot.i18n import N_
 from renderers.common import (
     Canvas,
     blend,
     board_title,
-    display_name,
     safe_text,
     text_width,
     title_band,
@@ -43,59 +43,77 @@ from renderers.sangram_layout import (
     SMALL,
     board_pill_width,
     board_seat_pill,
+    fit_shares,
     origin_note,
+    player_name,
     prompt_text,
     seat_label,
     seat_labels,
 )
 
 
-def goal_text(num_players: int) -> str:
+def goal_text(num_players: int, lang: str = "en") -> str:
     """The title's kicker: the goal, and what army strength is made of (the
     kingdoms' track is only the crown's part of it, 0-9)."""
-    players = plural(num_players, "player").upper()
-    return f"SANGRAM · {players} · GOAL: ARMY STRENGTH {GAME_END} (CROWN LEVEL + CARDS)"
+    return i18n.tn(
+        lang,
+        "SANGRAM · {n} PLAYER · GOAL: ARMY STRENGTH {goal} (CROWN LEVEL + CARDS)",
+        "SANGRAM · {n} PLAYERS · GOAL: ARMY STRENGTH {goal} (CROWN LEVEL + CARDS)",
+        num_players,
+        goal=GAME_END,
+    )
 
 
-def _phase_title(view: SangramView, names: Sequence[str]) -> str:
-    rnd = f"Round {view.round}"
+def _phase_title(view: SangramView, names: Sequence[str], lang: str = "en") -> str:
     if view.round_limit > 0:
-        rnd += f" of {view.round_limit}"
+        rnd = i18n.t(lang, "Round {round} of {limit}", round=view.round, limit=view.round_limit)
+    else:
+        rnd = i18n.t(lang, "Round {round}", round=view.round)
     phase = view.phase
     if phase == PHASE_SETUP:
-        return "Setting up: dealing the cards"
+        return i18n.t(lang, "Setting up: dealing the cards")
     if phase == PHASE_COMMIT:
         done = sum(1 for p in view.players if p.committed)
-        return f"{rnd} · Commit: {done} of {len(view.players)} cards face down"
+        return i18n.t(
+            lang,
+            "{round} · Commit: {done} of {total} cards face down",
+            round=rnd,
+            done=done,
+            total=len(view.players),
+        )
     if phase == PHASE_ACTIVATE:
-        return f"{rnd} · Activate: cards resolve"
+        return i18n.t(lang, "{round} · Activate: cards resolve", round=rnd)
     if phase == PHASE_RECRUIT:
-        return f"{rnd} · Recruit"
+        return i18n.t(lang, "{round} · Recruit", round=rnd)
     if phase == PHASE_REFILL:
-        return f"{rnd} · Recruit: new volunteers"
+        return i18n.t(lang, "{round} · Recruit: new volunteers", round=rnd)
     if phase == PHASE_GROW:
-        return f"{rnd} · Train and Grow"
+        return i18n.t(lang, "{round} · Train and Grow", round=rnd)
     if phase == PHASE_OVER:
         final = view.final
         if final is not None and final.ranking:
             top = final.ranking[0]
             if len(top) == 1:
-                return f"Game over · {display_name(names, top[0])} wins"
-            return "Game over · a shared win"
-        return "Game over"
-    return f"{rnd} · {safe_text(phase)}"
+                return i18n.t(
+                    lang, "Game over · {name} wins", name=player_name(names, top[0], lang)
+                )
+            return i18n.t(lang, "Game over · a shared win")
+        return i18n.t(lang, "Game over")
+    return i18n.t(lang, "{round} · {phase}", round=rnd, phase=safe_text(phase))
 
 
 TITLE_H: Final = 100
 
 
-def draw_title(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+def draw_title(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, lang: str = "en"
+) -> None:
     """The title band: the goal, the round and the phase (or who won)."""
     title_band(c, TITLE_H)
     board_title(
         c,
-        kicker=goal_text(view.num_players),
-        status=_phase_title(view, names),
+        kicker=goal_text(view.num_players, lang),
+        status=_phase_title(view, names, lang),
         y=52,
         size=34,
         margin=MARGIN,
@@ -132,10 +150,10 @@ def _choice_panel(
 CHOICE_BANNER_H: Final = 96
 RECRUIT_BANNER_H: Final = 60
 PHASE_NOTES: Final[dict[str, str]] = {
-    PHASE_SETUP: "The cards are being dealt.",
-    PHASE_REFILL: "New volunteers are being drawn.",
-    PHASE_GROW: "Train done; Grow cards are being drawn.",
-    PHASE_ACTIVATE: "Resolving the revealed cards.",
+    PHASE_SETUP: N_("The cards are being dealt."),
+    PHASE_REFILL: N_("New volunteers are being drawn."),
+    PHASE_GROW: N_("Train done; Grow cards are being drawn."),
+    PHASE_ACTIVATE: N_("Resolving the revealed cards."),
 }
 """The banner's line in a phase nobody decides in."""
 
@@ -148,7 +166,9 @@ def banner_advance(view: SangramView) -> int:
     return 48 if view.phase in PHASE_NOTES else 0
 
 
-def draw_banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+def draw_banner(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, lang: str = "en"
+) -> None:
     """Who the game is waiting for, and about what."""
     t = c.theme
     x0, x1 = MARGIN, c.width - MARGIN
@@ -156,24 +176,33 @@ def draw_banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> N
     if choice is None:
         note = PHASE_NOTES.get(view.phase)
         if note is not None:
-            c.text((x0, y + 4), note, size=SMALL, fill=t.muted, anchor="lt")
+            c.text(
+                (x0, y + 4),
+                i18n.t(lang, note),
+                size=SMALL,
+                fill=t.muted,
+                anchor="lt",
+                max_width=x1 - x0,
+            )
         return
     card, order, h = _choice_panel(view, choice)
     c.panel((x0, y, x1, y + h), fill=blend(t.highlight, t.panel, 0.86), outline=t.highlight)
     if order:
-        _recruit_progress(c, view, names, order, choice.seat, x0 + 18, y + h // 2, x1 - 18)
+        _recruit_progress(c, view, names, order, choice.seat, x0 + 18, y + h // 2, x1 - 18, lang)
         return
     right = x1 - 18
     if card is not None:
         mw = BANNER_CARD_W
-        draw_card(c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini")
+        draw_card(
+            c, (right - mw, y + 10), card, width=mw, height=MINI_CARD_H, style="mini", lang=lang
+        )
         right -= mw + 18
     cy = y + 30
-    prompt = prompt_text(choice)
+    prompt = prompt_text(choice, lang)
     # The prompt keeps what it needs; the name has the rest, and 300 at least.
     room = max(300, right - x0 - 18 - 14 - text_width(prompt, 30, True))
     _, pr = board_seat_pill(
-        c, x0 + 18, cy, choice.seat, seat_labels(names, choice.seat), max_width=room
+        c, x0 + 18, cy, choice.seat, seat_labels(names, choice.seat, lang), max_width=room
     )
     c.text(
         (pr + 14, cy),
@@ -186,7 +215,7 @@ def draw_banner(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> N
     )
     c.text(
         (x0 + 20, y + 72),
-        origin_note(choice),
+        origin_note(choice, lang),
         size=SMALL,
         fill=t.muted,
         anchor="lm",
@@ -220,14 +249,22 @@ def _recruit_progress(
     x: int,
     cy: int,
     right: int,
+    lang: str = "en",
 ) -> None:
     """R10: the recruit order, each seat marked as done (a tick: recruited; a
     cross: took none), choosing (outlined, with the word) or to come."""
     t = c.theme
     players = {p.seat: p for p in view.players}
-    box = c.text((x, cy), "RECRUIT ORDER", size=SMALL, fill=t.muted, anchor="lm", bold=True)
+    # The heading and the word keep half the row at most together; the
+    # seats' pills have the rest.
+    heading, word = fit_shares(
+        [i18n.t(lang, "RECRUIT ORDER"), i18n.t(lang, "choosing")],
+        SMALL,
+        (right - x) // 2,
+        extra=14,
+    )
+    box = c.text((x, cy), heading, size=SMALL, fill=t.muted, anchor="lm", bold=True)
     x = box[2] + 14
-    word = "choosing"
     word_w = text_width(word, SMALL, True)
     # Phone-sized words for every seat do not fit one row: marks for the
     # seats done, the word only for the seat choosing.
@@ -239,7 +276,7 @@ def _recruit_progress(
     # Each pill as wide as its whole label where the row has room; where it
     # has not, the widest share that fits (a short name stays whole).
     widths = _shared_widths(
-        [board_pill_width(c, seat_label(names, seat)) for seat in order],
+        [board_pill_width(c, seat_label(names, seat, lang)) for seat in order],
         right - x - sum(after[:-1]) - (0 if now < len(order) - 1 else after[-1]),
         least=board_pill_width(c, ""),
     )
@@ -250,7 +287,7 @@ def _recruit_progress(
             x,
             cy,
             seat,
-            (*seat_labels(names, seat), ""),
+            (*seat_labels(names, seat, lang), ""),
             max_width=widths[i],
             dimmed=i < now,
             outline=t.highlight if i == now else None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import bot.i18n as i18n
 from bot.engines.sangram_views import (
     OUTCOME_DECLINED,
     OUTCOME_USED,
@@ -22,7 +23,7 @@ from bot.engines.sangram_views import (
     STATUS_WAITING,
     SangramView,
 )
-from renderers.common import RGB, Canvas, safe_text, section_heading
+from renderers.common import RGB, Canvas, fit_text, safe_text, section_heading
 from renderers.sangram_cards import FACE_CARD_H, STATUS_PILL_H, draw_card
 from renderers.sangram_layout import (
     GAP,
@@ -30,6 +31,7 @@ from renderers.sangram_layout import (
     MARGIN,
     SMALL,
     board_seat_pill,
+    heading_text,
     seat_labels,
 )
 
@@ -56,36 +58,57 @@ def battlefield_advance(view: SangramView) -> int:
 
 
 def draw_battlefield(
-    c: Canvas, view: SangramView, names: Sequence[str], y: int, *, earlier: bool = False
+    c: Canvas,
+    view: SangramView,
+    names: Sequence[str],
+    y: int,
+    *,
+    earlier: bool = False,
+    lang: str = "en",
 ) -> None:
     """This round's revealed cards in their order of play; ``earlier``: the
     last round's, between rounds (a replay's frame, where there is room)."""
     t = c.theme
-    when = "last round, " if earlier else ""
-    y = section_heading(
-        c,
-        MARGIN,
-        y,
-        f"Battlefield · {when}round {view.revealed_round} · resolved highest motivation first",
-    )
+    if earlier:
+        heading = i18n.t(
+            lang,
+            "Battlefield · last round, round {round} · resolved highest motivation first",
+            round=view.revealed_round,
+        )
+    else:
+        heading = i18n.t(
+            lang,
+            "Battlefield · round {round} · resolved highest motivation first",
+            round=view.revealed_round,
+        )
+    y = section_heading(c, MARGIN, y, heading_text(c, heading, lang))
     if not view.revealed:
-        c.text((MARGIN, y + 4), "No card was committed.", size=SMALL, fill=t.muted, anchor="lt")
+        c.text(
+            (MARGIN, y + 4),
+            i18n.t(lang, "No card was committed."),
+            size=SMALL,
+            fill=t.muted,
+            anchor="lt",
+            max_width=c.width - 2 * MARGIN,
+        )
         return
     sw, gap = _slot_geometry(c, len(view.revealed))
     # Left to right is the order of play (the heading says so): no numbers,
     # so the widest word fits a fifth of the board at phone size.
     labels = {
-        STATUS_WAITING: ("WAITING", t.grid, t.ink),
-        STATUS_RESOLVING: ("RESOLVING", t.highlight, t.on_colour),
-        STATUS_DONE: ("RESOLVED", t.good, t.on_colour),
-        STATUS_RETREATED: ("RETREATED", t.bad, t.on_colour),
+        STATUS_WAITING: (i18n.t(lang, "WAITING"), t.grid, t.ink),
+        STATUS_RESOLVING: (i18n.t(lang, "RESOLVING"), t.highlight, t.on_colour),
+        STATUS_DONE: (i18n.t(lang, "RESOLVED"), t.good, t.on_colour),
+        STATUS_RETREATED: (i18n.t(lang, "RETREATED"), t.bad, t.on_colour),
     }
     # R4: what became of a resolved card; the word says it, not only the colour.
     outcomes: dict[str | None, tuple[str, RGB, RGB, RGB | None]] = {
-        OUTCOME_USED: ("USED", t.good, t.on_colour, None),
-        OUTCOME_DECLINED: ("DECLINED", t.panel, t.ink, t.muted),
-        OUTCOME_WASTED: ("WASTED", t.slot, t.bad, t.bad),
+        OUTCOME_USED: (i18n.t(lang, "USED"), t.good, t.on_colour, None),
+        OUTCOME_DECLINED: (i18n.t(lang, "DECLINED"), t.panel, t.ink, t.muted),
+        OUTCOME_WASTED: (i18n.t(lang, "WASTED"), t.slot, t.bad, t.bad),
     }
+    # A pill is as wide as its card at most (its ends take 20 pixels).
+    pill_room = sw - 20
     for i, reveal in enumerate(view.revealed):
         x = MARGIN + i * (sw + gap)
         retreated = reveal.status == STATUS_RETREATED
@@ -94,7 +117,7 @@ def draw_battlefield(
             x,
             y + 20,
             reveal.seat,
-            seat_labels(names, reveal.seat),
+            seat_labels(names, reveal.seat, lang),
             max_width=sw,
             dimmed=retreated,
         )
@@ -109,12 +132,13 @@ def draw_battlefield(
             style="face",
             outline=t.highlight if resolving else None,
             dimmed=retreated,
+            lang=lang,
         )
         if retreated:
             c.pill(
                 # Over the values, so the name stays readable.
                 (x + sw // 2, cy + FACE_CARD_H - 38),
-                "TO HAND",
+                fit_text(i18n.t(lang, "TO HAND"), SMALL, pill_room, True),
                 size=SMALL,
                 fill=t.background,
                 ink=t.ink,
@@ -132,7 +156,7 @@ def draw_battlefield(
         # On the card's foot, so the status costs no row of its own.
         c.pill(
             (x + sw // 2, cy + FACE_CARD_H),
-            label,
+            fit_text(label, SMALL, pill_room, True),
             size=SMALL,
             fill=fill,
             ink=ink,

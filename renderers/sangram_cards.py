@@ -4,8 +4,8 @@ A band in the warrior type's colour with the name and the motivation (which
 decides the order of play), then the army strength (a shield) and the
 Britishers it brings (a red token): the big card of a hand (with its
 activity), the table's card (the battlefield) and the small card (volunteers,
-discards, shown hands).  Card faces are cached per card, size and theme, so a
-board with a dozen cards costs a few pastes.
+discards, shown hands).  Card faces are cached per card, size, theme and
+language, so a board with a dozen cards costs a few pastes.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Final, Literal
 
 from PIL import Image, ImageDraw
 
+import bot.i18n as i18n
 from bot.engines.sangram_views import CardView
 from renderers.common import (
     RGB,
@@ -24,6 +25,7 @@ from renderers.common import (
     Theme,
     blend,
     fit_text,
+    graphemes,
     safe_text,
     text_width,
     wrap_text,
@@ -64,12 +66,21 @@ def card_title(name: str, size: int, width: int) -> str:
     text = safe_text(name)
     if text_width(text, size, True) <= width:
         return text
-    tail = text[-2:]
-    for keep in range(len(text) - 3, 1, -1):
-        cut = text[:keep].rstrip() + ELLIPSIS + tail
+    # Cut between grapheme clusters only (a Devanagari vowel sign stays on
+    # its letter): for Latin names each letter is one.
+    clusters = graphemes(text)
+    tail = "".join(clusters[-2:])
+    for keep in range(len(clusters) - 3, 1, -1):
+        cut = "".join(clusters[:keep]).rstrip() + ELLIPSIS + tail
         if text_width(cut, size, True) <= width:
             return cut
     return fit_text(text, size, width, bold=True)
+
+
+def card_texts(card: CardView, lang: str) -> tuple[str, str]:
+    """A card's name and activity in ``lang`` (as the data print them where
+    the catalog lacks them)."""
+    return i18n.t(lang, card.name), i18n.t(lang, card.activity)
 
 
 # ----------------------------------------------------------------- icons
@@ -174,10 +185,11 @@ DISCARD_W: Final = 190
 """The widest small card in a row (volunteers, discards)."""
 
 
-def _draw_hand_card(c: Canvas, card: CardView) -> None:
+def _draw_hand_card(c: Canvas, card: CardView, lang: str = "en") -> None:
     """The big card of the private hand: name, motivation, both values with
     labels and the activity."""
     t = c.theme
+    name, activity = card_texts(card, lang)
     w, h = c.width, c.height
     band = kind_colour(card.kind)
     white = t.ink
@@ -193,7 +205,7 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
     c.text((cx, mid), str(card.motivation), size=30, fill=t.on_colour, anchor="mm", bold=True)
     c.text(
         (pad, mid),
-        card_title(card.name, 30, cx - disc - 2 * pad),
+        card_title(name, 30, cx - disc - 2 * pad),
         size=30,
         fill=white,
         anchor="lm",
@@ -201,7 +213,7 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
         max_width=cx - disc - 2 * pad,
     )
     sy = HAND_BAND + 26
-    labels = ("strength", "Britishers")
+    labels = (i18n.t(lang, "strength"), i18n.t(lang, "Britishers"))
     wide = (
         2 * (0.46 * 28 * 1.7 + 6 + text_width("2", 28, True) + 6)
         + text_width(labels[0], c.min_text)
@@ -239,7 +251,7 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
     top = sy + 30
     room = h - top - 8
     size, step = c.min_text + 1, c.min_text + 6
-    lines = wrap_text(safe_text(card.activity), size, w - 2 * pad)
+    lines = wrap_text(safe_text(activity), size, w - 2 * pad)
     fit = max(1, room // step)
     if len(lines) > fit:
         lines = [*lines[: fit - 1], fit_text(" ".join(lines[fit - 1 :]), size, w - 2 * pad)]
@@ -247,9 +259,10 @@ def _draw_hand_card(c: Canvas, card: CardView) -> None:
         c.text((pad, top + i * step), line, size=size, fill=t.on_colour, anchor="lt")
 
 
-def _draw_face_card(c: Canvas, card: CardView) -> None:
+def _draw_face_card(c: Canvas, card: CardView, lang: str = "en") -> None:
     """The table's card: motivation and name on the band, both values below."""
     t = c.theme
+    name = i18n.t(lang, card.name)
     w, h = c.width, c.height
     band = kind_colour(card.kind)
     body = t.die
@@ -261,7 +274,7 @@ def _draw_face_card(c: Canvas, card: CardView) -> None:
     c.text((pad, 8), str(card.motivation), size=38, fill=t.ink, anchor="lt", bold=True)
     c.text(
         (pad, 64),
-        card_title(card.name, c.min_text, w - 2 * pad),
+        card_title(name, c.min_text, w - 2 * pad),
         size=c.min_text,
         fill=t.ink,
         anchor="lm",
@@ -295,10 +308,11 @@ def _draw_face_card(c: Canvas, card: CardView) -> None:
     )
 
 
-def _draw_mini_card(c: Canvas, card: CardView) -> None:
+def _draw_mini_card(c: Canvas, card: CardView, lang: str = "en") -> None:
     """A small card (discards, shown hands): motivation and name on the band,
     both values on a strip below."""
     t = c.theme
+    name = i18n.t(lang, card.name)
     w, h = c.width, c.height
     band = kind_colour(card.kind)
     body = t.die
@@ -309,7 +323,7 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
     c.text((pad, 7), str(card.motivation), size=c.min_text, fill=t.ink, anchor="lt", bold=True)
     c.text(
         (pad, MINI_BAND - 7),
-        card_title(card.name, c.min_text, w - 2 * pad),
+        card_title(name, c.min_text, w - 2 * pad),
         size=c.min_text,
         fill=t.ink,
         anchor="ls",
@@ -343,17 +357,24 @@ def _draw_mini_card(c: Canvas, card: CardView) -> None:
 
 @lru_cache(maxsize=256)
 def _card_image(
-    card: CardView, width: int, height: int, style: CardStyle, theme: Theme, display_width: int
+    card: CardView,
+    width: int,
+    height: int,
+    style: CardStyle,
+    theme: Theme,
+    display_width: int,
+    lang: str = "en",
 ) -> tuple[Image.Image, Image.Image]:
-    """A card face and its rounded mask, for an image ``display_width`` wide
-    (which sets its smallest text).  Cached: never mutate the result."""
+    """A card face in ``lang`` and its rounded mask, for an image
+    ``display_width`` wide (which sets its smallest text).  Cached: never
+    mutate the result."""
     c = Canvas(width, height, theme, display_width)
     if style == "hand":
-        _draw_hand_card(c, card)
+        _draw_hand_card(c, card, lang)
     elif style == "face":
-        _draw_face_card(c, card)
+        _draw_face_card(c, card, lang)
     else:
-        _draw_mini_card(c, card)
+        _draw_mini_card(c, card, lang)
     return c.image, _card_mask(width, height, _card_radius(style))
 
 
@@ -389,12 +410,14 @@ def draw_card(
     style: CardStyle,
     outline: RGB | None = None,
     dimmed: bool = False,
+    lang: str = "en",
 ) -> Box:
-    """Paste a card face with its top left at ``xy``; returns its box.
+    """Paste a card face (its words in ``lang``) with its top left at ``xy``;
+    returns its box.
 
     ``outline`` rings it (the card resolving, the committed card); ``dimmed``
     fades it into the background (a retreated card)."""
-    image, mask = _card_image(card, width, height, style, c.theme, c.display_width)
+    image, mask = _card_image(card, width, height, style, c.theme, c.display_width, lang)
     x, y = xy
     box = (x, y, x + width, y + height)
     c.image.paste(image, (x, y), mask)
@@ -412,10 +435,13 @@ def draw_card(
     return box
 
 
-def hand_card_height(min_text: int, cards: Sequence[CardView], width: int) -> int:
-    """Tall enough for the longest activity among ``cards`` (as laid out by
-    :func:`_draw_hand_card` on an image whose smallest text is ``min_text``),
-    at least two lines, at most :data:`HAND_CARD_H`."""
+def hand_card_height(min_text: int, cards: Sequence[CardView], width: int, lang: str = "en") -> int:
+    """Tall enough for the longest activity among ``cards`` in ``lang`` (as
+    laid out by :func:`_draw_hand_card` on an image whose smallest text is
+    ``min_text``), at least two lines, at most :data:`HAND_CARD_H`."""
     size, step = min_text + 1, min_text + 6
-    lines = max((len(wrap_text(safe_text(k.activity), size, width - 28)) for k in cards), default=2)
+    lines = max(
+        (len(wrap_text(safe_text(card_texts(k, lang)[1]), size, width - 28)) for k in cards),
+        default=2,
+    )
     return min(HAND_CARD_H, HAND_CARD_BASE + step * max(2, lines))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+import bot.i18n as i18n
 from bot.engines.sangram_views import PHASE_OVER, GrowRevealView, SangramView
-from renderers.common import Canvas, display_name, section_heading
+from renderers.common import Canvas, section_heading
 from renderers.sangram_cards import MINI_CARD_H, draw_card, mini_width
 from renderers.sangram_layout import (
     GROW_FIRST,
@@ -19,6 +20,8 @@ from renderers.sangram_layout import (
     MARGIN,
     SMALL,
     board_seat_pill,
+    heading_text,
+    player_name,
     seat_labels,
 )
 from renderers.sangram_table import TABLE_LEFT
@@ -40,25 +43,33 @@ def grow_advance(shown: int, left_out: int) -> int:
     return HEADING_ADVANCE + GROW_ROW_H * shown + (SMALL + 16 if left_out else 0) + 4
 
 
-def draw_grow(c: Canvas, view: SangramView, names: Sequence[str], y: int, shown: int) -> None:
+def draw_grow(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, shown: int, lang: str = "en"
+) -> None:
     """R12: the hands shown when a player first reached 7 (latest such round);
     the first ``shown`` as cards, the rest named in a line (the message of
     that round listed their cards)."""
     t = c.theme
     reveals = view.grow_reveals
     rnd = max(g.round for g in reveals)
-    y = section_heading(
-        c, MARGIN, y, f"Grow · round {rnd} · hands shown on reaching army strength {GROW_FIRST}"
+    heading = i18n.t(
+        lang,
+        "Grow · round {round} · hands shown on reaching army strength {n}",
+        round=rnd,
+        n=GROW_FIRST,
     )
+    y = section_heading(c, MARGIN, y, heading_text(c, heading, lang))
     for g in reveals[:shown]:
-        _grow_row(c, g, names, y)
+        _grow_row(c, g, names, y, lang)
         y += GROW_ROW_H
     rest = reveals[shown:]
     if rest:
-        who = ", ".join(display_name(names, g.seat) for g in rest)
+        who = ", ".join(player_name(names, g.seat, lang) for g in rest)
         c.text(
             (MARGIN, y + 4),
-            f"Also shown: {who} (their cards are in that round's messages).",
+            i18n.t(
+                lang, "Also shown: {names} (their cards are in that round's messages).", names=who
+            ),
             size=SMALL,
             fill=t.muted,
             anchor="lt",
@@ -66,17 +77,24 @@ def draw_grow(c: Canvas, view: SangramView, names: Sequence[str], y: int, shown:
         )
 
 
-def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> None:
+def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int, lang: str = "en") -> None:
     t = c.theme
     x0 = MARGIN
     left_w = TABLE_LEFT
-    board_seat_pill(c, x0, y + 20, g.seat, seat_labels(names, g.seat), max_width=left_w - 10)
+    board_seat_pill(c, x0, y + 20, g.seat, seat_labels(names, g.seat, lang), max_width=left_w - 10)
     cards = sum(card.strength for card in g.cards)
     box = c.text((x0, y + 58), str(g.total_strength), size=30, fill=t.ink, anchor="lm", bold=True)
-    c.text((box[2] + 8, y + 58), "army strength", size=SMALL, fill=t.muted, anchor="lm")
+    c.text(
+        (box[2] + 8, y + 58),
+        i18n.t(lang, "army strength"),
+        size=SMALL,
+        fill=t.muted,
+        anchor="lm",
+        max_width=x0 + left_w - 10 - (box[2] + 8),
+    )
     c.text(
         (x0, y + 87),
-        f"crown {g.level} + cards {cards}",
+        i18n.t(lang, "crown {level} + cards {cards}", level=g.level, cards=cards),
         size=SMALL,
         fill=t.muted,
         anchor="lm",
@@ -89,6 +107,21 @@ def _grow_row(c: Canvas, g: GrowRevealView, names: Sequence[str], y: int) -> Non
     # else as for five, so the rows line up.
     mw = mini_width(room, max(5, len(g.cards)), gap)
     for i, card in enumerate(g.cards):
-        draw_card(c, (x + i * (mw + gap), y), card, width=mw, height=MINI_CARD_H, style="mini")
+        draw_card(
+            c,
+            (x + i * (mw + gap), y),
+            card,
+            width=mw,
+            height=MINI_CARD_H,
+            style="mini",
+            lang=lang,
+        )
     if not g.cards:
-        c.text((x, y + 38), "no cards", size=SMALL, fill=t.muted, anchor="lm")
+        c.text(
+            (x, y + 38),
+            i18n.t(lang, "no cards"),
+            size=SMALL,
+            fill=t.muted,
+            anchor="lm",
+            max_width=room,
+        )

@@ -15,7 +15,7 @@ from typing import Final
 
 from PIL import Image
 
-from bot.engines.core import plural
+import bot.i18n as i18n
 from bot.engines.sangram_views import (
     PHASE_ACTIVATE,
     PHASE_COMMIT,
@@ -23,13 +23,13 @@ from bot.engines.sangram_views import (
     PlayerView,
     SangramView,
 )
+from bot.i18n import N_
 from renderers.common import (
     RGB,
     Canvas,
     Theme,
     badge_row,
     crown,
-    display_name,
     seat_marker,
     seat_panel,
 )
@@ -43,11 +43,14 @@ from renderers.sangram_layout import (
     NO_TRAIN_AT,
     SMALL,
     TRACK_TOP,
+    fit_shares,
+    player_name,
 )
 
-TRACK_LABEL: Final = f"KINGDOMS · CROWN LEVEL 0-{TRACK_TOP}"
-"""The strength track's heading: the crown's level, part of army strength."""
-GROW_LABEL: Final = "GROW DRAWS"
+TRACK_LABEL: Final = N_("KINGDOMS · CROWN LEVEL 0-9")
+"""The strength track's heading: the crown's level, part of army strength
+(0 to :data:`TRACK_TOP`)."""
+GROW_LABEL: Final = N_("GROW DRAWS")
 GROW_MARKS: Final = ((GROW_FIRST, "+2"), (GROW_SECOND, "+1"))
 """R12: the Grow thresholds and the cards each draws, as the kingdoms'
 column shows them ("7: +2", green once drawn)."""
@@ -101,28 +104,28 @@ def _acting(view: SangramView, seat: int) -> bool:
     return seat in view.waiting_on and view.phase in (PHASE_COMMIT, PHASE_ACTIVATE, PHASE_RECRUIT)
 
 
-def _badges(view: SangramView, p: PlayerView) -> list[tuple[str, RGB, bool]]:
+def _badges(view: SangramView, p: PlayerView, lang: str = "en") -> list[tuple[str, RGB, bool]]:
     """(label, colour, dark ink) of the seat's round badges, most important first."""
     out: list[tuple[str, RGB, bool]] = []
     active = view.phase in (PHASE_COMMIT, PHASE_ACTIVATE, PHASE_RECRUIT)
     if view.phase == PHASE_COMMIT:
         # R4: who has committed (never which card) and who is still choosing.
         if p.committed:
-            out.append(("CARD FACE DOWN", (96, 204, 120), True))
+            out.append((i18n.t(lang, "CARD FACE DOWN"), (96, 204, 120), True))
         elif p.seat in view.waiting_on:
-            out.append(("CHOOSING", (255, 214, 102), True))
+            out.append((i18n.t(lang, "CHOOSING"), (255, 214, 102), True))
         else:
-            out.append(("NO CARD TO COMMIT", (72, 77, 92), False))
+            out.append((i18n.t(lang, "NO CARD TO COMMIT"), (72, 77, 92), False))
     elif _acting(view, p.seat):
-        out.append(("TO ACT", (255, 214, 102), True))
+        out.append((i18n.t(lang, "TO ACT"), (255, 214, 102), True))
     if active and p.retreated:
-        out.append(("RETREATED", (240, 110, 90), True))
+        out.append((i18n.t(lang, "RETREATED"), (240, 110, 90), True))
     elif active and p.skips_recruit:
-        out.append(("NO RECRUIT", (72, 77, 92), False))
+        out.append((i18n.t(lang, "NO RECRUIT"), (72, 77, 92), False))
     if active and p.no_britishers:
-        out.append(("NO BRITISHERS AT RECRUIT", (72, 77, 92), False))
+        out.append((i18n.t(lang, "NO BRITISHERS AT RECRUIT"), (72, 77, 92), False))
     if view.phase == PHASE_RECRUIT and p.recruited:
-        out.append(("RECRUITED", (96, 204, 120), True))
+        out.append((i18n.t(lang, "RECRUITED"), (96, 204, 120), True))
     return out
 
 
@@ -135,10 +138,12 @@ def kingdoms_advance(view: SangramView) -> int:
     return HEADING_ADVANCE + (KINGDOM_ROW_H + KINGDOM_GAP) * len(view.players) + 8
 
 
-def draw_kingdoms(c: Canvas, view: SangramView, names: Sequence[str], y: int) -> None:
+def draw_kingdoms(
+    c: Canvas, view: SangramView, names: Sequence[str], y: int, lang: str = "en"
+) -> None:
     """The kingdoms: the column labels, then a row per seat."""
     t = c.theme
-    y = _kingdoms_header(c, y)
+    y = _kingdoms_header(c, y, lang)
     x0, x1 = MARGIN, c.width - MARGIN
     track_x, brit_x, hand_x, grow_x = _columns()
     rh = KINGDOM_ROW_H
@@ -146,8 +151,14 @@ def draw_kingdoms(c: Canvas, view: SangramView, names: Sequence[str], y: int) ->
         seat_panel(c, (x0, y, x1, y + rh), t.seat_colour(p.seat), acting=_acting(view, p.seat))
         ly = y + 23
         seat_marker(c, (x0 + 40, ly), 11, p.seat)
+        found = _badges(view, p, lang)
+        # The badges leave the seat's number and 200 pixels of its name.
+        labels = fit_shares(
+            [label for label, _, _ in found], c.min_text, x1 - 12 - (x0 + 60) - 260, extra=28
+        )
         badges = [
-            (label, fill, t.on_colour if dark else t.ink) for label, fill, dark in _badges(view, p)
+            (label, fill, t.on_colour if dark else t.ink)
+            for label, (_, fill, dark) in zip(labels, found, strict=True)
         ]
         right = badge_row(c, x1 - 12, ly, reversed(badges))
         box = c.text(
@@ -155,7 +166,7 @@ def draw_kingdoms(c: Canvas, view: SangramView, names: Sequence[str], y: int) ->
         )
         c.text(
             (box[2] + 10, ly),
-            display_name(names, p.seat),
+            player_name(names, p.seat, lang),
             size=SMALL,
             fill=t.ink,
             anchor="lm",
@@ -179,7 +190,7 @@ def draw_kingdoms(c: Canvas, view: SangramView, names: Sequence[str], y: int) ->
         if heavy:
             c.text(
                 (end + 8, cy),
-                CROWN_STUCK,
+                i18n.t(lang, CROWN_STUCK),
                 size=SMALL,
                 fill=t.bad,
                 anchor="lm",
@@ -187,11 +198,12 @@ def draw_kingdoms(c: Canvas, view: SangramView, names: Sequence[str], y: int) ->
             )
         c.text(
             (hand_x, cy),
-            plural(p.hand_size, "card"),
+            i18n.tn(lang, "{n} card", "{n} cards", p.hand_size),
             size=SMALL,
             fill=t.ink,
             anchor="lm",
             bold=True,
+            max_width=grow_x - hand_x - 4,
         )
         gx = grow_x
         for k, (threshold, draws) in enumerate(GROW_MARKS):
@@ -219,12 +231,25 @@ def _columns() -> tuple[int, int, int, int]:
     return track_x, brit_x, hand_x, grow_x
 
 
-def _kingdoms_header(c: Canvas, y: int) -> int:
+def _kingdoms_header(c: Canvas, y: int, lang: str = "en") -> int:
     """The section's heading and column labels in one line above the kingdom rows."""
     t = c.theme
     _, brit_x, hand_x, grow_x = _columns()
-    c.text((MARGIN, y), TRACK_LABEL, size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text((brit_x, y), "BRITISHERS", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text((hand_x, y), "HAND", size=SMALL, fill=t.muted, anchor="lt", bold=True)
-    c.text((grow_x, y), GROW_LABEL, size=SMALL, fill=t.muted, anchor="lt", bold=True)
+    # Each label stops short of the next column's.
+    labels = (
+        (MARGIN, i18n.t(lang, TRACK_LABEL), brit_x),
+        (brit_x, i18n.t(lang, "BRITISHERS"), hand_x),
+        (hand_x, i18n.t(lang, "HAND"), grow_x),
+        (grow_x, i18n.t(lang, GROW_LABEL), c.width - MARGIN + 8),
+    )
+    for x, label, end in labels:
+        c.text(
+            (x, y),
+            label,
+            size=SMALL,
+            fill=t.muted,
+            anchor="lt",
+            bold=True,
+            max_width=end - 8 - x,
+        )
     return y + HEADING_ADVANCE

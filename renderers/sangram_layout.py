@@ -14,14 +14,18 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Final
 
+import bot.i18n as i18n
 from bot.engines.sangram_views import ChoiceView
+from bot.i18n import N_, localize
 from renderers.common import (
     Canvas,
     display_name,
+    fit_text,
     min_text_size,
     safe_text,
     seat_pill,
     seat_pill_width,
+    text_width,
 )
 
 # ----------------------------------------------------------------- measures and numbers
@@ -60,54 +64,141 @@ HEADING_ADVANCE: Final = SMALL + 14
 
 # ----------------------------------------------------------------- words
 
-CROWN_STUCK: Final = "crown stuck"
+CROWN_STUCK: Final = N_("crown stuck")
 """Beside a Britisher count of :data:`NO_TRAIN_AT` or more: that crown does
 not move up at Train (R11)."""
+
+WARRIOR_NAMES: Final = (
+    N_("Acharya"),
+    N_("Maharaja"),
+    N_("Shoorveer"),
+    N_("Senapati"),
+    N_("Mantri"),
+    N_("Maharani"),
+    N_("Guptchar"),
+    N_("Yuvaraj"),
+    N_("Vyapari"),
+    N_("Sarthi"),
+    N_("Vaidik"),
+)
+"""The warriors of ``bot/engines/data/sangram.toml``, for the catalog: a
+card's name is drawn as ``i18n.t(lang, name)`` (a name the catalog lacks,
+from a corrected table, is drawn as it is)."""
+ACTIVITIES: Final = (
+    N_(
+        "Retreat one opponent: their card goes back unused; "
+        "they skip Activate and Recruit this round."
+    ),
+    N_("Discard up to 4 of your Britishers."),
+    N_("Take no Britishers when you recruit this round."),
+    N_("Discard up to 6 of your Britishers."),
+    N_("Give up to 2 of your Britishers to one opponent."),
+    N_("Move your crown up 1 level now, whatever your Britishers."),
+    N_("Move one opponent's crown down 1 level."),
+    N_("Copy the activity of the card one opponent played this round."),
+    N_("Take a random card from one opponent's hand, then give them a card of your choice."),
+    N_("Draw the top card of the deck and activate it at once."),
+    N_("Take 1 of the 5 newest discards and its Britishers; then skip Recruit."),
+)
+"""The warriors' activities as the table prints them, for the catalog."""
+PLACES: Final = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"))
+"""A result's places (at most five players)."""
 
 # ----------------------------------------------------------------- a seat, a choice
 
 
-def seat_label(names: Sequence[str], seat: int) -> str:
+def player_name(names: Sequence[str], seat: int, lang: str = "en") -> str:
+    """:func:`~renderers.common.display_name` with its stand-in (``Player 2``)
+    in ``lang``."""
+    return display_name(names, seat, i18n.t(lang, "Player"))
+
+
+def place_name(place: int, lang: str = "en") -> str:
+    """``1st`` .. ``5th`` in ``lang``."""
+    if 1 <= place <= len(PLACES):
+        return i18n.t(lang, PLACES[place - 1])
+    return f"{place}."
+
+
+def seat_label(names: Sequence[str], seat: int, lang: str = "en") -> str:
     """``P2 Bhima``: the number the action menus use, then the name."""
-    return f"P{seat + 1} {display_name(names, seat)}"
+    return f"P{seat + 1} {player_name(names, seat, lang)}"
 
 
-def seat_labels(names: Sequence[str], seat: int) -> tuple[str, str]:
+def seat_labels(names: Sequence[str], seat: int, lang: str = "en") -> tuple[str, str]:
     """A seat pill's label, longest first (:func:`seat_label`, then the name
     alone): where ``P2 Bhima`` has no room the number goes, the name stays."""
-    return seat_label(names, seat), display_name(names, seat)
+    return seat_label(names, seat, lang), player_name(names, seat, lang)
 
 
-def prompt_text(choice: ChoiceView) -> str:
+def warrior_name(name: str, lang: str = "en") -> str:
+    """A card's name in ``lang``, made drawable."""
+    return safe_text(i18n.t(lang, name))
+
+
+def prompt_text(choice: ChoiceView, lang: str = "en") -> str:
     """The choice's prompt (it never names the deciding seat: that is drawn as
     a pill beside it), starting with a capital."""
-    text = safe_text(choice.prompt).strip()
+    text = safe_text(localize(choice.prompt, lang)).strip()
     if not text:
-        return "Choose a volunteer" if choice.kind == "recruit" else "Make a choice"
+        if choice.kind == "recruit":
+            return i18n.t(lang, "Choose a volunteer")
+        return i18n.t(lang, "Make a choice")
     return text[0].upper() + text[1:]
 
 
-def _kind_title(kind: str) -> str:
-    return kind.capitalize() if kind else "card"
+def _kind_title(kind: str, lang: str) -> str:
+    return i18n.t(lang, kind.capitalize()) if kind else i18n.t(lang, "card")
 
 
-def origin_note(choice: ChoiceView) -> str:
+def origin_note(choice: ChoiceView, lang: str = "en") -> str:
     """Where a choice comes from, in a line under its prompt: the recruit
     order, a Vyapari's give, a Yuvaraj's copy, a Sarthi's draw, the card
     resolving."""
     if choice.kind == "recruit":
-        return "Volunteers are taken in activation order (highest motivation first)."
-    effect = _kind_title(choice.effect)
+        return i18n.t(lang, "Volunteers are taken in activation order (highest motivation first).")
+    effect = _kind_title(choice.effect, lang)
     card = choice.card
     if choice.kind == "give":
-        return "Vyapari: a card of your choice goes to the player you took from."
+        return i18n.t(lang, "Vyapari: a card of your choice goes to the player you took from.")
     if choice.origin == "copy":
-        return f"A Yuvaraj copying the {effect} activity (may decline)."
+        return i18n.t(lang, "A Yuvaraj copying the {effect} activity (may decline).", effect=effect)
     if choice.origin == "draw":
-        return f"{effect} drawn by a Sarthi and activated at once (may decline)."
+        return i18n.t(
+            lang, "{effect} drawn by a Sarthi and activated at once (may decline).", effect=effect
+        )
     if card is not None:
-        return f"{safe_text(card.name)} {card.motivation} resolving (may decline)."
-    return f"{effect} activity (may decline)."
+        return i18n.t(
+            lang,
+            "{card} {motivation} resolving (may decline).",
+            card=warrior_name(card.name, lang),
+            motivation=card.motivation,
+        )
+    return i18n.t(lang, "{effect} activity (may decline).", effect=effect)
+
+
+def heading_text(c: Canvas, text: str, lang: str) -> str:
+    """A section heading for :func:`~renderers.common.section_heading` (which
+    sets it in capitals), cut to the image's width.  English headings are
+    drawn as they were before issue 33, pixel for pixel: a replay frame's
+    "Battlefield · last round, ..." runs to the edge there (a fix of its own)."""
+    if lang == i18n.DEFAULT:
+        return text
+    return fit_text(text.upper(), c.min_text, c.width - 2 * MARGIN, True)
+
+
+def fit_shares(texts: Sequence[str], size: int, room: int, *, extra: int = 0) -> list[str]:
+    """``texts`` (bold, ``size`` pixels) for a line ``room`` wide where each
+    also takes ``extra`` pixels (a pill's ends, a gap): as they are when all
+    fit, else each cut to the widest share that lets them fit (a short one
+    stays whole beside a long one)."""
+    widths = [text_width(text, size, True) for text in texts]
+    if sum(widths) + extra * len(texts) <= room:
+        return list(texts)
+    cap = max(widths, default=0)
+    while cap > 0 and sum(min(w, cap) for w in widths) + extra * len(texts) > room:
+        cap -= 4
+    return [fit_text(text, size, max(cap, 0), True) for text in texts]
 
 
 # ----------------------------------------------------------------- the board's seat pill

@@ -27,7 +27,8 @@ from typing import Final
 
 from PIL import Image
 
-from bot.engines.core import format_points, plural
+from bot.engines.core import format_points
+from bot.i18n import N_, t, tn
 from renderers.common import (
     DEFAULT_THEME,
     RGB,
@@ -96,7 +97,9 @@ _HEAD_FLOOR: Final = 56
 """A cut tie-break head keeps at least this much of itself."""
 _DASH_W: Final = 16
 """The bar drawn for a missing tie-break (half an em, like an en dash)."""
-_DROPPED: Final = "(dropped)"
+_DROPPED: Final = N_("(dropped)")
+_NAME_KEPT: Final = 48
+"""A dropped player's name keeps at least this much beside its tag."""
 _DASHES: Final = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
 """Dashes the built-in font lacks, drawn as hyphens (``"Artaban — #3"``)."""
 
@@ -232,19 +235,26 @@ def _name_room(columns: Sequence[_Column]) -> int:
     return WIDTH - _MARGIN - used - _NAME_LEFT
 
 
-def _layout(rows: Sequence[StandingRow], tiebreak_names: Sequence[str]) -> _Layout:
+def _layout(
+    rows: Sequence[StandingRow], tiebreak_names: Sequence[str], lang: str = "en"
+) -> _Layout:
     """Numeric columns as wide as they need (heads broken over two lines,
-    then cut, while the names are short of room); the name takes the rest."""
-    points = _Column(("Points",), max((_points_width(r.points) for r in rows), default=0))
+    then cut, while the names are short of room); the name takes the rest.
+    Heads in ``lang`` (``tiebreak_names`` come in it already)."""
+    points_w = max((_points_width(r.points) for r in rows), default=0)
+    points = _Column((t(lang, "Points"),), points_w)
     tiebreaks: list[_Column] = []
     for k, name in enumerate(tiebreak_names):
         widths = [
             _DASH_W if text is None else text_width(text, _BODY)
             for text in (_format_tiebreak(r.tiebreaks[k]) for r in rows)
         ]
-        tiebreaks.append(_Column((_drawable(name) or "Tie-break",), max(widths, default=0), True))
-    games = _Column(("Games",), max((text_width(str(r.games), _BODY) for r in rows), default=0))
-    byes = _Column(("Byes",), max((text_width(str(r.byes), _BODY) for r in rows), default=0))
+        head = _drawable(name) or t(lang, "Tie-break")
+        tiebreaks.append(_Column((head,), max(widths, default=0), True))
+    games_w = max((text_width(str(r.games), _BODY) for r in rows), default=0)
+    games = _Column((t(lang, "Games"),), games_w)
+    byes_w = max((text_width(str(r.byes), _BODY) for r in rows), default=0)
+    byes = _Column((t(lang, "Byes"),), byes_w)
     columns = [points, *tiebreaks, games, byes]
 
     # Break the widest tie-break heads first, while the names want room.
@@ -272,7 +282,7 @@ def _layout(rows: Sequence[StandingRow], tiebreak_names: Sequence[str]) -> _Layo
     rights.reverse()
     heads = [
         ColumnHead(_RANK_RIGHT, ("#",)),
-        ColumnHead(_NAME_LEFT, ("Player",), align="l"),
+        ColumnHead(_NAME_LEFT, (t(lang, "Player"),), align="l"),
     ]
     heads += [
         ColumnHead(x, col.lines, max_width=col.cap) for x, col in zip(rights, columns, strict=True)
@@ -293,34 +303,38 @@ def _layout(rows: Sequence[StandingRow], tiebreak_names: Sequence[str]) -> _Layo
 
 
 def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> int:
-    t = c.theme
+    th = c.theme
     if stripe:
         table_stripe(c, y)
     mid = y + _ROW_H // 2
-    ink = t.muted if row.dropped else t.ink
+    ink = th.muted if row.dropped else th.ink
     rank_badge(c, _RANK_RIGHT, mid, row.rank, dim=row.dropped)
 
     room = layout.name_right - _NAME_LEFT
     # Only a name with nothing drawable at all (emoji with no emoji font,
     # controls) reads "Player"; any script a font has is drawn.
-    name = _drawable(row.name) or "Player"
+    name = _drawable(row.name) or t(c.lang, "Player")
     bold = row.rank <= 3 and not row.dropped
     if row.dropped:
-        tag = text_width(_DROPPED, _SMALL)
+        dropped = t(c.lang, _DROPPED)
+        tag = text_width(dropped, _SMALL)
+        # The name keeps a little of itself where a longer tag (another
+        # language) would leave it none; the tag is cut instead.
+        keep = min(text_width(name, _BODY), _NAME_KEPT)
         box = c.text(
             (_NAME_LEFT, mid),
             name,
             size=_BODY,
             fill=ink,
             anchor="lm",
-            max_width=max(0, room - tag - 10),
+            max_width=max(keep, room - tag - 10),
         )
         left = box[2] + 10 if box[2] > _NAME_LEFT else _NAME_LEFT
         c.text(
             (left, mid),
-            _DROPPED,
+            dropped,
             size=_SMALL,
-            fill=t.muted,
+            fill=th.muted,
             anchor="lm",
             max_width=layout.name_right - left,
         )
@@ -333,7 +347,7 @@ def _row(c: Canvas, row: StandingRow, layout: _Layout, y: int, stripe: bool) -> 
     for right, value in zip(layout.tiebreak_rights, row.tiebreaks, strict=True):
         text = _format_tiebreak(value)
         if text is None:
-            _draw_dash(c, right, mid, t.muted)
+            _draw_dash(c, right, mid, th.muted)
         else:
             c.text((right, mid), text, size=_BODY, fill=ink, anchor="rm")
     c.text((layout.games_right, mid), str(row.games), size=_BODY, fill=ink, anchor="rm")
@@ -348,9 +362,12 @@ def render_standings(
     subtitle: str,
     tiebreak_names: Sequence[str],
     theme: Theme = DEFAULT_THEME,
+    lang: str = "en",
 ) -> Image.Image:
     """The standings ``title`` (e.g. ``"Artaban — tournament #3"``) under
-    ``subtitle`` (``"Swiss, after round 2 of 3"``), ``rows`` in order.
+    ``subtitle`` (``"Swiss, after round 2 of 3"``), ``rows`` in order; the
+    table's own words in ``lang`` (the title, subtitle and tie-break names
+    come in it already).
 
     At most :data:`MAX_ROWS` rows are drawn, the rest counted in a footnote;
     no rows: a short note.  Every row has one tie-break per name in
@@ -366,20 +383,20 @@ def render_standings(
             )
     shown = list(rows[:MAX_ROWS])
     hidden = len(rows) - len(shown)
-    layout = _layout(shown, tiebreak_names)
+    layout = _layout(shown, tiebreak_names, lang)
 
     title_h = TABLE_TITLE_H + TABLE_SUBTITLE_H
     body = len(shown) * _ROW_H if shown else TABLE_NOTE_H
     foot = TABLE_FOOT_H if hidden else _PAD
-    c = Canvas(WIDTH, title_h + 8 + layout.head_h + body + 8 + foot, theme)
+    c = Canvas(WIDTH, title_h + 8 + layout.head_h + body + 8 + foot, theme, lang=lang)
 
     count = len(rows)
-    players = plural(count, "player")
+    players = tn(lang, "{n} player", "{n} players", count)
     y = table_title(
         c,
-        kicker="STANDINGS",
+        kicker=t(lang, "STANDINGS"),
         title=title.translate(_DASHES),
-        fallback="Tournament",
+        fallback=t(lang, "Tournament"),
         note=players,
         subtitle=subtitle.translate(_DASHES),
     )
@@ -388,9 +405,10 @@ def render_standings(
         for i, row in enumerate(shown):
             y = _row(c, row, layout, y, i % 2 == 1)
     else:
-        y = table_note(c, y, "No results yet")
+        y = table_note(c, y, t(lang, "No results yet"))
     if hidden:
-        y = table_footnote(c, y + 8, f"\u2026and {hidden} more (see the text table)")
+        more = t(lang, "\u2026and {n} more (see the text table)", n=hidden)
+        y = table_footnote(c, y + 8, more)
     else:
         y += 8 + _PAD
     return c.crop(y)

@@ -117,7 +117,13 @@ TESTS = Path(__file__).resolve().parent
 #: The harness that feeds interactions through discord.py's real dispatch,
 #: and the helpers that play through it.
 DISPATCH_HELPERS = frozenset(
-    {"tests.discord_harness", "tests.bot.driver", "tests.bot.menu_player", "tests.bot.week"}
+    {
+        "tests.discord_harness",
+        "tests.bot.driver",
+        "tests.bot.menu_player",
+        "tests.bot.week",
+        "tests.i18n.whole_games",
+    }
 )
 
 #: The slow lane: whole games through dispatch, weeks of a server, long
@@ -135,6 +141,7 @@ SLOW = frozenset(
         # The demo's seeded games, drawn (a module fixture plays them).
         "bot/test_demo.py",
         # Whole games through dispatch.
+        "i18n/test_whole_games.py",
         "bot/test_menus_stay_usable.py::test_whole_game_from_menus_already_sent",
         "bot/test_discord_sangram.py::test_whole_sangram_game",
         "bot/test_discord_artaban.py::test_whole_artaban_game",
@@ -143,6 +150,8 @@ SLOW = frozenset(
         "bot/test_discord_kauda_baji.py::test_whole_2_player_game",
         "bot/test_discord_kauda_baji.py::test_whole_4_player_game",
         "bot/test_discord_mahabharata.py::test_full_game_through_dispatch",
+        "bot/test_discord_alt_text.py::test_every_image_of_a_whole_game_is_described_in_its"
+        "_messages_language",
         "bot/test_discord_bots.py::test_one_person_plays_a_whole_game_against_the_automatic_players",
         "bot/test_discord_bots.py::test_a_whole_game_against_two_hard_automatic_players",
         "bot/test_discord_async_play.py::test_four_players_play_on_after_a_resignation_and_a_forfeit",
@@ -158,6 +167,8 @@ SLOW = frozenset(
         "bot/test_director.py::test_an_eight_player_elimination_and_a_restart_mid_round",
         # Whole games through the service: every game, twins, restarts, PostgreSQL.
         "bot/test_public_artefacts.py::test_public_artefacts_ignore_hidden_information",
+        "bot/test_public_artefacts.py::test_board_descriptions_ignore_hidden_information",
+        "i18n/test_alt_text.py::test_twins_read_the_same_in_public_and_differently_in_private",
         "bot/test_service.py::test_restart_mid_game_finishes_identically",
         "bot/test_service_on_postgres.py::test_every_game_plays_the_same_on_postgresql_as_on_sqlite",
         # The tools run whole: the bench's replays and JSON, the demo's every move.

@@ -260,6 +260,19 @@ class Sent:
     interaction_id: int | None = None
     raw: JSON = field(default_factory=dict)
 
+    @property
+    def descriptions(self) -> dict[str, str | None]:
+        """Each file's description (its alt text), by filename, as this call
+        sent it (``None``: sent without one)."""
+        listed = {
+            int(a["id"]): a
+            for a in self.raw.get("attachments") or []
+            if "url" not in a and str(a.get("id", "")).isdigit()
+        }
+        return {
+            name: (listed.get(i) or {}).get("description") for i, (name, _) in enumerate(self.files)
+        }
+
     def __repr__(self) -> str:  # short, readable in assertion diffs
         bits = [self.route, f"msg={self.message_id}", f"ch={self.channel_id}"]
         if self.type is not None:
@@ -1894,7 +1907,9 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ messages
 
-    def _new_attachment(self, filename: str, raw: bytes, channel_id: int) -> JSON:
+    def _new_attachment(
+        self, filename: str, raw: bytes, channel_id: int, description: str | None = None
+    ) -> JSON:
         aid = self.world.snowflake()
         url = f"https://cdn.discordapp.com/attachments/{channel_id}/{aid}/{filename}"
         self.world.cdn[url] = raw
@@ -1914,6 +1929,7 @@ class FakeDiscord:
             "url": url,
             "proxy_url": url.replace("cdn.discordapp.com", "media.discordapp.net"),
             "content_type": content_type,
+            **({"description": description} if description is not None else {}),
         }
 
     def _attachments(
@@ -1945,7 +1961,9 @@ class FakeDiscord:
                 raise _invalid_form([f"attachment id {index} refers to no uploaded file"])
             used.add(index)
             name = entry.get("filename") or files[index][0]
-            result.append(self._new_attachment(name, files[index][1], channel_id))
+            result.append(
+                self._new_attachment(name, files[index][1], channel_id, entry.get("description"))
+            )
         for index, (name, raw) in enumerate(files):
             if index not in used:
                 result.append(self._new_attachment(name, raw, channel_id))

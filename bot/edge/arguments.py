@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.engines import get_engine
 from bot.engines.core import GameError
+from bot.i18n import DEFAULT, N_, Msg, t
 from bot.service import Player
 
 if TYPE_CHECKING:
@@ -31,8 +32,15 @@ if TYPE_CHECKING:
 
 Choices = list[app_commands.Choice[int | float | str]]
 
-GAME_NUMBER = "Game number (only needed when you are in several games)"
+GAME_NUMBER = N_("Game number (only needed when you are in several games)")
 """The description of an optional ``game:`` that defaults to the caller's game here."""
+
+FROM_ITS_SERVER = {
+    "Follow": N_("Follow a game from its server (where its board is posted)."),
+    "Replay": N_("Replay a game from its server (where its board is posted)."),
+    "Review": N_("Review a game from its server (where its board is posted)."),
+}
+"""What :func:`game_here` says outside a server, for each thing a member does."""
 
 
 def player_of(itx: discord.Interaction[Any]) -> Player:
@@ -64,10 +72,15 @@ async def game_here(
 ) -> GameRecord:
     """A game of this server whose channel the member may see."""
     if itx.guild_id is None:
-        raise GameError(f"{doing} a game from its server (where its board is posted).")
+        said = FROM_ITS_SERVER.get(doing)
+        raise GameError(
+            Msg(said)
+            if said is not None
+            else f"{doing} a game from its server (where its board is posted)."
+        )
     record = await store.get_game(game_id)
     if record is None or record.guild_id != itx.guild_id:
-        raise GameError(f"There is no game #{game_id} on this server.")
+        raise GameError(Msg("There is no game #{game_id} on this server.", game_id=game_id))
     guild, member = itx.guild, itx.user
     if guild is not None and isinstance(member, discord.Member):
         # A follower gets the channel's view by DM: never of a channel
@@ -75,8 +88,40 @@ async def game_here(
         place = guild.get_channel_or_thread(record.thread_id or record.channel_id)
         place = place or guild.get_channel(record.channel_id)
         if place is not None and not place.permissions_for(member).read_messages:
-            raise GameError(f"Game #{game_id} is played in a channel you can't see.")
+            raise GameError(
+                Msg("Game #{game_id} is played in a channel you can't see.", game_id=game_id)
+            )
     return record
+
+
+STATUS_WORDS = {
+    "lobby": N_("lobby"),
+    "active": N_("active"),
+    "finished": N_("finished"),
+    "abandoned": N_("abandoned"),
+}
+"""A game's status as its suggestion names it."""
+
+
+def game_choice_name(record: GameRecord, lang: str = DEFAULT) -> str:
+    """A game as Discord suggests it: ``#12 Artaban (active)``."""
+    status = STATUS_WORDS.get(record.status)
+    return t(
+        lang,
+        "#{game_id} {title} ({status})",
+        game_id=record.id,
+        title=t(lang, get_engine(record.engine).title),
+        status=t(lang, status) if status is not None else record.status,
+    )[:100]
+
+
+async def _language(itx: discord.Interaction[Any]) -> str:
+    """The reader's language, for suggestions (English if it cannot be told)."""
+    languages = getattr(itx.client, "languages", None)
+    if languages is None:
+        return DEFAULT
+    lang: str = await languages.for_reader(itx)
+    return lang
 
 
 def _store(itx: discord.Interaction[Any]) -> GameStore:
@@ -90,8 +135,9 @@ async def channel_game_choices(
     """This channel's games with one of ``statuses``, newest first, whose
     number holds what was typed."""
     records = await _store(itx).games_in_channel(itx.channel_id or 0, statuses=statuses)
+    lang = await _language(itx)
     choices: Choices = [
-        app_commands.Choice(name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id)
+        app_commands.Choice(name=game_choice_name(r, lang), value=r.id)
         for r in reversed(records)
         if current.strip("#") in str(r.id)
     ]
@@ -119,10 +165,9 @@ class MyGame(GameNumber):
         current = str(value)
         records = await _store(itx).games_of_user(itx.user.id)
         here = [r for r in records if r.channel_id == itx.channel_id] or records
+        lang = await _language(itx)
         choices: Choices = [
-            app_commands.Choice(
-                name=f"#{r.id} {get_engine(r.engine).title} ({r.status})", value=r.id
-            )
+            app_commands.Choice(name=game_choice_name(r, lang), value=r.id)
             for r in here
             if current.strip("#") in str(r.id)
         ]

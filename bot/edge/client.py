@@ -45,7 +45,7 @@ from bot.edge.play.cog import GameCog
 from bot.edge.play.games import MyGames
 from bot.edge.play.moves import BoardComponents, Play
 from bot.edge.ports import Edge
-from bot.edge.refusals import SOMETHING_WENT_WRONG
+from bot.edge.refusals import SOMETHING_WENT_WRONG, reader_language
 from bot.edge.replies import reply
 from bot.edge.seats import seats as seats_items
 from bot.edge.seats import takebacks as takebacks_items
@@ -55,8 +55,10 @@ from bot.edge.settings.cog import ChaupalCog
 from bot.edge.tournament import entries as entries_items
 from bot.edge.tournament.cog import TournamentCog
 from bot.edge.tournament.desk import TournamentDesk
+from bot.edge.translator import CatalogTranslator
 from bot.engines import ENGINES
 from bot.engines.core import excerpt
+from bot.i18n import DEFAULT, N_, t
 from bot.rendering import RenderPool
 from bot.scheduler import Scheduler
 from bot.service import GameService, LiveGame
@@ -96,11 +98,21 @@ discord.VoiceClient.warn_dave = False
 
 
 OPTION_KINDS: dict[discord.AppCommandOptionType, str] = {
-    discord.AppCommandOptionType.channel: "channel",
-    discord.AppCommandOptionType.user: "member",
-    discord.AppCommandOptionType.role: "role",
-    discord.AppCommandOptionType.mentionable: "member or role",
-    discord.AppCommandOptionType.attachment: "attachment",
+    discord.AppCommandOptionType.channel: N_(
+        "That channel is not one I can use here: pick one from this server."
+    ),
+    discord.AppCommandOptionType.user: N_(
+        "That member is not one I can use here: pick one from this server."
+    ),
+    discord.AppCommandOptionType.role: N_(
+        "That role is not one I can use here: pick one from this server."
+    ),
+    discord.AppCommandOptionType.mentionable: N_(
+        "That member or role is not one I can use here: pick one from this server."
+    ),
+    discord.AppCommandOptionType.attachment: N_(
+        "That attachment is not one I can use here: pick one from this server."
+    ),
 }
 """Options whose value is a Discord object: named by kind, never quoted."""
 
@@ -114,38 +126,44 @@ REFUSALS = (
 a traceback)."""
 
 
-def failure_sentence(error: app_commands.AppCommandError) -> str:
+def failure_sentence(error: app_commands.AppCommandError, lang: str = DEFAULT) -> str:
     """What a player reads when a command fails before (or outside) its own
     refusals: short, and never the exception's text, which may quote stored
     state; what the player typed is quoted only through :func:`excerpt`."""
     if isinstance(error, app_commands.TransformerError):
         kind = OPTION_KINDS.get(error.type)
         if kind is not None:
-            return f"That {kind} is not one I can use here: pick one from this server."
-        return (
-            f"{excerpt(error.value)} is not one of this command's choices: "
-            "pick one from the list Discord offers."
+            return t(lang, kind)
+        return t(
+            lang,
+            "{typed} is not one of this command's choices: pick one from the list Discord offers.",
+            typed=excerpt(error.value),
         )
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server, not in direct messages."
+        return t(lang, "This command works in a server, not in direct messages.")
     if isinstance(error, app_commands.BotMissingPermissions):
         missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"I need a permission I don't have here: {missing}."
+        return t(lang, "I need a permission I don't have here: {missing}.", missing=missing)
     if isinstance(
         error,
         app_commands.MissingPermissions | app_commands.MissingRole | app_commands.MissingAnyRole,
     ):
-        return "You don't have the permission this command needs here."
+        return t(lang, "You don't have the permission this command needs here.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Not so fast: try again in {max(1, round(error.retry_after))} s."
-    if isinstance(error, app_commands.CheckFailure):
-        return "You can't use this command here."
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return (
-            "Discord showed you an older form of this command; it is being updated. "
-            "Try again in a minute."
+        return t(
+            lang,
+            "Not so fast: try again in {seconds} s.",
+            seconds=max(1, round(error.retry_after)),
         )
-    return SOMETHING_WENT_WRONG
+    if isinstance(error, app_commands.CheckFailure):
+        return t(lang, "You can't use this command here.")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return t(
+            lang,
+            "Discord showed you an older form of this command; it is being updated. "
+            "Try again in a minute.",
+        )
+    return t(lang, SOMETHING_WENT_WRONG)
 
 
 class ChaupalTree(app_commands.CommandTree["ChaupalBot"]):
@@ -171,8 +189,9 @@ class ChaupalTree(app_commands.CommandTree["ChaupalBot"]):
             log.info("/%s by %d refused: %s", name, user, type(error).__name__)
         if interaction.type is discord.InteractionType.autocomplete:
             return  # suggestions cannot carry a message
+        lang = await reader_language(interaction)
         try:
-            await reply(interaction, failure_sentence(error))
+            await reply(interaction, failure_sentence(error, lang))
         except discord.HTTPException as exc:
             log.warning("/%s: the failure could not be answered (%s)", name, exc.status)
 
@@ -268,6 +287,8 @@ class ChaupalBot(commands.AutoShardedBot):
         # interaction reports are remembered for the DMs sent without one.
         self.languages = Languages(self.service.player_settings, self.server_settings, self.clock)
         self.add_listener(self.languages.seen, "on_interaction")
+        # The commands' descriptions and choices in each language (their names stay English).
+        await self.tree.set_translator(CatalogTranslator())
         self.components = BoardComponents(self.service)
         self.delivery = Delivery(self)
         self.keeper = Keeper(self, self.delivery)

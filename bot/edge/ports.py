@@ -25,6 +25,7 @@ import discord
 
 if TYPE_CHECKING:
     from bot.director import TournamentDirector
+    from bot.edge.languages import Languages
     from bot.engines.core import Seat
     from bot.live import LiveGame
     from bot.rendering import RenderPool
@@ -62,9 +63,13 @@ class Components(Protocol):
     """What delivery puts under its posts: a board's buttons and menus, and
     a seat's private menu (``bot.edge.play.moves.BoardComponents``)."""
 
-    def board_view(self, game: LiveGame, *, rematch: bool = True) -> discord.ui.View | None: ...
+    def board_view(
+        self, game: LiveGame, *, rematch: bool = True, lang: str = "en"
+    ) -> discord.ui.View | None: ...
 
-    def private_view(self, game: LiveGame, seat: Seat) -> discord.ui.View | None: ...
+    def private_view(
+        self, game: LiveGame, seat: Seat, *, lang: str = "en"
+    ) -> discord.ui.View | None: ...
 
 
 class Edge(Discord, Protocol):
@@ -93,3 +98,5 @@ class Edge(Discord, Protocol):
     def desk(self) -> Headings: ...
     @property
     def components(self) -> Components: ...
+    @property
+    def languages(self) -> Languages: ...

@@ -17,14 +17,36 @@ import discord
 
 from bot.edge.replies import reply
 from bot.engines.core import GameError
+from bot.i18n import DEFAULT, N_, localize, t
 from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
-SOMETHING_WENT_WRONG = "Something went wrong on my side; nothing was changed. Please try again."
+SOMETHING_WENT_WRONG = N_("Something went wrong on my side; nothing was changed. Please try again.")
 
 P = ParamSpec("P")
 S = TypeVar("S")
+
+
+def said(exc: Exception) -> str:
+    """A refusal's sentence: its message (:class:`~bot.i18n.Msg`, which the
+    catalog translates) when it was raised with one, else its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, str) else str(exc)
+
+
+async def reader_language(itx: discord.Interaction[Any]) -> str:
+    """The language ``itx``'s user reads (English if it cannot be told:
+    a refusal must never fail for it)."""
+    languages = getattr(itx.client, "languages", None)
+    if languages is None:
+        return DEFAULT
+    try:
+        lang: str = await languages.for_reader(itx)
+    except Exception:
+        log.warning("the reader's language could not be read", exc_info=True)
+        return DEFAULT
+    return lang
 
 
 async def refuse(itx: discord.Interaction[Any], exc: Exception) -> None:
@@ -32,11 +54,12 @@ async def refuse(itx: discord.Interaction[Any], exc: Exception) -> None:
     or storage's refusal says its own sentence; anything else is a bug,
     logged with its traceback and answered with a sentence that quotes
     nothing."""
+    lang = await reader_language(itx)
     if isinstance(exc, GameError | StorageError):
-        message = str(exc)
+        message = localize(said(exc), lang)
     else:
         log.exception("unexpected error while handling an interaction", exc_info=exc)
-        message = SOMETHING_WENT_WRONG
+        message = t(lang, SOMETHING_WENT_WRONG)
     try:
         await reply(itx, message)
     except discord.HTTPException:

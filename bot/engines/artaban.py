@@ -166,9 +166,11 @@ from bot.engines.core import (
     InvalidAction,
     Seat,
     excerpt,
+    joined,
     seat_tag,
     whole_number,
 )
+from bot.engines.messages import Msg
 
 # --------------------------------------------------------------------------
 # Text
@@ -304,7 +306,7 @@ class ArtabanEngine(ArtabanRules):
         raw = text.strip().lower()
         compact = "".join(ch for ch in raw if not ch.isspace() and ch not in "-_,")
         if not compact:
-            raise InvalidAction(f"Type a move. {_help(state)}")
+            raise InvalidAction(Msg("Type a move. {help}", help=_help(state)))
         word = _WORDS.get(compact)
         if word is not None:
             return word
@@ -335,13 +337,17 @@ class ArtabanEngine(ArtabanRules):
             if m.group(3) is not None:
                 return DealValue(who, FILES.index(m.group(3)), self._value(m.group(4)))
             return DealLeader(who, FILES.index(m.group(5)))
-        raise InvalidAction(f"I don't understand {excerpt(text)}. {_help(state)}")
+        raise InvalidAction(
+            Msg("I don't understand {text}. {help}", text=excerpt(text), help=_help(state))
+        )
 
     @staticmethod
     def _value(digit: str) -> int:
         v = whole_number(digit, max_digits=1)
         if v is None or not 1 <= v <= 6:
-            raise InvalidAction(f"A die's top value is 1 to 6, not {excerpt(digit)}.")
+            raise InvalidAction(
+                Msg("A die's top value is 1 to 6, not {text}.", text=excerpt(digit))
+            )
         return v
 
     def describe(self, state: ArtabanState, seat: Seat, action: ArtabanAction) -> str:
@@ -376,7 +382,7 @@ class ArtabanEngine(ArtabanRules):
                 return f"p{s} set {FILES[f]} {v}"
             case DealLeader(s, f):
                 return f"p{s} leader {FILES[f]}"
-        raise InvalidAction(f"Not an Artaban action: {action!r}")
+        raise InvalidAction(Msg("Not an Artaban action: {action}", action=repr(action)))
 
     def menu_words(self, state: ArtabanState, seat: Seat, text: str) -> tuple[str, ...]:
         """How an action's text splits into menu levels: a die's moves group
@@ -391,8 +397,9 @@ class ArtabanEngine(ArtabanRules):
         code = state.board[sq] if 0 <= sq < 64 else 0
         if not code:
             return square_name(sq) if 0 <= sq < 64 else "?"
-        lead = " (Leader)" if _LEADER[code] else ""
-        return f"{square_name(sq)}: {_TOP[code]}{lead}"
+        if _LEADER[code]:
+            return Msg("{square}: {top} (Leader)", square=square_name(sq), top=_TOP[code])
+        return f"{square_name(sq)}: {_TOP[code]}"
 
     def choice_label(self, state: ArtabanState, seat: Seat, prefix: str) -> str:
         """Menu text for the moves of one die: ``c2: 5 (Leader)``."""
@@ -414,9 +421,13 @@ class ArtabanEngine(ArtabanRules):
                 if not code or dst < 0:
                     return ""
                 new = _TIPPED[d][code]
-                return (
-                    f"Tip {square_name(sq)} {_DIRECTION_WORD[d]} to {square_name(dst)} "
-                    f"(top {_TOP[code]} -> {_TOP[new]})"
+                return Msg(
+                    "Tip {square} {direction} to {target} (top {top} -> {new_top})",
+                    square=square_name(sq),
+                    direction=_DIRECTION_WORD[d],
+                    target=square_name(dst),
+                    top=_TOP[code],
+                    new_top=_TOP[new],
                 )
             case Turn(sq, d):
                 code = board[sq]
@@ -424,57 +435,89 @@ class ArtabanEngine(ArtabanRules):
                     return ""
                 _, _, top, front = _decode(code)
                 _, _, _, new_front = _decode(_TURNED[d][code])
-                return (
-                    f"Turn {square_name(sq)} {_DIRECTION_WORD[d]} in place "
-                    f"(top stays {top}, front {front} -> {new_front})"
+                return Msg(
+                    "Turn {square} {direction} in place (top stays {top}, front {front} -> "
+                    "{new_front})",
+                    square=square_name(sq),
+                    direction=_DIRECTION_WORD[d],
+                    top=top,
+                    front=front,
+                    new_front=new_front,
                 )
             case Capture(frm, to):
                 a, b = board[frm], board[to]
                 if not a or not b:
                     return ""
-                who = "Leader" if _LEADER[a] else "die"
-                return (
-                    f"{square_name(frm)} {who} ({_TOP[a]}) captures the "
-                    f"{_TOP[b]} on {square_name(to)}"
+                if _LEADER[a]:
+                    return Msg(
+                        "{square} Leader ({top}) captures the {value} on {target}",
+                        square=square_name(frm),
+                        top=_TOP[a],
+                        value=_TOP[b],
+                        target=square_name(to),
+                    )
+                return Msg(
+                    "{square} die ({top}) captures the {value} on {target}",
+                    square=square_name(frm),
+                    top=_TOP[a],
+                    value=_TOP[b],
+                    target=square_name(to),
                 )
             case Sacrifice(frm, to):
                 a, b = board[frm], board[to]
                 if not a or not b:
                     return ""
-                return (
-                    f"Sacrifice {square_name(frm)} ({_TOP[a]}) against the "
-                    f"{_TOP[b]} on {square_name(to)}"
+                return Msg(
+                    "Sacrifice {square} ({top}) against the {value} on {target}",
+                    square=square_name(frm),
+                    top=_TOP[a],
+                    value=_TOP[b],
+                    target=square_name(to),
                 )
             case OfferDraw():
-                return "Offer a draw (then make your move)"
+                return Msg("Offer a draw (then make your move)")
             case AcceptDraw():
-                return "Accept the draw: the game ends drawn"
+                return Msg("Accept the draw: the game ends drawn")
             case DeclineDraw():
-                return "Decline the draw (then make your move)"
+                return Msg("Decline the draw (then make your move)")
             case SetValue(f, v):
-                return f"File {FILES[f]}: top value {v}"
+                return Msg("File {file}: top value {value}", file=FILES[f], value=v)
             case SetLeader(f):
                 done = state.values[seat] if seat in (0, 1) else ()
-                note = f" (top {done[f]})" if f < len(done) else ""
-                return f"Leader on file {FILES[f]}{note}"
+                if f < len(done):
+                    return Msg("Leader on file {file} (top {top})", file=FILES[f], top=done[f])
+                return Msg("Leader on file {file}", file=FILES[f])
             case SetupRandom():
-                return "Random arrangement, committed at once"
+                return Msg("Random arrangement, committed at once")
             case SetupReset():
-                return "Start the set-up again"
+                return Msg("Start the set-up again")
             case Commit():
                 if seat not in (0, 1):
                     return ""
                 done = state.values[seat]
                 lead = state.leaders[seat]
                 if lead < 0:
-                    return "Commit your set-up"
-                return f"Commit: {' '.join(map(str, done))}, Leader on {FILES[lead]}"
+                    return Msg("Commit your set-up")
+                return Msg(
+                    "Commit: {values}, Leader on {file}",
+                    values=" ".join(map(str, done)),
+                    file=FILES[lead],
+                )
             case SetupAll(values, leader):
-                return f"Set up {' '.join(map(str, values))}, Leader on {FILES[leader]}"
+                return Msg(
+                    "Set up {values}, Leader on {file}",
+                    values=" ".join(map(str, values)),
+                    file=FILES[leader],
+                )
             case DealValue(s, f, v):
-                return f"{seat_tag(s)}, file {FILES[f]}: top value {v}"
+                return Msg(
+                    "{player}, file {file}: top value {value}",
+                    player=seat_tag(s),
+                    file=FILES[f],
+                    value=v,
+                )
             case DealLeader(s, f):
-                return f"{seat_tag(s)}: Leader on file {FILES[f]}"
+                return Msg("{player}: Leader on file {file}", player=seat_tag(s), file=FILES[f])
         return ""
 
     def narrate(
@@ -486,62 +529,114 @@ class ArtabanEngine(ArtabanRules):
         match action:
             case SetValue() | SetLeader() | SetupReset() | SetupAll():
                 # R7: nothing about the arrangement itself.
-                text = f"{who} is arranging their dice."
+                text = Msg("{player} is arranging their dice.", player=who)
             case SetupRandom():
-                text = f"{who} has committed a random set-up."
+                text = Msg("{player} has committed a random set-up.", player=who)
                 if before.committed[1 - seat]:
-                    text += (
-                        f" Then both set-ups are revealed: {seat_tag(0)} moves first, from "
-                        f"rank 2; {seat_tag(1)} from rank 7."
+                    text = joined(
+                        [
+                            text,
+                            Msg(
+                                "Then both set-ups are revealed: {p0} moves first, from "
+                                "rank 2; {p1} from rank 7."
+                            ),
+                        ],
+                        " ",
                     )
             case Commit():
-                text = f"{who} has committed their set-up."
+                text = Msg("{player} has committed their set-up.", player=who)
                 if after.phase == PLAY:
-                    text += (
-                        f" Both set-ups are revealed: {seat_tag(0)} moves first, from rank 2; "
-                        f"{seat_tag(1)} from rank 7."
+                    text = joined(
+                        [
+                            text,
+                            Msg(
+                                "Both set-ups are revealed: {p0} moves first, from rank 2; "
+                                "{p1} from rank 7."
+                            ),
+                        ],
+                        " ",
                     )
             case DealValue() | DealLeader():
                 text = ""
             case Tip(sq, d):
                 code = board[sq]
                 dst = _STEPS[seat][d][sq]
-                text = (
-                    f"{who} tipped {square_name(sq)} {_DIRECTION_WORD[d]} to {square_name(dst)} "
-                    f"(top {_TOP[code]} -> {_TOP[_TIPPED[d][code]]})."
+                text = Msg(
+                    "{player} tipped {square} {direction} to {target} (top {top} -> {new_top}).",
+                    player=who,
+                    square=square_name(sq),
+                    direction=_DIRECTION_WORD[d],
+                    target=square_name(dst),
+                    top=_TOP[code],
+                    new_top=_TOP[_TIPPED[d][code]],
                 )
             case Turn(sq, d):
-                text = f"{who} turned {square_name(sq)} {_DIRECTION_WORD[d]} in place."
-            case Capture(frm, to):
-                a, b = board[frm], board[to]
-                mine = "their Leader" if _LEADER[a] else "the"
-                lost = " Leader" if _LEADER[b] else ""
-                text = (
-                    f"{who} captured the {_TOP[b]}{lost} on {square_name(to)} with {mine} "
-                    f"{_TOP[a]} from {square_name(frm)}."
+                text = Msg(
+                    "{player} turned {square} {direction} in place.",
+                    player=who,
+                    square=square_name(sq),
+                    direction=_DIRECTION_WORD[d],
                 )
+            case Capture(frm, to):
+                text = self._capture_text(who, board, frm, to)
             case Sacrifice(frm, to):
-                text = (
-                    f"{who} sacrificed the {_TOP[board[frm]]} on {square_name(frm)} against "
-                    f"the {_TOP[board[to]]} on {square_name(to)}."
+                text = Msg(
+                    "{player} sacrificed the {top} on {square} against the {value} on {target}.",
+                    player=who,
+                    top=_TOP[board[frm]],
+                    square=square_name(frm),
+                    value=_TOP[board[to]],
+                    target=square_name(to),
                 )
             case OfferDraw():
-                text = f"{who} offers a draw."
+                text = Msg("{player} offers a draw.", player=who)
             case AcceptDraw():
-                text = f"{who} accepted the draw."
+                text = Msg("{player} accepted the draw.", player=who)
             case DeclineDraw():
-                text = f"{who} declined the draw."
+                text = Msg("{player} declined the draw.", player=who)
         if (
             isinstance(action, _MOVES)
             and before.draw_offer is not None
             and before.draw_offer != seat
         ):
-            text += " The draw offer lapses."
+            text = joined([text, Msg("The draw offer lapses.")], " ")
         if after.phase == OVER and before.phase != OVER:
             outcome = self.outcome(after)
             if outcome is not None:
-                text = f"{text} Game over: {outcome.reason}".strip()
+                over = Msg("Game over: {reason}", reason=outcome.reason)
+                text = joined([text, over], " ") if text else over
         return text
+
+    @staticmethod
+    def _capture_text(who: str, board: tuple[int, ...], frm: int, to: int) -> str:
+        """``{p0} captured the 3 Leader on c4 with their Leader 5 from c3.``"""
+        a, b = board[frm], board[to]
+        args: dict[str, object] = {
+            "player": who,
+            "value": _TOP[b],
+            "target": square_name(to),
+            "top": _TOP[a],
+            "square": square_name(frm),
+        }
+        if _LEADER[a] and _LEADER[b]:
+            return Msg(
+                "{player} captured the {value} Leader on {target} with their Leader "
+                "{top} from {square}.",
+                **args,
+            )
+        if _LEADER[a]:
+            return Msg(
+                "{player} captured the {value} on {target} with their Leader {top} from {square}.",
+                **args,
+            )
+        if _LEADER[b]:
+            return Msg(
+                "{player} captured the {value} Leader on {target} with the {top} from {square}.",
+                **args,
+            )
+        return Msg(
+            "{player} captured the {value} on {target} with the {top} from {square}.", **args
+        )
 
     def private_to(self, before: ArtabanState, seat: Seat, action: ArtabanAction) -> Seat | None:
         # R7: a set-up stays with its owner until both have committed,

@@ -10,6 +10,7 @@ from typing import Any, Final
 from bot.engines.core import (
     Seat,
 )
+from bot.engines.messages import Msg
 
 FILES: Final = "abcdefgh"
 NUM_FILES: Final = 8
@@ -36,7 +37,8 @@ FORWARD: Final = "^"
 LEFT: Final = "<"
 RIGHT: Final = ">"
 _DIRECTIONS: Final = (FORWARD, LEFT, RIGHT)
-_DIRECTION_WORD: Final = {FORWARD: "forward", LEFT: "left", RIGHT: "right"}
+_DIRECTION_WORD: Final = {FORWARD: Msg("forward"), LEFT: Msg("left"), RIGHT: Msg("right")}
+"""The directions' names in sentences (messages: translated inside them)."""
 
 # --------------------------------------------------------------------------
 # Dice (R1-R3)

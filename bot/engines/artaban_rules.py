@@ -95,15 +95,17 @@ from bot.engines.core import (
     Outcome,
     Seat,
     excerpt,
+    joined,
     seat_tag,
 )
+from bot.engines.messages import Msg
 
-_HELP_PLAY: Final = (
+_HELP_PLAY: Final = Msg(
     "Moves look like 'c2^' (tip forward), 'c2<' / 'c2>' (tip left / right), "
     "'c2@<' / 'c2@>' (turn), 'c2xc3' (capture), 'c2!c3' (sacrifice), "
     "'offer-draw', 'accept-draw' or 'decline-draw'."
 )
-_HELP_SETUP: Final = (
+_HELP_SETUP: Final = Msg(
     "Set up with 'set a 3', 'leader c', 'commit', 'setup random' or "
     "'setup 3 4 5 2 6 1 4 3 leader c'."
 )
@@ -138,7 +140,7 @@ class ArtabanRules:
     def __init__(self) -> None:
         self.options: Mapping[str, Option] = {
             "diagonal_captures": Option(
-                False, "R5: captures and sacrifices may also go to the two forward diagonals"
+                False, Msg("R5: captures and sacrifices may also go to the two forward diagonals")
             )
         }
 
@@ -146,15 +148,18 @@ class ArtabanRules:
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> ArtabanState:
         if num_players != 2:
-            raise InvalidOptions("Artaban is a game for exactly 2 players.")
+            raise InvalidOptions(Msg("Artaban is a game for exactly 2 players."))
         for key in options:
             if key not in self.options:
                 raise InvalidOptions(
-                    f"Artaban has no option {excerpt(key)} (options: diagonal_captures)."
+                    Msg(
+                        "Artaban has no option {name} (options: diagonal_captures).",
+                        name=excerpt(key),
+                    )
                 )
         diagonal = options.get("diagonal_captures", False)
         if not isinstance(diagonal, bool):
-            raise InvalidOptions("Option 'diagonal_captures' takes yes or no.")
+            raise InvalidOptions(Msg("Option 'diagonal_captures' takes yes or no."))
         return ArtabanState(
             phase=SETUP,
             diagonal=diagonal,
@@ -245,7 +250,7 @@ class ArtabanRules:
         phase = state.phase
         if phase == PLAY:
             if seat != state.to_play:
-                raise NotYourTurn("It is not your turn: your opponent is to move.")
+                raise NotYourTurn(Msg("It is not your turn: your opponent is to move."))
             # The hot path of every game (issue 19), inline: tips and turns.
             if type(action) is Tip:
                 sq = action.square
@@ -298,16 +303,16 @@ class ArtabanRules:
                 self._refuse_turn(state, seat, action)
             return self._apply_play(state, seat, action)
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Msg("The game is over."))
         if seat not in self.to_move(state):
             if seat not in (0, 1, CHANCE):
-                raise NotYourTurn(f"There is no seat {seat} in Artaban.")
+                raise NotYourTurn(Msg("There is no seat {seat} in Artaban.", seat=seat))
             if state.dealing is not None:
-                raise NotYourTurn("It is not your turn: a random set-up is being dealt.")
+                raise NotYourTurn(Msg("It is not your turn: a random set-up is being dealt."))
             if seat == CHANCE:
-                raise NotYourTurn("Nothing is being dealt now: the players are setting up.")
+                raise NotYourTurn(Msg("Nothing is being dealt now: the players are setting up."))
             raise NotYourTurn(
-                "You have committed your set-up; waiting for your opponent to commit theirs."
+                Msg("You have committed your set-up; waiting for your opponent to commit theirs.")
             )
         if seat == CHANCE:
             return self._apply_deal(state, action)
@@ -319,33 +324,43 @@ class ArtabanRules:
         done = state.values[seat]
         if isinstance(action, SetValue):
             if len(done) >= NUM_FILES:
-                raise IllegalAction("All eight values are set: choose the Leader's file.")
+                raise IllegalAction(Msg("All eight values are set: choose the Leader's file."))
             if action.file != len(done):
                 raise IllegalAction(
-                    f"Files are set in order: the next one is file {FILES[len(done)]}."
+                    Msg(
+                        "Files are set in order: the next one is file {file}.",
+                        file=FILES[len(done)],
+                    )
                 )
             allowed = [v for v, _ in value_odds(done)]
             if action.value not in allowed:
                 raise IllegalAction(
-                    f"File {FILES[action.file]} can take "
-                    f"{', '.join(map(str, allowed))} so that the total can still be 28."
+                    Msg(
+                        "File {file} can take {values} so that the total can still be 28.",
+                        file=FILES[action.file],
+                        values=", ".join(map(str, allowed)),
+                    )
                 )
             return _replace(state, values=_set(state.values, seat, (*done, action.value)))
         if isinstance(action, SetLeader):
             if len(done) < NUM_FILES:
-                raise IllegalAction("Set all eight values before choosing the Leader's file.")
+                raise IllegalAction(Msg("Set all eight values before choosing the Leader's file."))
             if state.leaders[seat] >= 0:
-                raise IllegalAction("Your Leader's file is chosen: commit, or reset the set-up.")
+                raise IllegalAction(
+                    Msg("Your Leader's file is chosen: commit, or reset the set-up.")
+                )
             if not 0 <= action.file < NUM_FILES:
-                raise IllegalAction("The Leader goes on one of the files a to h.")
+                raise IllegalAction(Msg("The Leader goes on one of the files a to h."))
             return _replace(state, leaders=_set(state.leaders, seat, action.file))
         if isinstance(action, SetupAll):
             if not _values_ok(action.values):
                 raise IllegalAction(
-                    "A set-up is eight top values from 1 to 6, for files a to h, summing to 28."
+                    Msg(
+                        "A set-up is eight top values from 1 to 6, for files a to h, summing to 28."
+                    )
                 )
             if not 0 <= action.leader < NUM_FILES:
-                raise IllegalAction("The Leader goes on one of the files a to h.")
+                raise IllegalAction(Msg("The Leader goes on one of the files a to h."))
             return _replace(
                 state,
                 values=_set(state.values, seat, action.values),
@@ -360,32 +375,34 @@ class ArtabanRules:
             )
         if isinstance(action, SetupReset):
             if not done:
-                raise IllegalAction("Nothing is set yet, so there is nothing to reset.")
+                raise IllegalAction(Msg("Nothing is set yet, so there is nothing to reset."))
             return _replace(
                 state, values=_set(state.values, seat, ()), leaders=_set(state.leaders, seat, -1)
             )
         if isinstance(action, Commit):
             if len(done) < NUM_FILES or state.leaders[seat] < 0:
                 raise IllegalAction(
-                    "Your set-up is not complete: set all eight values and the Leader's file."
+                    Msg("Your set-up is not complete: set all eight values and the Leader's file.")
                 )
             committed = _set(state.committed, seat, True)
             state = _replace(state, committed=committed)
             return self._reveal(state) if all(committed) else state
-        raise IllegalAction(f"The players are setting up their dice. {_HELP_SETUP}")
+        raise IllegalAction(Msg("The players are setting up their dice. {help}", help=_HELP_SETUP))
 
     def _apply_deal(self, state: ArtabanState, action: ArtabanAction) -> ArtabanState:
         seat = state.dealing
         assert seat is not None
         if not isinstance(action, DealValue | DealLeader) or action.seat != seat:
-            raise IllegalAction("A random set-up is being dealt: only its values can be dealt.")
+            raise IllegalAction(
+                Msg("A random set-up is being dealt: only its values can be dealt.")
+            )
         done = state.values[seat]
         if isinstance(action, DealValue):
             if action.file != len(done) or action.value not in _allowed_after(len(done), sum(done)):
-                raise IllegalAction("That value cannot be dealt to that file now.")
+                raise IllegalAction(Msg("That value cannot be dealt to that file now."))
             return _replace(state, values=_set(state.values, seat, (*done, action.value)))
         if len(done) < NUM_FILES or not 0 <= action.file < NUM_FILES:
-            raise IllegalAction("The Leader's file cannot be dealt now.")
+            raise IllegalAction(Msg("The Leader's file cannot be dealt now."))
         # R7: a random arrangement is asked for instead of committing one, so
         # it is committed as soon as it is dealt.
         committed = _set(state.committed, seat, True)
@@ -449,26 +466,35 @@ class ArtabanRules:
             self._own_die(state, seat, sq)
         d = action.direction
         if d not in _DIRECTIONS:
-            raise IllegalAction("A die tips forward (^), left (<) or right (>).")
+            raise IllegalAction(Msg("A die tips forward (^), left (<) or right (>)."))
         dst = _STEPS[seat][d][sq]
         if dst < 0:
             raise IllegalAction(
-                f"The die on {square_name(sq)} cannot tip {_DIRECTION_WORD[d]}: "
-                "that is off the board."
+                Msg(
+                    "The die on {square} cannot tip {direction}: that is off the board.",
+                    square=square_name(sq),
+                    direction=_DIRECTION_WORD[d],
+                )
             )
         if board[dst]:
             raise IllegalAction(
-                f"The die on {square_name(sq)} cannot tip onto {square_name(dst)}: "
-                "it is occupied (a capture is written like "
-                f"'{square_name(sq)}x{square_name(dst)}')."
+                Msg(
+                    "The die on {square} cannot tip onto {target}: "
+                    "it is occupied (a capture is written like '{capture}').",
+                    square=square_name(sq),
+                    target=square_name(dst),
+                    capture=square_name(sq) + "x" + square_name(dst),
+                )
             )
-        raise IllegalAction(f"The die on {square_name(sq)} cannot tip now.")  # never reached
+        raise IllegalAction(
+            Msg("The die on {square} cannot tip now.", square=square_name(sq))
+        )  # never reached
 
     def _refuse_turn(self, state: ArtabanState, seat: Seat, action: Turn) -> NoReturn:
         """Why ``apply`` refuses this turn."""
         if action.square not in state.movers[seat]:
             self._own_die(state, seat, action.square)
-        raise IllegalAction("A die turns left (@<) or right (@>).")
+        raise IllegalAction(Msg("A die turns left (@<) or right (@>)."))
 
     def _apply_play(self, state: ArtabanState, seat: Seat, action: ArtabanAction) -> ArtabanState:
         """Captures, sacrifices and draw offers (``apply`` does tips and turns)."""
@@ -481,30 +507,57 @@ class ArtabanRules:
             straight = any(dst == slot[0] for slot in _STRAIGHT[seat][sq])
             diagonal = any(dst == slot[0] for slot in _DIAGONAL[seat][sq])
             if not straight and not (diagonal and state.diagonal):
-                where = "forward, left or right"
                 if state.diagonal:
-                    where += ", or diagonally forward"
+                    raise IllegalAction(
+                        Msg(
+                            "The die on {square} can only reach the squares next to it "
+                            "forward, left or right, or diagonally forward.",
+                            square=square_name(sq),
+                        )
+                    )
                 raise IllegalAction(
-                    f"The die on {square_name(sq)} can only reach the squares next to it {where}."
+                    Msg(
+                        "The die on {square} can only reach the squares next to it "
+                        "forward, left or right.",
+                        square=square_name(sq),
+                    )
                 )
             target = board[dst] if 0 <= dst < 64 else 0
             if not target or _OWNER[target] == seat:
-                raise IllegalAction(f"There is no enemy die on {square_name(dst)}.")
+                raise IllegalAction(
+                    Msg("There is no enemy die on {square}.", square=square_name(dst))
+                )
             mine, theirs = _TOP[board[sq]], _TOP[target]
             leader = bool(_LEADER[board[sq]])
             new = list(board)
             if isinstance(action, Capture):
                 if not (theirs < mine or (leader and theirs == mine)):
-                    rule = "lower or equal (it is the Leader)" if leader else "lower"
-                    hint = (
-                        f" Equal dice may be sacrificed: '{square_name(sq)}!{square_name(dst)}'."
-                        if theirs == mine
-                        else ""
-                    )
-                    raise IllegalAction(
-                        f"The die on {square_name(sq)} ({mine}) can only capture a {rule} "
-                        f"value, and {square_name(dst)} shows {theirs}.{hint}"
-                    )
+                    refusal: str
+                    if leader:
+                        refusal = Msg(
+                            "The die on {square} ({mine}) can only capture a lower or equal "
+                            "(it is the Leader) value, and {target} shows {theirs}.",
+                            square=square_name(sq),
+                            mine=mine,
+                            target=square_name(dst),
+                            theirs=theirs,
+                        )
+                    else:
+                        refusal = Msg(
+                            "The die on {square} ({mine}) can only capture a lower "
+                            "value, and {target} shows {theirs}.",
+                            square=square_name(sq),
+                            mine=mine,
+                            target=square_name(dst),
+                            theirs=theirs,
+                        )
+                    if theirs == mine:
+                        refusal = Msg(
+                            "{refusal} Equal dice may be sacrificed: '{sacrifice}'.",
+                            refusal=refusal,
+                            sacrifice=square_name(sq) + "!" + square_name(dst),
+                        )
+                    raise IllegalAction(refusal)
                 new[dst] = board[sq]
                 kind = "capture"
                 mine_after = _moved(state.movers[seat], sq, dst, _HOME[seat])
@@ -513,13 +566,22 @@ class ArtabanRules:
             else:
                 if leader:
                     raise IllegalAction(
-                        "The Leader cannot be sacrificed (R6); it captures an equal die instead: "
-                        f"'{square_name(sq)}x{square_name(dst)}'."
+                        Msg(
+                            "The Leader cannot be sacrificed (R6); it captures an equal die "
+                            "instead: '{capture}'.",
+                            capture=square_name(sq) + "x" + square_name(dst),
+                        )
                     )
                 if theirs != mine:
                     raise IllegalAction(
-                        f"A sacrifice needs equal values: {square_name(sq)} shows {mine} and "
-                        f"{square_name(dst)} shows {theirs}."
+                        Msg(
+                            "A sacrifice needs equal values: {square} shows {mine} and "
+                            "{target} shows {theirs}.",
+                            square=square_name(sq),
+                            mine=mine,
+                            target=square_name(dst),
+                            theirs=theirs,
+                        )
                     )
                 kind = "sacrifice"
                 movers = _pair(state.movers, seat, _moved(state.movers[seat], sq, -1, _HOME[seat]))
@@ -527,19 +589,19 @@ class ArtabanRules:
             return _after_move(state, seat, tuple(new), movers, (seat, kind, sq, dst), True, None)
         if isinstance(action, OfferDraw):
             if state.draw_offer == seat:
-                raise IllegalAction("You have already offered a draw: make your move.")
+                raise IllegalAction(Msg("You have already offered a draw: make your move."))
             if state.draw_offer is not None:
                 raise IllegalAction(
-                    "Your opponent has offered a draw: 'accept-draw' or 'decline-draw'."
+                    Msg("Your opponent has offered a draw: 'accept-draw' or 'decline-draw'.")
                 )
             return self._same_moves(state, _replace(state, draw_offer=seat))
         if isinstance(action, AcceptDraw | DeclineDraw):
             if state.draw_offer is None or state.draw_offer == seat:
-                raise IllegalAction("Your opponent has not offered a draw.")
+                raise IllegalAction(Msg("Your opponent has not offered a draw."))
             if isinstance(action, AcceptDraw):
                 return _replace(state, phase=OVER, draw_offer=None, result=AGREED)
             return self._same_moves(state, _replace(state, draw_offer=None))
-        raise IllegalAction(f"The set-up is over: it is time to move. {_HELP_PLAY}")
+        raise IllegalAction(Msg("The set-up is over: it is time to move. {help}", help=_HELP_PLAY))
 
     @staticmethod
     def _same_moves(before: ArtabanState, after: ArtabanState) -> ArtabanState:
@@ -555,15 +617,18 @@ class ArtabanRules:
         """``sq`` if it holds a die of ``seat`` that may still move (R8), else
         IllegalAction saying why."""
         if not 0 <= sq < 64:
-            raise IllegalAction("There is no such square.")
+            raise IllegalAction(Msg("There is no such square."))
         code = state.board[sq]
         if not code:
-            raise IllegalAction(f"There is no die on {square_name(sq)}.")
+            raise IllegalAction(Msg("There is no die on {square}.", square=square_name(sq)))
         if _OWNER[code] != seat:
-            raise IllegalAction(f"The die on {square_name(sq)} is not yours.")
+            raise IllegalAction(Msg("The die on {square} is not yours.", square=square_name(sq)))
         if _HOME[seat][sq]:
             raise IllegalAction(
-                f"The die on {square_name(sq)} is home on your last rank: it no longer moves (R8)."
+                Msg(
+                    "The die on {square} is home on your last rank: it no longer moves (R8).",
+                    square=square_name(sq),
+                )
             )
         return sq
 
@@ -593,36 +658,53 @@ class ArtabanRules:
         scores, home, on_board = self.tally(state.board)
         both = frozenset((0, 1))
         if state.result == AGREED:
-            return Outcome((both,), scores, "The players agreed to a draw.")
+            return Outcome((both,), scores, Msg("The players agreed to a draw."))
+        first: str
         if state.result == QUIET:
             # "Moves", not the rules' "plies": each player's move counts.
-            why = (
-                f"{QUIET_LIMIT} moves in a row passed without a forward tip, a capture "
-                "or a sacrifice."
+            first = Msg(
+                "{moves} moves in a row passed without a forward tip, a capture or a sacrifice.",
+                moves=QUIET_LIMIT,
             )
         else:
-            why = f"{who(state.to_play)}, to move, could not tip, capture or sacrifice."
-        why += f" {who(0)} scores {scores[0]} and {who(1)} scores {scores[1]}"
+            first = Msg(
+                "{player}, to move, could not tip, capture or sacrifice.",
+                player=who(state.to_play),
+            )
+        # The scores name the seats as {p0} and {p1} themselves.
+        s0, s1 = scores
+        then: str
         ranking: tuple[frozenset[Seat], ...]
         if scores[0] != scores[1]:
-            why += "."
+            then = Msg("{p0} scores {s0} and {p1} scores {s1}.", s0=s0, s1=s1)
             best = 0 if scores[0] > scores[1] else 1
         elif home[0] != home[1]:
-            why += (
-                f"; with the scores tied, more dice on the last rank wins ({home[0]} to {home[1]})."
+            then = Msg(
+                "{p0} scores {s0} and {p1} scores {s1}; with the scores tied, more dice on "
+                "the last rank wins ({a} to {b}).",
+                s0=s0,
+                s1=s1,
+                a=home[0],
+                b=home[1],
             )
             best = 0 if home[0] > home[1] else 1
         elif on_board[0] != on_board[1]:
-            why += (
-                f"; with the scores and the dice on the last rank tied, more dice on the board "
-                f"wins ({on_board[0]} to {on_board[1]})."
+            then = Msg(
+                "{p0} scores {s0} and {p1} scores {s1}; with the scores and the dice on the "
+                "last rank tied, more dice on the board wins ({a} to {b}).",
+                s0=s0,
+                s1=s1,
+                a=on_board[0],
+                b=on_board[1],
             )
             best = 0 if on_board[0] > on_board[1] else 1
         else:
-            why += (
-                "; the scores, the dice on the last rank and the dice on the board are all "
-                "tied: a draw."
+            then = Msg(
+                "{p0} scores {s0} and {p1} scores {s1}; the scores, the dice on the last "
+                "rank and the dice on the board are all tied: a draw.",
+                s0=s0,
+                s1=s1,
             )
-            return Outcome((both,), scores, why)
+            return Outcome((both,), scores, joined([first, then], " "))
         ranking = (frozenset((best,)), frozenset((1 - best,)))
-        return Outcome(ranking, scores, why)
+        return Outcome(ranking, scores, joined([first, then], " "))

@@ -100,11 +100,13 @@ from bot.engines.chaturaji_board import (
     ARMIES,
     ARMY_TITLES,
     CHOOSE,
+    KIND_NAMES,
     KINDS,
     LETTERS,
     MONARCH,
     MOVE,
     OVER,
+    PARTNERSHIP_TITLES,
     PARTNERSHIPS,
     PLACE,
     RAVEN,
@@ -154,10 +156,14 @@ from bot.engines.core import (
     JSON,
     InvalidAction,
     Seat,
+    clause_of,
     excerpt,
+    joined,
     seat_tag,
+    sentence,
     whole_number,
 )
+from bot.engines.messages import Msg
 
 # --------------------------------------------------------------------------
 # The engine
@@ -167,7 +173,7 @@ _SQUARE: Final = "([a-h][1-8])"
 _MOVE_RE: Final = re.compile(f"{_SQUARE}[-x:]?{_SQUARE}(?:=?([pr]))?")
 _INPLACE_RE: Final = re.compile(f"{_SQUARE}=?([pr])")
 _WORD_RE: Final = re.compile(r"(first|reenter|place|roll)(.*)")
-_HELP: Final = (
+_HELP: Final = Msg(
     "Moves are written from-to (f2-f3, g1xe3, h7-h8=p), or pass; see docs/rules/chaturaji.md."
 )
 
@@ -296,7 +302,7 @@ class ChaturajiEngine(ChaturajiRules):
     def parse(self, state: ChaturajiState, seat: Seat, text: str) -> ChaturajiAction:
         compact = "".join(ch for ch in text.lower() if not ch.isspace())
         if not compact:
-            raise InvalidAction(f"Type a move. {_HELP}")
+            raise InvalidAction(Msg("Type a move. {help}", help=_HELP))
         if compact == "pass":
             return PASS
         m = _MOVE_RE.fullmatch(compact)
@@ -304,7 +310,9 @@ class ChaturajiEngine(ChaturajiRules):
             promo = -1 if m.group(3) is None else LETTERS.index(m.group(3))
             frm, to = square_of(m.group(1)), square_of(m.group(2))
             if frm == to:
-                raise InvalidAction(f"A piece must move somewhere, not {excerpt(text)}.")
+                raise InvalidAction(
+                    Msg("A piece must move somewhere, not {text}.", text=excerpt(text))
+                )
             return Move(frm, to, promo)
         m = _INPLACE_RE.fullmatch(compact)
         if m is not None:
@@ -316,18 +324,24 @@ class ChaturajiEngine(ChaturajiRules):
             if word == "roll":
                 value = whole_number(rest, max_digits=1)
                 if value is None or not 1 <= value <= 4:
-                    raise InvalidAction(f"A die shows 1 to 4, not {excerpt(rest)}.")
+                    raise InvalidAction(Msg("A die shows 1 to 4, not {text}.", text=excerpt(rest)))
                 return _ROLLS[value - 1]
             if word == "place":
                 if re.fullmatch(_SQUARE, rest):
                     return Place(square_of(rest))
-                raise InvalidAction(f"Place the monarch on a square (a1-h8), not {excerpt(rest)}.")
+                raise InvalidAction(
+                    Msg("Place the monarch on a square (a1-h8), not {text}.", text=excerpt(rest))
+                )
             if rest in ARMIES:
                 return First(ARMIES.index(rest)) if word == "first" else Reenter(ARMIES.index(rest))
             if word == "reenter" and rest == "none":
                 return Reenter(-1)
-            raise InvalidAction(f"Name an army (blue, red, green or yellow), not {excerpt(rest)}.")
-        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+            raise InvalidAction(
+                Msg("Name an army (blue, red, green or yellow), not {text}.", text=excerpt(rest))
+            )
+        raise InvalidAction(
+            Msg("I don't understand {text}. {help}", text=excerpt(text), help=_HELP)
+        )
 
     def describe(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> str:
         match action:
@@ -347,7 +361,7 @@ class ChaturajiEngine(ChaturajiRules):
                 return f"reenter {ARMIES[first] if first >= 0 else 'none'}"
             case Place(square):
                 return f"place {square_name(square)}"
-        raise InvalidAction(f"Not a Martian Chaturaji action: {action!r}")
+        raise InvalidAction(Msg("Not a Martian Chaturaji action: {action}", action=repr(action)))
 
     def menu_words(self, state: ChaturajiState, seat: Seat, text: str) -> tuple[str, ...]:
         """A piece's moves group under its square (``f2-f3`` -> ``("f2",
@@ -361,7 +375,7 @@ class ChaturajiEngine(ChaturajiRules):
         if re.fullmatch(_SQUARE, prefix):
             code = state.board[square_of(prefix)]
             if code:
-                return f"{prefix}: {_piece_words(code)}"
+                return Msg("{square}: {piece}", square=prefix, piece=_piece_words(code))
         return prefix
 
     def label(self, state: ChaturajiState, seat: Seat, action: ChaturajiAction) -> str:
@@ -371,44 +385,81 @@ class ChaturajiEngine(ChaturajiRules):
                 code = state.board[frm] if 0 <= frm < 64 else 0
                 if not code:
                     return text
-                words = f"{_piece_words(code)} {text}"
+                mover = _piece_words(code)
                 if frm == to:
-                    return f"{words}: promote in place to {KINDS[promo]}"
+                    return Msg(
+                        "{piece} {move}: promote in place to {kind}",
+                        piece=mover,
+                        move=text,
+                        kind=KIND_NAMES[promo],
+                    )
                 taken = state.board[to]
+                promoted = KIND_NAMES[promo] if promo >= 0 else None
                 if taken:
-                    words += f" takes {_piece_words(taken)}"
-                elif (
+                    if promoted is not None:
+                        return Msg(
+                            "{piece} {move} takes {taken}, becomes a {kind}",
+                            piece=mover,
+                            move=text,
+                            taken=_piece_words(taken),
+                            kind=promoted,
+                        )
+                    return Msg(
+                        "{piece} {move} takes {taken}",
+                        piece=mover,
+                        move=text,
+                        taken=_piece_words(taken),
+                    )
+                if (
                     _KIND[code] == RAVEN
                     and to in _CENTRE_SET
                     and _ravens_in_centre(state.board, _ARMY[code], to)
                 ):
-                    words += ": unkindness of ravens"
-                if promo >= 0:
-                    words += f", becomes a {KINDS[promo]}"
-                return words
+                    if promoted is not None:
+                        return Msg(
+                            "{piece} {move}: unkindness of ravens, becomes a {kind}",
+                            piece=mover,
+                            move=text,
+                            kind=promoted,
+                        )
+                    return Msg("{piece} {move}: unkindness of ravens", piece=mover, move=text)
+                if promoted is not None:
+                    return Msg(
+                        "{piece} {move}, becomes a {kind}", piece=mover, move=text, kind=promoted
+                    )
+                return Msg("{piece} {move}", piece=mover, move=text)
             case Pass():
                 # Names the army, its dice and the turn, so a Pass kept in an
                 # old menu never reads like a Pass of later dice (menus are
                 # matched by label).
                 army = _stage_army(state)
                 kinds = _stage_kinds(state)
-                left = ", ".join(KINDS[k] for k in range(4) if kinds >> k & 1) or "none"
-                return (
-                    f"Pass: {ARMY_TITLES[army]} declines its dice left ({left}), "
-                    f"turn {state.turns + 1}"
+                left = joined([KIND_NAMES[k] for k in range(4) if kinds >> k & 1], ", ") or Msg(
+                    "none"
+                )
+                return Msg(
+                    "Pass: {army} declines its dice left ({left}), turn {turn}",
+                    army=ARMY_TITLES[army],
+                    left=left,
+                    turn=state.turns + 1,
                 )
             case Roll(value):
-                return f"Roll {value} ({KINDS[value - 1]})"
+                return Msg("Roll {value} ({kind})", value=value, kind=KIND_NAMES[value - 1])
             case First(army):
-                return f"{ARMY_TITLES[army]} moves first"
+                return Msg("{army} moves first", army=ARMY_TITLES[army])
             case Reenter(first):
                 if first < 0:
-                    return "No re-entry: both monarchs stay captured"
-                return f"Re-enter both monarchs, {ARMY_TITLES[first]} placing first"
+                    return Msg("No re-entry: both monarchs stay captured")
+                return Msg("Re-enter both monarchs, {army} placing first", army=ARMY_TITLES[first])
             case Place(square):
                 army = state.placing[0] if state.placing else -1
-                who = ARMY_TITLES[army] if army >= 0 else "The"
-                return f"{who} monarch on {square_name(square)}"
+                if army < 0:
+                    return Msg("The monarch on {square}", square=square_name(square))
+                return Msg(
+                    "{army} monarch on {square}",
+                    army=ARMY_TITLES[army],
+                    square=square_name(square),
+                )
         return text
 
     def narrate(
@@ -424,56 +475,115 @@ class ChaturajiEngine(ChaturajiRules):
             case Roll(value):
                 if before.phase == START:
                     army = len(before.start_rolls)
-                    parts.append(f"{ARMY_TITLES[army]} rolls {value} for the start")
+                    parts.append(
+                        Msg(
+                            "{army} rolls {value} for the start",
+                            army=ARMY_TITLES[army],
+                            value=value,
+                        )
+                    )
                     if army == 3 and after.phase == START:
-                        parts.append("the partnerships tie and roll again")  # R14
+                        parts.append(Msg("the partnerships tie and roll again"))  # R14
                     elif after.phase == CHOOSE:
                         p = self._start_winner(after)
-                        parts.append(f"{PARTNERSHIPS[p].title()} starts")
+                        parts.append(Msg("{partnership} starts", partnership=PARTNERSHIP_TITLES[p]))
                 else:
                     army, face, kind, _ = self._last_die(before, value)
-                    what = KINDS[kind] if kind >= 0 else "nothing (void)"
-                    counted = " counted up to" if kind >= 0 and kind != face - 1 else ":"
-                    parts.append(f"{ARMY_TITLES[army]} rolls {face}{counted} {what}")
+                    if kind < 0:
+                        parts.append(
+                            Msg(
+                                "{army} rolls {value}: nothing (void)",
+                                army=ARMY_TITLES[army],
+                                value=face,
+                            )
+                        )
+                    elif kind != face - 1:
+                        parts.append(
+                            Msg(
+                                "{army} rolls {value} counted up to {kind}",
+                                army=ARMY_TITLES[army],
+                                value=face,
+                                kind=KIND_NAMES[kind],
+                            )
+                        )
+                    else:
+                        parts.append(
+                            Msg(
+                                "{army} rolls {value}: {kind}",
+                                army=ARMY_TITLES[army],
+                                value=face,
+                                kind=KIND_NAMES[kind],
+                            )
+                        )
             case First(army):
-                parts.append(f"{seat_tag(seat)} chooses {ARMY_TITLES[army]} to move first")
+                parts.append(
+                    Msg(
+                        "{player} chooses {army} to move first",
+                        player=seat_tag(seat),
+                        army=ARMY_TITLES[army],
+                    )
+                )
             case Reenter(first):
                 if first < 0:
-                    parts.append(f"{seat_tag(seat)} declines the re-entry of the monarchs")
+                    parts.append(
+                        Msg("{player} declines the re-entry of the monarchs", player=seat_tag(seat))
+                    )
                 else:
                     parts.append(
-                        f"{seat_tag(seat)} re-enters both captured monarchs, "
-                        f"{ARMY_TITLES[first]} placing first"
+                        Msg(
+                            "{player} re-enters both captured monarchs, {army} placing first",
+                            player=seat_tag(seat),
+                            army=ARMY_TITLES[first],
+                        )
                     )
             case Place(square):
                 army = before.placing[0]
                 parts.append(
-                    f"{seat_tag(seat)} places the {ARMY_TITLES[army]} monarch on "
-                    f"{square_name(square)}"
+                    Msg(
+                        "{player} places the {army} monarch on {square}",
+                        player=seat_tag(seat),
+                        army=ARMY_TITLES[army],
+                        square=square_name(square),
+                    )
                 )
             case Pass():
-                parts.append(f"{seat_tag(seat)} passes")
+                parts.append(Msg("{player} passes", player=seat_tag(seat)))
             case Move(frm, to, promo):
                 code = before.board[frm]
-                words = (
-                    f"{seat_tag(seat)}: {_piece_words(code)} {self.describe(before, seat, action)}"
-                )
+                mover = _piece_words(code)
+                move = self.describe(before, seat, action)
+                who = seat_tag(seat)
                 record = (
                     after.turn_moves[-1]
                     if after.turn_moves
                     else (after.last_moves[-1] if after.last_moves else None)
                 )
                 taken = before.board[to] if to != frm else 0
+                words: str
                 if taken:
-                    words += f" takes the {_piece_words(taken)}"
+                    words = Msg(
+                        "{player}: {piece} {move} takes the {taken}",
+                        player=who,
+                        piece=mover,
+                        move=move,
+                        taken=_piece_words(taken),
+                    )
                 elif record is not None and len(record[5]) == 3:
-                    names = ", ".join(_piece_words(before.board[s]) for s in record[5])
-                    words += f": an unkindness of ravens takes {names}"
+                    names = joined([_piece_words(before.board[s]) for s in record[5]], ", ")
+                    words = Msg(
+                        "{player}: {piece} {move}: an unkindness of ravens takes {names}",
+                        player=who,
+                        piece=mover,
+                        move=move,
+                        names=names,
+                    )
+                else:
+                    words = Msg("{player}: {piece} {move}", player=who, piece=mover, move=move)
                 if promo >= 0:
-                    words += f" and becomes a {KINDS[promo]}"
+                    words = Msg("{move} and becomes a {kind}", move=words, kind=KIND_NAMES[promo])
                 parts.append(words)
         parts.extend(self._turn_news(before, after, seats))
-        return "; ".join(parts) + "."
+        return sentence(joined(parts, "; "))
 
     @staticmethod
     def _last_die(before: ChaturajiState, value: int) -> Die:
@@ -486,27 +596,53 @@ class ChaturajiEngine(ChaturajiRules):
     ) -> list[str]:
         news: list[str] = []
         if after.phase == REENTER and before.phase != REENTER:
-            news.append(f"{seat_tag(seats[after.turn])} may re-enter both captured monarchs")
+            news.append(
+                Msg(
+                    "{player} may re-enter both captured monarchs",
+                    player=seat_tag(seats[after.turn]),
+                )
+            )
         if after.phase == PLACE and (before.phase != PLACE or after.placing != before.placing):
             army = after.placing[0]
-            news.append(f"{seat_tag(seats[army])} places the {ARMY_TITLES[army]} monarch")
+            news.append(
+                Msg(
+                    "{player} places the {army} monarch",
+                    player=seat_tag(seats[army]),
+                    army=ARMY_TITLES[army],
+                )
+            )
         if after.phase == OVER:
             outcome = self.outcome(after)
             if outcome is not None:
-                news.append(outcome.reason.rstrip("."))
+                news.append(clause_of(outcome.reason))
             return news
         new_turn = after.turns != before.turns
         if before.phase == MOVE and after.stage == 1 and before.stage == 0 and not new_turn:
-            news.append(f"now {ARMY_TITLES[after.control]}'s dice")
+            news.append(Msg("now {army}'s dice", army=ARMY_TITLES[after.control]))
         if new_turn and before.phase in (ROLL, MOVE, REENTER, PLACE):
-            news.append(f"{ARMY_TITLES[before.turn]}'s turn ends")
+            news.append(Msg("{army}'s turn ends", army=ARMY_TITLES[before.turn]))
         if new_turn:
             for army in after.skipped:
-                news.append(f"{ARMY_TITLES[army]}'s turn is skipped (monarch captured)")
-            line = f"{ARMY_TITLES[after.turn]} to play ({seat_tag(seats[after.turn])})"
+                news.append(
+                    Msg("{army}'s turn is skipped (monarch captured)", army=ARMY_TITLES[army])
+                )
             if after.control >= 0:
-                line += f", commanding {ARMY_TITLES[after.control]} from its throne"
-            news.append(line)
+                news.append(
+                    Msg(
+                        "{army} to play ({player}), commanding {controlled} from its throne",
+                        army=ARMY_TITLES[after.turn],
+                        player=seat_tag(seats[after.turn]),
+                        controlled=ARMY_TITLES[after.control],
+                    )
+                )
+            else:
+                news.append(
+                    Msg(
+                        "{army} to play ({player})",
+                        army=ARMY_TITLES[after.turn],
+                        player=seat_tag(seats[after.turn]),
+                    )
+                )
         return news
 
     def private_to(

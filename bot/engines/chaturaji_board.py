@@ -11,6 +11,7 @@ from typing import Final
 from bot.engines.core import (
     Seat,
 )
+from bot.engines.messages import Msg
 
 FILES: Final = "abcdefgh"
 
@@ -20,9 +21,12 @@ RED: Final = 1
 GREEN: Final = 2
 YELLOW: Final = 3
 ARMIES: Final = ("blue", "red", "green", "yellow")
-ARMY_TITLES: Final = ("Blue", "Red", "Green", "Yellow")
+ARMY_TITLES: Final = (Msg("Blue"), Msg("Red"), Msg("Green"), Msg("Yellow"))
+"""The armies' names in sentences (messages: translated inside them)."""
 PARTNERSHIPS: Final = ("blue-green", "red-yellow")
 """Partnership ``a & 1`` of army ``a``; the partner of ``a`` is ``a ^ 2``."""
+PARTNERSHIP_TITLES: Final = (Msg("Blue-Green"), Msg("Red-Yellow"))
+"""``PARTNERSHIPS[p].title()`` as messages."""
 
 # Piece kinds (R3); the die face is kind + 1 (R5).
 MONARCH: Final = 0
@@ -30,6 +34,8 @@ PALADIN: Final = 1
 RAVEN: Final = 2
 SQUIRE: Final = 3
 KINDS: Final = ("monarch", "paladin", "raven", "squire")
+KIND_NAMES: Final = (Msg("monarch"), Msg("paladin"), Msg("raven"), Msg("squire"))
+"""The kinds' names in sentences (messages)."""
 LETTERS: Final = "mprs"
 
 TURNS_PER_ROUND: Final = 4

@@ -18,11 +18,11 @@ from bot.engines.chaturaji_board import (
     ARMY_TITLES,
     CHOOSE,
     HOME_ROWS,
-    KINDS,
+    KIND_NAMES,
     MONARCH,
     MOVE,
     OVER,
-    PARTNERSHIPS,
+    PARTNERSHIP_TITLES,
     PLACE,
     QUIET_ROUNDS_DEFAULT,
     QUIET_ROUNDS_MAX,
@@ -76,8 +76,11 @@ from bot.engines.core import (
     Outcome,
     Seat,
     excerpt,
+    joined,
     seat_tag,
+    sentence,
 )
+from bot.engines.messages import Msg
 
 _SEAT_SETS: Final = tuple(frozenset({s}) for s in range(4))
 _COMMANDER_SETS: Final = {n: tuple(_SEAT_SETS[s] for s in seats) for n, seats in _SEATINGS.items()}
@@ -87,7 +90,7 @@ _NOBODY: Final[frozenset[Seat]] = frozenset()
 
 
 def _piece_words(code: int) -> str:
-    return f"{ARMY_TITLES[_ARMY[code]]} {KINDS[_KIND[code]]}"
+    return Msg("{army} {kind}", army=ARMY_TITLES[_ARMY[code]], kind=KIND_NAMES[_KIND[code]])
 
 
 # --------------------------------------------------------------------------
@@ -110,8 +113,10 @@ class ChaturajiRules:
         self.options: Mapping[str, Option] = {
             "quiet_rounds": Option(
                 QUIET_ROUNDS_DEFAULT,
-                "R15: draw after this many rounds without a capture, promotion or "
-                "squire move (0: never)",
+                Msg(
+                    "R15: draw after this many rounds without a capture, promotion or "
+                    "squire move (0: never)"
+                ),
                 low=0,
                 high=QUIET_ROUNDS_MAX,
             )
@@ -121,11 +126,14 @@ class ChaturajiRules:
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> ChaturajiState:
         if not self.min_players <= num_players <= self.max_players:
-            raise InvalidOptions("Martian Chaturaji is a game for 2, 3 or 4 players.")
+            raise InvalidOptions(Msg("Martian Chaturaji is a game for 2, 3 or 4 players."))
         for key in options:
             if key not in self.options:
                 raise InvalidOptions(
-                    f"Martian Chaturaji has no option {excerpt(key)} (options: quiet_rounds)."
+                    Msg(
+                        "Martian Chaturaji has no option {name} (options: quiet_rounds).",
+                        name=excerpt(key),
+                    )
                 )
         rounds = options.get("quiet_rounds", QUIET_ROUNDS_DEFAULT)
         if (
@@ -134,8 +142,11 @@ class ChaturajiRules:
             or not 0 <= rounds <= QUIET_ROUNDS_MAX
         ):
             raise InvalidOptions(
-                "Option quiet_rounds takes a whole number of rounds from 0 (never a "
-                f"quiet draw) to {QUIET_ROUNDS_MAX}."
+                Msg(
+                    "Option quiet_rounds takes a whole number of rounds from 0 (never a "
+                    "quiet draw) to {high}.",
+                    high=QUIET_ROUNDS_MAX,
+                )
             )
         return ChaturajiState(
             num_players=num_players,
@@ -172,7 +183,7 @@ class ChaturajiRules:
         if seating is None:
             return ()
         return tuple(
-            " + ".join(ARMY_TITLES[a] for a in range(4) if seating[a] == seat)
+            joined([ARMY_TITLES[a] for a in range(4) if seating[a] == seat], " + ")
             for seat in range(num_players)
         )
 
@@ -246,50 +257,56 @@ class ChaturajiRules:
         # (what ``to_move`` says for them).
         if phase == ROLL:
             if seat != CHANCE:
-                raise NotYourTurn("It is not your turn.")
+                raise NotYourTurn(Msg("It is not your turn."))
             if isinstance(action, Roll):
                 face = action.value
                 if not 1 <= face <= 4:
-                    raise IllegalAction("A die shows 1 to 4.")
+                    raise IllegalAction(Msg("A die shows 1 to 4."))
                 return self._roll_die(state, face)
-            raise IllegalAction(f"That is not possible now. {self._hint(state)}")
+            raise IllegalAction(Msg("That is not possible now. {hint}", hint=self._hint(state)))
         if phase == MOVE:
             if seat != _SEATINGS[state.num_players][state.turn]:
-                raise NotYourTurn("It is not your turn.")
+                raise NotYourTurn(Msg("It is not your turn."))
             if isinstance(action, Move):
                 return self._move(state, action)
             if isinstance(action, Pass):
                 return self._settle(self._decline(state), check=False)
-            raise IllegalAction("Move a piece for your dice, or pass.")
+            raise IllegalAction(Msg("Move a piece for your dice, or pass."))
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Msg("The game is over."))
         if seat not in self.to_move(state):
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn(Msg("It is not your turn."))
         if isinstance(action, Roll) and phase == START:
             if not 1 <= action.value <= 4:
-                raise IllegalAction("A die shows 1 to 4.")
+                raise IllegalAction(Msg("A die shows 1 to 4."))
             return self._roll(state, action.value)
         if phase == CHOOSE and isinstance(action, First):
             p = self._start_winner(state)
             if action.army not in (p, p + 2):
                 raise IllegalAction(
-                    f"{PARTNERSHIPS[p].title()} won the start roll: first blue/red/"
-                    "green/yellow must name one of its armies."
+                    Msg(
+                        "{partnership} won the start roll: first blue/red/"
+                        "green/yellow must name one of its armies.",
+                        partnership=PARTNERSHIP_TITLES[p],
+                    )
                 )
             return self._begin(_fields_of(state), action.army, count=False)
         if phase == REENTER and isinstance(action, Reenter):
             if action.first == -1:
                 return self._settle(_replace(state, phase=MOVE, reentry=()))
             if action.first not in state.reentry:
-                raise IllegalAction("Name one of the two captured monarchs' armies, or none.")
+                raise IllegalAction(Msg("Name one of the two captured monarchs' armies, or none."))
             second = state.reentry[1] if action.first == state.reentry[0] else state.reentry[0]
             return self._next_placer(_replace(state, reentry=(), placing=(action.first, second)))
         if phase == PLACE and isinstance(action, Place):
             army = state.placing[0]
             if action.square not in self._placements(state, army):
                 raise IllegalAction(
-                    f"The {ARMY_TITLES[army]} monarch goes on an empty square of its home "
-                    "row (or of its second row when the home row is full)."
+                    Msg(
+                        "The {army} monarch goes on an empty square of its home "
+                        "row (or of its second row when the home row is full).",
+                        army=ARMY_TITLES[army],
+                    )
                 )
             board = list(state.board)
             board[action.square] = piece(army, MONARCH)
@@ -308,16 +325,16 @@ class ChaturajiRules:
                     turn_moves=(*state.turn_moves, record),
                 )
             )
-        raise IllegalAction(f"That is not possible now. {self._hint(state)}")
+        raise IllegalAction(Msg("That is not possible now. {hint}", hint=self._hint(state)))
 
     @staticmethod
     def _hint(state: ChaturajiState) -> str:
         return {
-            MOVE: "Move a piece for your dice, or pass.",
-            CHOOSE: "Choose the army that moves first (first <army>).",
-            REENTER: "Choose reenter <army> or reenter none.",
-            PLACE: "Place the monarch (place <square>).",
-        }.get(state.phase, "The dice are being rolled.")
+            MOVE: Msg("Move a piece for your dice, or pass."),
+            CHOOSE: Msg("Choose the army that moves first (first <army>)."),
+            REENTER: Msg("Choose reenter <army> or reenter none."),
+            PLACE: Msg("Place the monarch (place <square>)."),
+        }.get(state.phase, Msg("The dice are being rolled."))
 
     def _roll(self, state: ChaturajiState, face: int) -> ChaturajiState:
         if state.phase == START:
@@ -426,16 +443,28 @@ class ChaturajiRules:
     def _why_not(self, state: ChaturajiState, action: Move) -> str:
         frm = action.frm
         if not 0 <= frm < 64 or not 0 <= action.to < 64:
-            return "That square is not on the board."
+            return Msg("That square is not on the board.")
         code = state.board[frm]
         army = _stage_army(state)
         if not code:
-            return f"There is no piece on {square_name(frm)}."
+            return Msg("There is no piece on {square}.", square=square_name(frm))
         if _ARMY[code] != army:
-            return f"The piece on {square_name(frm)} is not {ARMY_TITLES[army]}'s to move now."
+            return Msg(
+                "The piece on {square} is not {army}'s to move now.",
+                square=square_name(frm),
+                army=ARMY_TITLES[army],
+            )
         if not _stage_kinds(state) >> _KIND[code] & 1:
-            return f"No unused die moves {ARMY_TITLES[army]}'s {KINDS[_KIND[code]]} now."
-        return f"The {KINDS[_KIND[code]]} on {square_name(frm)} cannot make that move."
+            return Msg(
+                "No unused die moves {army}'s {kind} now.",
+                army=ARMY_TITLES[army],
+                kind=KIND_NAMES[_KIND[code]],
+            )
+        return Msg(
+            "The {kind} on {square} cannot make that move.",
+            kind=KIND_NAMES[_KIND[code]],
+            square=square_name(frm),
+        )
 
     def _monarch_taken(self, state: ChaturajiState, victim: int) -> ChaturajiState:
         monarchs = state.monarchs
@@ -529,17 +558,36 @@ class ChaturajiRules:
             return Outcome(
                 ranking=(frozenset(range(n)),),
                 scores=(0,) * n,
-                reason=f"Drawn: {state.quiet_limit // TURNS_PER_ROUND} quiet rounds passed "
-                "without a capture, a promotion or a squire move.",
+                reason=sentence(
+                    Msg(
+                        "Drawn: {rounds} quiet rounds passed "
+                        "without a capture, a promotion or a squire move",
+                        rounds=state.quiet_limit // TURNS_PER_ROUND,
+                    )
+                ),
             )
         w = state.winner
         won = frozenset({seats[w], seats[w + 2]})
         lost = frozenset(range(n)) - won
-        names = " and ".join(seat_tag(s) for s in sorted(won))
-        armies = f"{ARMY_TITLES[w]} and {ARMY_TITLES[w + 2]}"
-        verb = "wins" if len(won) == 1 else "win"
+        if len(won) == 1:
+            why = Msg(
+                "{player} ({army} and {partner}) wins: both enemy monarchs are captured",
+                player=seat_tag(seats[w]),
+                army=ARMY_TITLES[w],
+                partner=ARMY_TITLES[w + 2],
+            )
+        else:
+            first, second = sorted(won)
+            why = Msg(
+                "{player} and {partner_player} ({army} and {partner}) win: "
+                "both enemy monarchs are captured",
+                player=seat_tag(first),
+                partner_player=seat_tag(second),
+                army=ARMY_TITLES[w],
+                partner=ARMY_TITLES[w + 2],
+            )
         return Outcome(
             ranking=(won, lost),
             scores=tuple(1 if s in won else 0 for s in range(n)),
-            reason=f"{names} ({armies}) {verb}: both enemy monarchs are captured.",
+            reason=sentence(why),
         )

@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import isfinite, lcm
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
-from bot.engines.messages import decode, encode
+from bot.engines.messages import Msg, decode, encode
 
 Seat = int
 """A player's place at the table, ``0 .. num_players - 1``."""
@@ -97,20 +97,25 @@ class Outcome:
     def is_draw(self) -> bool:
         return len(self.ranking) == 1 and len(self.ranking[0]) > 1
 
-    def to_json(self) -> JSON:
+    def to_json(self, *, stored: bool = False) -> JSON:
+        """The outcome as JSON.  ``stored=True`` (what the service writes):
+        a reason given as a message keeps its id and arguments (issue 33).
+        Otherwise the reason is the message itself, which ``json.dumps``
+        writes as its English, byte for byte what it wrote before issue 33
+        (the seeded playout logs hash it)."""
         return {
             "ranking": [sorted(place) for place in self.ranking],
             "scores": list(self.scores),
-            # Issue 33: a reason given as a message keeps its id and arguments.
-            "reason": encode(self.reason),
+            "reason": encode(self.reason) if stored else self.reason,
         }
 
     @classmethod
     def from_json(cls, obj: JSON) -> Outcome:
+        reason = obj["reason"]
         return cls(
             ranking=tuple(frozenset(place) for place in obj["ranking"]),
             scores=tuple(obj["scores"]),
-            reason=decode(str(obj["reason"])),
+            reason=reason if isinstance(reason, Msg) else decode(str(reason)),
         )
 
 
@@ -302,7 +307,7 @@ def progress_seat(engine: Engine[Any, Any, Any], state: Any) -> Seat:
     awaited = engine.waiting_on(state)
     movers = movers - _CHANCE_ONLY
     if not movers:
-        raise IllegalAction("Nobody is to move.")
+        raise IllegalAction(Msg("Nobody is to move."))
     return min(awaited & movers or movers)
 
 
@@ -336,6 +341,58 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     if count == 1:
         return f"{count} {word}"
     return f"{count} {many if many is not None else word + 's'}"
+
+
+def joined(parts: Sequence[str], how: str = "; ") -> str:
+    """Clauses (messages or plain text) joined as ``"; ".join(parts)``,
+    ``", ".join(parts)``, ``" and ".join(parts)``, ``" + ".join(parts)`` or
+    ``" ".join(parts)`` (sentences) would (``how``), as
+    one message, so each language places its own separator."""
+    if not parts:
+        return ""
+    if len(parts) == 1:
+        return parts[0]
+    rest = joined(parts[1:], how)
+    if how == "; ":
+        return Msg("{first}; {rest}", first=parts[0], rest=rest)
+    if how == ", ":
+        return Msg("{first}, {rest}", first=parts[0], rest=rest)
+    if how == " and ":
+        return Msg("{first} and {rest}", first=parts[0], rest=rest)
+    if how == " + ":
+        return Msg("{first} + {rest}", first=parts[0], rest=rest)
+    if how == " ":
+        return Msg("{first} {rest}", first=parts[0], rest=rest)
+    raise ValueError(f"no message joins with {how!r}")
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text[:limit]``, keeping a message a message: its English cut, its
+    id and arguments whole (so another language shows all of it; whoever
+    shows it cuts again to fit)."""
+    if len(text) <= limit:
+        return text
+    if not isinstance(text, Msg):
+        return text[:limit]
+    cut = str.__new__(Msg, str.__str__(text)[:limit])
+    cut.id = text.id
+    cut.args = text.args
+    return cut
+
+
+def sentence(clause: str) -> str:
+    """A clause as a sentence (``clause + "."``), as one message; its
+    clause is ``clause_of`` it again (a reason quoted in a longer line)."""
+    return Msg("{clause}.", clause=clause)
+
+
+def clause_of(text: str) -> str:
+    """``text`` without its full stop: the clause of a :func:`sentence`,
+    else ``text.rstrip(".")``."""
+    if isinstance(text, Msg) and text.id == "{clause}." and "clause" in text.args:
+        clause = text.args["clause"]
+        return clause if isinstance(clause, str) else str(clause)
+    return text.rstrip(".")
 
 
 _FRACTIONS: Final = {25: "\u00bc", 50: "\u00bd", 75: "\u00be"}
@@ -412,49 +469,68 @@ def resolve_options(engine: HasOptions, given: Mapping[str, Any]) -> dict[str, A
     resolved: dict[str, Any] = {name: opt.default for name, opt in engine.options.items()}
     for name, value in given.items():
         if not isinstance(name, str) or name not in engine.options:
-            known = ", ".join(sorted(engine.options)) or "none"
+            known = ", ".join(sorted(engine.options)) or Msg("none")
             raise InvalidOptions(
-                f"{engine.title} has no option {excerpt(name)} (options: {known})."
+                Msg(
+                    "{game} has no option {name} (options: {known}).",
+                    # The title as the catalog has it (the edge lists the
+                    # games' titles for translation).
+                    game=Msg(engine.title),
+                    name=excerpt(name),
+                    known=known,
+                )
             )
         opt = engine.options[name]
         if isinstance(opt.default, bool):
             if isinstance(value, str):
                 lowered = value.strip().lower()
                 if lowered not in _YES | _NO:
-                    raise InvalidOptions(f"Option {name} takes yes or no, not {excerpt(value)}.")
+                    raise InvalidOptions(
+                        Msg(
+                            "Option {name} takes yes or no, not {text}.",
+                            name=name,
+                            text=excerpt(value),
+                        )
+                    )
                 value = lowered in _YES
             elif not isinstance(value, bool):
-                raise InvalidOptions(f"Option {name} takes yes or no.")
+                raise InvalidOptions(Msg("Option {name} takes yes or no.", name=name))
         elif isinstance(opt.default, int):
             if isinstance(value, str):
                 number = whole_number(value.strip())
                 if number is None:
                     raise InvalidOptions(
-                        f"Option {name} takes a whole number, not {excerpt(value)}."
+                        Msg(
+                            "Option {name} takes a whole number, not {text}.",
+                            name=name,
+                            text=excerpt(value),
+                        )
                     )
                 value = number
             elif isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidOptions(f"Option {name} takes a whole number.")
+                raise InvalidOptions(Msg("Option {name} takes a whole number.", name=name))
             if (opt.low is not None and value < opt.low) or (
                 opt.high is not None and value > opt.high
             ):
-                raise InvalidOptions(f"Option {name} {_range(opt)}.")
+                raise InvalidOptions(_range(name, opt))
         elif not isinstance(value, str):
-            raise InvalidOptions(f"Option {name} takes a word.")
+            raise InvalidOptions(Msg("Option {name} takes a word.", name=name))
         if opt.choices and value not in opt.choices:
             allowed = ", ".join(str(c) for c in opt.choices)
-            raise InvalidOptions(f"Option {name} must be one of: {allowed}.")
+            raise InvalidOptions(
+                Msg("Option {name} must be one of: {allowed}.", name=name, allowed=allowed)
+            )
         resolved[name] = value
     return resolved
 
 
-def _range(opt: Option) -> str:
-    """``takes 0 to 500`` for a bounded whole-number option."""
+def _range(name: str, opt: Option) -> str:
+    """``Option x takes 0 to 500.`` for a bounded whole-number option."""
     if opt.low is not None and opt.high is not None:
-        return f"takes {opt.low} to {opt.high}"
+        return Msg("Option {name} takes {low} to {high}.", name=name, low=opt.low, high=opt.high)
     if opt.low is not None:
-        return f"takes {opt.low} or more"
-    return f"takes at most {opt.high}"
+        return Msg("Option {name} takes {low} or more.", name=name, low=opt.low)
+    return Msg("Option {name} takes at most {high}.", name=name, high=opt.high)
 
 
 _Odds = tuple[int, tuple[int, ...]] | None
@@ -499,7 +575,7 @@ def sample_chance(outcomes: Sequence[tuple[A, Fraction]], u: float) -> A:
     randomness.
     """
     if not outcomes:
-        raise IllegalAction("No chance outcome is possible here.")
+        raise IllegalAction(Msg("No chance outcome is possible here."))
     # Exact, in whole numbers: u = num/den exactly (a float product can
     # round up across a boundary).
     num, den = float(u).as_integer_ratio()

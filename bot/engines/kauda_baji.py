@@ -35,8 +35,9 @@ from bot.engines.core import (
     InvalidAction,
     Seat,
     excerpt,
-    plural,
+    joined,
     seat_tag,
+    shortened,
     whole_number,
 )
 from bot.engines.kauda_baji_board import (
@@ -51,6 +52,8 @@ from bot.engines.kauda_baji_board import (
     SEAT_TITLES,
     SEATINGS,
     SIZE_NAMES,
+    SIZE_TITLES,
+    SIZE_WORDS,
     STEP_OF,
     THROW,
     THROW_VALUES,
@@ -73,6 +76,7 @@ from bot.engines.kauda_baji_views import (
     PlayerView,
     StackView,
 )
+from bot.engines.messages import Msg, Plural
 
 # --------------------------------------------------------------------------
 # The engine
@@ -85,7 +89,7 @@ board buttons); a bigger bank is first narrowed by its largest value."""
 _MENU_RE: Final = re.compile(
     r"(?P<pieces>[a-g][1-7](?: x[0-9+of]+)?) (?P<values>[0-9]+(?:\+[0-9]+)*)(?: (?:in|round))*"
 )
-_HELP: Final = (
+_HELP: Final = Msg(
     "Moves look like `c7 x2 6`, `a2 4+2 in` or `forfeit 5` "
     "(docs: square, pieces, values, arrow choices)."
 )
@@ -118,10 +122,12 @@ class KaudaBajiEngine(KaudaBajiRules):
         words = prefix.split()
         if words and words[0].endswith("…"):
             if len(words) == 1:
-                return f"Spend {words[0][:-1]}, alone or with smaller values"
+                return Msg("Spend {values}, alone or with smaller values", values=words[0][:-1])
             words = words[1:]
         if len(words) == 1:
-            return f"Spend {words[0]}" + (" together" if "+" in words[0] else "")
+            if "+" in words[0]:
+                return Msg("Spend {values} together", values=words[0])
+            return Msg("Spend {values}", values=words[0])
         if len(words) >= 2 and _SQUARE_RE.fullmatch(words[1]):
             square = words[1]
             whole: tuple[int, ...] = (1,)
@@ -131,20 +137,35 @@ class KaudaBajiEngine(KaudaBajiRules):
                     whole, split_k, split_of = self._parse_group(words[2])
                 except InvalidAction:
                     return prefix
-            return self._pieces_text(whole, split_k, split_of).capitalize() + f" on {square}"
+            return Msg(
+                "{pieces} on {square}",
+                pieces=self._pieces_text(whole, split_k, split_of),
+                square=square,
+            )
         return prefix
 
     @staticmethod
     def _pieces_text(whole: tuple[int, ...], split_k: int, split_of: int) -> str:
-        """``a twin``, ``a twin and a single (a triple)``, ``1 split off a triple``."""
-        parts = [f"a {SIZE_NAMES[w]}" for w in whole]
+        """``Twin``, ``Twin and a single (a triple)``, ``1 piece split off a
+        triple``: the first capitalised, as a label starts."""
+        parts: list[str] = [
+            SIZE_TITLES[w] if i == 0 else Msg("a {size}", size=SIZE_WORDS[w])
+            for i, w in enumerate(whole)
+        ]
         if split_k:
-            parts.append(f"{plural(split_k, 'piece')} split off a {SIZE_NAMES[split_of]}")
-        text = " and ".join(parts)
+            parts.append(
+                Plural(
+                    "{n} piece split off a {size}",
+                    "{n} pieces split off a {size}",
+                    split_k,
+                    size=SIZE_WORDS[split_of],
+                )
+            )
+        text = joined(parts, " and ")
         size = sum(whole) + split_k
         if len(parts) > 1 and size < len(SIZE_NAMES):
-            text += f" (a {SIZE_NAMES[size]})"
-        return text.removeprefix("a ")
+            text = Msg("{pieces} (a {size})", pieces=text, size=SIZE_WORDS[size])
+        return text
 
     def seat_roles(self, num_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
         """R4: the seat each player takes, for the lobby."""
@@ -213,17 +234,23 @@ class KaudaBajiEngine(KaudaBajiRules):
     def parse(self, state: KaudaBajiState, seat: Seat, text: str) -> KaudaBajiAction:
         words = str(text).lower().split()
         if not words:
-            raise InvalidAction(f"Type a move. {_HELP}")
+            raise InvalidAction(Msg("Type a move. {help}", help=_HELP))
         head = words[0]
         if head in ("throw", "forfeit"):
             if len(words) != 2:
-                raise InvalidAction(f"Write `{head}` and one value, not {excerpt(text)}.")
+                raise InvalidAction(
+                    Msg("Write `{word}` and one value, not {text}.", word=head, text=excerpt(text))
+                )
             value = whole_number(words[1], max_digits=2)
             if value is None or value not in THROW_VALUES:
-                raise InvalidAction(f"A throw is 1 to 6 or 12, not {excerpt(words[1])}.")
+                raise InvalidAction(
+                    Msg("A throw is 1 to 6 or 12, not {text}.", text=excerpt(words[1]))
+                )
             return Throw(value) if head == "throw" else Forfeit(value)
         if not _SQUARE_RE.fullmatch(head):
-            raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+            raise InvalidAction(
+                Msg("I don't understand {text}. {help}", text=excerpt(text), help=_HELP)
+            )
         sq = square_of(head)
         rest = words[1:]
         whole: tuple[int, ...] = ()
@@ -237,22 +264,29 @@ class KaudaBajiEngine(KaudaBajiRules):
             if len(here) == 1:
                 whole = here
         if not rest:
-            raise InvalidAction(f"Say which banked values the move spends, e.g. `{head} 4`.")
+            raise InvalidAction(
+                Msg("Say which banked values the move spends, e.g. `{square} 4`.", square=head)
+            )
         values: list[int] = []
         for part in rest[0].split("+"):
             value = whole_number(part, max_digits=2)
             if value is None or value not in THROW_VALUES:
-                raise InvalidAction(f"A banked value is 1 to 6 or 12, not {excerpt(part)}.")
+                raise InvalidAction(
+                    Msg("A banked value is 1 to 6 or 12, not {text}.", text=excerpt(part))
+                )
             values.append(value)
         arrows: list[bool] = []
         for word in rest[1:]:
             if word not in ("in", "round"):
                 raise InvalidAction(
-                    f"After the values, write `in` or `round` for each arrow, not {excerpt(word)}."
+                    Msg(
+                        "After the values, write `in` or `round` for each arrow, not {text}.",
+                        text=excerpt(word),
+                    )
                 )
             arrows.append(word == "in")
         if len(values) > 12 or len(arrows) > 40:
-            raise InvalidAction("That move is far too long.")
+            raise InvalidAction(Msg("That move is far too long."))
         return Move(
             sq, whole, split_k, split_of, tuple(sorted(values, reverse=True)), tuple(arrows)
         )
@@ -263,7 +297,9 @@ class KaudaBajiEngine(KaudaBajiRules):
         parts = word[1:].split("+")
         whole: list[int] = []
         split_k = split_of = 0
-        bad = InvalidAction(f"Pieces are written like x2, x2+1 or x1of3, not {excerpt(word)}.")
+        bad = InvalidAction(
+            Msg("Pieces are written like x2, x2+1 or x1of3, not {text}.", text=excerpt(word))
+        )
         for i, part in enumerate(parts):
             k_text, of_text = ([*part.split("of", 1), ""])[:2] if "of" in part else (part, "")
             k = whole_number(k_text, max_digits=1)
@@ -302,13 +338,14 @@ class KaudaBajiEngine(KaudaBajiRules):
     def label(self, state: KaudaBajiState, seat: Seat, action: KaudaBajiAction) -> str:
         """``Twin c7 to a7 with 6``; ``Single a2 to b2 with 6, in at c1``."""
         if isinstance(action, Throw):
-            return f"Throw {action.value}"
+            return Msg("Throw {value}", value=action.value)
         if isinstance(action, Forfeit):
-            return f"Forfeit a {action.value} (R17)"
+            return Msg("Forfeit a {value} (R17)", value=action.value)
         size = action.size
-        what = SIZE_NAMES[size] if 0 < size < len(SIZE_NAMES) else "tuple"
+        what = SIZE_TITLES[size] if 0 < size < len(SIZE_TITLES) else SIZE_TITLES[0]
         total = sum(action.values)
         dest = "?"
+        centre = False
         turns: list[str] = []
         if 0 <= seat < state.num_players and size and total % size == 0:
             route = ROUTES[_seat(state, seat)]
@@ -319,19 +356,39 @@ class KaudaBajiEngine(KaudaBajiRules):
                     turn_in = next(choices, None)
                     if turn_in is None:
                         break
-                    turns.append(f"{'in' if turn_in else 'round'} at {square_name(route[step])}")
+                    turns.append(
+                        Msg("in at {square}", square=square_name(route[step]))
+                        if turn_in
+                        else Msg("round at {square}", square=square_name(route[step]))
+                    )
                     step = step + 1 if turn_in else ROUND_TO[step]
                 else:
                     step += 1
             else:
-                dest = "the centre" if step == CENTRE_STEP else square_name(route[step])
+                centre = step == CENTRE_STEP
+                dest = "" if centre else square_name(route[step])
         spent = _values_text(action.values)
-        text = f"{what.capitalize()} {square_name(action.square)} to {dest} with {spent}"
+        text: str
+        if centre:
+            text = Msg(
+                "{size} {square} to the centre with {values}",
+                size=what,
+                square=square_name(action.square),
+                values=spent,
+            )
+        else:
+            text = Msg(
+                "{size} {square} to {target} with {values}",
+                size=what,
+                square=square_name(action.square),
+                target=dest,
+                values=spent,
+            )
         if action.split_k:
-            text += f", split off a {SIZE_NAMES[action.split_of]}"
+            text = Msg("{move}, split off a {size}", move=text, size=SIZE_WORDS[action.split_of])
         if turns:
-            text += ", " + ", ".join(turns)
-        return text[:100]
+            text = Msg("{move}, {turns}", move=text, turns=joined(turns, ", "))
+        return shortened(text, 100)
 
     def narrate(
         self, before: KaudaBajiState, seat: Seat, action: KaudaBajiAction, after: KaudaBajiState
@@ -340,9 +397,9 @@ class KaudaBajiEngine(KaudaBajiRules):
         if after.phase == OVER and before.phase != OVER:
             outcome = self.outcome(after)
             if outcome is not None:
-                news += " " + outcome.reason
+                news = joined([news, outcome.reason], " ")
         elif after.turn != before.turn and after.phase == THROW and before.phase != FIRST:
-            news += f" {seat_tag(after.turn)} to throw."
+            news = joined([news, Msg("{player} to throw.", player=seat_tag(after.turn))], " ")
         return news
 
     def private_to(

@@ -9,13 +9,16 @@ from fractions import Fraction
 from math import comb
 from typing import Final
 
+from bot.engines.messages import Msg
+
 # --------------------------------------------------------------------------
 # The board (R1-R3)
 # --------------------------------------------------------------------------
 
 FILES: Final = "abcdefg"
 SEAT_NAMES: Final = ("bottom", "right", "top", "left")
-SEAT_TITLES: Final = ("Bottom", "Right", "Top", "Left")
+SEAT_TITLES: Final = (Msg("Bottom"), Msg("Right"), Msg("Top"), Msg("Left"))
+"""The seats' names for the lobby (messages)."""
 CENTRE_STEP: Final = 48
 ARROW_STEPS: Final = (23, 39, 47)
 """R1: the steps of arrows 1, 2 and 3 on every seat's route."""
@@ -125,6 +128,26 @@ SAFE: Final = frozenset(square_of(n) for n in _SAFE_NAMES)
 SEATINGS: Final = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 """R4: which seats the players take, in join (and turn) order."""
 SIZE_NAMES: Final = ("", "single", "twin", "triple", "quadruple", "quintuple", "sextuple")
+SIZE_WORDS: Final = (
+    Msg("tuple"),
+    Msg("single"),
+    Msg("twin"),
+    Msg("triple"),
+    Msg("quadruple"),
+    Msg("quintuple"),
+    Msg("sextuple"),
+)
+"""``SIZE_NAMES`` in sentences (messages: translated inside them)."""
+SIZE_TITLES: Final = (
+    Msg("Tuple"),
+    Msg("Single"),
+    Msg("Twin"),
+    Msg("Triple"),
+    Msg("Quadruple"),
+    Msg("Quintuple"),
+    Msg("Sextuple"),
+)
+"""The same at the start of a label."""
 
 _THROW_ODDS: Final = tuple(
     (12 if k == 0 else k, Fraction(comb(6, k), 64)) for k in (1, 2, 3, 4, 5, 6, 0)

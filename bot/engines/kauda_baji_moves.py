@@ -11,13 +11,11 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from bot.engines.kauda_baji_board import (
-    _SQUARE_NAMES,
     CENTRE_STEP,
     ROUND_TO,
     ROUTES,
     SAFE,
     SEATINGS,
-    SIZE_NAMES,
     STEP_OF,
 )
 from bot.engines.kauda_baji_state import _LEGAL, Forfeit, KaudaBajiState, Move, Stack
@@ -160,8 +158,6 @@ class _Played(NamedTuple):
     values: tuple[int, ...]
     rest: tuple[int, ...]
     """The bank once ``values`` are spent."""
-    text: str
-    """The news after the player's tag, up to the values spent."""
     vacates: bool
     """No tuple of the mover's stays on ``square``."""
 
@@ -244,11 +240,6 @@ class _SquareLegal:
         rest = list(self.bank)
         for v in move.values:
             rest.remove(v)
-        text = (
-            f" moves a {SIZE_NAMES[size]} from {_SQUARE_NAMES[move.square]} "
-            + ("into the centre" if end == CENTRE_STEP else f"to {_SQUARE_NAMES[to_sq]}")
-            + f" with {_values_text(move.values)}"
-        )
         step, k, m = self.step, move.split_k, move.split_of
         return _Played(
             move.square,
@@ -261,7 +252,6 @@ class _SquareLegal:
             to_sq,
             move.values,
             tuple(rest),
-            text,
             len(move.whole) == len(self.sizes) and not move.split_k,
         )
 

@@ -17,7 +17,7 @@ from bot.engines.core import (
     Option,
     Outcome,
     Seat,
-    plural,
+    joined,
     resolve_options,
     seat_tag,
 )
@@ -31,6 +31,7 @@ from bot.engines.kauda_baji_board import (
     ROUTES,
     SAFE,
     SEATINGS,
+    SIZE_WORDS,
     STEP_OF,
     THROW,
     THROW_VALUES,
@@ -58,6 +59,7 @@ from bot.engines.kauda_baji_state import (
     _seat,
     _with,
 )
+from bot.engines.messages import Msg, Plural
 
 _CHANCE_SET: Final = frozenset({CHANCE})
 _ONLY: Final = tuple(frozenset({p}) for p in range(4))
@@ -76,7 +78,9 @@ _THROW_VALUE_SET: Final = frozenset(THROW_VALUES)
 _TURN_OVER: Final[Mapping[str, Any]] = {"bank": (), "run": 0, "bonus": False, "pending": 0}
 """What a turn's end clears (R6, R16)."""
 _SQUARE_SETS: Final = tuple(frozenset({sq}) for sq in range(49))
-_THROW_NEWS: Final = tuple({v: f"{tag} throws {v}." for v in THROW_VALUES} for tag in _TAGS)
+_THROW_NEWS: Final = tuple(
+    {v: Msg("{player} throws {value}.", player=tag, value=v) for v in THROW_VALUES} for tag in _TAGS
+)
 """Each player's news of an ordinary throw, written once."""
 _OPPONENTS: Final = {
     n: tuple(tuple((q, seating[q]) for q in range(n) if q != p) for p in range(n))
@@ -103,23 +107,27 @@ class KaudaBajiRules:
 
     def __init__(self) -> None:
         self.options: Mapping[str, Option] = {
-            "pieces": Option(6, "R4: pieces per player", low=1, high=6),
-            "markut": Option(True, "R15: arrow 1 opens only after the player's first kill"),
-            "kill_bonus": Option(True, "R16: an extra throw for each tuple killed"),
+            "pieces": Option(6, Msg("R4: pieces per player"), low=1, high=6),
+            "markut": Option(True, Msg("R15: arrow 1 opens only after the player's first kill")),
+            "kill_bonus": Option(True, Msg("R16: an extra throw for each tuple killed")),
             "multi_opponent_combat": Option(
                 "none",
-                "R14: with two or more opponents on a square, none kills nothing; "
-                "pairwise settles each opponent as with one",
+                Msg(
+                    "R14: with two or more opponents on a square, none kills nothing; "
+                    "pairwise settles each opponent as with one"
+                ),
                 choices=("none", "pairwise"),
             ),
-            "play_to_end": Option(True, "R18: play on for every place (no: stop at the first)"),
+            "play_to_end": Option(
+                True, Msg("R18: play on for every place (no: stop at the first)")
+            ),
         }
 
     # ----- setup ------------------------------------------------------------
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> KaudaBajiState:
         if not isinstance(num_players, int) or not 2 <= num_players <= 4:
-            raise InvalidOptions("Kauda Baji is a game for 2, 3 or 4 players.")
+            raise InvalidOptions(Msg("Kauda Baji is a game for 2, 3 or 4 players."))
         opts = resolve_options(self, options)
         pieces = opts["pieces"]
         return KaudaBajiState(
@@ -203,32 +211,39 @@ class KaudaBajiRules:
         ):
             return self._throw(state, action.value)
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Msg("The game is over."))
         if seat not in self.to_move(state):
             if seat == CHANCE:
-                raise NotYourTurn("The shells are not being thrown now.")
-            raise NotYourTurn("It is not your turn (or the shells are being thrown).")
+                raise NotYourTurn(Msg("The shells are not being thrown now."))
+            raise NotYourTurn(Msg("It is not your turn (or the shells are being thrown)."))
         if seat == CHANCE:
             if not isinstance(action, Throw) or action.value not in THROW_VALUES:
-                raise IllegalAction("A throw of six shells is 1 to 6 or 12.")
+                raise IllegalAction(Msg("A throw of six shells is 1 to 6 or 12."))
             if state.phase == FIRST:
                 return self._first_throw(state, action.value)
             return self._throw(state, action.value)
         if isinstance(action, Throw):
-            raise IllegalAction("Chaupal throws the shells for you; spend the bank with a move.")
+            raise IllegalAction(
+                Msg("Chaupal throws the shells for you; spend the bank with a move.")
+            )
         legal = _legal(state)
         if isinstance(action, Forfeit):
             if Forfeit(action.value) not in legal.forfeits:
                 raise IllegalAction(
-                    f"You may forfeit a {action.value} only when every move that spends it "
-                    "goes round the inner ring again (R17)."
+                    Msg(
+                        "You may forfeit a {value} only when every move that spends it "
+                        "goes round the inner ring again (R17).",
+                        value=action.value,
+                    )
                 )
             bank = list(state.bank)
             bank.remove(action.value)
-            news = f"{seat_tag(seat)} forfeits a {action.value} (R17)."
+            news = Msg(
+                "{player} forfeits a {value} (R17).", player=seat_tag(seat), value=action.value
+            )
             return self._settle(state, {"bank": tuple(bank), "news": news})
         if not isinstance(action, Move):
-            raise IllegalAction("That is not a Kauda Baji move.")
+            raise IllegalAction(Msg("That is not a Kauda Baji move."))
         played = legal.find(action)
         if played is None:
             action = _canonical(state, action)
@@ -243,19 +258,28 @@ class KaudaBajiRules:
         here = _at(state.stacks[p], STEP_OF[seat][move.square])
         name = square_name(move.square)
         if not here:
-            return f"You have no pieces on {name}."
+            return Msg("You have no pieces on {square}.", square=name)
         if not move.whole and not move.split_k:
-            return f"Say which of your pieces on {name} move (x1, x2, x1+1, x1of2 …)."
+            return Msg(
+                "Say which of your pieces on {square} move (x1, x2, x1+1, x1of2 …).", square=name
+            )
         bank = list(state.bank)
         for v in move.values:
             if v not in bank:
-                return f"There is no {v} in your bank ({_values_text(state.bank) or 'empty'})."
+                return Msg(
+                    "There is no {value} in your bank ({bank}).",
+                    value=v,
+                    bank=_values_text(state.bank) or Msg("empty"),
+                )
             bank.remove(v)
         if sum(move.values) % move.size:
-            return f"A tuple of {move.size} can only spend a total that {move.size} divides (R10)."
+            return Msg(
+                "A tuple of {size} can only spend a total that {size} divides (R10).",
+                size=move.size,
+            )
         if move.split_k and move.square not in SAFE:
-            return "A tuple may split only on a safe square (R11)."
-        return (
+            return Msg("A tuple may split only on a safe square (R11).")
+        return Msg(
             "That move is not allowed: check the pieces (R9, R11) and the arrow choices, "
             "one `in` or `round` for each arrow square stepped off (R2, R15, R17)."
         )
@@ -264,15 +288,18 @@ class KaudaBajiRules:
         """R7: every contender throws once; the highest starts, ties throw again."""
         player = state.contenders[len(state.first_throws)]
         throws = (*state.first_throws, value)
-        news = f"{seat_tag(player)} throws {value} for the first turn."
+        news = Msg(
+            "{player} throws {value} for the first turn.", player=seat_tag(player), value=value
+        )
         if len(throws) < len(state.contenders):
             return _replace(state, first_throws=throws, news=news)
         best = max(throws)
         tied = tuple(p for p, v in zip(state.contenders, throws, strict=True) if v == best)
         if len(tied) > 1:
-            names = ", ".join(seat_tag(p) for p in tied)
+            names = joined([seat_tag(p) for p in tied], ", ")
+            again = Msg("{players} tie and throw again.", players=names)
             return _replace(
-                state, contenders=tied, first_throws=(), news=f"{news} {names} tie and throw again."
+                state, contenders=tied, first_throws=(), news=joined([news, again], " ")
             )
         return _replace(
             state,
@@ -280,7 +307,7 @@ class KaudaBajiRules:
             turn=tied[0],
             contenders=(),
             first_throws=(),
-            news=f"{news} {seat_tag(tied[0])} starts.",
+            news=joined([news, Msg("{player} starts.", player=seat_tag(tied[0]))], " "),
         )
 
     def _throw(self, state: KaudaBajiState, value: int) -> KaudaBajiState:
@@ -307,27 +334,46 @@ class KaudaBajiRules:
             return self._settle(state, {"bank": bank, "run": 0, "bonus": False, "news": news})
         if value in EXTRA_THROW:
             who = _TAGS[p]
-            bonus = " (kill bonus)" if state.bonus else ""
             run = state.run + (0 if state.bonus else 1)
             if run >= 3:
                 lost = state.bank
-                news = (
-                    f"{who} throws a third {value} in a row and forfeits the turn"
-                    + (f", losing {_values_text(lost)}" if lost else "")
-                    + " (R6)."
-                )
+                if lost:
+                    news = Msg(
+                        "{player} throws a third {value} in a row and forfeits the turn, "
+                        "losing {values} (R6).",
+                        player=who,
+                        value=value,
+                        values=_values_text(lost),
+                    )
+                else:
+                    news = Msg(
+                        "{player} throws a third {value} in a row and forfeits the turn (R6).",
+                        player=who,
+                        value=value,
+                    )
                 return self._next_turn(state, {"news": news})
+            if state.bonus:
+                again = Msg(
+                    "{player} throws {value} (kill bonus) and throws again.",
+                    player=who,
+                    value=value,
+                )
+            else:
+                again = Msg("{player} throws {value} and throws again.", player=who, value=value)
             return _with(
                 state,
                 {
                     "bank": bank,
                     "run": run,
                     "bonus": False,
-                    "news": f"{who} throws {value}{bonus} and throws again.",
+                    "news": again,
                 },
             )
-        bonus = " (kill bonus)" if state.bonus else ""
-        news = f"{_TAGS[p]} throws {value}{bonus}." if bonus else _THROW_NEWS[p][value]
+        news = (
+            Msg("{player} throws {value} (kill bonus).", player=_TAGS[p], value=value)
+            if state.bonus
+            else _THROW_NEWS[p][value]
+        )
         if state.pending:
             return _with(
                 state,
@@ -351,7 +397,10 @@ class KaudaBajiRules:
             changes[_LEGAL] = legal  # the new state's moves, worked out here once
             return _with(state, changes)
         news = changes.get("news", state.news)
-        changes["news"] = f"{news} {seat_tag(p)} cannot use {_values_text(bank)} (R8).".strip()
+        unused = Msg(
+            "{player} cannot use {values} (R8).", player=seat_tag(p), values=_values_text(bank)
+        )
+        changes["news"] = joined([news, unused], " ") if news.strip() else unused
         return self._next_turn(state, changes)
 
     def _next_turn(self, state: KaudaBajiState, changes: dict[str, Any]) -> KaudaBajiState:
@@ -418,7 +467,7 @@ class KaudaBajiRules:
         return kills
 
     def _move(self, state: KaudaBajiState, played: _Played) -> KaudaBajiState:
-        frm, size, leaving, staying, end, landing, path, to_sq, values, rest, text, vacates = played
+        frm, size, leaving, staying, end, landing, path, to_sq, values, rest, vacates = played
         p = state.turn
         stacks = list(state.stacks)
         occupied = list(state.occupied)
@@ -463,7 +512,7 @@ class KaudaBajiRules:
         mine.sort()
         stacks[p] = tuple(mine)
         occupied[p] = ours
-        news = _TAGS[p] + text + (f", killing {plural(kills, 'tuple')}." if kills else ".")
+        news = self._move_news(p, size, frm, end, to_sq, values, kills)
         after_stacks = tuple(stacks)
         after_occupied = tuple(occupied)
         last = (p, frm, to_sq, values, path, kill_squares)
@@ -517,7 +566,12 @@ class KaudaBajiRules:
             changes["killed"] = (*state.killed[:p], True, *state.killed[p + 1 :])
         if home[p] == state.pieces:  # R18
             changes["places"] = (*state.places, p)
-            changes["news"] = f"{news} {seat_tag(p)} has finished, place {len(state.places) + 1}."
+            finished = Msg(
+                "{player} has finished, place {place}.",
+                player=seat_tag(p),
+                place=len(state.places) + 1,
+            )
+            changes["news"] = joined([news, finished], " ")
             return self._next_turn(state, changes)
         if kills and state.kill_bonus:  # R16
             changes.update(phase=THROW, bonus=True, pending=kills - 1, run=0)
@@ -526,6 +580,61 @@ class KaudaBajiRules:
             return self._next_turn(state, changes)
         return self._settle(state, changes)
 
+    @staticmethod
+    def _move_news(
+        p: int,
+        size: int,
+        frm: int,
+        end: int,
+        to_sq: int,
+        values: tuple[int, ...],
+        kills: int,
+    ) -> str:
+        """``{p0} moves a twin from c7 to a7 with 6, killing 1 tuple.``"""
+        what = SIZE_WORDS[size] if 0 < size < len(SIZE_WORDS) else SIZE_WORDS[0]
+        spent = _values_text(values)
+        if end == CENTRE_STEP:
+            if kills:
+                return Plural(
+                    "{player} moves a {size} from {square} into the centre with {values}, "
+                    "killing {n} tuple.",
+                    "{player} moves a {size} from {square} into the centre with {values}, "
+                    "killing {n} tuples.",
+                    kills,
+                    player=_TAGS[p],
+                    size=what,
+                    square=square_name(frm),
+                    values=spent,
+                )
+            return Msg(
+                "{player} moves a {size} from {square} into the centre with {values}.",
+                player=_TAGS[p],
+                size=what,
+                square=square_name(frm),
+                values=spent,
+            )
+        if kills:
+            return Plural(
+                "{player} moves a {size} from {square} to {target} with {values}, "
+                "killing {n} tuple.",
+                "{player} moves a {size} from {square} to {target} with {values}, "
+                "killing {n} tuples.",
+                kills,
+                player=_TAGS[p],
+                size=what,
+                square=square_name(frm),
+                target=square_name(to_sq),
+                values=spent,
+            )
+        return Msg(
+            "{player} moves a {size} from {square} to {target} with {values}.",
+            player=_TAGS[p],
+            size=what,
+            square=square_name(frm),
+            target=square_name(to_sq),
+            values=spent,
+        )
+
     # ----- the end ----------------------------------------------------------
 
     def outcome(self, state: KaudaBajiState) -> Outcome | None:
@@ -533,13 +642,16 @@ class KaudaBajiRules:
             return None
         if state.play_to_end:
             ranking = tuple(frozenset({p}) for p in state.places)
-            reason = f"{seat_tag(state.places[0])} brought every piece to the centre first."
+            reason = Msg(
+                "{player} brought every piece to the centre first.",
+                player=seat_tag(state.places[0]),
+            )
         else:
             first = state.places[0]
             rest = frozenset(range(state.num_players)) - {first}
             ranking = (frozenset({first}), rest)
-            reason = (
-                f"{seat_tag(first)} brought every piece to the centre first; "
-                "the others share second place."
+            reason = Msg(
+                "{player} brought every piece to the centre first; the others share second place.",
+                player=seat_tag(first),
             )
         return Outcome(ranking=ranking, scores=state.home, reason=reason)

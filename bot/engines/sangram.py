@@ -581,6 +581,8 @@ class SangramEngine(SangramRound):
     # ----- serialisation ---------------------------------------------------------
 
     def to_json(self, state: SangramState) -> JSON:
+        _remember(state.news)
+        _remember(state.recent)
         ids = self._id
 
         def cards(seq: Sequence[int]) -> list[str]:
@@ -682,8 +684,8 @@ class SangramEngine(SangramRound):
                     (int(g["seat"]), int(g["round"]), desc(g["cards"]), int(g["level"]))
                     for g in obj["grow_reveals"]
                 ),
-                news=tuple(str(x) for x in obj["news"]),
-                recent=tuple(str(x) for x in obj["recent"]),
+                news=tuple(_recalled(str(x)) for x in obj["news"]),
+                recent=tuple(_recalled(str(x)) for x in obj["recent"]),
                 reason=reason_message(str(obj["reason"])),
                 movers=_NOBODY,
                 awaited=_NOBODY,
@@ -753,6 +755,26 @@ class SangramEngine(SangramRound):
         ):
             return "a card known to be in a hand is not there"
         return ""
+
+
+_SAID: dict[str, str] = {}
+"""Lines this process wrote to a state's JSON, by their English (issue 33):
+a state read back from that JSON (a snapshot, a search's copy) says them
+as messages again.  The JSON itself keeps the English, as the seeded
+playout hashes have it; a line from another process stays English."""
+_SAID_LIMIT: Final = 4096
+
+
+def _remember(lines: Sequence[str]) -> None:
+    for line in lines:
+        if isinstance(line, Msg):
+            if len(_SAID) >= _SAID_LIMIT:
+                _SAID.clear()
+            _SAID[str.__str__(line)] = line
+
+
+def _recalled(line: str) -> str:
+    return _SAID.get(line, line)
 
 
 def _britishers_brought(printed: int, supply: int) -> str:

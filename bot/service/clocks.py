@@ -5,8 +5,10 @@ the games whose timers are missing or that wait on nobody, repaired."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.engines.core import CHANCE, GameError, Seat, seat_tag
+from bot.engines.messages import Msg, Plural
 from bot.live import LiveGame, ServiceError
 from bot.outgoing import discord_time
 from bot.service.automatic import Automatic
@@ -47,31 +49,45 @@ class Clocks:
         now = self.core.clock()
         taken = await self.core.timers.vacations([user_id], since=now - 60 * DAY)
         if any(v.starts <= now < v.ends for v in taken):
-            raise ServiceError("You are already away; use /game back first to change it.")
+            raise ServiceError(Msg("You are already away; use /game back first to change it."))
         refusal = vacation_allowance([(v.starts, v.ends) for v in taken], now, days)
         if refusal is not None:
             raise ServiceError(refusal)
         await self.core.timers.add_vacation(Vacation(user_id, now, now + days * DAY))
         count = await self.refresh_games_of(
             user_id,
-            f"is away for {days} day{'s' * (days != 1)}: their clock is stopped meanwhile.",
+            lambda tag: Plural(
+                "{player} is away for {n} day: their clock is stopped meanwhile.",
+                "{player} is away for {n} days: their clock is stopped meanwhile.",
+                days,
+                player=tag,
+            ),
         )
-        return (
-            f"You are away for {days} day{'s' * (days != 1)}, until "
-            f"{discord_time(now + days * DAY, 'f')} ({discord_time(now + days * DAY)}): "
-            f"your clocks are stopped in {count} game{'s' * (count != 1)} and nobody will "
-            "remind you. /game back ends it early."
+        return Msg(
+            "You are away for {days}, until {date} ({when}): your clocks are stopped in "
+            "{games} and nobody will remind you. /game back ends it early.",
+            days=Plural("{n} day", "{n} days", days),
+            date=discord_time(now + days * DAY, "f"),
+            when=discord_time(now + days * DAY),
+            games=Plural("{n} game", "{n} games", count),
         )
 
     async def back(self, user_id: int) -> str:
         if not await self.core.timers.end_vacation(user_id, self.core.clock()):
-            raise ServiceError("You are not away.")
-        count = await self.refresh_games_of(user_id, "is back.")
-        return f"Welcome back: your clocks run again in {count} game{'s' * (count != 1)}."
+            raise ServiceError(Msg("You are not away."))
+        count = await self.refresh_games_of(
+            user_id, lambda tag: Msg("{player} is back.", player=tag)
+        )
+        return Plural(
+            "Welcome back: your clocks run again in {n} game.",
+            "Welcome back: your clocks run again in {n} games.",
+            count,
+        )
 
-    async def refresh_games_of(self, user_id: int, news: str) -> int:
+    async def refresh_games_of(self, user_id: int, news: Callable[[str], str]) -> int:
         """Tell each of the user's running games (the log, so the next board
-        says it) and set its clocks and timers again, in one write each."""
+        says it) and set its clocks and timers again, in one write each;
+        ``news`` says it of a seat's tag (``{p0}``)."""
         games = [g for g in await self.core.store.games_of_user(user_id) if g.status == "active"]
         for record in games:
 
@@ -80,7 +96,7 @@ class Clocks:
                 if game.is_over:
                     return
                 if seat is not None and not game.is_auto(seat):
-                    await self.writer.table_event(game, seat, "away", f"{seat_tag(seat)} {news}")
+                    await self.writer.table_event(game, seat, "away", news(seat_tag(seat)))
                 else:
                     await self.writer.keep_time(game, moved=None)
                 await self.automatic.after_change(game, moved=None)
@@ -174,11 +190,19 @@ class Clocks:
                     if unmarked:
                         # The log says who left, as a leaving always does:
                         # their view of the seat ends here.
-                        said = "is no longer at the table: the automatic player plays their seat."
                         await self.writer.write(
                             game,
                             events=[
-                                event_entry(s, LEFT[1:], f"{seat_tag(s)} {said}") for s in unmarked
+                                event_entry(
+                                    s,
+                                    LEFT[1:],
+                                    Msg(
+                                        "{player} is no longer at the table: the automatic "
+                                        "player plays their seat.",
+                                        player=seat_tag(s),
+                                    ),
+                                )
+                                for s in unmarked
                             ],
                         )
                     else:

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.choices import split_words
 from bot.engines.core import CHANCE, Engine, Outcome, Seat, SplitsMenus
+from bot.engines.messages import Msg, Plural
 from bot.levels import Level
 from bot.live import ServiceError, StaleBoard
 from storage.games import NewEntry, SeatHandover, SeatRecord
@@ -52,13 +53,13 @@ RETRIES_AFTER_RACE = 1
 same game (issue 20: the version guard refused it, nothing was written) is
 loaded again and tried once more against the new state: it applies if it
 is still legal, and is refused as any move would be otherwise."""
-OUT_OF_DATE = "That board is out of date: the game has moved on since. Use the newest board."
+OUT_OF_DATE = Msg("That board is out of date: the game has moved on since. Use the newest board.")
 SERVER_SETTING_TTL = 30.0
 """Seconds a server's ``takeback`` setting is kept in memory: read on every
 move a person makes where takebacks may apply, it is a read saved per move;
 a change made in this process takes effect at once, one made in another
 process within this long."""
-HELD_CHANCE = (
+HELD_CHANCE = Msg(
     "Wait a few seconds: the dice, shells or cards that follow the last move are not drawn "
     "yet, so that its player may still take it back."
 )
@@ -76,17 +77,27 @@ def check_automatic_players(engine: Engine[Any, Any, Any], bots: int) -> None:
     most = engine.max_players - 1
     if bots < 0:
         raise ServiceError(
-            f"`bots` is how many automatic players to seat: 0 to {most}, not {bots}."
+            Msg(
+                "`bots` is how many automatic players to seat: 0 to {most}, not {bots}.",
+                most=most,
+                bots=bots,
+            )
         )
     if bots > most:
         players = (
-            f"{engine.max_players} players"
+            Msg("{count} players", count=engine.max_players)
             if engine.min_players == engine.max_players
-            else f"{engine.min_players}-{engine.max_players} players"
+            else Msg("{least}-{most} players", least=engine.min_players, most=engine.max_players)
         )
         raise ServiceError(
-            f"{engine.title} is for {players}: at most {most} automatic "
-            f"player{'s' * (most != 1)} beside you, not {bots}."
+            Plural(
+                "{title} is for {players}: at most {n} automatic player beside you, not {bots}.",
+                "{title} is for {players}: at most {n} automatic players beside you, not {bots}.",
+                most,
+                title=Msg(engine.title),
+                players=players,
+                bots=bots,
+            )
         )
 
 

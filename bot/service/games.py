@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from bot.engines import get_engine
 from bot.engines.core import CHANCE, GameError, Outcome, resolve_chance
+from bot.engines.messages import Msg
 from bot.live import GameBroken, LiveGame, ServiceError, StaleBoard
 from bot.service.common import OUT_OF_DATE, RETRIES_AFTER_RACE, LostRace, throws
 from bot.service.core import Core
@@ -86,12 +87,17 @@ class Games:
             self.core.cache.pop(game_id, None)
         read = await self.core.store.game_with_seats(game_id)
         if read is None:
-            raise ServiceError(f"There is no game #{game_id}.")
+            raise ServiceError(Msg("There is no game #{game}.", game=game_id))
         record, seats = read
         try:
             engine = get_engine(record.engine)
         except GameError as exc:
-            raise GameBroken(f"Game #{game_id} uses a game this bot no longer has: {exc}") from None
+            said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+            raise GameBroken(
+                Msg(
+                    "Game #{game} uses a game this bot no longer has: {why}", game=game_id, why=said
+                )
+            ) from None
         game = LiveGame(record=record, seats=seats, engine=engine, state=None)
         if record.status != "lobby":
             # Replayed up to the version read with the seats, not to
@@ -135,8 +141,11 @@ class Games:
             # UnreadableRow: a snapshot or log row that is not UTF-8 (storage/games/errors.py).
             log.error("game %d cannot be rebuilt: %s", record.id, type(exc).__name__)
             raise GameBroken(
-                f"Game #{record.id} could not be restored from the database. "
-                "A moderator can end it with /moderate game end."
+                Msg(
+                    "Game #{game} could not be restored from the database. "
+                    "A moderator can end it with /moderate game end.",
+                    game=record.id,
+                )
             ) from exc
 
     async def replay(self, game: LiveGame, up_to: int | None) -> Any:

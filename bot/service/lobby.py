@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.engines import get_engine
 from bot.engines.core import resolve_chance, resolve_options
+from bot.engines.messages import Msg
 from bot.live import LiveGame, MoveResult, Player, ServiceError
 from bot.service.automatic import Automatic
 from bot.service.common import LostRace, automatic_player_name, check_automatic_players
@@ -58,7 +59,7 @@ class Lobby:
             # strength is no player's, and a solo game has nobody to rate.
             if str(table_given.get("rated", "no")).strip().lower() in ("yes", "true", "on"):
                 raise ServiceError(
-                    "A game with automatic players is not rated; leave out rated=yes."
+                    Msg("A game with automatic players is not rated; leave out rated=yes.")
                 )
             table_given = {**table_given, "rated": "no"}
         resolved = resolve_options(engine, engine_given)
@@ -94,9 +95,15 @@ class Lobby:
             game = await self.games.load(game_id)
             self.require_lobby(game)
             if game.seat_of(player.user_id) is not None:
-                raise ServiceError(f"You are already in game #{game_id}.")
+                raise ServiceError(Msg("You are already in game #{game}.", game=game_id))
             if len(game.seats) >= game.engine.max_players:
-                raise ServiceError(f"Game #{game_id} is full ({game.engine.max_players} players).")
+                raise ServiceError(
+                    Msg(
+                        "Game #{game} is full ({count} players).",
+                        game=game_id,
+                        count=game.engine.max_players,
+                    )
+                )
             await self.core.store.add_seat(
                 game_id, player.user_id, player.display_name, self.core.clock()
             )
@@ -109,11 +116,14 @@ class Lobby:
             game = await self.games.load(game_id)
             if game.record.status == "active":
                 raise ServiceError(
-                    f"Game #{game_id} has already started; use /game resign to leave it."
+                    Msg(
+                        "Game #{game} has already started; use /game resign to leave it.",
+                        game=game_id,
+                    )
                 )
             self.require_lobby(game)
             if game.seat_of(user_id) is None:
-                raise ServiceError(f"You are not in game #{game_id}.")
+                raise ServiceError(Msg("You are not in game #{game}.", game=game_id))
             await self.core.store.remove_seat(game_id, user_id)
             game.seats = await self.core.store.seats(game_id)
             if all(s.automatic_player for s in game.seats):
@@ -131,13 +141,17 @@ class Lobby:
             self.require_lobby(game)
             if user_id != game.record.creator_id and not moderator:
                 raise ServiceError(
-                    "Only the player who opened the game or a moderator can start it."
+                    Msg("Only the player who opened the game or a moderator can start it.")
                 )
             engine = game.engine
             if len(game.seats) < engine.min_players:
                 raise ServiceError(
-                    f"{engine.title} needs at least {engine.min_players} players; "
-                    f"{len(game.seats)} joined so far."
+                    Msg(
+                        "{title} needs at least {least} players; {joined} joined so far.",
+                        title=Msg(engine.title),
+                        least=engine.min_players,
+                        joined=len(game.seats),
+                    )
                 )
             state = engine.setup(len(game.seats), game.record.options)
             state, steps = resolve_chance(engine, state, self.core.draw)
@@ -148,8 +162,11 @@ class Lobby:
                 await self.writer.write(game, state=state, steps=steps, status="active")
             except LostRace:
                 raise ServiceError(
-                    f"Game #{game_id} changed while it was being started (another "
-                    "start?); look at the game again."
+                    Msg(
+                        "Game #{game} changed while it was being started (another start?); "
+                        "look at the game again.",
+                        game=game_id,
+                    )
                 ) from None
             await self.automatic.after_change(game, moved=None)
             return MoveResult(
@@ -162,7 +179,7 @@ class Lobby:
 
     def require_lobby(self, game: LiveGame) -> None:
         if game.record.status != "lobby":
-            raise ServiceError(f"Game #{game.id} has already started.")
+            raise ServiceError(Msg("Game #{game} has already started.", game=game.id))
 
     async def games_here(self, channel_id: int) -> list[GameRecord]:
         return await self.core.store.games_in_channel(channel_id)
@@ -186,7 +203,7 @@ class Lobby:
         if game_id is not None:
             game = await self.games.get(game_id)
             if game.record.channel_id != channel_id and want != "mine":
-                raise ServiceError(f"Game #{game_id} is in another channel.")
+                raise ServiceError(Msg("Game #{game} is in another channel.", game=game_id))
             return game
         here = await self.core.store.games_in_channel(channel_id)
         if want == "lobby":
@@ -207,12 +224,22 @@ class Lobby:
                 ended = [g for g in ended if channel_id in (g.channel_id, g.thread_id)]
                 if ended:
                     raise ServiceError(
-                        f"Game #{ended[-1].id} is over, and you have no running game in this "
-                        "channel. Start one with /game new."
+                        Msg(
+                            "Game #{game} is over, and you have no running game in this "
+                            "channel. Start one with /game new.",
+                            game=ended[-1].id,
+                        )
                     )
-            what = {"lobby": "open lobby", "mine": "game of yours", "any": "game"}[want]
-            raise ServiceError(f"There is no {what} in this channel. Start one with /game new.")
+            if want == "lobby":
+                raise ServiceError(
+                    Msg("There is no open lobby in this channel. Start one with /game new.")
+                )
+            if want == "mine":
+                raise ServiceError(
+                    Msg("There is no game of yours in this channel. Start one with /game new.")
+                )
+            raise ServiceError(Msg("There is no game in this channel. Start one with /game new."))
         if len(candidates) > 1:
             ids = ", ".join(f"#{g.id}" for g in candidates)
-            raise ServiceError(f"Several games match ({ids}); give the game number.")
+            raise ServiceError(Msg("Several games match ({ids}); give the game number.", ids=ids))
         return await self.games.get(candidates[0].id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from bot.engines.core import CHANCE, Outcome, progress_seat, seat_tag
+from bot.engines.messages import Msg
 from bot.live import LiveGame, MoveResult, ServiceError, StaleBoard
 from bot.service.automatic import Automatic
 from bot.service.common import (
@@ -58,17 +59,19 @@ class Moderation:
             for attempt in range(RETRIES_AFTER_RACE + 1):
                 read = await self.core.store.game_with_seats(game_id)
                 if read is None:
-                    raise ServiceError(f"There is no game #{game_id}.")
+                    raise ServiceError(Msg("There is no game #{game}.", game=game_id))
                 record, seats = read
                 if record.status in ("finished", "abandoned"):
-                    raise ServiceError(f"Game #{game_id} is already over.")
+                    raise ServiceError(Msg("Game #{game} is already over.", game=game_id))
                 n = len(seats)
                 outcome = Outcome(
                     ranking=(frozenset(range(n)),),
                     scores=tuple(0 for _ in range(n)),
-                    reason="A moderator ended the game: it could not be restored.",
+                    reason=Msg("A moderator ended the game: it could not be restored."),
                 )
-                change = GameChange(status="abandoned", outcome=outcome.to_json(), timers=no_timers)
+                change = GameChange(
+                    status="abandoned", outcome=outcome.to_json(stored=True), timers=no_timers
+                )
                 try:
                     await self.core.store.commit(
                         game_id,
@@ -126,7 +129,7 @@ class Moderation:
                     outcome = Outcome(
                         ranking=(frozenset(held), *(frozenset({s.seat}) for s in departed)),
                         scores=tuple(0 for _ in game.seats),
-                        reason="Time ran out for every player at the round's deadline.",
+                        reason=Msg("Time ran out for every player at the round's deadline."),
                     )
                     return await self.seats.abandon(game, outcome, actor=held[0], events=forfeits)
                 for seat, marker in zip(held, forfeits, strict=True):
@@ -136,7 +139,10 @@ class Moderation:
                     result = await self.seats.seat_leaves(
                         game,
                         seat,
-                        f"{seat_tag(seat)} lost on time at the round's deadline.",
+                        Msg(
+                            "{player} lost on time at the round's deadline.",
+                            player=seat_tag(seat),
+                        ),
                         events=(marker,),
                     )
                 if game.is_over:
@@ -145,8 +151,10 @@ class Moderation:
                 game,
                 CHANCE,
                 "deadline",
-                "The round's deadline passed: the automatic player plays the rest of the game "
-                "for everyone.",
+                Msg(
+                    "The round's deadline passed: the automatic player plays the rest of the "
+                    "game for everyone."
+                ),
             )
             before = game.state
             for _ in range(AUTO_MOVES_LIMIT):
@@ -177,7 +185,9 @@ class Moderation:
         async def act(game: LiveGame) -> MoveResult:
             self.require_unfinished(game)
             if len(places) != len(game.seats):
-                raise ServiceError(f"Game #{game_id} has {len(game.seats)} seats.")
+                raise ServiceError(
+                    Msg("Game #{game} has {seats} seats.", game=game_id, seats=len(game.seats))
+                )
             outcome = Outcome(
                 ranking=tuple(
                     frozenset(s for s, p in enumerate(places) if p == place)
@@ -195,18 +205,20 @@ class Moderation:
 
     async def pause(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
         if not moderator:
-            raise ServiceError("Only a moderator can pause a game.")
+            raise ServiceError(Msg("Only a moderator can pause a game."))
 
         async def act(game: LiveGame) -> LiveGame:
             self.require_running(game)
             if game.paused:
-                raise ServiceError(f"Game #{game_id} is already paused.")
+                raise ServiceError(Msg("Game #{game} is already paused.", game=game_id))
             # The pause, its entry, the clocks stopped and the timers cleared: one write.
             await self.writer.write(
                 game,
                 events=[
                     event_entry(
-                        CHANCE, "pause", "A moderator paused the game: the clocks are stopped."
+                        CHANCE,
+                        "pause",
+                        Msg("A moderator paused the game: the clocks are stopped."),
                     )
                 ],
                 pause=(self.core.clock(),),
@@ -217,17 +229,19 @@ class Moderation:
 
     async def resume(self, game_id: int, user_id: int, *, moderator: bool) -> LiveGame:
         if not moderator:
-            raise ServiceError("Only a moderator can resume a game.")
+            raise ServiceError(Msg("Only a moderator can resume a game."))
 
         async def act(game: LiveGame) -> LiveGame:
             self.require_running(game)
             if not game.paused:
-                raise ServiceError(f"Game #{game_id} is not paused.")
+                raise ServiceError(Msg("Game #{game} is not paused.", game=game_id))
             await self.writer.write(
                 game,
                 events=[
                     event_entry(
-                        CHANCE, "resume", "A moderator resumed the game: the clocks run again."
+                        CHANCE,
+                        "resume",
+                        Msg("A moderator resumed the game: the clocks run again."),
                     )
                 ],
                 pause=(None,),
@@ -239,13 +253,13 @@ class Moderation:
 
     def require_running(self, game: LiveGame) -> None:
         if game.record.status == "lobby":
-            raise ServiceError(f"Game #{game.id} has not started yet.")
+            raise ServiceError(Msg("Game #{game} has not started yet.", game=game.id))
         if game.is_over:
-            raise ServiceError(f"Game #{game.id} is over.")
+            raise ServiceError(Msg("Game #{game} is over.", game=game.id))
 
     def require_unfinished(self, game: LiveGame) -> None:
         """A game a moderator may still end: started and not over."""
         if game.is_over:
-            raise ServiceError(f"Game #{game.id} is already over.")
+            raise ServiceError(Msg("Game #{game} is already over.", game=game.id))
         if game.record.status == "lobby":
-            raise ServiceError(f"Game #{game.id} has not started.")
+            raise ServiceError(Msg("Game #{game} has not started.", game=game.id))

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.choices import StaleChoice, follow, locate, trail
 from bot.engines.core import CHANCE, NotYourTurn, Seat, Step, apply_step, resolve_chance
+from bot.engines.messages import Msg
 from bot.live import LiveGame, MoveResult, PathResult, ServiceError, StaleBoard
 from bot.outgoing import safe_name
 from bot.service.automatic import Automatic
@@ -103,7 +104,8 @@ class Moves:
                 try:
                     chosen, options, depth = follow(texts, path, self.turns.menu_words(game, seat))
                 except StaleChoice as exc:
-                    raise StaleBoard(str(exc)) from None
+                    said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+                    raise StaleBoard(said) from None
                 if chosen is None:
                     return PathResult(None, options, path, game.version, depth)
                 action = game.engine.parse(game.state, seat, chosen)
@@ -120,7 +122,7 @@ class Moves:
         self, game: LiveGame, seat: Seat, version: int, path: tuple[int, ...]
     ) -> tuple[int, ...]:
         """The current path that picks what ``path`` picked at ``version``."""
-        stale = StaleBoard("That choice is no longer on offer.")
+        stale = StaleBoard(Msg("That choice is no longer on offer."))
         if not path:
             return path
         if version > game.version:
@@ -148,12 +150,14 @@ class Moves:
 
     def check_can_act(self, game: LiveGame, user_id: int, expected_version: int | None) -> Seat:
         if game.record.status == "lobby":
-            raise ServiceError(f"Game #{game.id} has not started yet.")
+            raise ServiceError(Msg("Game #{game} has not started yet.", game=game.id))
         if game.is_over:
-            raise ServiceError(f"Game #{game.id} is over.")
+            raise ServiceError(Msg("Game #{game} is over.", game=game.id))
         seat = self.turns.seat_for(game, user_id)
         if game.is_auto(seat):
-            raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
+            raise ServiceError(
+                Msg("You left game #{game}; the automatic player has your seat now.", game=game.id)
+            )
         if expected_version is not None and expected_version != game.version:
             raise StaleBoard(OUT_OF_DATE)
         if seat not in game.engine.to_move(game.state):
@@ -162,8 +166,8 @@ class Moves:
             waiting = game.engine.waiting_on(game.state)
             if waiting:
                 names = ", ".join(safe_name(game.names[s]) for s in sorted(waiting))
-                raise NotYourTurn(f"It is not your turn: waiting for {names}.")
-            raise NotYourTurn("It is not your turn.")
+                raise NotYourTurn(Msg("It is not your turn: waiting for {names}.", names=names))
+            raise NotYourTurn(Msg("It is not your turn."))
         return seat
 
     async def commit_move(

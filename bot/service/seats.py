@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engines.core import Outcome, Seat, seat_tag
+from bot.engines.messages import Msg
 from bot.live import LiveGame, MoveResult, Player, ServiceError, StaleBoard
 from bot.outgoing import safe_name
 from bot.service.automatic import Automatic
@@ -38,16 +39,20 @@ class Seats:
 
         async def act(game: LiveGame) -> MoveResult:
             if game.is_over:
-                raise ServiceError(f"Game #{game_id} is already over.")
+                raise ServiceError(Msg("Game #{game} is already over.", game=game_id))
             seat = game.seat_of(user_id)
             if game.record.status == "lobby":
-                raise ServiceError(f"Game #{game_id} has not started; use /game leave.")
+                raise ServiceError(
+                    Msg("Game #{game} has not started; use /game leave.", game=game_id)
+                )
             if seat is None and not moderator:
-                raise ServiceError(f"You are not playing in game #{game_id}.")
+                raise ServiceError(Msg("You are not playing in game #{game}.", game=game_id))
             if seat is not None and game.is_auto(seat):
-                raise ServiceError(f"You have already left game #{game_id}.")
+                raise ServiceError(Msg("You have already left game #{game}.", game=game_id))
             if seat is not None:
-                return await self.seat_leaves(game, seat, f"{seat_tag(seat)} resigned.")
+                return await self.seat_leaves(
+                    game, seat, Msg("{player} resigned.", player=seat_tag(seat))
+                )
             return await self.end_by_moderator(game)
 
         return await self.games.retrying(game_id, act)
@@ -55,22 +60,30 @@ class Seats:
     async def kick(self, game_id: int, target_user_id: int, *, moderator: bool) -> MoveResult:
         """A moderator removes a player who is gone: as if they resigned."""
         if not moderator:
-            raise ServiceError("Only a moderator can remove a player from a game.")
+            raise ServiceError(Msg("Only a moderator can remove a player from a game."))
 
         async def act(game: LiveGame) -> MoveResult:
             if game.is_over:
-                raise ServiceError(f"Game #{game_id} is already over.")
+                raise ServiceError(Msg("Game #{game} is already over.", game=game_id))
             if game.record.status == "lobby":
-                raise ServiceError(f"Game #{game_id} has not started; players can still leave it.")
+                raise ServiceError(
+                    Msg("Game #{game} has not started; players can still leave it.", game=game_id)
+                )
             seat = game.seat_of(target_user_id)
             if seat is None:
-                raise ServiceError(f"That player is not in game #{game_id}.")
+                raise ServiceError(Msg("That player is not in game #{game}.", game=game_id))
             if game.is_auto(seat):
                 raise ServiceError(
-                    f"{safe_name(game.names[seat])} has already left game #{game_id}."
+                    Msg(
+                        "{name} has already left game #{game}.",
+                        name=safe_name(game.names[seat]),
+                        game=game_id,
+                    )
                 )
             return await self.seat_leaves(
-                game, seat, f"A moderator removed {seat_tag(seat)} from the game."
+                game,
+                seat,
+                Msg("A moderator removed {player} from the game.", player=seat_tag(seat)),
             )
 
         return await self.games.retrying(game_id, act)
@@ -85,19 +98,27 @@ class Seats:
     ) -> str | None:
         """Why ``seat`` cannot be handed to ``new_user_id`` now (None: it can)."""
         if game.record.status == "lobby":
-            return f"Game #{game.id} has not started; players can still join or leave its lobby."
+            return Msg(
+                "Game #{game} has not started; players can still join or leave its lobby.",
+                game=game.id,
+            )
         if game.is_over or game.record.status != "active":
-            return f"Game #{game.id} is over: its seats no longer change hands."
+            return Msg("Game #{game} is over: its seats no longer change hands.", game=game.id)
         if tournament:
-            return (
-                f"Game #{game.id} is a tournament game, and a tournament seat belongs to its "
-                "entrant: take a player out with /tournament drop instead."
+            return Msg(
+                "Game #{game} is a tournament game, and a tournament seat belongs to its "
+                "entrant: take a player out with /tournament drop instead.",
+                game=game.id,
             )
         if seat is None:
-            return f"That player is not in game #{game.id}."
+            return Msg("That player is not in game #{game}.", game=game.id)
         taken = game.seat_of(new_user_id)
         if taken is not None:
-            return f"{safe_name(game.names[taken])} already plays in game #{game.id}."
+            return Msg(
+                "{name} already plays in game #{game}.",
+                name=safe_name(game.names[taken]),
+                game=game.id,
+            )
         return None
 
     async def check_replacement(
@@ -113,13 +134,15 @@ class Seats:
         ``new_user_id`` (nothing changes until they accept): the game and
         the seat, or a :class:`ServiceError` saying why not."""
         if not moderator:
-            raise ServiceError("Only a moderator can hand a player's seat to someone else.")
+            raise ServiceError(Msg("Only a moderator can hand a player's seat to someone else."))
         async with self.core.lock(game_id):
             game = await self.games.load(game_id)
             seat = game.seat_of(old_user_id)
             refusal = self.replacement_refusal(game, seat, new_user_id, tournament=tournament)
             if refusal is not None or seat is None:
-                raise ServiceError(refusal or f"That player is not in game #{game_id}.")
+                raise ServiceError(
+                    refusal or Msg("That player is not in game #{game}.", game=game_id)
+                )
             return game, seat
 
     async def replace_seat(
@@ -147,12 +170,14 @@ class Seats:
                 and (not 0 <= seat < len(game.seats) or game.seats[seat].user_id != old_user_id)
             ):
                 raise ServiceError(
-                    "This offer is out of date: that seat has changed hands since it was made."
+                    Msg("This offer is out of date: that seat has changed hands since it was made.")
                 )
             if game.is_over or game.record.status != "active":
-                raise ServiceError(f"This offer is out of date: game #{game_id} is over.")
+                raise ServiceError(
+                    Msg("This offer is out of date: game #{game} is over.", game=game_id)
+                )
             if game.seat_of(new_player.user_id) is not None:
-                raise ServiceError(f"You already play in game #{game_id}.")
+                raise ServiceError(Msg("You already play in game #{game}.", game=game_id))
             refusal = self.replacement_refusal(
                 game, seat, new_player.user_id, tournament=tournament
             )
@@ -162,15 +187,22 @@ class Seats:
             # {pN} reads as the seat's player now (the new one); the old name
             # is written in, escaped, with braces doubled for the seat tags.
             was = safe_name(old.display_name).replace("{", "{{").replace("}", "}}")
-            instead = " instead of the automatic player" if old.controller == "auto" else ""
             # The entry names who held the seat until now, so that who may
             # read the seat's secrets when can be told from the log (issue 29).
-            handed = event_entry(
-                seat,
-                replaced_event(old_user_id)[1:],
-                f"A moderator handed over {was}'s seat: it is now played by "
-                f"{seat_tag(seat)}{instead}.",
-            )
+            if old.controller == "auto":
+                said = Msg(
+                    "A moderator handed over {was}'s seat: it is now played by {player} "
+                    "instead of the automatic player.",
+                    was=was,
+                    player=seat_tag(seat),
+                )
+            else:
+                said = Msg(
+                    "A moderator handed over {was}'s seat: it is now played by {player}.",
+                    was=was,
+                    player=seat_tag(seat),
+                )
+            handed = event_entry(seat, replaced_event(old_user_id)[1:], said)
             handover = SeatHandover(seat, old_user_id, new_player.user_id, new_player.display_name)
             try:
                 # The hand-over and its entry are one write: the new player
@@ -189,8 +221,10 @@ class Seats:
             return await self.games.retrying(game_id, act)
         except StaleBoard:
             raise ServiceError(
-                "This offer is out of date: the game changed while it was being accepted. "
-                "Ask a moderator for a new one."
+                Msg(
+                    "This offer is out of date: the game changed while it was being accepted. "
+                    "Ask a moderator for a new one."
+                )
             ) from None
 
     async def seat_leaves(
@@ -207,7 +241,7 @@ class Seats:
         humans = [s.seat for s in game.seats if s.controller == "human" and s.seat != seat]
         if n <= 2 or not humans:
             if game.is_auto(seat):
-                raise ServiceError(f"That seat has already left game #{game.id}.")
+                raise ServiceError(Msg("That seat has already left game #{game}.", game=game.id))
             others = frozenset(s for s in range(n) if s != seat)
             outcome = Outcome(
                 ranking=(others, frozenset({seat})) if others else (frozenset({seat}),),
@@ -216,7 +250,7 @@ class Seats:
             )
             return await self.abandon(game, outcome, actor=seat, events=events)
         order = 1 + max((s.left_order or 0) for s in game.seats)
-        said = f"{why} The automatic player plays their seat from now on, ranked last."
+        said = Msg("{why} The automatic player plays their seat from now on, ranked last.", why=why)
         await self.writer.write(
             game,
             events=[*events, event_entry(seat, LEFT[1:], said)],
@@ -233,7 +267,7 @@ class Seats:
         outcome = Outcome(
             ranking=(frozenset(range(n)),),
             scores=tuple(0 for _ in range(n)),
-            reason="A moderator ended the game.",
+            reason=Msg("A moderator ended the game."),
         )
         return await self.abandon(game, outcome, actor=None)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.engines.core import CHANCE, Seat, plural, resolve_chance, seat_tag
-from bot.engines.messages import decode
+from bot.engines.core import CHANCE, Seat, resolve_chance, seat_tag
+from bot.engines.messages import Msg, Plural, decode
 from bot.live import GameBroken, LiveGame, MoveResult, ServiceError, StaleBoard, TakebackRequest
 from bot.outgoing import safe_name
 from bot.service.automatic import Automatic
@@ -72,8 +72,10 @@ class Takebacks:
             plan = await self.takeback_plan(game, seat, user_id)
             if target is not None and plan.target != target:
                 raise ServiceError(
-                    "That is no longer your last move, so it stays. /game takeback takes back "
-                    "your last one."
+                    Msg(
+                        "That is no longer your last move, so it stays. /game takeback takes "
+                        "back your last one."
+                    )
                 )
             if not plan.asked:
                 return await self.take_back_now(game, plan, ask=None)
@@ -81,8 +83,11 @@ class Takebacks:
             current = stored if stored is not None and stored.version == game.version else None
             if current is not None and current.seat != seat:
                 raise ServiceError(
-                    f"{safe_name(game.names[current.seat])} asked to take back a move first: "
-                    "that request holds until it is answered or someone moves."
+                    Msg(
+                        "{name} asked to take back a move first: that request holds until it "
+                        "is answered or someone moves.",
+                        name=safe_name(game.names[current.seat]),
+                    )
                 )
             if current is not None and current.target == plan.target:
                 return plan.request(game, current.agreed, new=False)
@@ -103,22 +108,24 @@ class Takebacks:
         async def act(game: LiveGame) -> MoveResult | TakebackRequest:
             stored = await self.core.store.takeback_ask(game.id)
             if game.is_over:
-                raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+                raise ServiceError(Msg("Game #{game} is over: its moves stand.", game=game.id))
             if stored is None or stored.version != game.version or version != stored.version:
                 raise StaleBoard(
-                    "This request is out of date: the game has moved on since it was made, "
-                    "so nothing was taken back."
+                    Msg(
+                        "This request is out of date: the game has moved on since it was made, "
+                        "so nothing was taken back."
+                    )
                 )
             seat = game.seat_of(user_id)
             if seat == stored.seat:
-                raise ServiceError("You asked for this takeback: the other players answer it.")
+                raise ServiceError(Msg("You asked for this takeback: the other players answer it."))
             asker = game.holder(stored.seat)
             if asker is None:
-                raise StaleBoard("This request is out of date: its player has left the seat.")
+                raise StaleBoard(Msg("This request is out of date: its player has left the seat."))
             plan = await self.takeback_plan(game, stored.seat, asker)
             if seat is None or seat not in plan.asked or plan.target != stored.target:
                 raise ServiceError(
-                    f"Only the other players of game #{game.id} answer this request."
+                    Msg("Only the other players of game #{game} answer this request.", game=game.id)
                 )
             if not agree:
                 await self.writer.write(game, ask=TakebackAskChange(expected=stored, new=None))
@@ -138,26 +145,30 @@ class Takebacks:
     def taking_back_seat(self, game: LiveGame, user_id: int) -> Seat:
         """The seat whose move ``user_id`` may ask to take back, or why not."""
         if game.record.status == "lobby":
-            raise ServiceError(f"Game #{game.id} has not started yet.")
+            raise ServiceError(Msg("Game #{game} has not started yet.", game=game.id))
         if game.is_over:
-            raise ServiceError(f"Game #{game.id} is over: its moves stand.")
+            raise ServiceError(Msg("Game #{game} is over: its moves stand.", game=game.id))
         seat = self.turns.seat_for(game, user_id)
         if game.is_auto(seat):
-            raise ServiceError(f"You left game #{game.id}; the automatic player has your seat now.")
+            raise ServiceError(
+                Msg("You left game #{game}; the automatic player has your seat now.", game=game.id)
+            )
         return seat
 
     async def takeback_plan(self, game: LiveGame, seat: Seat, user_id: int) -> _TakebackPlan:
         """What taking back ``seat``'s last move would do, or a
         :class:`ServiceError` saying exactly why it may not be taken back."""
         if game.paused:
-            raise ServiceError(f"Game #{game.id} is paused: nothing is taken back meanwhile.")
+            raise ServiceError(
+                Msg("Game #{game} is paused: nothing is taken back meanwhile.", game=game.id)
+            )
         if not game.table.takeback:
             raise ServiceError(
-                f"Game #{game.id} takes no move back (its table says `takeback=no`)."
+                Msg("Game #{game} takes no move back (its table says `takeback=no`).", game=game.id)
             )
         if not await self.preferences.takebacks_allowed(game):
             raise ServiceError(
-                "Takebacks are turned off on this server (`/moderate settings takeback`)."
+                Msg("Takebacks are turned off on this server (`/moderate settings takeback`).")
             )
         engine = game.engine
         log_entries = await self.core.store.log(game.id, up_to=game.version)
@@ -168,22 +179,33 @@ class Takebacks:
             if e.actor == seat and not e.action.startswith(TABLE_EVENT)
         ]
         if not mine:
-            raise ServiceError(f"You have no move in game #{game.id} to take back.")
+            raise ServiceError(Msg("You have no move in game #{game} to take back.", game=game.id))
         at = mine[-1]
         move, since = standing[at], standing[at + 1 :]
         drawn = next(
             (e for e in since if e.actor == CHANCE and not e.action.startswith(TABLE_EVENT)), None
         )
         if drawn is not None:
-            what = f" ({decode(drawn.narration)})" if drawn.narration else ""
+            if drawn.narration:
+                raise ServiceError(
+                    Msg(
+                        "Your last move stands: chance followed it ({what}), and a takeback "
+                        "never undoes a throw, a draw or a reveal.",
+                        what=decode(drawn.narration),
+                    )
+                )
             raise ServiceError(
-                f"Your last move stands: chance followed it{what}, and a takeback never undoes "
-                "a throw, a draw or a reveal."
+                Msg(
+                    "Your last move stands: chance followed it, and a takeback never undoes "
+                    "a throw, a draw or a reveal."
+                )
             )
         if not move.narration:
             raise ServiceError(
-                "Your last move was a decision the table was not told about: taking it back "
-                "would tell everyone, so it stands."
+                Msg(
+                    "Your last move was a decision the table was not told about: taking it "
+                    "back would tell everyone, so it stands."
+                )
             )
         target = move.seq - 1
         points = await self.core.store.undo_points(game.id)
@@ -206,15 +228,27 @@ class Takebacks:
             before = await self.games.state_at(game, made.seq - 1)
             after = await self.games.state_at(game, made.seq)
             if before is None or after is None:
-                raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+                raise GameBroken(
+                    Msg("Game #{game} could not be rebuilt to take a move back.", game=game.id)
+                )
             if reveals(
                 engine, before, made.actor, made.action, after, reveal_seed(game.id, made.seq - 1)
             ):
-                whose = "Your last move" if made is move else "A move made since yours"
+                what = decode(made.narration) or Msg("a reveal")
+                if made is move:
+                    raise ServiceError(
+                        Msg(
+                            "Your last move showed hidden information ({what}), and a "
+                            "takeback never undoes a reveal: your move stands.",
+                            what=what,
+                        )
+                    )
                 raise ServiceError(
-                    f"{whose} showed hidden information "
-                    f"({decode(made.narration) or 'a reveal'}), and a "
-                    "takeback never undoes a reveal: your move stands."
+                    Msg(
+                        "A move made since yours showed hidden information ({what}), and a "
+                        "takeback never undoes a reveal: your move stands.",
+                        what=what,
+                    )
                 )
         others = [e for e in moves[1:] if e.actor != seat]
         humans = frozenset(
@@ -239,7 +273,9 @@ class Takebacks:
         the clocks restored, the undo points it consumed and the timers."""
         state = await self.games.state_at(game, plan.target)
         if state is None:
-            raise GameBroken(f"Game #{game.id} could not be rebuilt to take a move back.")
+            raise GameBroken(
+                Msg("Game #{game} could not be rebuilt to take a move back.", game=game.id)
+            )
         before = game.state
         now = self.core.clock()
         clocks = restored_clocks(
@@ -250,12 +286,25 @@ class Takebacks:
             now=now,
         )
         tag = seat_tag(plan.seat)
-        if plan.asked:
-            more = f"; {plural(plan.undoes, 'move')} made since undone too" if plan.undoes else ""
-            undone = decode(plan.move.narration)
-            said = f"{tag} took back a move, with everyone's agreement{more}: {undone}"
+        undone = decode(plan.move.narration)
+        if plan.asked and plan.undoes:
+            said: str = Plural(
+                "{player} took back a move, with everyone's agreement; {n} move made since "
+                "undone too: {move}",
+                "{player} took back a move, with everyone's agreement; {n} moves made since "
+                "undone too: {move}",
+                plan.undoes,
+                player=tag,
+                move=undone,
+            )
+        elif plan.asked:
+            said = Msg(
+                "{player} took back a move, with everyone's agreement: {move}",
+                player=tag,
+                move=undone,
+            )
         else:
-            said = f"{tag} took back their last move: {decode(plan.move.narration)}"
+            said = Msg("{player} took back their last move: {move}", player=tag, move=undone)
         entry = event_entry(plan.seat, takeback_event(plan.target)[1:], said)
         await self.writer.write(
             game,
@@ -311,13 +360,13 @@ def _not_yours(
 ) -> str:
     """Why a seat's last move has no undo point of its holder's."""
     if before and before[-1].action == f"{TABLE_EVENT}timeout" and before[-1].actor == move.actor:
-        return (
+        return Msg(
             "Your last move was made for you when your time ran out, so it is not yours to "
             "take back."
         )
     if point is not None and point.user_id != user_id:
-        return "Your seat's last move was made before you took the seat over: it stands."
-    return (
+        return Msg("Your seat's last move was made before you took the seat over: it stands.")
+    return Msg(
         "Your last move cannot be taken back: it was made when takebacks were not allowed "
         "in this game."
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.engines.core import CHANCE, GameError, Seat, seat_tag
+from bot.engines.messages import Msg
 from bot.live import LiveGame, MoveResult, Reminder, StaleBoard
 from bot.service.automatic import Automatic
 from bot.service.common import FORFEIT_EVENT, THINK_LEASE, event_entry
@@ -218,17 +219,26 @@ class Timeouts:
             # One write with the seat's leaving, as for a timeout's move.
             forfeit = event_entry(seat, FORFEIT_EVENT[1:], "")
             result = await self.seats.seat_leaves(
-                game, seat, f"{name} ran out of time.", events=(forfeit,)
+                game, seat, Msg("{player} ran out of time.", player=name), events=(forfeit,)
             )
             return replace(result, timeout="lost" if game.is_over else "seat")
-        count = (
-            f" (timeout {streak} of {MAX_TIMEOUTS_IN_A_ROW} in a row before the seat is forfeited)"
-        )
         skip = policy == "skip" and "pass" in texts
         if skip:
-            said = f"{name} ran out of time and passes{count}."
+            said = Msg(
+                "{player} ran out of time and passes (timeout {streak} of {most} in a row "
+                "before the seat is forfeited).",
+                player=name,
+                streak=streak,
+                most=MAX_TIMEOUTS_IN_A_ROW,
+            )
         else:
-            said = f"{name} ran out of time; the automatic player makes this move for them{count}."
+            said = Msg(
+                "{player} ran out of time; the automatic player makes this move for them "
+                "(timeout {streak} of {most} in a row before the seat is forfeited).",
+                player=name,
+                streak=streak,
+                most=MAX_TIMEOUTS_IN_A_ROW,
+            )
         action = texts["pass"] if skip else await self.automatic.choose_for(game, seat, pad=True)
         # The timeout and the move made for it are one write: a process
         # killed between two writes left the timeout without its move, and

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.engines.core import CHANCE, Seat, owed_decisions
+from bot.engines.messages import Msg
 from bot.levels import Level
 from bot.live import LiveGame, ServiceError
 from bot.service.common import SOLO_AUTO_DELAY, menu_words_of
@@ -23,7 +24,7 @@ class Turns:
     def seat_for(self, game: LiveGame, user_id: int) -> Seat:
         seat = game.seat_of(user_id)
         if seat is None:
-            raise ServiceError(f"You are not playing in game #{game.id}.")
+            raise ServiceError(Msg("You are not playing in game #{game}.", game=game.id))
         return seat
 
     def legal_texts(self, game: LiveGame, seat: Seat) -> list[str]:

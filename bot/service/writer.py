@@ -138,7 +138,7 @@ class Writer:
                 else None
             ),
             status=status,
-            outcome=None if outcome is None else outcome.to_json(),
+            outcome=None if outcome is None else outcome.to_json(stored=True),
             seats=merged(seats or {}, clocks),
             handover=handover,
             pause=pause,

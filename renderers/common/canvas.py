@@ -91,12 +91,17 @@ class Canvas:
 
     ``display_width`` is the width of the image this canvas ends up in, when
     it is a piece pasted into a bigger one (a card face on the board): text
-    sizes are held to that image's minimum (0: the canvas is the image)."""
+    sizes are held to that image's minimum (0: the canvas is the image).
+    ``lang``: the language of its words (the shared layout's own words,
+    "Last move", "wins!", follow it)."""
 
     width: int
     height: int
     theme: Theme = DEFAULT_THEME
     display_width: int = 0
+    lang: str = "en"
+    """The language its words are drawn in (issue 33): renderers translate
+    with ``t(c.lang, ...)``, and the shared layout's own words follow it."""
     image: Image.Image = field(init=False)
     draw: ImageDraw.ImageDraw = field(init=False)
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Literal
 
+from bot.i18n import N_, localize, t
 from renderers.common.canvas import Canvas, seat_marker
 from renderers.common.measure import fit_choice, text_width, wrap_text
 from renderers.common.pieces import crown
@@ -92,16 +93,31 @@ def edge_labels(
 _SEAT_PLACEHOLDER = re.compile(r"\{p(\d+)\}")
 
 
-def fill_names(line: str, names: Sequence[str]) -> str:
-    """A narrated line (an event, a result's reason) with its ``{pN}`` seat
-    placeholders replaced by the seats' names, made drawable."""
-    return safe_text(_SEAT_PLACEHOLDER.sub(lambda m: display_name(names, int(m.group(1))), line))
+def fill_names(line: str, names: Sequence[str], lang: str = "en") -> str:
+    """A narrated line (an event, a result's reason) in ``lang`` (an
+    engine's :class:`~bot.engines.messages.Msg` through the catalog), with
+    its ``{pN}`` seat placeholders replaced by the seats' names, made
+    drawable."""
+    line = localize(line, lang)
+    return safe_text(
+        _SEAT_PLACEHOLDER.sub(lambda m: display_name(names, int(m.group(1)), lang=lang), line)
+    )
 
 
-def ordinal(n: int) -> str:
-    """A place: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+_ORDINALS: Final = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th")}
+"""The places a language may write its own way (Hindi 1ला, 2रा, 3रा, 4था);
+any other is ``{n}th`` (Hindi {n}वाँ)."""
+
+
+def ordinal(n: int, lang: str = "en") -> str:
+    """A place: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``; in
+    another language as its catalog writes it."""
+    if lang == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    if n in _ORDINALS:
+        return t(lang, _ORDINALS[n])
+    return t(lang, "{n}th", n=n)
 
 
 def title_band(c: Canvas, height: int, *, stripe: RGB | None = None) -> None:
@@ -267,29 +283,29 @@ def result_headline(
     crown for a lone winner, ``tie`` and the names for several ("Draw: Asha,
     Bhima"), "Game over" for none; under it ``reason`` in muted lines.
     Returns the y under the reason."""
-    t = c.theme
+    theme = c.theme
     top = ranking[0] if ranking else ()
     if len(top) == 1:
-        headline = f"{display_name(names, top[0])} wins!"
+        headline = t(c.lang, "{name} wins!", name=display_name(names, top[0], lang=c.lang))
     elif top:
-        headline = tie + ", ".join(display_name(names, s) for s in top)
+        headline = tie + ", ".join(display_name(names, s, lang=c.lang) for s in top)
     else:
-        headline = "Game over"
+        headline = t(c.lang, "Game over")
     box = c.text(
         (margin, y),
         headline,
         size=38,
-        fill=t.ink,
+        fill=theme.ink,
         anchor="lt",
         bold=True,
         max_width=c.width - 2 * margin - 60,
     )
     if len(top) == 1:
-        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), t.highlight)
+        crown(c.draw, (box[2] + 14, y - 2, box[2] + 58, y + 30), theme.highlight)
     y += 50
     small = c.min_text
     for line in wrap_text(reason, small, c.width - 2 * margin):
-        c.text((margin, y), line, size=small, fill=t.muted, anchor="lt")
+        c.text((margin, y), line, size=small, fill=theme.muted, anchor="lt")
         y += small + 8
     return y
 
@@ -431,7 +447,7 @@ def last_move_section(
 ) -> int:
     """A side column's "Last move": the mover's mark and name, then the move
     in words, one line each; returns the y under the last line."""
-    y = column_heading(c, x0, y, "Last move", right=x1)
+    y = column_heading(c, x0, y, t(c.lang, "Last move"), right=x1)
     cy = y + line_height // 2
     c.seat_mark((x0 + 14, cy), 14, seat)
     c.text(

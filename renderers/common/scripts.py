@@ -49,6 +49,7 @@ from typing import Any, Final
 import regex
 from bidi import algorithm as uba
 
+from bot.i18n import t
 from renderers.common import fonts
 from renderers.common.fonts import (
     EMOJI_STAND_IN,
@@ -334,9 +335,15 @@ def safe_text(text: str) -> str:
     return " ".join("".join(kept).split())
 
 
-def display_name(names: Sequence[str], seat: int, fallback: str = "Player") -> str:
-    """``names[seat]`` made drawable, or ``"Player N"`` when it is missing or
-    nothing of it can be drawn (only controls, or only emoji with no emoji
-    font: stand-ins alone would not tell two players apart)."""
+def display_name(
+    names: Sequence[str], seat: int, fallback: str = "Player", lang: str = "en"
+) -> str:
+    """``names[seat]`` made drawable, or ``"Player N"`` (in ``lang``) when it
+    is missing or nothing of it can be drawn (only controls, or only emoji
+    with no emoji font: stand-ins alone would not tell two players apart)."""
     name = safe_text(names[seat]) if 0 <= seat < len(names) else ""
-    return name if name.replace(EMOJI_STAND_IN, "").strip() else f"{fallback} {seat + 1}"
+    if name.replace(EMOJI_STAND_IN, "").strip():
+        return name
+    if fallback == "Player" and lang != "en":
+        return safe_text(t(lang, "Player {n}", n=seat + 1))
+    return f"{fallback} {seat + 1}"

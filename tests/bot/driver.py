@@ -128,7 +128,8 @@ async def resign(
     if question is None:
         return out
     assert question.ephemeral, question
-    button = fake.find_button(question, label="Resign")
+    # **Resign**, in whatever language the player reads (issue 33).
+    (button,) = [b for b in fake.buttons(question) if b["custom_id"].endswith(":yes")]
     return out + await fake.click(user, question, button["custom_id"])
 
 

@@ -27,6 +27,7 @@ from bot.engines.chaturaji import ChaturajiEngine
 from bot.engines.chaturaji_board import ARMIES
 from bot.engines.chaturaji_state import ChaturajiState, Roll
 from bot.engines.core import CHANCE
+from bot.engines.messages import decode
 from renderers.chaturaji import _status as chaturaji_status
 from renderers.chaturaji import first_army_choosers, lost_words
 from renderers.common import display_name
@@ -347,7 +348,7 @@ async def test_whole_2_player_game(tables: Tables) -> None:
     await finish_whole_game(table, random.Random(42), warm_up=100)
     # Each player moved both of their armies.
     log = await bot_of(table.fake).store.log(table.game_id)
-    narration = " ".join(e.narration for e in log)
+    narration = " ".join(decode(e.narration) for e in log)
     for army, user in (("Blue", asha), ("Green", asha), ("Red", bhima), ("Yellow", bhima)):
         assert f"{army} to play (**{user.name}**)" in table.filled(narration), army
 
@@ -406,7 +407,7 @@ async def test_throne_takeover(tables: Tables) -> None:
     await table.act(texts[0], "buttons", asha)
     log = await bot_of(table.fake).store.log(table.game_id)
     mine = [e for e in log if e.actor == 0 and e.action == texts[0]]
-    assert mine and "Red" in mine[-1].narration
+    assert mine and "Red" in decode(mine[-1].narration)
     assert bhima.id not in table.pinged
 
 
@@ -517,7 +518,7 @@ async def test_reentry(tables: Tables) -> None:
     assert view.armies[ARMY["green"]].monarch == "e8"
     assert game.state.phase == "move" and view.turn == "blue"  # the squire die is left
     log = await bot_of(table.fake).store.log(table.game_id)
-    narration = table.filled(" ".join(e.narration for e in log))
+    narration = table.filled(" ".join(decode(e.narration) for e in log))
     assert f"**{bhima.name}** places the Red monarch on a5" in narration, narration
     assert f"**{chitra.name}** places the Green monarch on e8" in narration, narration
     await table.act("f2-f3", "buttons", asha)

@@ -218,8 +218,8 @@ async def test_a_follower_sees_only_the_public_view(
     drawn: dict[bytes, list[tuple[str, Any]]] = defaultdict(list)
     draw = bot.renders.png
 
-    async def recording(engine: str, kind: str, view: Any, names: Any) -> bytes:
-        data = await draw(engine, kind, view, names)
+    async def recording(engine: str, kind: str, view: Any, names: Any, lang: str = "en") -> bytes:
+        data = await draw(engine, kind, view, names, lang=lang)
         drawn[data].append((kind, view))
         return data
 

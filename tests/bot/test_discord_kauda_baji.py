@@ -46,6 +46,7 @@ from bot.engines.core import CHANCE
 from bot.engines.kauda_baji import KaudaBajiEngine
 from bot.engines.kauda_baji_board import SEATINGS, STEP_OF, square_of
 from bot.engines.kauda_baji_state import KaudaBajiState, Throw
+from bot.engines.messages import decode
 from tests.bot import driver
 from tests.bot.driver import (
     CUSTOM_ID,
@@ -185,9 +186,9 @@ class Table(driver.Table):
         for entry in reversed(await self.log()):
             if entry.actor != CHANCE or not entry.action.startswith("throw "):
                 break
-            if not entry.narration.startswith(f"{{p{state.turn}}} throws"):
+            if not decode(entry.narration).startswith(f"{{p{state.turn}}} throws"):
                 break  # another player's turn, forfeited (R6, R8)
-            if "for the first turn" in entry.narration:
+            if "for the first turn" in decode(entry.narration):
                 break  # R7: who starts, not the bank
             thrown.append(entry.action.split()[1])
         content = self.board().content or ""
@@ -633,7 +634,7 @@ async def finish_whole_game(table: Table, rng: random.Random, *, selects: bool) 
     n = len(table.users)
     assert sorted(state.places) == list(range(n))
     assert game.outcome.ranking == tuple(frozenset({p}) for p in state.places)
-    narration = table.filled(" ".join(e.narration for e in await table.log()))
+    narration = table.filled(" ".join(decode(e.narration) for e in await table.log()))
     for place, seat in enumerate(state.places[:-1], start=1):
         assert f"{table.name(seat)} has finished, place {place}." in narration, place
     final = boards(table.fake)[-1]
@@ -778,7 +779,7 @@ async def test_R13_R16_kill_by_landing_and_the_bonus_throw_joins_the_bank(
     await table.act("b3 3+1", "command", asha)
     state = await table.state()
     assert on(state, 0) == [("c6", 1), ("g2", 2)] and state.turn == 1
-    narration = " ".join(e.narration for e in await table.log())
+    narration = " ".join(decode(e.narration) for e in await table.log())
     assert "{p0} throws 3 (kill bonus)." in narration  # the engine tells it
     # The board showing the bonus throw tells it.
     assert f"{table.name(0)} throws 3 (kill bonus)" in content, content
@@ -878,7 +879,7 @@ async def test_R6_third_six_in_a_row_forfeits_the_turn_in_the_headline(tables: T
     state = await table.state()
     assert state.turn == 0 and state.bank == (3,) and on(state, 1) == [("f6", 1)]
     forfeit = "{p1} throws a third 6 in a row and forfeits the turn, losing 12+6 (R6)."
-    assert any(forfeit in e.narration for e in await table.log())  # the engine tells it
+    assert any(forfeit in decode(e.narration) for e in await table.log())  # the engine tells it
     assert len(boards(table.fake)) == posts + 1
     assert board_labels(table)[0].endswith("with 3")
     content = table.board().content or ""
@@ -903,7 +904,7 @@ async def test_R8_values_nobody_can_use_are_forfeited(tables: Tables) -> None:
     state = await table.state()
     assert on(state, 0) == [("b6", 2)] and on(state, 1) == [("c6", 2)]
     assert state.turn == 0 and state.bank == (2,)
-    narration = " ".join(e.narration for e in await table.log())
+    narration = " ".join(decode(e.narration) for e in await table.log())
     assert "{p1} throws 3. {p1} cannot use 3 (R8)." in narration  # the engine tells it
     content = table.board().content or ""
     assert f"{table.name(0)} cannot use 5 (R8)." in content, content

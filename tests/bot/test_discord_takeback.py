@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.engines.messages import decode
 from bot.takeback import THROW_GRACE
 from tests.bot.driver import (
     CUSTOM_ID,
@@ -128,7 +129,9 @@ async def test_take_back_under_played_undoes_the_move_and_outdates_its_board(
     assert button is not None, fake.buttons(reply)
     after_move = game.board()
     seen = copy.deepcopy(fake.message(after_move))
-    narration = (await game.bot.store.log(game.id))[-1].narration.replace("{p0}", "**asha**")
+    narration = decode((await game.bot.store.log(game.id))[-1].narration).replace(
+        "{p0}", "**asha**"
+    )
 
     out = await fake.click(game.asha, reply, button)
     await fake.settle()
@@ -307,7 +310,7 @@ async def test_the_dice_wait_under_take_back_then_come(games: list[Game], tmp_pa
     assert all(t.seat != -1 for t in await bot.service.timers.of_game(game.id))
     roll = (await bot.store.log(game.id))[-1]
     assert roll.actor == -1
-    said = roll.narration.replace("{p0}", "**asha**").replace("{p1}", "**bhima**")
+    said = decode(roll.narration).replace("{p0}", "**asha**").replace("{p1}", "**bhima**")
     assert said in (game.board().content or "")
     refused(
         await fake.click(user, reply, take_back_button(fake, reply) or ""), "chance followed it"

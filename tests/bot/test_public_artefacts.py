@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.edge.alt import board_alt
 from bot.edge.delivery.texts import headline
 from bot.edge.tables.menus import board_choices
 from bot.engines import ENGINES
@@ -71,6 +72,31 @@ def test_public_artefacts_ignore_hidden_information(engine: AnyEngine) -> None:
         assert buttons > 0, "no state with choice buttons was checked"
 
 
+ALT_STRIDE = 11
+"""Every so many twin pairs have their board's description compared (all
+of them would take minutes: three languages each)."""
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [e for e in ENGINES.values() if TWINS.get(e.name) is not None],
+    ids=[name for name in ENGINES if TWINS.get(name) is not None],
+)
+def test_board_descriptions_ignore_hidden_information(engine: AnyEngine) -> None:
+    """Issue 33: the board image's description (its alt text) is public as
+    the board is: the same for both twins, in every language."""
+    checked = 0
+    for i, (playout, state, twin) in enumerate(_twin_pairs(engine)):
+        if i % ALT_STRIDE:
+            continue
+        for lang in ("en", "hi", "qps"):
+            mine = board_alt(live(engine, state, playout.num_players), lang)
+            theirs = board_alt(live(engine, twin, playout.num_players), lang)
+            assert mine == theirs, (lang, mine, theirs)
+        checked += 1
+    assert checked > 0
+
+
 def test_artaban_board_shows_no_pending_set_up() -> None:
     """The defect as found: once one player had committed, the board showed
     the other's pending set-up as labelled buttons."""
@@ -79,3 +105,5 @@ def test_artaban_board_shows_no_pending_set_up() -> None:
     choices = board_choices(live(engine, state, 2))
     assert choices == [((), "Choose…")]
     assert public_artefacts(engine, state, 2) == public_artefacts(engine, twin, 2)
+    for lang in ("en", "hi", "qps"):
+        assert board_alt(live(engine, state, 2), lang) == board_alt(live(engine, twin, 2), lang)

@@ -215,7 +215,10 @@ def canonical(fake: FakeDiscord, sent: list[Sent]) -> list[tuple[Any, ...]]:
             for row in s.components
             for c in row.get("components", [])
         ]
-        files = [(name, hashlib.sha256(data).hexdigest()) for name, data in s.files]
+        files = [
+            (name, hashlib.sha256(data).hexdigest(), s.descriptions.get(name))
+            for name, data in s.files
+        ]
         choices = [(c.get("name"), c.get("value")) for c in s.choices or []]
         out.append((s.route, s.ephemeral, masked(s.content), files, components, choices))
     return out
@@ -405,6 +408,8 @@ async def no_later_secret(twin: Twin, sent: list[Sent]) -> None:
             assert text not in (s.content or ""), (s, text)
             for _, data in s.files:
                 assert text.encode() not in data, (s, text)
+            for description in s.descriptions.values():
+                assert text not in (description or ""), (s, text)
 
 
 def line_of(entry: LogEntry) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.engines.core import CHANCE, NotYourTurn, progress_seat
+from bot.engines.messages import decode
 from bot.live import MoveResult, ServiceError, StaleBoard, TakebackRequest
 from bot.replay import GameRecord, frames, load_record, position_since, public_record, states
 from bot.service import HELD_CHANCE, GameService, Player
@@ -123,7 +124,7 @@ async def test_a_move_is_taken_back_at_once_while_nothing_happened_since(table: 
     assert game.engine.to_move(game.state) == frozenset({0})
     entry = (await svc.store.log(game_id))[-1]
     assert (entry.actor, entry.action) == (0, f"@takeback:{version}")
-    assert entry.narration == "{p0} took back their last move: " + narration
+    assert decode(entry.narration) == "{p0} took back their last move: " + narration
     assert undone.undone == narration and undone.actor == 0
     # Loading never goes back before a snapshot: one is stored at the takeback.
     snapshot = await svc.store.latest_snapshot(game_id)
@@ -290,7 +291,7 @@ async def test_after_others_moved_every_other_player_must_agree(table: Table) ->
     assert game.state == start and game.version == version + 1
     entry = (await svc.store.log(game_id))[-1]
     assert takeback_target(entry.action) == mine.version - 1
-    assert "with everyone's agreement; 1 move made since undone too" in entry.narration
+    assert "with everyone's agreement; 1 move made since undone too" in decode(entry.narration)
     assert await svc.store.takeback_ask(game_id) is None
     await assert_rebuilt(svc, game_id)
 

@@ -268,3 +268,29 @@ def test_doubled_braces_and_seat_tags_fill_as_before() -> None:
         assert "{p1}" in localize(text, "hi")
         assert "Bhima" in localize(text, "hi").format(p0="Asha", p1="Bhima", p2="C", p3="D", p4="E")
     assert engine.title == "Mahabharata"
+
+
+def test_a_state_read_back_in_this_process_still_says_its_events_as_messages() -> None:
+    """Sangram's JSON keeps its lines as English (the seeded hashes), and a
+    state read back from it in the same process (a snapshot, a search's
+    copy, the conformance twins) says them as messages again."""
+    engine = SangramEngine()
+    rng = random.Random(8)
+    state = engine.setup(3, {"round_limit": 2})
+    for _ in range(40):
+        movers = engine.to_move(state)
+        if movers == {CHANCE}:
+            seat = CHANCE
+            action = sample_chance(engine.chance_outcomes(state), rng.random())
+        else:
+            seat = progress_seat(engine, state)
+            action = rng.choice(engine.legal_actions(state, seat))
+        state = engine.apply(state, seat, action)
+    import json
+
+    again = engine.from_json(json.loads(json.dumps(engine.to_json(state))))
+    events = engine.view(again, None).events
+    assert events and all(isinstance(e, Msg) for e in events)
+    assert [localize(e, "hi") for e in events] == [
+        localize(e, "hi") for e in engine.view(state, None).events
+    ]

@@ -23,6 +23,8 @@ from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import reply
 from bot.edge.selects import picked, select
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT, localize, t
 
 log = logging.getLogger(__name__)
 
@@ -49,29 +51,45 @@ class Follows:
         said = await self.bot.followers.follow(
             game_id, itx.user.id, every_move=every_move, now=self.bot.clock()
         )
-        title = f"**{title_of(record.engine)} #{record.id}**"
+        lang = await self.bot.languages.for_reader(itx)
+        title = f"**{title_of(record.engine, lang)} #{record.id}**"
         what = (
-            "each new board, and its end"
+            t(lang, "each new board, and its end")
             if every_move
-            else "its end, with the final board, the result and the replay "
-            "(`every_move:true` for every new board)"
+            else t(
+                lang,
+                "its end, with the final board, the result and the replay "
+                "(`every_move:true` for every new board)",
+            )
         )
         answers = {
-            "followed": f"You follow {title}: I'll DM you {what}.",
-            "updated": f"You still follow {title}; from now on I'll DM you {what}.",
-            "unchanged": f"You already follow {title}: I'll DM you {what}.",
-            "no-game": f"There is no game #{game_id} on this server.",
-            "lobby": f"Game #{game_id} has not started yet: follow it once it has.",
-            "over": f"{title} is over: there is nothing left to follow. "
-            "`/game history` lists it with its result.",
-            "player": f"You play in {title}, so you see all of it already: following is "
-            "for members who watch.",
+            "followed": Msg("You follow {game}: I'll DM you {what}.", game=title, what=what),
+            "updated": Msg(
+                "You still follow {game}; from now on I'll DM you {what}.", game=title, what=what
+            ),
+            "unchanged": Msg(
+                "You already follow {game}: I'll DM you {what}.", game=title, what=what
+            ),
+            "no-game": Msg("There is no game #{id} on this server.", id=game_id),
+            "lobby": Msg("Game #{id} has not started yet: follow it once it has.", id=game_id),
+            "over": Msg(
+                "{game} is over: there is nothing left to follow. "
+                "`/game history` lists it with its result.",
+                game=title,
+            ),
+            "player": Msg(
+                "You play in {game}, so you see all of it already: following is "
+                "for members who watch.",
+                game=title,
+            ),
         }
-        text = answers[said]
+        text = localize(answers[said], lang)
         if said in ("followed", "updated", "unchanged"):
-            text += (
-                f" Nothing private: only what the channel sees. `/game unfollow game:{game_id}` "
-                "stops it; if your DMs are closed to me, I stop trying."
+            text += " " + t(
+                lang,
+                "Nothing private: only what the channel sees. `/game unfollow game:{id}` "
+                "stops it; if your DMs are closed to me, I stop trying.",
+                id=game_id,
             )
         await reply(itx, text)
 
@@ -79,10 +97,11 @@ class Follows:
     async def unfollow(self, itx: discord.Interaction[Any], game_id: int) -> None:
         await itx.response.defer(ephemeral=True)
         stopped = await self.bot.followers.unfollow(game_id, itx.user.id)
+        lang = await self.bot.languages.for_reader(itx)
         if stopped:
-            await reply(itx, f"You no longer follow game #{game_id}.")
+            await reply(itx, t(lang, "You no longer follow game #{id}.", id=game_id))
         else:
-            await reply(itx, f"You do not follow game #{game_id}.")
+            await reply(itx, t(lang, "You do not follow game #{id}.", id=game_id))
 
 
 # -- the components ---------------------------------------------------------------
@@ -150,7 +169,7 @@ selects of 25 (up to :data:`FOLLOW_SELECT_TABLES`)."""
 FOLLOW_SELECT_TABLES = 100
 
 
-def follow_view(tables: Sequence[tuple[int, str]]) -> discord.ui.View | None:
+def follow_view(tables: Sequence[tuple[int, str]], lang: str = DEFAULT) -> discord.ui.View | None:
     """**Follow** for each live table (its game and its label, "Table 3"):
     buttons when they fit, else selects (four of 25: the fifth row stays
     free); None without a live table."""
@@ -159,7 +178,7 @@ def follow_view(tables: Sequence[tuple[int, str]]) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     if len(tables) <= FOLLOW_BUTTONS:
         for i, (game_id, label) in enumerate(tables):
-            view.add_item(FollowButton(game_id, f"Follow {label}", row=i // 5))
+            view.add_item(FollowButton(game_id, t(lang, "Follow {table}", table=label), row=i // 5))
         return view
     shown = tables[:FOLLOW_SELECT_TABLES]
     for chunk, start in enumerate(range(0, len(shown), 25)):
@@ -167,7 +186,7 @@ def follow_view(tables: Sequence[tuple[int, str]]) -> discord.ui.View | None:
         options = [
             discord.SelectOption(label=label[:100], value=str(game_id)) for game_id, label in part
         ]
-        head = f"Follow a table ({part[0][1]} … {part[-1][1]})…"
+        head = t(lang, "Follow a table ({first} … {last})…", first=part[0][1], last=part[-1][1])
         view.add_item(FollowSelect(options, chunk, head))
     return view
 

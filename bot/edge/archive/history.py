@@ -34,6 +34,8 @@ from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import edit_reply, reply
 from bot.engines.core import GameError
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT, localize, t, tn
 from storage.games import GameRecord
 
 log = logging.getLogger(__name__)
@@ -75,7 +77,13 @@ class History:
         # In milliseconds: a game that ends a moment later stays off.
         until = math.floor(newest * 1000) + 1
         page = HistoryPage(itx.user.id, player_id or 0, engine_name or "all", until, 0)
-        content, view = await self._page(guild_id, page, total, records)
+        # Shared: the channel reads it; else only the asker.
+        lang = (
+            await self.bot.languages.for_channel(guild_id, itx)
+            if share
+            else await self.bot.languages.for_reader(itx)
+        )
+        content, view = await self._page(guild_id, page, total, records, lang)
         await reply(itx, content, ephemeral=not share, suppress_embeds=True, **_view(view))
 
     @refusing
@@ -88,8 +96,10 @@ class History:
             raise GameError(SERVER_ONLY)
         if itx.user.id != page.owner:
             raise GameError(
-                "Only the member who asked for this history turns its pages; "
-                "`/game history` shows you your own.",
+                Msg(
+                    "Only the member who asked for this history turns its pages; "
+                    "`/game history` shows you your own."
+                ),
             )
         player = page.player or None
         engine = None if page.engine == "all" else page.engine
@@ -113,33 +123,64 @@ class History:
             offset=target * PAGE_SIZE,
         )
         shown = dataclasses.replace(page, page=target)
-        content, view = await self._page(guild_id, shown, total, records)
+        lang = await self.bot.languages.for_reader(itx)
+        content, view = await self._page(guild_id, shown, total, records, lang)
         if target != wanted:
             # A page that no longer exists (games were deleted since it
             # was drawn): say so rather than show something else silently.
             content = (
-                f"That page is gone (the history is shorter now); here is page {target + 1}.\n"
+                t(
+                    lang,
+                    "That page is gone (the history is shorter now); here is page {page}.",
+                    page=target + 1,
+                )
+                + "\n"
                 + content
             )
         await edit_reply(itx, content, suppress_embeds=True, view=view)
 
     async def _page(
-        self, guild_id: int, page: HistoryPage, total: int, records: Sequence[GameRecord]
+        self,
+        guild_id: int,
+        page: HistoryPage,
+        total: int,
+        records: Sequence[GameRecord],
+        lang: str = DEFAULT,
     ) -> tuple[str, discord.ui.View | None]:
         store = self.bot.store
         player = page.player or None
         engine = None if page.engine == "all" else page.engine
-        whose = ""
+        who = ""
         if player is not None:
             names = await self.bot.service.ratings.seat_names(guild_id, [player])
-            whose = f" of **{short_name(names.get(player) or 'that player')}**"
-        which = f" in {title_of(engine)}" if engine is not None else ""
+            who = short_name(names.get(player) or t(lang, "that player"))
+        game = title_of(engine, lang) if engine is not None else ""
         if not records:
-            content = (
-                f"No finished games{whose}{which} on this server yet: games show up here "
-                "when they end."
+            return (
+                _filtered(
+                    lang,
+                    who,
+                    game,
+                    Msg("No finished games on this server yet: games show up here when they end."),
+                    Msg(
+                        "No finished games of **{who}** on this server yet: games show up here "
+                        "when they end.",
+                        who=who,
+                    ),
+                    Msg(
+                        "No finished games in {game} on this server yet: games show up here "
+                        "when they end.",
+                        game=game,
+                    ),
+                    Msg(
+                        "No finished games of **{who}** in {game} on this server yet: games "
+                        "show up here when they end.",
+                        who=who,
+                        game=game,
+                    ),
+                ),
+                None,
             )
-            return content, None
         pages = max(1, math.ceil(total / PAGE_SIZE))
         ids = [r.id for r in records]
         seats = await store.seats_of(ids)
@@ -148,11 +189,41 @@ class History:
         for record in records:
             link = await self._link(record)
             changed = changes.get(record.id, {})
-            rows.append(history_row(record, seats[record.id], changed, link, player))
-        games = "1 game" if total == 1 else f"{total} games"
-        head = f"**Finished games{whose}{which}** on this server, newest first ({games}"
-        head += f"; page {page.page + 1} of {pages}):" if pages > 1 else "):"
-        return "\n".join([head, *rows]), history_view(page, pages, ids)
+            rows.append(history_row(record, seats[record.id], changed, link, player, lang))
+        games = tn(lang, "{n} game", "{n} games", total)
+        if pages > 1:
+            count = t(
+                lang,
+                "{games}; page {page} of {pages}",
+                games=games,
+                page=page.page + 1,
+                pages=pages,
+            )
+        else:
+            count = games
+        head = _filtered(
+            lang,
+            who,
+            game,
+            Msg("**Finished games** on this server, newest first ({count}):", count=count),
+            Msg(
+                "**Finished games of **{who}**** on this server, newest first ({count}):",
+                who=who,
+                count=count,
+            ),
+            Msg(
+                "**Finished games in {game}** on this server, newest first ({count}):",
+                game=game,
+                count=count,
+            ),
+            Msg(
+                "**Finished games of **{who}** in {game}** on this server, newest first ({count}):",
+                who=who,
+                game=game,
+                count=count,
+            ),
+        )
+        return "\n".join([head, *rows]), history_view(page, pages, ids, lang)
 
     async def _link(self, record: GameRecord) -> str:
         """Where the game was played: its last board, else its thread or channel."""
@@ -160,6 +231,14 @@ class History:
         if board is not None:
             return jump_url(record.guild_id, board[0], board[1])
         return jump_url(record.guild_id, record.thread_id or record.channel_id)
+
+
+def _filtered(lang: str, who: str, game: str, *said: Msg) -> str:
+    """One of four sentences, by whose games (``who``) and which game
+    (``game``) a history lists: all, one player's, one game's, or both."""
+    everyone, one_player, one_game, both = said
+    chosen = (both if game else one_player) if who else (one_game if game else everyone)
+    return localize(chosen, lang)
 
 
 def _view(view: discord.ui.View | None) -> dict[str, Any]:
@@ -218,11 +297,11 @@ class PlayerHistoryButton(
     first page of ``/game history player:…``, answered only to whoever
     presses it (the profile itself is the channel's)."""
 
-    def __init__(self, player_id: int) -> None:
+    def __init__(self, player_id: int, lang: str = DEFAULT) -> None:
         self.player_id = player_id
         super().__init__(
             discord.ui.Button(
-                label="History",
+                label=t(lang, "History"),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"chaupal:history:{player_id}",
             )
@@ -238,20 +317,22 @@ class PlayerHistoryButton(
         await History.of(itx).open_history(itx, self.player_id, None)
 
 
-def player_history_view(player_id: int) -> discord.ui.View:
+def player_history_view(player_id: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(PlayerHistoryButton(player_id))
+    view.add_item(PlayerHistoryButton(player_id, lang))
     return view
 
 
-def history_view(page: HistoryPage, pages: int, game_ids: Sequence[int]) -> discord.ui.View | None:
+def history_view(
+    page: HistoryPage, pages: int, game_ids: Sequence[int], lang: str = DEFAULT
+) -> discord.ui.View | None:
     """The page's **Replay** buttons (one row: a page holds at most five
     games) and, when there is more than one page, ⏮ ◀ ▶ ⏭."""
     if not game_ids and pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
     for game_id in game_ids[:5]:
-        view.add_item(ReplayButton(game_id))
+        view.add_item(ReplayButton(game_id, t(lang, "Replay #{id}", id=game_id)))
     if pages > 1:
         last = page.page >= pages - 1
         for verb in HISTORY_VERBS:

@@ -13,8 +13,9 @@ from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import reply
 from bot.engines.core import GameError
-from bot.engines.messages import decode
-from bot.outgoing import Style, discord_time, fill_seats, plain_name, plural
+from bot.engines.messages import Msg, decode
+from bot.i18n import DEFAULT, t, tn
+from bot.outgoing import Style, discord_time, fill_seats, plain_name
 from bot.replay import load_record
 from bot.service import GameService, LiveGame
 from bot.tenure import Reader
@@ -41,9 +42,11 @@ class GameLog:
         if game_id is not None:
             record = await store.get_game(game_id)
             if record is None:
-                raise GameError(f"There is no game #{game_id}.")
+                raise GameError(Msg("There is no game #{id}.", id=game_id))
             if channel_id not in (record.channel_id, record.thread_id):
-                raise GameError(f"Game #{game_id} is in another channel: ask for its log there.")
+                raise GameError(
+                    Msg("Game #{id} is in another channel: ask for its log there.", id=game_id)
+                )
         else:
             here = [
                 r
@@ -53,15 +56,17 @@ class GameLog:
             running = [r for r in here if r.status == "active"]
             if len(running) > 1:
                 ids = ", ".join(f"#{r.id}" for r in running)
-                raise GameError(f"Several games are running here ({ids}); give the game number.")
+                raise GameError(
+                    Msg("Several games are running here ({ids}); give the game number.", ids=ids)
+                )
             if running:
                 record = running[0]
             elif here:
                 record = here[-1]  # the newest finished game
             else:
-                raise GameError("No game has been played in this channel yet.")
+                raise GameError(Msg("No game has been played in this channel yet."))
         if record.status == "lobby":
-            raise GameError(f"Game #{record.id} has not started yet, so it has no log.")
+            raise GameError(Msg("Game #{id} has not started yet, so it has no log.", id=record.id))
         return record
 
     @refusing
@@ -72,17 +77,23 @@ class GameLog:
         record = await self._log_record(itx, game_id)
         game = await self.service.get(record.id)
         entries = await self.bot.store.log(record.id)
-        text = log_text(game, entries)
+        lang = await self.bot.languages.for_reader(itx)
+        text = log_text(game, entries, lang)
         data = text.encode("utf-8")
         if len(data) > LOG_LIMIT:
-            data = "… (the start is cut)\n".encode() + data[-LOG_LIMIT:]
+            data = (t(lang, "… (the start is cut)") + "\n").encode() + data[-LOG_LIMIT:]
         # The file's times are UTC (a text file cannot show the reader's
         # own); the message shows when the game was opened in theirs.
         await reply(
             itx,
-            f"The public log of {game.engine.title} #{game.id}, opened "
-            f"{discord_time(record.created_at, 'f')} ({discord_time(record.created_at)}). "
-            "Times in the file are UTC.",
+            t(
+                lang,
+                "The public log of {game} #{id}, opened {when} ({ago}). Times in the file are UTC.",
+                game=t(lang, game.engine.title),
+                id=game.id,
+                when=discord_time(record.created_at, "f"),
+                ago=discord_time(record.created_at),
+            ),
             file=discord.File(io.BytesIO(data), filename=f"chaupal-{game.id}-log.txt"),
         )
 
@@ -101,18 +112,28 @@ class GameLog:
         # A seat's own lines only while the caller held it (bot.tenure).
         reader = Reader.of(itx.user.id, game.seats, complete.lines)
         text, hidden = await self.bot.renders.public_record(complete, reader)
+        lang = await self.bot.languages.for_reader(itx)
         if hidden:
-            what = (
-                f"{plural(hidden, 'move')} other players made in secret "
-                f"{'is' if hidden == 1 else 'are'} written `?`, so it cannot be replayed "
-                "offline; `/game replay` draws the replay here."
+            what = tn(
+                lang,
+                "{n} move other players made in secret is written `?`, so it cannot be "
+                "replayed offline; `/game replay` draws the replay here.",
+                "{n} moves other players made in secret are written `?`, so it cannot be "
+                "replayed offline; `/game replay` draws the replay here.",
+                hidden,
             )
         else:
-            what = "It is complete: `python -m bot replay FILE` draws its replay offline."
+            what = t(lang, "It is complete: `python -m bot replay FILE` draws its replay offline.")
         await reply(
             itx,
-            f"{game.engine.title} #{game.id} as text: the options, the seats, then every move "
-            f"in Chaupal's notation, one a line. {what}",
+            t(
+                lang,
+                "{game} #{id} as text: the options, the seats, then every move in Chaupal's "
+                "notation, one a line. {what}",
+                game=t(lang, game.engine.title),
+                id=game.id,
+                what=what,
+            ),
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"chaupal-{game.id}.txt"),
         )
 
@@ -122,7 +143,7 @@ def _utc(timestamp: float) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
+def log_text(game: LiveGame, entries: list[LogEntry], lang: str = DEFAULT) -> str:
     """The public log of a game as plain text: one line per narration (the
     public account of an action; never the action's own text, which may be
     secret), with its time in UTC (said in the header: Discord's timestamps
@@ -130,16 +151,20 @@ def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
     record = game.record
     players = ", ".join(f"{s.seat + 1}. {plain_name(s.display_name)}" for s in game.seats)
     lines = [
-        f"{game.engine.title} #{game.id} — the public log",
-        f"Players: {players}",
-        f"Opened: {_utc(record.created_at)}. Every time in this log is UTC "
-        "(Coordinated Universal Time), as YYYY-MM-DD HH:MM.",
+        t(lang, "{game} #{id} — the public log", game=t(lang, game.engine.title), id=game.id),
+        t(lang, "Players: {players}", players=players),
+        t(
+            lang,
+            "Opened: {when}. Every time in this log is UTC (Coordinated Universal Time), "
+            "as YYYY-MM-DD HH:MM.",
+            when=_utc(record.created_at),
+        ),
         "",
     ]
     for entry in entries:
         if not entry.narration:
             continue
-        said = fill_seats(decode(entry.narration), game, Style.PLAIN)
+        said = fill_seats(decode(entry.narration), game, Style.PLAIN, lang)
         lines.append(f"{_utc(entry.created_at)}  {said}")
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
@@ -147,8 +172,17 @@ def log_text(game: LiveGame, entries: list[LogEntry]) -> str:
             f"{rank}. {' & '.join(plain_name(game.names[s]) for s in sorted(group))}"
             for rank, group in enumerate(outcome.ranking, start=1)
         )
-        reason = fill_seats(outcome.reason, game, Style.PLAIN)
-        lines += ["", f"Over ({_utc(record.updated_at)}): {reason} Ranking: {places}"]
+        reason = fill_seats(outcome.reason, game, Style.PLAIN, lang)
+        lines += [
+            "",
+            t(
+                lang,
+                "Over ({when}): {reason} Ranking: {places}",
+                when=_utc(record.updated_at),
+                reason=reason,
+                places=places,
+            ),
+        ]
     elif game.is_over:
-        lines += ["", f"Over ({_utc(record.updated_at)})."]
+        lines += ["", t(lang, "Over ({when}).", when=_utc(record.updated_at))]
     return "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.edge.alt import replay_alt, review_alts
 from bot.edge.archive.texts import (
     LAST_FRAME,
     REVIEW_VERBS,
@@ -33,6 +34,8 @@ from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, reply
 from bot.edge.selects import picked, select
 from bot.engines.core import GameError
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT
 from bot.outgoing import clip
 from bot.replay import load_record
 from bot.tenure import Reader
@@ -68,16 +71,31 @@ class Replays:
         # Drawing takes seconds for a long game: answer Discord first.
         await itx.response.defer(ephemeral=not public, thinking=True)
         game = await self.bot.service.get(game_id)
-        drawn = await self.bot.renders.replay(await load_record(self.bot.store, game_id))
+        # Posted in the channel: the server's language; else the presser's.
+        lang = (
+            await self.bot.languages.for_channel(itx.guild_id, itx)
+            if public
+            else await self.bot.languages.for_reader(itx)
+        )
+        drawn = await self.bot.renders.replay(
+            await load_record(self.bot.store, game_id), lang=lang
+        )
         if len(drawn.data) > itx.filesize_limit:
             raise GameError(
-                f"The replay of game #{game_id} is too big for this server's upload limit."
+                Msg(
+                    "The replay of game #{id} is too big for this server's upload limit.",
+                    id=game_id,
+                )
             )
         await reply(
             itx,
-            replay_text(game, drawn),
+            replay_text(game, drawn, lang),
             ephemeral=not public,
-            file=discord.File(io.BytesIO(drawn.data), filename=replay_filename(game.id)),
+            file=discord.File(
+                io.BytesIO(drawn.data),
+                filename=replay_filename(game.id),
+                description=replay_alt(game, drawn, lang),
+            ),
         )
 
     async def _started_here(
@@ -85,7 +103,9 @@ class Replays:
     ) -> GameRecord:
         record = await game_here(self.bot.store, itx, game_id, doing)
         if record.status == "lobby":
-            raise GameError(f"Game #{game_id} has not started yet: there is nothing to show.")
+            raise GameError(
+                Msg("Game #{id} has not started yet: there is nothing to show.", id=game_id)
+            )
         return record
 
     @refusing
@@ -94,7 +114,8 @@ class Replays:
         with ⏮ ◀ ▶ ⏭ and a "move k" menu (:class:`bot.edge.archive.texts.ReviewStep`)."""
         await self._started_here(itx, game_id, "Review")
         await itx.response.defer(ephemeral=True, thinking=True)
-        content, files, view = await self._review(itx.user.id, game_id, LAST_FRAME)
+        lang = await self.bot.languages.for_reader(itx)
+        content, files, view = await self._review(itx.user.id, game_id, LAST_FRAME, lang)
         await reply(itx, content, files=files, view=view)
 
     @refusing
@@ -106,36 +127,53 @@ class Replays:
         it is, the game still there and still this server's."""
         if itx.user.id != step.owner:
             raise GameError(
-                "This review is someone else's: `/game review` opens your own.",
+                Msg("This review is someone else's: `/game review` opens your own."),
             )
         record = await self.bot.store.get_game(step.game_id)
         if record is None or record.guild_id != itx.guild_id or record.status == "lobby":
-            raise GameError(f"Game #{step.game_id} is not there any more.")
+            raise GameError(Msg("Game #{id} is not there any more.", id=step.game_id))
         # Drawing may wait behind another image in the render pool.
         await itx.response.defer()
-        content, files, view = await self._review(itx.user.id, step.game_id, target)
+        lang = await self.bot.languages.for_reader(itx)
+        content, files, view = await self._review(itx.user.id, step.game_id, target, lang)
         await itx.edit_original_response(
             content=clip(content), attachments=files, view=view, allowed_mentions=NO_PINGS
         )
 
     async def _review(
-        self, user_id: int, game_id: int, target: int
+        self, user_id: int, game_id: int, target: int, lang: str = DEFAULT
     ) -> tuple[str, list[discord.File], discord.ui.View]:
-        """The text, images and components of a review at frame ``target``."""
+        """The text, images and components of a review at frame ``target``
+        (the images described in ``lang``, the reviewer's)."""
         game = await self.bot.service.get(game_id)
         full = await load_record(self.bot.store, game_id)
         # The hidden-information rule: a seat's own view, to whoever held it
         # at that frame (bot.tenure), once the game is over; while it is
         # played, the public board only.
         reader = Reader.of(user_id, game.seats, full.lines) if game.is_over else None
-        shot = await self.bot.renders.shot(full, target, reader)
+        shot = await self.bot.renders.shot(full, target, reader, lang=lang)
         step = ReviewStep(user_id, game_id, shot.index)
-        files = [discord.File(io.BytesIO(shot.board), filename=f"chaupal-{game_id}-review.png")]
+        board_alt, mine_alt = await review_alts(game, full, shot, reader, lang)
+        files = [
+            discord.File(
+                io.BytesIO(shot.board),
+                filename=f"chaupal-{game_id}-review.png",
+                description=board_alt,
+            )
+        ]
         if shot.private is not None:
             files.append(
-                discord.File(io.BytesIO(shot.private), filename=f"chaupal-{game_id}-yours.png")
+                discord.File(
+                    io.BytesIO(shot.private),
+                    filename=f"chaupal-{game_id}-yours.png",
+                    description=mine_alt,
+                )
             )
-        return review_text(game, shot), files, review_view(step, shot.count, review_menus(shot))
+        return (
+            review_text(game, shot, lang),
+            files,
+            review_view(step, shot.count, review_menus(shot, lang)),
+        )
 
 
 # -- the components ---------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.edge.alt import board_alt, replay_alt
 from bot.edge.delivery.texts import (
     FOLLOW,
     NARRATION_LINES,
@@ -32,8 +33,10 @@ from bot.edge.replies import NO_PINGS, pinging
 from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
 from bot.engines.messages import decode
+from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
+    game_title,
     mention,
     safe_name,
 )
@@ -135,7 +138,8 @@ class Boards:
         fresh = row is None or over or bool(awaited - before) or bool(renewed) or chance or resolved
         # Players who asked not to be pinged in the channel (DM only), who
         # are away or in their quiet hours, or whose DM announces their
-        # decision, are named, not mentioned.
+        # decision, are named, not mentioned.  In the channel's language.
+        lang = await self.posting.channel_lang(game)
         content = headline(
             game,
             narrations,
@@ -143,13 +147,16 @@ class Boards:
             away=audience.away,
             named=awaited - (pings & audience.ping),
             lines=SOLO_NARRATION_LINES if game.solo else NARRATION_LINES,
+            lang=lang,
         )
         sent = False
         if not fresh:
-            sent = await self._edit_board(game, content)
+            sent = await self._edit_board(game, content, lang)
         edited = sent
         if not sent:
-            sent = await self._post_board(game, content, pings & audience.ping, nonce=True)
+            sent = await self._post_board(
+                game, content, pings & audience.ping, nonce=True, lang=lang
+            )
         if sent:
             # The DMs this wait owes, recorded before the board's own row so
             # that a crash in between loses none (see ``TURN``).
@@ -223,7 +230,9 @@ class Boards:
         if follower is None or follower.dms_closed or (not game.is_over and row.digest == OWED_END):
             await self.posting.record(game.id, dataclasses.replace(row, digest="dropped"))
             return True
-        content, files = await self.follower_message(game, follower, row)
+        lang = await self.bot.languages.for_member(user_id)
+        content, files = await self.follower_message(game, follower, row, lang)
+        alts = await self.alts(game, files, lang)
         # One DM per follower and version: a retry after a crash mid-send is
         # dropped by Discord.  A digest, because a user id is too long for
         # Discord's 25 characters (it names nothing hidden either way).
@@ -232,7 +241,10 @@ class Boards:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             await dm.send(
                 content=clip(content),
-                files=[discord.File(io.BytesIO(data), filename=name) for name, data in files],
+                files=[
+                    discord.File(io.BytesIO(data), filename=name, description=alts.get(name))
+                    for name, data in files
+                ],
                 allowed_mentions=NO_PINGS,
                 nonce=nonce[:25],
             )
@@ -248,7 +260,7 @@ class Boards:
         return True
 
     async def follower_message(
-        self, game: LiveGame, follower: Follower, row: OutboxRow
+        self, game: LiveGame, follower: Follower, row: OutboxRow, lang: str = DEFAULT
     ) -> tuple[str, list[tuple[str, bytes]]]:
         """A follower's DM: its text and its files.  Only what the channel
         shows: the public narration since the follower's last DM, who acts
@@ -260,22 +272,31 @@ class Boards:
         # The end: the last moves before the result; else what led to this board.
         narrations = narrations[-2:] if game.is_over else narrations[-NARRATION_LINES:]
         everyone = set(range(len(game.seats)))
-        text = headline(game, narrations, named=everyone)
+        text = headline(game, narrations, named=everyone, lang=lang)
         link = await self.board_link(game)
         lead = (
-            "The end of a game you follow (its final board and the replay of the whole game):"
+            t(
+                lang,
+                "The end of a game you follow (its final board and the replay of the whole game):",
+            )
             if game.is_over
-            else "A game you follow moved on:"
+            else t(lang, "A game you follow moved on:")
         )
-        tail = f"The game: {link} · `/game unfollow game:{game.id}` to stop."
+        tail = t(
+            lang,
+            "The game: {link} · `/game unfollow game:{game}` to stop.",
+            link=link,
+            game=game.id,
+        )
         if game.is_over:
-            files = await self.final_files(game)
+            files = await self.final_files(game, lang=lang)
         else:
-            files = [(f"chaupal-{game.id}-{game.version}.png", await self.posting.public_png(game))]
+            png = await self.posting.public_png(game, lang)
+            files = [(f"chaupal-{game.id}-{game.version}.png", png)]
         return clip(f"{lead}\n{text}\n{tail}"), files
 
     async def final_files(
-        self, game: LiveGame, limit: int = UPLOAD_LIMIT
+        self, game: LiveGame, limit: int = UPLOAD_LIMIT, lang: str | None = None
     ) -> list[tuple[str, bytes]]:
         """How a game that is over is shown to a follower at its end: its
         final board (the public view) and the animated replay of the whole
@@ -284,7 +305,10 @@ class Boards:
         message's upload): the replay alone when both would not fit; the
         board alone, and a log line, when the replay cannot be drawn (the DM
         still goes out; ``/game replay`` can try again)."""
-        board = (f"chaupal-{game.id}-{game.version}.png", await self.posting.public_png(game))
+        board = (
+            f"chaupal-{game.id}-{game.version}.png",
+            await self.posting.public_png(game, lang),
+        )
         try:
             drawn = await self.bot.renders.replay(await load_record(self.bot.store, game.id))
         except Exception:
@@ -295,8 +319,27 @@ class Boards:
             return [replay] if len(drawn.data) <= limit else [board]
         return [board, replay]
 
-    def turn_text(self, game: LiveGame, row: OutboxRow, link: str) -> str:
-        return f"Your turn in {game.engine.title} #{game.id}: {link}"
+    async def alts(
+        self, game: LiveGame, files: list[tuple[str, bytes]], lang: str
+    ) -> dict[str, str]:
+        """The descriptions of a game's public files (its board, its replay
+        from the render pool's cache) in ``lang``, by filename."""
+        out: dict[str, str] = {}
+        for name, _ in files:
+            if name.endswith(".gif"):
+                try:
+                    record = await load_record(self.bot.store, game.id)
+                    drawn = await self.bot.renders.replay(record)
+                except Exception:
+                    log.exception("game %d: its replay could not be described", game.id)
+                    continue
+                out[name] = replay_alt(game, drawn, lang)
+            else:
+                out[name] = board_alt(game, lang)
+        return out
+
+    def turn_text(self, game: LiveGame, row: OutboxRow, link: str, lang: str = DEFAULT) -> str:
+        return t(lang, "Your turn in {title}: {link}", title=game_title(game, lang), link=link)
 
     async def board_link(self, game: LiveGame) -> str:
         board = await self.bot.store.get_message(game.id, "board")
@@ -321,9 +364,10 @@ class Boards:
         link = await self.board_link(game)
         closed = False
         try:
+            lang = await self.bot.languages.for_member(user_id)
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             await dm.send(
-                content=clip(self.turn_text(game, row, link)),
+                content=clip(self.turn_text(game, row, link, lang)),
                 allowed_mentions=NO_PINGS,
                 silent=audience.silent(seat),
                 # One wait, one DM: a retry after a crash mid-send is dropped
@@ -338,12 +382,18 @@ class Boards:
                 # the board just pinged them (``both``): one wait, one ping.
                 ping = seat not in audience.ping
                 who = mention(user_id) if ping else f"**{safe_name(game.names[seat])}**"
+                channel_lang = await self.posting.channel_lang(game)
                 try:
                     await self.posting.send(
                         game,
                         content=clip(
-                            f"{who} it is your turn in {game.engine.title} "
-                            f"#{game.id} (your DMs are closed to me, so I say it here)."
+                            t(
+                                channel_lang,
+                                "{who} it is your turn in {title} "
+                                "(your DMs are closed to me, so I say it here).",
+                                who=who,
+                                title=game_title(game, channel_lang),
+                            )
                         ),
                         allowed_mentions=pinging([user_id]) if ping else NO_PINGS,
                         nonce=f"t{game.id}.{seat}v{row.version}",
@@ -364,31 +414,53 @@ class Boards:
         )
         return True
 
-    async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
+    async def post_board(
+        self, game: LiveGame, content: str, lang: str | None = None
+    ) -> discord.Message | None:
         """Post the current board again (``/game board``), pinging nobody."""
-        return await self._send_board(game, content, set(), nonce=False)
+        return await self._send_board(game, content, set(), nonce=False, lang=lang)
 
     async def _post_board(
-        self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
+        self,
+        game: LiveGame,
+        content: str,
+        pings: set[Seat],
+        *,
+        nonce: bool,
+        lang: str | None = None,
     ) -> bool:
-        return await self._send_board(game, content, pings, nonce=nonce) is not None
+        return await self._send_board(game, content, pings, nonce=nonce, lang=lang) is not None
 
     async def _send_board(
-        self, game: LiveGame, content: str, pings: set[Seat], *, nonce: bool
+        self,
+        game: LiveGame,
+        content: str,
+        pings: set[Seat],
+        *,
+        nonce: bool,
+        lang: str | None = None,
     ) -> discord.Message | None:
-        png = await self.posting.public_png(game)
+        """The board posted, its image and buttons in ``lang`` (None: the
+        channel's language)."""
+        if lang is None:
+            lang = await self.posting.channel_lang(game)
+        png = await self.posting.public_png(game, lang)
         previous = await self.bot.store.get_message(game.id, "board")
-        view = self.bot.components.board_view(game, rematch=await self.offers_rematch(game))
+        view = self.bot.components.board_view(
+            game, rematch=await self.offers_rematch(game), lang=lang
+        )
         kwargs: dict[str, Any] = {}
         if nonce:
             # Discord drops a second message with the same nonce for a few
             # minutes: a retry after a crash mid-post cannot post twice.
             kwargs["nonce"] = f"b{game.id}v{game.version}{'o' if game.is_over else ''}"
+        name = f"chaupal-{game.id}-{game.version}.png"
         try:
             message = await self.posting.send(
                 game,
                 content=clip(content),
-                files=[(f"chaupal-{game.id}-{game.version}.png", png)],
+                files=[(name, png)],
+                descriptions={name: board_alt(game, lang)},
                 view=view or discord.utils.MISSING,
                 allowed_mentions=pinging(game.user_of(s) for s in pings),
                 **kwargs,
@@ -412,12 +484,16 @@ class Boards:
         tournament's game, whose players meet as the pairings say (issue 31)."""
         return game.is_over and not await self.bot.desk.heading(game)
 
-    async def _edit_board(self, game: LiveGame, content: str) -> bool:
+    async def _edit_board(self, game: LiveGame, content: str, lang: str | None = None) -> bool:
         stored = await self.bot.store.get_message(game.id, "board")
         if stored is None:
             return False
-        png = await self.posting.public_png(game)
-        view = self.bot.components.board_view(game, rematch=await self.offers_rematch(game))
+        if lang is None:
+            lang = await self.posting.channel_lang(game)
+        png = await self.posting.public_png(game, lang)
+        view = self.bot.components.board_view(
+            game, rematch=await self.offers_rematch(game), lang=lang
+        )
         try:
             await (
                 self.bot.get_partial_messageable(stored[0])
@@ -426,7 +502,9 @@ class Boards:
                     content=clip(content),
                     attachments=[
                         discord.File(
-                            io.BytesIO(png), filename=f"chaupal-{game.id}-{game.version}.png"
+                            io.BytesIO(png),
+                            filename=f"chaupal-{game.id}-{game.version}.png",
+                            description=board_alt(game, lang),
                         )
                     ],
                     view=view,

@@ -52,6 +52,7 @@ from bot.edge.delivery.views import PrivateViews
 from bot.edge.ports import Edge
 from bot.edge.tables.menus import board_menu
 from bot.engines.core import Seat
+from bot.i18n import DEFAULT
 from bot.rendering import UPLOAD_LIMIT
 from bot.service import LiveGame, MoveResult
 from storage.games import OutboxRow
@@ -376,23 +377,30 @@ class Delivery:
     async def send(
         self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
     ) -> discord.Message:
-        """Post in the game's thread (or its channel): :meth:`Posting.send`."""
+        """Post in the game's thread (or its channel): :meth:`Posting.send`
+        (``descriptions=``, the files' alt texts, among ``kwargs``)."""
         return await self.posting.send(game, files=files, **kwargs)
 
-    async def post_board(self, game: LiveGame, content: str) -> discord.Message | None:
+    async def post_board(
+        self, game: LiveGame, content: str, lang: str | None = None
+    ) -> discord.Message | None:
         """The board, posted again (``/game board``): :meth:`Boards.post_board`."""
-        return await self.boards.post_board(game, content)
+        return await self.boards.post_board(game, content, lang)
 
-    async def private_png(self, game: LiveGame, seat: Seat) -> bytes:
-        return await self.posting.private_png(game, seat)
+    async def channel_lang(self, game: LiveGame) -> str:
+        """The language of what the game's channel reads (issue 33)."""
+        return await self.posting.channel_lang(game)
 
-    async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
-        return await self.posting.private_file(game, seat)
+    async def private_png(self, game: LiveGame, seat: Seat, lang: str = DEFAULT) -> bytes:
+        return await self.posting.private_png(game, seat, lang)
+
+    async def private_file(self, game: LiveGame, seat: Seat, lang: str = DEFAULT) -> discord.File:
+        return await self.posting.private_file(game, seat, lang)
 
     async def final_files(
-        self, game: LiveGame, limit: int = UPLOAD_LIMIT
+        self, game: LiveGame, limit: int = UPLOAD_LIMIT, lang: str | None = None
     ) -> list[tuple[str, bytes]]:
-        return await self.boards.final_files(game, limit)
+        return await self.boards.final_files(game, limit, lang)
 
     async def _board(
         self,

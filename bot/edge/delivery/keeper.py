@@ -26,10 +26,11 @@ from bot.edge.delivery.delivery import Delivery
 from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import CHANCE, Seat
+from bot.i18n import DEFAULT, t
 from bot.live import Reminder
-from bot.outgoing import clip, discord_time, mention
+from bot.outgoing import clip, discord_time, game_title, left_text, mention
 from bot.service import LiveGame, MoveResult
-from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW, format_left
+from bot.timekeeping import MAX_TIMEOUTS_IN_A_ROW
 from storage.errors import StorageError
 from storage.games import is_automatic_player
 from storage.timekeeping import Timer
@@ -60,46 +61,98 @@ def everyone_else_has_chosen(reminder: Reminder) -> bool:
     return game.engine.waiting_on(game.state) - {CHANCE} == {reminder.seat}
 
 
-def timeout_news(result: MoveResult, seat: Seat, at: float | None = None) -> str:
+def timeout_news(
+    result: MoveResult, seat: Seat, at: float | None = None, lang: str = DEFAULT
+) -> str:
     """What the player whose time ran out is told by DM: what happened to
     them, and what it means for their place; ``at``: when their time ran out
-    (the DM may come later, when the bot was down then)."""
+    (the DM may come later, when the bot was down then); in ``lang``, the
+    player's language."""
     game = result.game
-    where = f"{game.engine.title} #{game.id}"
+    where = game_title(game, lang)
     if at is not None:
         where += f" ({discord_time(at, 'f')})"
     streak = game.seats[seat].timeouts if 0 <= seat < len(game.seats) else 0
-    warning = (
-        f" After {MAX_TIMEOUTS_IN_A_ROW} timeouts in a row your seat is forfeited; "
-        f"this was {streak}."
+    warning = " " + t(
+        lang,
+        "After {most} timeouts in a row your seat is forfeited; this was {streak}.",
+        most=MAX_TIMEOUTS_IN_A_ROW,
+        streak=streak,
     )
     if result.timeout == "lost":
-        return f"Your time ran out in {where}, so you lost the game on time."
+        return t(lang, "Your time ran out in {where}, so you lost the game on time.", where=where)
     if result.timeout == "seat":
-        return (
-            f"Your time ran out in {where}: the automatic player plays your seat from now "
-            "on, and you rank last."
+        return t(
+            lang,
+            "Your time ran out in {where}: the automatic player plays your seat from now "
+            "on, and you rank last.",
+            where=where,
         )
     if result.timeout == "skip":
-        return f"Your time ran out in {where}, so you passed." + warning
+        return t(lang, "Your time ran out in {where}, so you passed.", where=where) + warning
     if result.timeout == "private":
-        return (
-            f"Your time ran out in {where}: the automatic player decided for you "
-            f"({result.steps[0].text if result.steps else 'a move'}). Nobody else was told."
+        move = result.steps[0].text if result.steps else t(lang, "a move")
+        return t(
+            lang,
+            "Your time ran out in {where}: the automatic player decided for you "
+            "({move}). Nobody else was told.",
+            where=where,
+            move=move,
         )
     # The move may leave the seat the next decision (a second die, a banked
     # throw, a second pick): a new wait, announced on the board as any is.
     again = (
         0 <= seat < len(game.seats) and not game.is_over and seat in game.engine.to_move(game.state)
     )
-    then = (
-        "the game now waits for your next decision."
-        if again
-        else "it's back to you at your next turn."
-    )
-    return (
-        f"Your time ran out in {where}: the automatic player made that move for you; {then}"
-        + warning
+    if again:
+        said = t(
+            lang,
+            "Your time ran out in {where}: the automatic player made that move for you; "
+            "the game now waits for your next decision.",
+            where=where,
+        )
+    else:
+        said = t(
+            lang,
+            "Your time ran out in {where}: the automatic player made that move for you; "
+            "it's back to you at your next turn.",
+            where=where,
+        )
+    return said + warning
+
+
+def reminder_text(reminder: Reminder, board: tuple[int, int] | None, lang: str = DEFAULT) -> str:
+    """A reminder, in ``lang``.  The time left is for a glance (a
+    notification shows the text as it is); the timestamps show the deadline
+    in the reader's own zone."""
+    game = reminder.game
+    title = game_title(game, lang)
+    deadline = reminder.deadline
+    clock = ""
+    if reminder.left is not None and deadline is not None:
+        clock = t(
+            lang,
+            "; {left} left on your clock, which runs out {when} ({date})",
+            left=left_text(reminder.left, lang),
+            when=discord_time(deadline),
+            date=discord_time(deadline, "f"),
+        )
+    link = board_link(game, board)
+    if everyone_else_has_chosen(reminder):
+        return t(
+            lang,
+            "Reminder: {title} is waiting for your move — everyone else has chosen and "
+            "waits for you{clock}. {link}",
+            title=title,
+            clock=clock,
+            link=link,
+        )
+    return t(
+        lang,
+        "Reminder: {title} is waiting for your move{clock}. {link}",
+        title=title,
+        clock=clock,
+        link=link,
     )
 
 
@@ -125,7 +178,8 @@ class Keeper:
             # the channel is told too.  Only a private timeout names a move, and
             # its player still holds the seat.
             user_id = game.user_of(timer.seat)
-            news = timeout_news(result, timer.seat, timer.due)
+            lang = await self._lang(user_id)
+            news = timeout_news(result, timer.seat, timer.due, lang)
             await self._dm(game, user_id, news)
         await self.delivery.catch_up(game.id)
 
@@ -135,35 +189,25 @@ class Keeper:
             return
         game, seat = reminder.game, reminder.seat
         board = await self.bot.store.get_message(game.id, "board")
-        # The time left is for a glance (a notification shows the text as
-        # it is); the timestamps show the deadline in the reader's own zone.
-        deadline = reminder.deadline
-        text = (
-            f"Reminder: {game.engine.title} #{game.id} is waiting for your move"
-            + (
-                " — everyone else has chosen and waits for you"
-                if everyone_else_has_chosen(reminder)
-                else ""
-            )
-            + (
-                f"; {format_left(reminder.left)} left on your clock, which runs out "
-                f"{discord_time(deadline)} ({discord_time(deadline, 'f')})"
-                if reminder.left is not None and deadline is not None
-                else ""
-            )
-            + f". {board_link(game, board)}"
-        )
         # Whoever holds the seat now: a reminder says the seat owes a
         # decision (a private one tells who was asked), so never to a player
         # who left it (bot.tenure).
         user_id = game.holder(seat)
         if user_id is None:
             return
+        text = reminder_text(reminder, board, await self._lang(user_id))
         sent = await self._dm(game, user_id, text, nonce=f"r{game.id}.{seat}.{reminder.count}")
         # A private decision is never reminded in the channel: the mention
-        # would tell everyone who was asked.
+        # would tell everyone who was asked (in the channel's language).
         if not sent and not reminder.private:
-            await self._mention(game, user_id, text)
+            channel = await self.delivery.channel_lang(game)
+            await self._mention(game, user_id, reminder_text(reminder, board, channel))
+
+    async def _lang(self, user_id: int) -> str:
+        """The language of a player's DMs (issue 33)."""
+        if is_automatic_player(user_id):
+            return DEFAULT
+        return await self.bot.languages.for_member(user_id)
 
     async def _dm(self, game: LiveGame, user_id: int, text: str, nonce: str | None = None) -> bool:
         if is_automatic_player(user_id):

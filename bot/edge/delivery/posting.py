@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.edge.alt import private_alt
 from bot.edge.delivery.texts import (
     jump_url,
     status_line,
@@ -22,8 +23,10 @@ from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS
 from bot.edge.tables.lobbies import lobby_text
 from bot.engines.core import Seat
+from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
+    game_title,
     plain_name,
 )
 from bot.server_settings import server_settings
@@ -74,17 +77,27 @@ class Posting:
         return self.bot.get_partial_messageable(self.place_id(game), guild_id=game.record.guild_id)
 
     async def send(
-        self, game: LiveGame, *, files: Sequence[tuple[str, bytes]] = (), **kwargs: Any
+        self,
+        game: LiveGame,
+        *,
+        files: Sequence[tuple[str, bytes]] = (),
+        descriptions: Mapping[str, str] | None = None,
+        **kwargs: Any,
     ) -> discord.Message:
         """Post in the game's thread (or its channel).  ``files`` are
         ``(filename, bytes)``; other arguments go to ``send`` as they are (build
-        them with :mod:`bot.outgoing`).  A thread that is gone (deleted, or
+        them with :mod:`bot.outgoing`); ``descriptions`` are the files' alt
+        texts by filename (:mod:`bot.edge.alt`).  A thread that is gone (deleted, or
         closed to the bot) is dropped: the game falls back to its channel, the
         channel is told once, and the message is posted there instead.  Raises
         ``discord.HTTPException`` when the post fails anyway."""
 
         async def post() -> discord.Message:
-            made = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+            alts = descriptions or {}
+            made = [
+                discord.File(io.BytesIO(data), filename=name, description=alts.get(name))
+                for name, data in files
+            ]
             extra: dict[str, Any] = {"files": made} if made else {}
             return await self.channel(game).send(**kwargs, **extra)
 
@@ -112,12 +125,20 @@ class Posting:
         if live.record.thread_id == thread_id:
             await self.bot.store.set_thread(game.id, None)
             live.record = dataclasses.replace(live.record, thread_id=None)
+        lang = await self.channel_lang(game)
         await self._notice(
             game,
             "thread-gone",
-            f"The thread of {game.engine.title} #{game.id} is gone, so the game goes on "
-            "here in the channel.",
+            t(
+                lang,
+                "The thread of {title} is gone, so the game goes on here in the channel.",
+                title=game_title(game, lang),
+            ),
         )
+
+    async def channel_lang(self, game: LiveGame) -> str:
+        """The language of what the game's channel reads (its server's)."""
+        return await self.bot.languages.for_channel(game.record.guild_id)
 
     async def _notice(self, game: LiveGame, kind: str, text: str) -> bool:
         """A short message in the game's channel, at most once per game and
@@ -153,12 +174,15 @@ class Posting:
             return game  # no lobby message to open a thread from
         if isinstance(self.bot.get_channel(lobby[0]), discord.Thread):
             return game  # opened in a thread already: played there
-        title = f"{game.engine.title} #{game.id}"
+        lang = await self.channel_lang(game)
+        title = game_title(game, lang)
         settings = await server_settings(self.bot.server_settings, record.guild_id)
         if not settings.threads:
-            why = (
-                f"{title} is played here in the channel: threads are turned off on this "
-                "server (`/moderate settings threads`)."
+            why = t(
+                lang,
+                "{title} is played here in the channel: threads are turned off on this "
+                "server (`/moderate settings threads`).",
+                title=title,
             )
         else:
             try:
@@ -166,19 +190,25 @@ class Posting:
                     self.bot.get_partial_messageable(lobby[0], guild_id=record.guild_id)
                     .get_partial_message(lobby[1])
                     .create_thread(
-                        name=thread_name(game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                        name=thread_name(game, lang), auto_archive_duration=THREAD_ARCHIVE_MINUTES
                     )
                 )
             except discord.Forbidden as exc:
                 log.info("game %d: may not open a thread (%s)", game.id, exc.code)
-                why = (
-                    f"{title} is played here in the channel: I may not open threads here "
+                why = t(
+                    lang,
+                    "{title} is played here in the channel: I may not open threads here "
                     "(I need the Create Public Threads and Send Messages in Threads "
-                    "permissions)."
+                    "permissions).",
+                    title=title,
                 )
             except (discord.HTTPException, ValueError) as exc:
                 log.warning("game %d: could not open a thread (%s)", game.id, exc)
-                why = f"{title} is played here in the channel: Discord would not open a thread."
+                why = t(
+                    lang,
+                    "{title} is played here in the channel: Discord would not open a thread.",
+                    title=title,
+                )
             else:
                 live = await self.bot.service.get(game.id)
                 await store.set_thread(game.id, thread.id)
@@ -210,7 +240,7 @@ class Posting:
         content = lobby_text(
             game,
             defaults=await self.bot.service.server_defaults(game.record.guild_id),
-            status=status_line(game, thread_id, final_board),
+            status=status_line(game, thread_id, final_board, lang=await self.channel_lang(game)),
             heading=await self.bot.desk.heading(game),
         )
         if self._status.get(game.id) == content:
@@ -235,18 +265,31 @@ class Posting:
         if not await self.bot.store.set_outbox(game_id, row, claimed_by=self.owner):
             raise _ClaimLost(game_id)
 
-    async def public_png(self, game: LiveGame) -> bytes:
+    async def public_png(self, game: LiveGame, lang: str | None = None) -> bytes:
+        """The public board's image, in ``lang`` (None: the channel's)."""
+        if lang is None:
+            lang = await self.channel_lang(game)
         view = game.engine.view(game.state, None)
-        return await self.bot.renders.png(game.engine.name, "board", view, self._names(game))
+        return await self.bot.renders.png(
+            game.engine.name, "board", view, self._names(game), lang=lang
+        )
 
-    async def private_png(self, game: LiveGame, seat: Seat) -> bytes:
+    async def private_png(self, game: LiveGame, seat: Seat, lang: str = DEFAULT) -> bytes:
+        """A seat's private view's image, in ``lang`` (its reader's)."""
         view = game.engine.view(game.state, seat)
-        return await self.bot.renders.png(game.engine.name, "private", view, self._names(game))
+        return await self.bot.renders.png(
+            game.engine.name, "private", view, self._names(game), lang=lang
+        )
 
     @staticmethod
     def _names(game: LiveGame) -> list[str]:
         return [plain_name(n) for n in game.names]
 
-    async def private_file(self, game: LiveGame, seat: Seat) -> discord.File:
-        png = await self.private_png(game, seat)
-        return discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png")
+    async def private_file(self, game: LiveGame, seat: Seat, lang: str = DEFAULT) -> discord.File:
+        """A seat's view as a file, drawn and described in ``lang`` (the reader's)."""
+        png = await self.private_png(game, seat, lang)
+        return discord.File(
+            io.BytesIO(png),
+            filename=f"chaupal-{game.id}-private.png",
+            description=private_alt(game, seat, lang),
+        )

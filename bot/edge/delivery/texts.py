@@ -14,16 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
+from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
     discord_time,
     fill_seats,
+    game_title,
+    left_text,
     mention,
     names_of,
     safe_name,
 )
 from bot.service import TABLE_EVENT, LiveGame, secrets_of
-from bot.timekeeping import clock_deadline, format_left, time_left
+from bot.timekeeping import clock_deadline, time_left
 from storage.games import OutboxRow
 
 if TYPE_CHECKING:
@@ -35,20 +38,38 @@ NARRATION_LINES = 6
 the images and the log)."""
 
 
-def next_up(game: LiveGame, *, already_said: str = "", named: Collection[Seat] = ()) -> str:
+def next_up(
+    game: LiveGame,
+    *,
+    already_said: str = "",
+    named: Collection[Seat] = (),
+    lang: str = DEFAULT,
+) -> str:
     """Who acts next (mentioned; the seats in ``named`` by their names
-    instead, bold and escaped), or how the game ended."""
-    title = f"{game.engine.title} #{game.id}"
+    instead, bold and escaped), or how the game ended, in ``lang`` (the
+    channel's language)."""
+    title = game_title(game, lang)
     if game.is_over and game.outcome is not None:
         outcome = game.outcome
         places = [
             f"{rank}. {names_of(game, group)}"
             for rank, group in enumerate(outcome.ranking, start=1)
         ]
-        result = "Draw." if outcome.is_draw else f"Winner: {names_of(game, outcome.winners)}."
-        reason = fill_seats(outcome.reason, game)
+        result = (
+            t(lang, "Draw.")
+            if outcome.is_draw
+            else t(lang, "Winner: {names}.", names=names_of(game, outcome.winners))
+        )
+        reason = fill_seats(outcome.reason, game, lang=lang)
         reason = "" if reason in already_said else f" {reason}"
-        return f"**{title} is over.**{reason} {result} ({'; '.join(places)})"
+        return t(
+            lang,
+            "**{title} is over.**{reason} {result} ({places})",
+            title=title,
+            reason=reason,
+            result=result,
+            places="; ".join(places),
+        )
     if game.state is None:
         return ""
     engine = game.engine
@@ -61,11 +82,13 @@ def next_up(game: LiveGame, *, already_said: str = "", named: Collection[Seat] =
             else mention(game.user_of(s))
             for s in sorted(waiting)
         )
-        return f"{title}: {who} to play."
+        return t(lang, "{title}: {who} to play.", title=title, who=who)
     if engine.to_move(game.state) - {CHANCE}:
-        return (
-            f"{title}: waiting on private decisions; whoever is asked has a DM "
-            "(or can use /game hand)."
+        return t(
+            lang,
+            "{title}: waiting on private decisions; whoever is asked has a DM "
+            "(or can use /game hand).",
+            title=title,
         )
     return f"{title}."
 
@@ -76,39 +99,51 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
     return where if message_id is None else f"{where}/{message_id}"
 
 
-def thread_name(game: LiveGame) -> str:
-    return clip(f"{game.engine.title} #{game.id}", 100)
+def thread_name(game: LiveGame, lang: str = DEFAULT) -> str:
+    return clip(game_title(game, lang), 100)
 
 
-def status_line(game: LiveGame, thread_id: int | None, final_board: str = "") -> str:
+def status_line(
+    game: LiveGame, thread_id: int | None, final_board: str = "", lang: str = DEFAULT
+) -> str:
     """The last line of the lobby message once a game runs: its state (in
     progress, paused, or over with the result) and where it is played.
     Nothing in it changes with a move, so the channel's lobby message is
     edited only for what a reader of the channel cares about (issue 30):
     the start, a pause or resume, a seat changing hands (the seats above
     it), the end.  Names are escaped and shown bold, never as mentions (an
-    edit pings nobody anyway)."""
-    where = "this channel" if thread_id is None else f"<#{thread_id}>"
+    edit pings nobody anyway).  In ``lang``, the channel's language."""
     if game.is_over:
         outcome = game.outcome
         if outcome is None:
-            said = "Over."
+            said = t(lang, "Over.")
         elif outcome.is_draw:
-            said = "Over: a draw."
+            said = t(lang, "Over: a draw.")
         else:
-            said = f"Over: won by {names_of(game, outcome.winners)}."
+            said = t(lang, "Over: won by {names}.", names=names_of(game, outcome.winners))
         if thread_id is not None:
-            return f"{said} Its thread: {where}."
-        return f"{said} Final board: {final_board}" if final_board else said
+            return t(lang, "{said} Its thread: {where}.", said=said, where=f"<#{thread_id}>")
+        if final_board:
+            return t(lang, "{said} Final board: {link}", said=said, link=final_board)
+        return said
     if game.paused:
-        return f"Paused by a moderator; it is played in {where}."
-    return f"The game has started; it is played in {where}."
+        if thread_id is None:
+            return t(lang, "Paused by a moderator; it is played in this channel.")
+        return t(lang, "Paused by a moderator; it is played in {where}.", where=f"<#{thread_id}>")
+    if thread_id is None:
+        return t(lang, "The game has started; it is played in this channel.")
+    return t(lang, "The game has started; it is played in {where}.", where=f"<#{thread_id}>")
 
 
-def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = None) -> str:
+def clock_line(
+    game: LiveGame,
+    now: float,
+    away: Mapping[Seat, float] | None = None,
+    lang: str = DEFAULT,
+) -> str:
     """Each player's clock and who is away, for the text above the board
     ("" when there is nothing to say): ``Clocks: Asha ⏳ runs out <t:…:R> ·
-    Bhima 1d (away, back <t:…:R>)``.
+    Bhima 1d (away, back <t:…:R>)``, in ``lang``.
 
     A running clock shows its deadline as a Discord timestamp, which each
     reader sees as a live countdown in their own time zone: a duration would
@@ -123,21 +158,27 @@ def clock_line(game: LiveGame, now: float, away: Mapping[Seat, float] | None = N
         if s.controller == "auto":
             continue
         back = away.get(s.seat)
-        note = f" (away, back {discord_time(back)})" if back is not None else ""
+        note = "" if back is None else t(lang, " (away, back {when})", when=discord_time(back))
         left = time_left(s, rule, now)
+        who = f"{{p{s.seat}}}"
         if left is None:
             if note:
-                parts.append(f"{{p{s.seat}}}{note}")
+                parts.append(f"{who}{note}")
             continue
         deadline = clock_deadline(s, rule)
         if deadline is not None and not game.paused:
-            parts.append(f"{{p{s.seat}}} ⏳ runs out {discord_time(deadline)}{note}")
+            runs_out = t(lang, "⏳ runs out {when}", when=discord_time(deadline))
+            parts.append(f"{who} {runs_out}{note}")
         else:
-            parts.append(f"{{p{s.seat}}} {format_left(left)}{note}")
+            parts.append(f"{who} {left_text(left, lang)}{note}")
     if not parts:
         return ""
-    label = "Clocks: " if rule is not None else "Away: "
-    return ("Paused. " if game.paused else "") + label + " · ".join(parts)
+    listed = " · ".join(parts)
+    if rule is not None:
+        line = t(lang, "Clocks: {clocks}", clocks=listed)
+    else:
+        line = t(lang, "Away: {players}", players=listed)
+    return t(lang, "Paused. {line}", line=line) if game.paused else line
 
 
 def headline(
@@ -147,16 +188,25 @@ def headline(
     away: Mapping[Seat, float] | None = None,
     named: Collection[Seat] = (),
     lines: int = NARRATION_LINES,
+    lang: str = DEFAULT,
 ) -> str:
     """The text above a board: what happened since the last board (its last
     ``lines`` narrations), who acts next (``named``: seats named rather than
     mentioned), and (with a clock, given the time ``now``) everyone's time
-    left."""
-    said = [fill_seats(n, game) for n in narrations if n]
+    left; all in ``lang`` (the channel's language: one per message)."""
+    said = [fill_seats(n, game, lang=lang) for n in narrations if n]
     if len(said) > lines:
         said = ["…", *said[-lines:]]
-    clocks = fill_seats(clock_line(game, now, away), game) if now is not None else ""
-    parts = [*said, next_up(game, already_said=" ".join(said), named=named), clocks]
+    clocks = (
+        fill_seats(clock_line(game, now, away, lang=lang), game, lang=lang)
+        if now is not None
+        else ""
+    )
+    parts = [
+        *said,
+        next_up(game, already_said=" ".join(said), named=named, lang=lang),
+        clocks,
+    ]
     return clip("\n".join(p for p in parts if p))
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from bot.edge.alt import private_alt
 from bot.edge.delivery.texts import (
     Audience,
     _owed,
@@ -23,10 +24,12 @@ from bot.edge.ports import Edge
 from bot.edge.replies import NO_PINGS, pinging
 from bot.engines.core import Seat
 from bot.engines.messages import decode
+from bot.i18n import DEFAULT, t
 from bot.outgoing import (
     clip,
     discord_time,
     fill_seats,
+    game_title,
     mention,
 )
 from bot.service import LiveGame, secrets_of
@@ -123,7 +126,8 @@ class PrivateViews:
             pass  # DMs closed: the channel was told once; /game hand shows it
         elif decision:
             link = await self.boards.board_link(game) if announce is not None else ""
-            line = "" if announce is None else self.boards.turn_text(game, announce, link)
+            lang = await self._reader_lang(game, seat)
+            line = "" if announce is None else self.boards.turn_text(game, announce, link, lang)
             outcome = await self.send_private(game, seat, served, audience, line)
             if outcome is DM.FAILED:
                 return False
@@ -136,7 +140,8 @@ class PrivateViews:
             if outcome is DM.CLOSED:
                 done = dataclasses.replace(done, notice=True)
         elif changed and seat in audience.views:
-            note = await self._what_changed(game, seat, since=row.version)
+            lang = await self._reader_lang(game, seat)
+            note = await self._what_changed(game, seat, since=row.version, lang=lang)
             outcome = await self.update_view(game, seat, served, audience, note)
             if outcome is DM.FAILED:
                 return False
@@ -145,13 +150,22 @@ class PrivateViews:
         await self.posting.record(game.id, done)
         return True
 
+    async def _reader_lang(self, game: LiveGame, seat: Seat) -> str:
+        """The language of the seat's player's DMs (issue 33)."""
+        user_id = game.holder(seat)
+        if user_id is None:
+            return DEFAULT
+        return await self.bot.languages.for_member(user_id)
+
     def _view_kind(self, seat: Seat, user_id: int) -> str:
         """The ``messages`` kind of a seat's standing private view: keyed by
         its holder too, so that a seat that changed hands never edits the
         DM of the member who held it before (issue 29)."""
         return f"view:{seat}:{user_id}"
 
-    async def _what_changed(self, game: LiveGame, seat: Seat, *, since: int) -> str:
+    async def _what_changed(
+        self, game: LiveGame, seat: Seat, *, since: int, lang: str = DEFAULT
+    ) -> str:
         """The line on a standing view's edit: what happened since the view
         was last sent that concerns this seat (the public narrations naming
         it: a card sent back to its hand, a capture of its pieces), the last
@@ -159,7 +173,7 @@ class PrivateViews:
         tag = f"{{p{seat}}}"
         entries = await self.bot.store.log(game.id, after_seq=max(0, since), up_to=game.version)
         said = [decode(e.narration) for e in entries if tag in e.narration]
-        return clip(" ".join(fill_seats(n, game) for n in said[-2:]), VIEW_NOTE_CHARS)
+        return clip(" ".join(fill_seats(n, game, lang=lang) for n in said[-2:]), VIEW_NOTE_CHARS)
 
     async def send_private(
         self,
@@ -177,16 +191,23 @@ class PrivateViews:
         user_id = game.holder(seat)
         if user_id is None:
             return DM.SENT  # nobody may read the seat now (bot.tenure): nothing to send
-        png = await self.posting.private_png(game, seat)
+        lang = await self.bot.languages.for_member(user_id)
+        png = await self.posting.private_png(game, seat, lang)
         asked = asked_privately(game, seat, served)
-        view = self.bot.components.private_view(game, seat) if asked else None
-        content = (
-            f"Your view of {game.engine.title} #{game.id} in <#{self.posting.place_id(game)}>."
-        )
+        view = self.bot.components.private_view(game, seat, lang=lang) if asked else None
+        title = game_title(game, lang)
+        where = f"<#{self.posting.place_id(game)}>"
         if view is not None:
-            content += " It is your decision: choose below."
+            content = t(
+                lang,
+                "Your view of {title} in {where}. It is your decision: choose below.",
+                title=title,
+                where=where,
+            )
             if line:
                 content += f"\n{line}"
+        else:
+            content = t(lang, "Your view of {title} in {where}.", title=title, where=where)
         return await self._new_view(
             game,
             seat,
@@ -218,13 +239,20 @@ class PrivateViews:
         user_id = game.holder(seat)
         if user_id is None:
             return DM.SENT
-        png = await self.posting.private_png(game, seat)
+        lang = await self.bot.languages.for_member(user_id)
+        png = await self.posting.private_png(game, seat, lang)
         asked = asked_privately(game, seat, served)
-        view = self.bot.components.private_view(game, seat) if asked else None
+        view = self.bot.components.private_view(game, seat, lang=lang) if asked else None
         when = discord_time(self.bot.clock())
         content = clip(
-            f"Your view of {game.engine.title} #{game.id} in <#{self.posting.place_id(game)}>, "
-            f"as of {when}." + (f" {note}" if note else "")
+            t(
+                lang,
+                "Your view of {title} in {where}, as of {when}.",
+                title=game_title(game, lang),
+                where=f"<#{self.posting.place_id(game)}>",
+                when=when,
+            )
+            + (f" {note}" if note else "")
         )
         name = f"chaupal-{game.id}-private.png"
         standing = await self.bot.store.get_message(game.id, self._view_kind(seat, user_id))
@@ -235,7 +263,15 @@ class PrivateViews:
                     .get_partial_message(standing[1])
                     .edit(
                         content=content,
-                        attachments=[discord.File(io.BytesIO(png), filename=name)],
+                        attachments=[
+                            discord.File(
+                                io.BytesIO(png),
+                                filename=name,
+                                description=private_alt(
+                                    game, seat, await self.bot.languages.for_member(user_id)
+                                ),
+                            )
+                        ],
                         view=view,
                         allowed_mentions=NO_PINGS,
                     )
@@ -279,7 +315,13 @@ class PrivateViews:
             dm = await self.bot.create_dm(discord.Object(id=user_id))
             message = await dm.send(
                 content=clip(content),
-                file=discord.File(io.BytesIO(png), filename=f"chaupal-{game.id}-private.png"),
+                file=discord.File(
+                    io.BytesIO(png),
+                    filename=f"chaupal-{game.id}-private.png",
+                    description=private_alt(
+                        game, seat, await self.bot.languages.for_member(user_id)
+                    ),
+                ),
                 view=view or discord.utils.MISSING,
                 allowed_mentions=NO_PINGS,
                 silent=silent,
@@ -312,15 +354,30 @@ class PrivateViews:
         """The channel's one notice that a player's DMs are closed; ``turn``:
         the DM that failed was to tell them it is their turn (their ``dm``
         setting), so this notice says it instead."""
-        now = f" it is your turn in {game.engine.title} #{game.id}." if turn else ""
+        # Posted in the channel: in the channel's language.
+        lang = await self.posting.channel_lang(game)
+        title = game_title(game, lang)
+        if turn:
+            text = t(
+                lang,
+                "{who} it is your turn in {title}. I can't DM you (your DMs are closed to me), "
+                "so I'll keep your private view here instead: use **/game hand** or the "
+                "**Show mine** button on the board; only you will see it.",
+                who=mention(user_id),
+                title=title,
+            )
+        else:
+            text = t(
+                lang,
+                "{who} I can't DM you (your DMs are closed to me), so I'll keep your private "
+                "view here instead: use **/game hand** or the **Show mine** button on the "
+                "board; only you will see it.",
+                who=mention(user_id),
+            )
         try:
             await self.posting.send(
                 game,
-                content=(
-                    f"{mention(user_id)}{now} I can't DM you (your DMs are closed to me), so I'll "
-                    f"keep your private view here instead: use **/game hand** or the "
-                    f"**Show mine** button on the board; only you will see it."
-                ),
+                content=text,
                 allowed_mentions=pinging([user_id] if ping else []),
             )
         except discord.HTTPException:

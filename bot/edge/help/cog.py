@@ -13,40 +13,54 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.edge.lobby.lobby import GameHelpButton
+from bot.edge.refusals import reader_language
 from bot.edge.replies import reply
+from bot.edge.tables.lobbies import title
 from bot.engines import ENGINES
 from bot.engines.core import Engine
+from bot.i18n import DEFAULT, N_, t, tn
 
 GAME_LINES: Final = {
-    "mahabharata": "draft dice to win the epic's leaders and build a secret Pati behind "
-    "your screen.",
-    "chaturaji": "four armies on one chessboard, two dice choosing which pieces move; "
-    "capture both enemy monarchs.",
-    "sangram": "play warrior cards face down at once, recruit volunteers and be first to "
-    "army strength 18.",
-    "artaban": "tip and turn your dice across a chessboard; the top faces that reach "
-    "the far rank score.",
-    "kauda_baji": "race your pieces along a spiral to the centre, moved by six cowrie "
-    "shells; kill on the way.",
+    "mahabharata": N_(
+        "draft dice to win the epic's leaders and build a secret Pati behind your screen."
+    ),
+    "chaturaji": N_(
+        "four armies on one chessboard, two dice choosing which pieces move; "
+        "capture both enemy monarchs."
+    ),
+    "sangram": N_(
+        "play warrior cards face down at once, recruit volunteers and be first to army strength 18."
+    ),
+    "artaban": N_(
+        "tip and turn your dice across a chessboard; the top faces that reach the far rank score."
+    ),
+    "kauda_baji": N_(
+        "race your pieces along a spiral to the centre, moved by six cowrie "
+        "shells; kill on the way."
+    ),
 }
 """One line per game, in players' words (a game without one shows its title)."""
 
 
-def players(engine: Engine[Any, Any, Any]) -> str:
+def players(engine: Engine[Any, Any, Any], lang: str = DEFAULT) -> str:
     low, high = engine.min_players, engine.max_players
-    return f"{low} players" if low == high else f"{low}-{high} players"
+    if low == high:
+        return tn(lang, "{n} player", "{n} players", low)
+    return t(lang, "{low}-{high} players", low=low, high=high)
 
 
-def help_text() -> str:
+def help_text(lang: str = DEFAULT) -> str:
     """The one page ``/help`` shows, for a newcomer (issue 31): what to do
     first, the few commands a player needs, and where settings, ratings and
     tournaments are; each command's own description says the rest.  Well
     within one message's 2,000 characters."""
     games = "\n".join(
-        f"- **{engine.title}** ({players(engine)}): {GAME_LINES.get(name, engine.title + '.')}"
+        f"- **{title(engine, lang)}** ({players(engine, lang)}): "
+        + (t(lang, GAME_LINES[name]) if name in GAME_LINES else title(engine, lang) + ".")
         for name, engine in ENGINES.items()
     )
-    return (
+    return t(
+        lang,
         "**Chaupal** runs board games in this server's channels, at everyone's own pace: "
         "move when you like; the bot posts the board and pings whoever is next. Your hand "
         "or screen comes only to you.\n"
@@ -68,27 +82,36 @@ def help_text() -> str:
         "**Moderators**: `/chaupal settings show`, then `/moderate settings`, "
         "`/moderate tournament new`\n"
         "\n"
-        f"**The games**\n{games}\n"
+        "**The games**\n{games}\n"
         "\n"
-        "Below: each game's rules, or **Play** to open a lobby for it in this channel."
+        "Below: each game's rules, or **Play** to open a lobby for it in this channel.",
+        games=games,
     )
 
 
-def help_view() -> discord.ui.View:
+def help_view(lang: str = DEFAULT) -> discord.ui.View:
     """``/help``'s buttons: each game's rules and a new lobby, a row per
     game; past five games (Discord's five rows), two games to a row."""
     view = discord.ui.View(timeout=None)
     per_row = 1 if len(ENGINES) <= 5 else 2
     for index, engine in enumerate(list(ENGINES.values())[: 5 * per_row]):
         row = index // per_row
-        view.add_item(GameHelpButton(engine.name, "rules", label=f"{engine.title} rules", row=row))
-        view.add_item(GameHelpButton(engine.name, "new", label=f"Play {engine.title}", row=row))
+        name = title(engine, lang)
+        view.add_item(
+            GameHelpButton(
+                engine.name, "rules", label=t(lang, "{title} rules", title=name), row=row
+            )
+        )
+        view.add_item(
+            GameHelpButton(engine.name, "new", label=t(lang, "Play {title}", title=name), row=row)
+        )
     return view
 
 
 class HelpCog(commands.Cog):
     @app_commands.command(
-        name="help", description="How to start playing, the key commands, and the games"
+        name="help", description=N_("How to start playing, the key commands, and the games")
     )
     async def help(self, itx: discord.Interaction[Any]) -> None:
-        await reply(itx, help_text(), view=help_view())
+        lang = await reader_language(itx)
+        await reply(itx, help_text(lang), view=help_view(lang))

@@ -24,23 +24,43 @@ from bot.edge.moderators import is_moderator
 from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, edit_reply, pinging, reply
-from bot.edge.tables.lobbies import lobby_text, option_help_lines
+from bot.edge.tables.lobbies import lobby_text, option_help_lines, title
 from bot.engines import get_engine
 from bot.engines.core import GameError
+from bot.i18n import DEFAULT, N_, PSEUDO, Msg, pseudo, t
 from bot.outgoing import clip, mention, safe_name
 from bot.service import GameService, LiveGame
 
 log = logging.getLogger(__name__)
 
+LABELS = {
+    "join": N_("Join"),
+    "leave": N_("Leave"),
+    "start": N_("Start"),
+    "rules": N_("Rules"),
+    "full": N_("Full"),
+    "options": N_("Options"),
+    "new": N_("New"),
+}
+"""The buttons' labels (a verb's own, where its caller gives none)."""
 
-def rules_summary(engine_name: str) -> str:
-    """A game's one-message summary (``bot/engines/data/<game>.rules.md``)."""
+
+def rules_summary(engine_name: str, lang: str = DEFAULT) -> str:
+    """A game's one-message summary (``bot/engines/data/<game>.rules.md``;
+    in another language ``bot/engines/data/<lang>/<game>.rules.md``, the
+    English one where a language has none; the pseudo-locale marks the
+    English)."""
+    data = resources.files("bot.engines") / "data"
+    if lang not in (DEFAULT, PSEUDO):
+        try:
+            return (data / lang / f"{engine_name}.rules.md").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            pass
     try:
-        return (resources.files("bot.engines") / "data" / f"{engine_name}.rules.md").read_text(
-            encoding="utf-8"
-        )
+        text = (data / f"{engine_name}.rules.md").read_text(encoding="utf-8")
     except FileNotFoundError:
-        return "No summary yet."
+        return t(lang, "No summary yet.")
+    return pseudo(text) if lang == PSEUDO else text
 
 
 def complete_rules(engine_name: str) -> str:
@@ -72,10 +92,12 @@ class Lobby:
     @refusing
     async def lobby(self, itx: discord.Interaction[Any], game_id: int | None, verb: str) -> None:
         service = self.service
+        lang = await self.bot.languages.for_reader(itx)
+        name = safe_name(itx.user.display_name)
         if verb == "join":
             game = await find_game(self.bot.store, self.service, itx, game_id, "lobby")
             game = await service.join(game.id, player_of(itx))
-            note = f"{safe_name(itx.user.display_name)} joined game #{game.id}."
+            note = t(lang, "{name} joined game #{game_id}.", name=name, game_id=game.id)
         elif verb == "leave":
             game = await find_game(self.bot.store, self.service, itx, game_id, "mine")
             left = await service.leave(game.id, itx.user.id)
@@ -83,7 +105,7 @@ class Lobby:
                 await self._refresh_lobby(itx, game, closed=True)
                 return
             game = left
-            note = f"{safe_name(itx.user.display_name)} left game #{game.id}."
+            note = t(lang, "{name} left game #{game_id}.", name=name, game_id=game.id)
         else:
             game = await find_game(self.bot.store, self.service, itx, game_id, "any")
             moderator = await is_moderator(self.bot.server_settings, itx)
@@ -96,12 +118,17 @@ class Lobby:
     async def _refresh_lobby(
         self, itx: discord.Interaction[Any], game: LiveGame, *, note: str = "", closed: bool = False
     ) -> None:
+        lang = await self.bot.languages.for_channel(game.record.guild_id, itx)
         content = (
-            lobby_text(game, defaults=await self.service.server_defaults(game.record.guild_id))
+            lobby_text(
+                game,
+                defaults=await self.service.server_defaults(game.record.guild_id),
+                lang=lang,
+            )
             if not closed
-            else f"Game #{game.id}: the lobby was closed (everyone left)."
+            else t(lang, "Game #{game_id}: the lobby was closed (everyone left).", game_id=game.id)
         )
-        view = None if closed or game.record.status != "lobby" else lobby_rules_view(game)
+        view = None if closed or game.record.status != "lobby" else lobby_rules_view(game, lang)
         stored = await self.bot.store.get_message(game.id, "lobby")
         is_lobby_click = (
             itx.type is discord.InteractionType.component
@@ -154,7 +181,7 @@ class Lobby:
         of ``/help``), posted publicly with Join, Leave, Start and Rules;
         ``bots`` seats are the automatic players' (``/game new bots:N``)."""
         if itx.guild_id is None:
-            raise GameError("Start games in a server channel, not in DMs.")
+            raise GameError(Msg("Start games in a server channel, not in DMs."))
         live = await self.service.new_game(
             engine_name,
             creator=player_of(itx),
@@ -163,8 +190,11 @@ class Lobby:
             options=dict(options),
             automatic_players=bots,
         )
-        text = lobby_text(live, defaults=await self.service.server_defaults(itx.guild_id))
-        await reply(itx, text, ephemeral=False, view=lobby_rules_view(live))
+        lang = await self.bot.languages.for_channel(itx.guild_id, itx)
+        text = lobby_text(
+            live, defaults=await self.service.server_defaults(itx.guild_id), lang=lang
+        )
+        await reply(itx, text, ephemeral=False, view=lobby_rules_view(live, lang))
         message = await itx.original_response()
         await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
 
@@ -180,20 +210,35 @@ class Lobby:
         old = await self.service.get(game_id)
         if old.seat_of(itx.user.id) is None:
             raise GameError(
-                f"Only the players of game #{game_id} can ask for its rematch; "
-                "open a game of your own with /game new."
+                Msg(
+                    "Only the players of game #{game_id} can ask for its rematch; "
+                    "open a game of your own with /game new.",
+                    game_id=game_id,
+                )
             )
         if not old.is_over:
-            raise GameError(f"Game #{game_id} is not over yet.")
+            raise GameError(Msg("Game #{game_id} is not over yet.", game_id=game_id))
         if await self.bot.desk.heading(old):
             # Issue 31: its board offers none; an old button asks for one.
             raise GameError(
-                f"Game #{game_id} was a tournament's game: its players meet as the "
-                "tournament pairs them."
+                Msg(
+                    "Game #{game_id} was a tournament's game: its players meet as the "
+                    "tournament pairs them.",
+                    game_id=game_id,
+                )
             )
+        lang = await self.bot.languages.for_reader(itx)
         open_link = await self._open_rematch(old)
         if open_link is not None:
-            await reply(itx, f"The rematch of game #{game_id} is open already: {open_link}")
+            await reply(
+                itx,
+                t(
+                    lang,
+                    "The rematch of game #{game_id} is open already: {link}",
+                    game_id=game_id,
+                    link=open_link,
+                ),
+            )
             return
         live = await self.service.new_game(
             old.engine.name,
@@ -204,23 +249,31 @@ class Lobby:
         )
         others = sorted({s.user_id for s in old.seats} - {itx.user.id})
         invited = " ".join(mention(u) for u in others)
-        head = f"Rematch of game #{game_id}: {invited}, press **Join** to play again.\n"
+        channel_lang = await self.bot.languages.for_channel(old.record.guild_id, itx)
+        head = t(
+            channel_lang,
+            "Rematch of game #{game_id}: {invited}, press **Join** to play again.",
+            game_id=game_id,
+            invited=invited,
+        )
         defaults = await self.service.server_defaults(old.record.guild_id)
         try:
             message = await self.bot.get_partial_messageable(old.record.channel_id).send(
-                content=clip(head + lobby_text(live, defaults=defaults)),
-                view=lobby_rules_view(live),
+                content=clip(head + "\n" + lobby_text(live, defaults=defaults, lang=channel_lang)),
+                view=lobby_rules_view(live, channel_lang),
                 allowed_mentions=pinging(others),
             )
         except discord.HTTPException as exc:
             log.warning("game %d: could not post a rematch (%s %s)", game_id, exc.status, exc.code)
             await self.service.leave(live.id, itx.user.id)  # closes the empty lobby
-            await reply(itx, "I could not post the rematch's lobby; nothing changed.")
+            await reply(itx, t(lang, "I could not post the rematch's lobby; nothing changed."))
             return
         await self.bot.store.set_message(live.id, "lobby", message.channel.id, message.id)
         await self.bot.store.set_message(game_id, "rematch", message.channel.id, message.id)
         link = jump_url(old.record.guild_id, message.channel.id, message.id)
-        await reply(itx, f"Opened game #{live.id}, the rematch: {link}")
+        await reply(
+            itx, t(lang, "Opened game #{game_id}, the rematch: {link}", game_id=live.id, link=link)
+        )
 
     async def _open_rematch(self, old: LiveGame) -> str | None:
         """A link to the rematch of ``old`` while its lobby is still open."""
@@ -241,17 +294,24 @@ class Lobby:
         its complete rules as a Markdown file: one message a player can read
         in Discord's preview, download or search, instead of a dozen pages."""
         engine = get_engine(engine_name)
+        lang = await self.bot.languages.for_reader(itx)
         if not full:
-            await reply(itx, rules_summary(engine.name), view=rules_view(engine.name))
+            await reply(itx, rules_summary(engine.name, lang), view=rules_view(engine.name, lang))
             return
         try:
             text = complete_rules(engine.name)
         except FileNotFoundError:
-            raise GameError(f"The complete rules of {engine.title} are missing.") from None
+            raise GameError(
+                Msg("The complete rules of {title} are missing.", title=Msg(engine.title))
+            ) from None
         await reply(
             itx,
-            f"The complete rules of **{engine.title}**, as Chaupal plays them; the glossary "
-            "of the board's words is at the end.",
+            t(
+                lang,
+                "The complete rules of **{title}**, as Chaupal plays them; the glossary "
+                "of the board's words is at the end.",
+                title=title(engine, lang),
+            ),
             file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"{engine.name}-rules.md"),
         )
 
@@ -264,14 +324,21 @@ class Lobby:
         this server's table defaults (under a game's rules).  Only the
         presser sees it; a lobby names only the options it changed."""
         engine = get_engine(engine_name)
+        lang = await self.bot.languages.for_reader(itx)
         defaults = await self.service.server_defaults(itx.guild_id)
         values: Mapping[str, Any] = {}
         if game_id is not None:
             game = await self.service.get(game_id)
             if game.engine.name != engine.name or game.record.guild_id != itx.guild_id:
-                raise GameError(f"There is no {engine.title} game #{game_id} here.")
+                raise GameError(
+                    Msg(
+                        "There is no {title} game #{game_id} here.",
+                        title=Msg(engine.title),
+                        game_id=game_id,
+                    )
+                )
             values, defaults = game.record.options, game.table
-        await reply(itx, "\n".join(option_help_lines(engine, values, defaults)))
+        await reply(itx, "\n".join(option_help_lines(engine, values, defaults, lang)))
 
 
 # -- the components ---------------------------------------------------------------
@@ -287,11 +354,11 @@ class LobbyButton(
         "start": discord.ButtonStyle.primary,
     }
 
-    def __init__(self, game_id: int, verb: str) -> None:
+    def __init__(self, game_id: int, verb: str, lang: str = DEFAULT) -> None:
         self.game_id, self.verb = game_id, verb
         super().__init__(
             discord.ui.Button(
-                label=verb.capitalize(),
+                label=t(lang, LABELS[verb]),
                 style=self.STYLES[verb],
                 custom_id=f"chaupal:lobby:{game_id}:{verb}",
             )
@@ -314,11 +381,11 @@ class RematchButton(
     """**Rematch** on a finished game's board: a new lobby of the same game
     and options, opened by whoever pressed it (one of the game's players)."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, lang: str = DEFAULT) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=t(lang, "Rematch"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"chaupal:rematch:{game_id}",
             )
@@ -364,6 +431,7 @@ class GameHelpButton(
         label: str = "",
         row: int | None = None,
         game_id: int | None = None,
+        lang: str = DEFAULT,
     ) -> None:
         self.engine_name, self.verb = engine_name, verb
         # Only **Options** reads a lobby's values; other verbs are the game's.
@@ -371,7 +439,7 @@ class GameHelpButton(
         table = "" if self.game_id is None else f":{self.game_id}"
         super().__init__(
             discord.ui.Button(
-                label=(label or verb.capitalize())[:80],
+                label=(label or t(lang, LABELS[verb]))[:80],
                 style=self.STYLES[verb],
                 custom_id=f"chaupal:help:{engine_name}:{verb}{table}",
                 row=row,
@@ -395,27 +463,27 @@ class GameHelpButton(
             await lobby.rules(itx, self.engine_name, full=self.verb == "full")
 
 
-def lobby_view(game: LiveGame) -> discord.ui.View:
+def lobby_view(game: LiveGame, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
-        view.add_item(LobbyButton(game.id, verb))
+        view.add_item(LobbyButton(game.id, verb, lang))
     return view
 
 
-def rules_view(engine_name: str) -> discord.ui.View:
+def rules_view(engine_name: str, lang: str = DEFAULT) -> discord.ui.View:
     """Under a game's summary: its complete rules, and what its options do."""
     view = discord.ui.View(timeout=None)
-    view.add_item(GameHelpButton(engine_name, "full", label="Complete rules"))
-    view.add_item(GameHelpButton(engine_name, "options", label="Options"))
+    view.add_item(GameHelpButton(engine_name, "full", label=t(lang, "Complete rules")))
+    view.add_item(GameHelpButton(engine_name, "options", lang=lang))
     return view
 
 
-def lobby_rules_view(game: LiveGame) -> discord.ui.View:
+def lobby_rules_view(game: LiveGame, lang: str = DEFAULT) -> discord.ui.View:
     """A lobby's buttons: Join, Leave and Start, what this lobby's options
     do (the lobby itself names only those changed), and the game's Rules."""
-    view = lobby_view(game)
-    view.add_item(GameHelpButton(game.engine.name, "options", label="Options", game_id=game.id))
-    view.add_item(GameHelpButton(game.engine.name, "rules", label="Rules"))
+    view = lobby_view(game, lang)
+    view.add_item(GameHelpButton(game.engine.name, "options", game_id=game.id, lang=lang))
+    view.add_item(GameHelpButton(game.engine.name, "rules", lang=lang))
     return view
 
 

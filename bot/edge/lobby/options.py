@@ -9,6 +9,7 @@ from typing import Any
 from bot.edge.tables.lobbies import TABLE_OPTION_HELP, option_values
 from bot.engines import get_engine
 from bot.engines.core import Engine, GameError, excerpt, resolve_options
+from bot.i18n import DEFAULT, Msg, localize, t
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 
 
@@ -20,7 +21,9 @@ def parse_options(text: str | None) -> dict[str, str]:
     for part in text.replace(",", " ").split():
         name, sep, value = part.partition("=")
         if not sep or not name or not value:
-            raise GameError(f"Options look like name=value; {excerpt(part)} does not.")
+            raise GameError(
+                Msg("Options look like name=value; {typed} does not.", typed=excerpt(part))
+            )
         options[name.strip().lower()] = value.strip()
     return options
 
@@ -28,7 +31,9 @@ def parse_options(text: str | None) -> dict[str, str]:
 _LAST_OPTION = re.compile(r"[^,\s]*$")
 
 
-def option_completions(engine_name: str | None, typed: str) -> list[tuple[str, str]]:
+def option_completions(
+    engine_name: str | None, typed: str, lang: str = DEFAULT
+) -> list[tuple[str, str]]:
     """``/game new``'s ``options:`` suggestions as (shown, value): the text
     typed so far with its last ``name=value`` completed from the chosen
     game's options and the table's (``clock``, ``timeout``, ``reminder``,
@@ -47,10 +52,10 @@ def option_completions(engine_name: str | None, typed: str) -> list[tuple[str, s
         engine = None
     if engine is not None:
         for name, option in sorted(engine.options.items()):
-            known.append((name, option_values(option), option.help))
+            known.append((name, option_values(option), localize(option.help, lang)))
     for name in TABLE_OPTIONS:
         help_text, values = TABLE_OPTION_HELP[name]
-        known.append((name, values, help_text.replace("`", "")))
+        known.append((name, values, t(lang, help_text).replace("`", "")))
     wanted = last.lower()
     completions: list[tuple[str, str]] = []
     if not wanted:

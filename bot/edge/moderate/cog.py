@@ -24,9 +24,10 @@ from bot.edge.arguments import GAME_NUMBER, GameNumber, RunningGame
 from bot.edge.play.cog import GAME_CHOICES
 from bot.edge.ports import Edge
 from bot.edge.seats.seats import Seats
-from bot.edge.settings.cog import ServerSettingsChanges
+from bot.edge.settings.cog import LANGUAGE_CHOICES, ServerSettingsChanges
 from bot.edge.tournament.cog import FORMAT_CHOICES, TOURNAMENT
 from bot.edge.tournament.desk import TournamentDesk
+from bot.i18n import N_
 
 
 @app_commands.guild_only()
@@ -34,14 +35,14 @@ from bot.edge.tournament.desk import TournamentDesk
 class ModerateCog(
     commands.GroupCog,
     group_name="moderate",
-    group_description="Moderators: run games, tournaments and this server's settings",
+    group_description=N_("Moderators: run games, tournaments and this server's settings"),
 ):
-    game_group = app_commands.Group(name="game", description="Moderators: a running game")
+    game_group = app_commands.Group(name="game", description=N_("Moderators: a running game"))
     tournament_group = app_commands.Group(
-        name="tournament", description="Moderators: run a tournament"
+        name="tournament", description=N_("Moderators: run a tournament")
     )
     settings_group = app_commands.Group(
-        name="settings", description="Moderators: change this server's Chaupal settings"
+        name="settings", description=N_("Moderators: change this server's Chaupal settings")
     )
 
     def __init__(self, bot: Edge, *, seats: Seats, desk: TournamentDesk) -> None:
@@ -61,8 +62,8 @@ class ModerateCog(
 
     # -- /moderate game ... --------------------------------------------------------
 
-    @game_group.command(name="kick", description="Hand a player's seat to the automatic player")
-    @app_commands.describe(user="The player who is gone", game=GAME_NUMBER)
+    @game_group.command(name="kick", description=N_("Hand a player's seat to the automatic player"))
+    @app_commands.describe(user=N_("The player who is gone"), game=GAME_NUMBER)
     async def kick(
         self,
         itx: discord.Interaction[Any],
@@ -71,11 +72,11 @@ class ModerateCog(
     ) -> None:
         await self.seats.kick(itx, user, game)
 
-    @game_group.command(name="replace", description="Hand a player's seat to another member")
+    @game_group.command(name="replace", description=N_("Hand a player's seat to another member"))
     @app_commands.describe(
-        game="Game number",
-        seat="The player whose seat changes hands (also one the automatic player took)",
-        with_="The member who takes the seat; they accept with a button",
+        game=N_("Game number"),
+        seat=N_("The player whose seat changes hands (also one the automatic player took)"),
+        with_=N_("The member who takes the seat; they accept with a button"),
     )
     @app_commands.rename(with_="with")
     async def replace(
@@ -87,7 +88,7 @@ class ModerateCog(
     ) -> None:
         await self.seats.offer_seat(itx, game, seat, with_)
 
-    @game_group.command(name="pause", description="Stop a game's clocks")
+    @game_group.command(name="pause", description=N_("Stop a game's clocks"))
     @app_commands.describe(game=GAME_NUMBER)
     async def pause(
         self,
@@ -96,7 +97,7 @@ class ModerateCog(
     ) -> None:
         await self.seats.pause(itx, game, resume=False)
 
-    @game_group.command(name="resume", description="Start a paused game's clocks")
+    @game_group.command(name="resume", description=N_("Start a paused game's clocks"))
     @app_commands.describe(game=GAME_NUMBER)
     async def resume(
         self,
@@ -105,7 +106,7 @@ class ModerateCog(
     ) -> None:
         await self.seats.pause(itx, game, resume=True)
 
-    @game_group.command(name="end", description="End a game for everyone, after a confirmation")
+    @game_group.command(name="end", description=N_("End a game for everyone, after a confirmation"))
     @app_commands.describe(game=GAME_NUMBER)
     async def end_game(
         self,
@@ -116,16 +117,16 @@ class ModerateCog(
 
     # -- /moderate tournament ... --------------------------------------------------
 
-    @tournament_group.command(name="new", description="Open a tournament here")
+    @tournament_group.command(name="new", description=N_("Open a tournament here"))
     @app_commands.describe(
-        game="Which game",
-        format="Swiss, round robin, single elimination, or pods (tables of 3-5)",
-        rounds="Rounds for Swiss or pods (left out: as many as the field needs)",
-        table_size="Players per table, for pods (3 to 5)",
-        options="Options every game gets, e.g. clock=1d timeout=substitute",
-        name="A name for the tournament, e.g. Diwali Cup",
-        round_time="How long a round may last, e.g. 7d; then running games are settled",
-        auto_drop="Drop a player who loses two games in a row on time (default: on)",
+        game=N_("Which game"),
+        format=N_("Swiss, round robin, single elimination, or pods (tables of 3-5)"),
+        rounds=N_("Rounds for Swiss or pods (left out: as many as the field needs)"),
+        table_size=N_("Players per table, for pods (3 to 5)"),
+        options=N_("Options every game gets, e.g. clock=1d timeout=substitute"),
+        name=N_("A name for the tournament, e.g. Diwali Cup"),
+        round_time=N_("How long a round may last, e.g. 7d; then running games are settled"),
+        auto_drop=N_("Drop a player who loses two games in a row on time (default: on)"),
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
     async def tournament_new(
@@ -152,7 +153,7 @@ class ModerateCog(
             auto_drop=auto_drop,
         )
 
-    @tournament_group.command(name="start", description="Pair round 1 and start its games")
+    @tournament_group.command(name="start", description=N_("Pair round 1 and start its games"))
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     async def tournament_start(
@@ -161,11 +162,11 @@ class ModerateCog(
         await self.desk.start(itx, tournament)
 
     @tournament_group.command(
-        name="settings", description="Change a tournament's round time or auto-drop"
+        name="settings", description=N_("Change a tournament's round time or auto-drop")
     )
     @app_commands.describe(
-        round_time="How long a round may last (e.g. 7d), or off",
-        auto_drop="Drop a player who loses two games in a row on time",
+        round_time=N_("How long a round may last (e.g. 7d), or off"),
+        auto_drop=N_("Drop a player who loses two games in a row on time"),
         tournament=TOURNAMENT,
     )
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
@@ -178,10 +179,10 @@ class ModerateCog(
     ) -> None:
         await self.desk.settings(itx, tournament, round_time=round_time, auto_drop=auto_drop)
 
-    @tournament_group.command(name="adjudicate", description="Decide an unfinished game")
+    @tournament_group.command(name="adjudicate", description=N_("Decide an unfinished game"))
     @app_commands.describe(
-        game="The game's number",
-        result="draw, the winner's name, or places in seat order such as 2 1 3",
+        game=N_("The game's number"),
+        result=N_("draw, the winner's name, or places in seat order such as 2 1 3"),
         tournament=TOURNAMENT,
     )
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
@@ -194,7 +195,7 @@ class ModerateCog(
     ) -> None:
         await self.desk.adjudicate(itx, tournament, game, result)
 
-    @tournament_group.command(name="end", description="End a tournament now")
+    @tournament_group.command(name="end", description=N_("End a tournament now"))
     @app_commands.describe(tournament=TOURNAMENT)
     @app_commands.autocomplete(tournament=tournaments_autocomplete)
     async def tournament_end(
@@ -204,53 +205,60 @@ class ModerateCog(
 
     # -- /moderate settings ... (Manage Server or the moderator role) ----------------
 
-    @settings_group.command(name="threads", description="Play each new game in its own thread")
-    @app_commands.describe(value="on: a thread per game (default); off: in the channel")
+    @settings_group.command(name="threads", description=N_("Play each new game in its own thread"))
+    @app_commands.describe(value=N_("on: a thread per game (default); off: in the channel"))
     async def threads(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
         await self.changes.threads(itx, value)
 
     @settings_group.command(
-        name="takeback", description="Whether players may take a move back in this server's games"
+        name="takeback",
+        description=N_("Whether players may take a move back in this server's games"),
     )
     @app_commands.describe(
-        value="on (default): their last move, then with everyone's agreement; off: never"
+        value=N_("on (default): their last move, then with everyone's agreement; off: never")
     )
     async def takeback(self, itx: discord.Interaction[Any], value: Literal["on", "off"]) -> None:
         await self.changes.takeback(itx, value)
 
-    @settings_group.command(name="clock", description="The clock new games get")
+    @settings_group.command(name="clock", description=N_("The clock new games get"))
     @app_commands.describe(
-        value="3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none"
+        value=N_("3d (default), a time per move like 1d or 12h, a bank like 3d+12h, or none")
     )
     async def clock(self, itx: discord.Interaction[Any], value: str) -> None:
         await self.changes.clock(itx, value)
 
     @settings_group.command(
-        name="timeout", description="What happens when a player's clock runs out"
+        name="timeout", description=N_("What happens when a player's clock runs out")
     )
     @app_commands.describe(
-        value="substitute (default): the automatic player moves once; skip: pass; "
-        "forfeit: the player is out"
+        value=N_(
+            "substitute (default): the automatic player moves once; skip: pass; "
+            "forfeit: the player is out"
+        )
     )
     async def timeout(
         self, itx: discord.Interaction[Any], value: Literal["substitute", "skip", "forfeit"]
     ) -> None:
         await self.changes.timeout(itx, value)
 
-    @settings_group.command(name="reminder", description="When players who must act are reminded")
+    @settings_group.command(
+        name="reminder", description=N_("When players who must act are reminded")
+    )
     @app_commands.describe(
-        value="auto (default: they follow the clock), a delay like 12h or 1d, or off"
+        value=N_("auto (default: they follow the clock), a delay like 12h or 1d, or off")
     )
     async def reminder(self, itx: discord.Interaction[Any], value: str) -> None:
         await self.changes.reminder(itx, value)
 
     @settings_group.command(
         name="substitute",
-        description="How strong the automatic player is on a timeout or in a seat someone left",
+        description=N_("How strong the automatic player is on a timeout or in a seat someone left"),
     )
     @app_commands.describe(
-        value="medium (default): searches about 0.2 s a move; easy: rules of thumb; "
-        "hard: searches about 1 s"
+        value=N_(
+            "medium (default): searches about 0.2 s a move; easy: rules of thumb; "
+            "hard: searches about 1 s"
+        )
     )
     async def substitute(
         self, itx: discord.Interaction[Any], value: Literal["easy", "medium", "hard"]
@@ -258,9 +266,9 @@ class ModerateCog(
         await self.changes.substitute(itx, value)
 
     @settings_group.command(
-        name="announcements", description="The channel for Chaupal's announcements"
+        name="announcements", description=N_("The channel for Chaupal's announcements")
     )
-    @app_commands.describe(channel="Leave it out for none")
+    @app_commands.describe(channel=N_("Leave it out for none"))
     async def announcements(
         self, itx: discord.Interaction[Any], channel: discord.TextChannel | None = None
     ) -> None:
@@ -268,10 +276,20 @@ class ModerateCog(
 
     @settings_group.command(
         name="moderator_role",
-        description="Members with this role are Chaupal moderators here",
+        description=N_("Members with this role are Chaupal moderators here"),
     )
-    @app_commands.describe(role="Leave it out for none (Manage Server always counts)")
+    @app_commands.describe(role=N_("Leave it out for none (Manage Server always counts)"))
     async def moderator_role(
         self, itx: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
         await self.changes.moderator_role(itx, role)
+
+    @settings_group.command(
+        name="language", description=N_("The language of this server's lobbies, boards and posts")
+    )
+    @app_commands.describe(value=N_("A language, or Discord's: the server's own language"))
+    @app_commands.choices(value=LANGUAGE_CHOICES)
+    async def language(
+        self, itx: discord.Interaction[Any], value: app_commands.Choice[str]
+    ) -> None:
+        await self.changes.language(itx, value.value)

@@ -35,6 +35,7 @@ from bot.edge.ports import Edge
 from bot.edge.seats.seats import Seats
 from bot.engines import ENGINES
 from bot.engines.core import GameError
+from bot.i18n import N_
 from bot.outgoing import Style, fill_seats
 from bot.players import LEVELS
 
@@ -44,7 +45,7 @@ GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
-class GameCog(commands.GroupCog, group_name="game", group_description="Play board games here"):
+class GameCog(commands.GroupCog, group_name="game", group_description=N_("Play board games here")):
     def __init__(
         self,
         bot: Edge,
@@ -90,12 +91,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         if state is None or seat is None:
             return []
         wanted = current.strip().lower()
+        lang = await self.bot.languages.for_reader(itx)
         choices: list[app_commands.Choice[str]] = []
         for action in engine.legal_actions(state, seat) if seat in engine.to_move(state) else []:
             text = engine.describe(state, seat, action)
             if wanted and wanted not in text:
                 continue
-            label = fill_seats(engine.label(state, seat, action), game, Style.PLAIN)
+            label = fill_seats(engine.label(state, seat, action), game, Style.PLAIN, lang=lang)
             choices.append(app_commands.Choice(name=f"{text} — {label}"[:100], value=text[:100]))
             if len(choices) == 25:
                 break
@@ -115,12 +117,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             )
         ]
 
-    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.command(name="new", description=N_("Open a lobby for a new game in this channel"))
     @app_commands.describe(
-        game="Which game",
-        options="Options as name=value; start typing to see the game's",
-        bots="Seats for automatic players (play alone, or fill a table); the game is not rated",
-        level="How strong the automatic players are (default medium)",
+        game=N_("Which game"),
+        options=N_("Options as name=value; start typing to see the game's"),
+        bots=N_("Seats for automatic players (play alone, or fill a table); the game is not rated"),
+        level=N_("How strong the automatic players are (default medium)"),
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
@@ -136,8 +138,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
             itx, game.value, options, bots=bots, level=None if level is None else level.value
         )
 
-    @app_commands.command(name="join", description="Join the open lobby in this channel")
-    @app_commands.describe(game="Game number (only needed when several lobbies are open here)")
+    @app_commands.command(name="join", description=N_("Join the open lobby in this channel"))
+    @app_commands.describe(game=N_("Game number (only needed when several lobbies are open here)"))
     async def join(
         self,
         itx: discord.Interaction[Any],
@@ -145,14 +147,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         await self.lobby.lobby(itx, game, "join")
 
-    @app_commands.command(name="leave", description="Leave a lobby before it starts")
+    @app_commands.command(name="leave", description=N_("Leave a lobby before it starts"))
     @app_commands.describe(game=GAME_NUMBER)
     async def leave(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
     ) -> None:
         await self.lobby.lobby(itx, game, "leave")
 
-    @app_commands.command(name="start", description="Start the lobby (its creator or a moderator)")
+    @app_commands.command(
+        name="start", description=N_("Start the lobby (its creator or a moderator)")
+    )
     @app_commands.describe(game=GAME_NUMBER)
     async def start(
         self,
@@ -161,8 +165,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         await self.lobby.lobby(itx, game, "start")
 
-    @app_commands.command(name="play", description="Make a move, typed in the game's notation")
-    @app_commands.describe(action="Your move; start typing to see the legal ones", game=GAME_NUMBER)
+    @app_commands.command(name="play", description=N_("Make a move, typed in the game's notation"))
+    @app_commands.describe(
+        action=N_("Your move; start typing to see the legal ones"), game=GAME_NUMBER
+    )
     @app_commands.autocomplete(action=action_autocomplete)
     async def play(
         self,
@@ -172,14 +178,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         await self.moves.play_text(itx, game, action)
 
-    @app_commands.command(name="board", description="Post the current board again")
+    @app_commands.command(name="board", description=N_("Post the current board again"))
     @app_commands.describe(game=GAME_NUMBER)
     async def board(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
     ) -> None:
         await self.moves.board(itx, game)
 
-    @app_commands.command(name="hand", description="See your hand or screen (only you see it)")
+    @app_commands.command(name="hand", description=N_("See your hand or screen (only you see it)"))
     @app_commands.describe(game=GAME_NUMBER)
     async def hand(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, MyGame] | None = None
@@ -187,7 +193,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.moves.show_mine(itx, game)
 
     @app_commands.command(
-        name="resign", description="Resign from a game, after a confirmation (moderators: end any)"
+        name="resign",
+        description=N_("Resign from a game, after a confirmation (moderators: end any)"),
     )
     @app_commands.describe(game=GAME_NUMBER)
     async def resign(
@@ -197,7 +204,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
 
     @app_commands.command(
         name="takeback",
-        description="Take back your last move (after others moved, if everyone agrees)",
+        description=N_("Take back your last move (after others moved, if everyone agrees)"),
     )
     @app_commands.describe(game=GAME_NUMBER)
     async def takeback(
@@ -206,17 +213,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.moves.take_back(itx, game)
 
     @app_commands.command(
-        name="next", description="A link to the game that has waited longest for your move"
+        name="next", description=N_("A link to the game that has waited longest for your move")
     )
     async def next_(self, itx: discord.Interaction[Any]) -> None:
         await self.my_games.next_turn(itx)
 
-    @app_commands.command(name="list", description="Games in this channel, and your own games")
+    @app_commands.command(name="list", description=N_("Games in this channel, and your own games"))
     async def list_(self, itx: discord.Interaction[Any]) -> None:
         await self.my_games.list_games(itx)
 
-    @app_commands.command(name="log", description="The public log of a game here, as a file")
-    @app_commands.describe(game="Game number (running or finished; default: the one here)")
+    @app_commands.command(name="log", description=N_("The public log of a game here, as a file"))
+    @app_commands.describe(game=N_("Game number (running or finished; default: the one here)"))
     async def log(
         self,
         itx: discord.Interaction[Any],
@@ -225,9 +232,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.game_log.log(itx, game)
 
     @app_commands.command(
-        name="export", description="A game as text: its moves in notation, one a line"
+        name="export", description=N_("A game as text: its moves in notation, one a line")
     )
-    @app_commands.describe(game="Game number (running or finished; default: the one here)")
+    @app_commands.describe(game=N_("Game number (running or finished; default: the one here)"))
     async def export(
         self,
         itx: discord.Interaction[Any],
@@ -236,31 +243,33 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         await self.game_log.export(itx, game)
 
     @app_commands.command(
-        name="mine", description="Your live games anywhere, and where it is your turn"
+        name="mine", description=N_("Your live games anywhere, and where it is your turn")
     )
     async def mine(self, itx: discord.Interaction[Any]) -> None:
         await self.my_games.mine(itx)
 
     @app_commands.command(
-        name="away", description="Stop your clocks in all your games for a few days"
+        name="away", description=N_("Stop your clocks in all your games for a few days")
     )
-    @app_commands.describe(days="1 to 14 (at most 14 days in any 60)")
+    @app_commands.describe(days=N_("1 to 14 (at most 14 days in any 60)"))
     async def away(
         self, itx: discord.Interaction[Any], days: app_commands.Range[int, 1, 14]
     ) -> None:
         await self.my_games.away(itx, days)
 
-    @app_commands.command(name="back", description="End your time away now")
+    @app_commands.command(name="back", description=N_("End your time away now"))
     async def back(self, itx: discord.Interaction[Any]) -> None:
         await self.my_games.away(itx, None)
 
     # -- looking back and looking on (issue 21) -------------------------------
 
-    @app_commands.command(name="history", description="Finished games on this server, newest first")
+    @app_commands.command(
+        name="history", description=N_("Finished games on this server, newest first")
+    )
     @app_commands.describe(
-        player="Only this player's games",
-        game="Only this game",
-        share="Post it in the channel (by default only you see it)",
+        player=N_("Only this player's games"),
+        game=N_("Only this game"),
+        share=N_("Post it in the channel (by default only you see it)"),
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def history(
@@ -278,28 +287,28 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
         )
 
     @app_commands.command(
-        name="replay", description="The whole game as an animated image, posted here"
+        name="replay", description=N_("The whole game as an animated image, posted here")
     )
-    @app_commands.describe(game="Game number")
+    @app_commands.describe(game=N_("Game number"))
     async def replay(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, StartedGame]
     ) -> None:
         await self.replays.replay(itx, game)
 
     @app_commands.command(
-        name="review", description="Step through a game move by move (only you see it)"
+        name="review", description=N_("Step through a game move by move (only you see it)")
     )
-    @app_commands.describe(game="Game number")
+    @app_commands.describe(game=N_("Game number"))
     async def review(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, StartedGame]
     ) -> None:
         await self.replays.review(itx, game)
 
     @app_commands.command(
-        name="follow", description="Get a DM when a game you don't play ends (or every board)"
+        name="follow", description=N_("Get a DM when a game you don't play ends (or every board)")
     )
     @app_commands.describe(
-        game="Game number", every_move="A DM with every new board, not only at the end"
+        game=N_("Game number"), every_move=N_("A DM with every new board, not only at the end")
     )
     async def follow(
         self,
@@ -309,17 +318,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Play boar
     ) -> None:
         await self.follows.follow(itx, game, every_move=every_move)
 
-    @app_commands.command(name="unfollow", description="Stop following a game")
-    @app_commands.describe(game="Game number")
+    @app_commands.command(name="unfollow", description=N_("Stop following a game"))
+    @app_commands.describe(game=N_("Game number"))
     async def unfollow(
         self, itx: discord.Interaction[Any], game: app_commands.Transform[int, FollowedGame]
     ) -> None:
         await self.follows.unfollow(itx, game)
 
     @app_commands.command(
-        name="rules", description="A game's rules: a summary, and the complete rules as a file"
+        name="rules", description=N_("A game's rules: a summary, and the complete rules as a file")
     )
-    @app_commands.describe(game="Which game")
+    @app_commands.describe(game=N_("Which game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, itx: discord.Interaction[Any], game: app_commands.Choice[str]) -> None:
         await self.lobby.rules(itx, game.value, full=False)

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.choices import MenuOption, Words, follow, follow_up_prompt, format_path, parse_path
+from bot.choices import MenuOption, Words, follow, format_path, parse_path
 from bot.edge.archive.replays import ReplayButton
 from bot.edge.arguments import find_game
 from bot.edge.delivery.delivery import Delivery
@@ -32,10 +32,25 @@ from bot.edge.refusals import refusing
 from bot.edge.replies import edit_reply, reply
 from bot.edge.seats.takebacks import Takebacks
 from bot.edge.selects import picked, select
-from bot.edge.tables.menus import board_menu, menu_heading, option_label, placeholders
+from bot.edge.tables.menus import (
+    board_menu,
+    menu_heading,
+    next_prompt,
+    option_label,
+    placeholders,
+)
 from bot.engines.core import GameError, Seat
-from bot.outgoing import Style, discord_time, fill_seats
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT, N_, localize, t
+from bot.outgoing import Style, discord_time, fill_seats, game_title
 from bot.service import GameService, LiveGame, MoveResult, StaleBoard, menu_words_of
+
+
+def refusal_text(exc: BaseException, lang: str) -> str:
+    """What a refusal says, in ``lang``: its message (a :class:`Msg` goes
+    through the catalog), else its text as it is."""
+    said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+    return localize(said, lang)
 
 
 class Play:
@@ -60,15 +75,18 @@ class Play:
         self, itx: discord.Interaction[Any], game_id: int | None, text: str
     ) -> None:
         await itx.response.defer(ephemeral=True, thinking=True)
+        lang = await self.bot.languages.for_reader(itx)
         game = await find_game(self.bot.store, self.service, itx, game_id, "mine")
         result = await self.service.play(game.id, itx.user.id, text)
-        done = self._done_text(result)
+        done = self._done_text(result, lang)
         # Still this player's turn: the next menu comes with the reply.
         seat = result.actor
-        follow_up = private_view(self.service, result.game, seat) if seat is not None else None
+        follow_up = (
+            private_view(self.service, result.game, seat, lang=lang) if seat is not None else None
+        )
         if follow_up is not None and seat is not None:
-            done += "\n" + follow_up_prompt(result.game.engine, result.game.state, seat)
-        view = self._with_takeback(result, follow_up)
+            done += "\n" + next_prompt(result.game.engine, result.game.state, seat, lang)
+        view = self._with_takeback(result, follow_up, lang)
         if view is not None:
             await reply(itx, done, view=view)
         else:
@@ -86,6 +104,7 @@ class Play:
         in_menu: bool,
     ) -> None:
         """Follow a button or select path: play the action, or show the next menu."""
+        lang = await self.bot.languages.for_reader(itx)
         try:
             # Menus (and the board's "Choose…", which only opens one) stay
             # usable while their choice is legal; other board buttons are
@@ -95,12 +114,12 @@ class Play:
             )
         except StaleBoard as exc:
             if in_menu and not itx.response.is_done():
-                await self._refresh_menu(itx, game_id, str(exc))
+                await self._refresh_menu(itx, game_id, refusal_text(exc, lang), lang)
                 return
             raise
         except GameError as exc:
             if in_menu and not itx.response.is_done():
-                await edit_reply(itx, str(exc), view=None)
+                await edit_reply(itx, refusal_text(exc, lang), view=None)
                 return
             raise
         result = step.result
@@ -116,21 +135,24 @@ class Play:
                 step.options,
                 self.service.menu_words(game, seat),
                 step.depth,
+                lang=lang,
             )
-            prompt = menu_heading(self.service, game, seat, step.path)
+            prompt = menu_heading(self.service, game, seat, step.path, lang)
             if in_menu:
                 await edit_reply(itx, prompt, view=view)
             else:
                 await reply(itx, prompt, view=view)
             return
-        done = self._done_text(result)
+        done = self._done_text(result, lang)
         # Still this player's turn (a second pick, the next step of a set-up):
         # offer the next menu at once instead of sending them back to the board.
         actor = result.actor
-        follow_up = private_view(self.service, result.game, actor) if actor is not None else None
+        follow_up = (
+            private_view(self.service, result.game, actor, lang=lang) if actor is not None else None
+        )
         if follow_up is not None and actor is not None:
-            done += "\n" + follow_up_prompt(result.game.engine, result.game.state, actor)
-        components = self._with_takeback(result, follow_up)
+            done += "\n" + next_prompt(result.game.engine, result.game.state, actor, lang)
+        components = self._with_takeback(result, follow_up, lang)
         if in_menu:
             await edit_reply(itx, done, view=components)
         elif components is not None:
@@ -145,9 +167,13 @@ class Play:
         await itx.response.defer(ephemeral=True)
         live = await find_game(self.bot.store, self.service, itx, game_id, "any")
         if live.state is None:
-            raise GameError(f"Game #{live.id} has not started yet; its lobby is above.")
-        await self.delivery.post_board(live, next_up(live))
-        await reply(itx, f"Posted the board of game #{live.id}.")
+            raise GameError(
+                Msg("Game #{game} has not started yet; its lobby is above.", game=live.id)
+            )
+        channel = await self.delivery.channel_lang(live)
+        await self.delivery.post_board(live, next_up(live, lang=channel), channel)
+        lang = await self.bot.languages.for_reader(itx)
+        await reply(itx, t(lang, "Posted the board of game #{game}.", game=live.id))
 
     # -- taking a move back (issue 31) -----------------------------------
 
@@ -171,13 +197,14 @@ class Play:
         )
         outcome = await self.service.take_back(game.id, itx.user.id, target=target)
         if isinstance(outcome, MoveResult):
+            lang = await self.bot.languages.for_reader(itx)
             live = outcome.game
-            undone = fill_seats(outcome.undone or "", live, Style.CONTENT)
-            said = f"You took back your last move: {undone}"
+            undone = fill_seats(outcome.undone or "", live, Style.CONTENT, lang=lang)
+            said = t(lang, "You took back your last move: {move}", move=undone)
             seat = live.seat_of(itx.user.id)
-            view = private_view(self.service, live, seat) if seat is not None else None
+            view = private_view(self.service, live, seat, lang=lang) if seat is not None else None
             if view is not None and seat is not None:
-                said += "\n" + follow_up_prompt(live.engine, live.state, seat)
+                said += "\n" + next_prompt(live.engine, live.state, seat, lang)
             if button:
                 # The "Played: …" it was under says what became of the move.
                 await edit_reply(itx, said, view=view)
@@ -195,54 +222,60 @@ class Play:
     ) -> None:
         """A button or menu from before menus were shown flat: its path would
         pick something else now, so nothing is played."""
-        why = "That menu was made by an older version of Chaupal, so nothing was played."
+        lang = await self.bot.languages.for_reader(itx)
+        why = t(lang, "That menu was made by an older version of Chaupal, so nothing was played.")
         game = await self.service.get(game_id)
         if in_menu:
-            await self._refresh_menu(itx, game_id, why)
+            await self._refresh_menu(itx, game_id, why, lang)
             return
 
         seat = game.readable_seat(itx.user.id)
-        view = private_view(self.service, game, seat) if seat is not None else None
+        view = private_view(self.service, game, seat, lang=lang) if seat is not None else None
         if view is None:
-            await reply(itx, f"{why} Use the newest board.")
+            await reply(itx, t(lang, "{why} Use the newest board.", why=why))
         else:
-            await reply(itx, f"{why} Your choices now:", view=view)
+            await reply(itx, t(lang, "{why} Your choices now:", why=why), view=view)
 
-    async def _refresh_menu(self, itx: discord.Interaction[Any], game_id: int, why: str) -> None:
+    async def _refresh_menu(
+        self, itx: discord.Interaction[Any], game_id: int, why: str, lang: str = DEFAULT
+    ) -> None:
         """A menu whose choice is gone: say so, and offer the current choices
         if the player still has any (nothing was changed)."""
         game = await self.service.get(game_id)
         seat = game.readable_seat(itx.user.id)
-        view = private_view(self.service, game, seat) if seat is not None else None
+        view = private_view(self.service, game, seat, lang=lang) if seat is not None else None
         if view is None:
             await edit_reply(itx, why, view=None)
         else:
-            await edit_reply(itx, f"{why} Your choices now:", view=view)
+            await edit_reply(itx, t(lang, "{why} Your choices now:", why=why), view=view)
 
-    def _done_text(self, result: MoveResult) -> str:
+    def _done_text(self, result: MoveResult, lang: str = DEFAULT) -> str:
         first = result.steps[0] if result.steps else None
         if first is None:
-            return "Done."
+            return t(lang, "Done.")
         game = result.game
         label = game.engine.label(
             result.before, first.seat, game.engine.parse(result.before, first.seat, first.text)
         )
-        done = f"Played: {fill_seats(label, game, Style.CONTENT)}"
+        done = t(lang, "Played: {move}", move=fill_seats(label, game, Style.CONTENT, lang=lang))
         if result.takeback is not None and result.takeback_until is not None:
             # The throw that follows waits for it (issue 31): say how long.
-            done += (
-                f"\nThe next throw or draw comes {discord_time(result.takeback_until)}: "
-                "until then, **Take back** undoes this move."
+            done += "\n" + t(
+                lang,
+                "The next throw or draw comes {when}: until then, **Take back** undoes this move.",
+                when=discord_time(result.takeback_until),
             )
         return done
 
     @staticmethod
-    def _with_takeback(result: MoveResult, view: discord.ui.View | None) -> discord.ui.View | None:
+    def _with_takeback(
+        result: MoveResult, view: discord.ui.View | None, lang: str = DEFAULT
+    ) -> discord.ui.View | None:
         """A "Played: …" reply's components: its next menu, and **Take back**
         while the move is its player's to take back alone (issue 31)."""
         if result.takeback is None:
             return view
-        return with_takeback(view, result.game.id, result.takeback)
+        return with_takeback(view, result.game.id, result.takeback, lang)
 
     @staticmethod
     def _readable_seat(game: LiveGame, user_id: int) -> Seat:
@@ -254,10 +287,13 @@ class Play:
             return seat
         if game.seat_of(user_id) is not None:
             raise GameError(
-                f"You left game #{game.id}: its seat is the automatic player's now, and "
-                "you watch it as everyone else does."
+                Msg(
+                    "You left game #{game}: its seat is the automatic player's now, and "
+                    "you watch it as everyone else does.",
+                    game=game.id,
+                )
             )
-        raise GameError(f"You are not playing in game #{game.id}.")
+        raise GameError(Msg("You are not playing in game #{game}.", game=game.id))
 
     @refusing
     async def show_mine(self, itx: discord.Interaction[Any], game_id: int | None) -> None:
@@ -270,10 +306,15 @@ class Play:
         )
         seat = self._readable_seat(game, itx.user.id)
         if game.state is None:
-            raise GameError(f"Game #{game.id} has not started yet.")
-        file = await self.delivery.private_file(game, seat)
-        view = private_view(self.service, game, seat)
-        text = f"Your private view of {game.engine.title} #{game.id} (only you can see this)."
+            raise GameError(Msg("Game #{game} has not started yet.", game=game.id))
+        lang = await self.bot.languages.for_reader(itx)
+        file = await self.delivery.private_file(game, seat, lang)
+        view = private_view(self.service, game, seat, lang=lang)
+        text = t(
+            lang,
+            "Your private view of {title} (only you can see this).",
+            title=game_title(game, lang),
+        )
         if view is not None:
             await reply(itx, text, file=file, view=view)
         else:
@@ -421,7 +462,7 @@ class ShowMineButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"chaupal:mine:(?P<game>\d+)",
 ):
-    def __init__(self, game_id: int, label: str = "Show mine") -> None:
+    def __init__(self, game_id: int, label: str = N_("Show mine")) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
@@ -449,11 +490,11 @@ class TakebackButton(
     while it is still their last.  The custom_id carries the game and the
     version the move was made at; the service checks everything again."""
 
-    def __init__(self, game_id: int, target: int) -> None:
+    def __init__(self, game_id: int, target: int, label: str = N_("Take back")) -> None:
         self.game_id, self.target = game_id, target
         super().__init__(
             discord.ui.Button(
-                label="Take back",
+                label=label,
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"chaupal:takeback:{game_id}:{target}",
             )
@@ -472,45 +513,51 @@ class TakebackButton(
 # -- building views -----------------------------------------------------------------
 
 
-def board_view(game: LiveGame, *, rematch: bool = True) -> discord.ui.View | None:
+def board_view(
+    game: LiveGame, *, rematch: bool = True, lang: str = DEFAULT
+) -> discord.ui.View | None:
     """Components under the board: the mover's choices when they follow from
     the public view (a few moves as buttons, more as selects, or groups such
     as dice as buttons), else a "Choose…" button; and "Show mine" and "My
     turn"; a finished game's board offers "Rematch" (``rematch``: not a
     tournament's game).  A public message carries only what the public view
     carries, so group buttons show no counts (how many placements a die has
-    can depend on a hidden supply)."""
+    can depend on a hidden supply).  Its words in ``lang`` (the channel's)."""
     if game.state is None:
         return None
     if game.is_over:
         # The final board offers a rematch (issue 18).
-        return final_board_view(game, rematch=rematch)
+        return final_board_view(game, rematch=rematch, lang=lang)
     view = discord.ui.View(timeout=None)
-    menu = board_menu(game)
+    menu = board_menu(game, lang)
     for path, label in menu.buttons:
         view.add_item(PickButton(game.id, game.version, path, label=label))
     for chunk, (placeholder, options) in enumerate(menu.selects):
         view.add_item(BoardSelect(game.id, game.version, options, chunk, placeholder))
     row = len(menu.selects) if menu.selects else None
-    mine = ShowMineButton(game.id)
+    mine = ShowMineButton(game.id, t(lang, "Show mine"))
     mine.item.row = row
     view.add_item(mine)
     # Whoever a board pings can jump to the game waiting longest for them.
-    turn = MyTurnButton()
+    turn = MyTurnButton(t(lang, "My turn"))
     turn.item.row = row
     view.add_item(turn)
     return view
 
 
-def final_board_view(game: LiveGame, *, rematch: bool = True) -> discord.ui.View:
+def final_board_view(
+    game: LiveGame, *, rematch: bool = True, lang: str = DEFAULT
+) -> discord.ui.View:
     """Under a finished game's board: **Rematch** and **Replay** (issue 21:
     the whole game as an animated image, posted in the channel).  A
     tournament's game offers no rematch (``rematch`` False, issue 31): its
     players meet as the tournament pairs them."""
     view = discord.ui.View(timeout=None)
     if rematch:
-        view.add_item(RematchButton(game.id))
-    view.add_item(ReplayButton(game.id, "Replay"))
+        again = RematchButton(game.id)
+        again.item.label = t(lang, "Rematch")
+        view.add_item(again)
+    view.add_item(ReplayButton(game.id, t(lang, "Replay")))
     return view
 
 
@@ -522,23 +569,29 @@ def menu_view(
     options: Sequence[MenuOption],
     words: Words | None = None,
     depth: int = 0,
+    *,
+    lang: str = DEFAULT,
 ) -> discord.ui.View:
     """A DM or ephemeral menu: one select, or several when a level holds
-    more than 25 options (whole moves up to :data:`bot.choices.FLAT_LIMIT`)."""
+    more than 25 options (whole moves up to :data:`bot.choices.FLAT_LIMIT`);
+    its words in ``lang`` (its reader's)."""
     view = discord.ui.View(timeout=None)
     select_options = [
-        discord.SelectOption(label=option_label(game, seat, option), value=str(i))
+        discord.SelectOption(label=option_label(game, seat, option, lang=lang), value=str(i))
         for i, option in enumerate(options)
     ]
     words = words or menu_words_of(game.engine, game.state, seat)
-    spread = placeholders(game, seat, options, depth, words)
+    spread = placeholders(game, seat, options, depth, words, lang)
     for chunk, (head, (start, stop)) in enumerate(spread[:5]):
         view.add_item(MenuSelect(game.id, version, path, select_options[start:stop], chunk, head))
     return view
 
 
-def private_view(service: GameService, game: LiveGame, seat: Seat) -> discord.ui.View | None:
-    """Components for a seat's DM or ephemeral view: its menu, when it may act."""
+def private_view(
+    service: GameService, game: LiveGame, seat: Seat, *, lang: str = DEFAULT
+) -> discord.ui.View | None:
+    """Components for a seat's DM or ephemeral view: its menu, when it may
+    act, in ``lang`` (its reader's)."""
     if game.is_over or game.state is None or seat not in game.engine.to_move(game.state):
         return None
     texts = service.legal_texts(game, seat)
@@ -546,16 +599,18 @@ def private_view(service: GameService, game: LiveGame, seat: Seat) -> discord.ui
         return None
     words = service.menu_words(game, seat)
     _, options, depth = follow(texts, (), words)
-    return menu_view(game, seat, game.version, (), options, words, depth)
+    return menu_view(game, seat, game.version, (), options, words, depth, lang=lang)
 
 
-def with_takeback(view: discord.ui.View | None, game_id: int, target: int) -> discord.ui.View:
+def with_takeback(
+    view: discord.ui.View | None, game_id: int, target: int, lang: str = DEFAULT
+) -> discord.ui.View:
     """``view`` (a "Played: …" reply's next menu, or nothing) with **Take
     back** added, in the row a menu leaves free (a menu of five selects has
     none: /game takeback does it then)."""
     out = view or discord.ui.View(timeout=None)
     with contextlib.suppress(ValueError):  # no row left
-        out.add_item(TakebackButton(game_id, target))
+        out.add_item(TakebackButton(game_id, target, t(lang, "Take back")))
     return out
 
 
@@ -566,11 +621,15 @@ class BoardComponents:
     def __init__(self, service: GameService) -> None:
         self.service = service
 
-    def board_view(self, game: LiveGame, *, rematch: bool = True) -> discord.ui.View | None:
-        return board_view(game, rematch=rematch)
+    def board_view(
+        self, game: LiveGame, *, rematch: bool = True, lang: str = DEFAULT
+    ) -> discord.ui.View | None:
+        return board_view(game, rematch=rematch, lang=lang)
 
-    def private_view(self, game: LiveGame, seat: Seat) -> discord.ui.View | None:
-        return private_view(self.service, game, seat)
+    def private_view(
+        self, game: LiveGame, seat: Seat, *, lang: str = DEFAULT
+    ) -> discord.ui.View | None:
+        return private_view(self.service, game, seat, lang=lang)
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -22,7 +22,9 @@ from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import NO_PINGS, edit_reply, pinging, reply
 from bot.engines.core import GameError, Seat
-from bot.outgoing import clip, discord_time, mention, safe_name
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT, N_, localize, t
+from bot.outgoing import clip, discord_time, game_title, mention, safe_name
 from bot.service import GameBroken, GameService, LiveGame
 from storage.errors import StorageError
 
@@ -54,13 +56,16 @@ class Seats:
         **Resign** (good for :data:`RESIGN_CONFIRM_SECONDS`) and
         **Keep playing**.  A moderator ending a game they do not play in is
         asked the same way."""
+        lang = await self.bot.languages.for_reader(itx)
         try:
             await itx.response.defer(ephemeral=True)
             moderator = await is_moderator(self.bot.server_settings, itx)
             live = await find_game(
                 self.bot.store, self.service, itx, game_id, "any" if moderator else "mine"
             )
-            question = await self._resign_question(live, itx.user.id, moderator=moderator)
+            question = await self._resign_question(
+                live, itx.user.id, moderator=moderator, lang=lang
+            )
         except GameBroken:
             # A game that cannot be restored has no position to confirm
             # against: a moderator naming it ends it at once.
@@ -68,44 +73,60 @@ class Seats:
                 raise
             await self.service.end_broken(game_id)
             await reply(
-                itx, f"Game #{game_id} could not be restored; it is over, without a result."
+                itx,
+                t(
+                    lang,
+                    "Game #{game} could not be restored; it is over, without a result.",
+                    game=game_id,
+                ),
             )
             return
         until = int(self.bot.clock()) + RESIGN_CONFIRM_SECONDS
         await reply(
             itx,
-            f"{question} Press **Resign** to confirm (until {discord_time(until)}), "
-            "or **Keep playing**.",
-            view=resign_view(live.id, live.version, until),
+            t(
+                lang,
+                "{question} Press **Resign** to confirm (until {when}), or **Keep playing**.",
+                question=question,
+                when=discord_time(until),
+            ),
+            view=resign_view(live.id, live.version, until, lang),
         )
 
-    async def _resign_question(self, live: LiveGame, user_id: int, *, moderator: bool) -> str:
+    async def _resign_question(
+        self, live: LiveGame, user_id: int, *, moderator: bool, lang: str = DEFAULT
+    ) -> str:
         """What confirming would do, or a GameError saying why it cannot be
         done (the service checks again when it is confirmed)."""
-        title = f"{live.engine.title} #{live.id}"
+        title = game_title(live, lang)
         if live.record.status == "lobby":
-            raise GameError(f"Game #{live.id} has not started; use /game leave.")
+            raise GameError(Msg("Game #{game} has not started; use /game leave.", game=live.id))
         if live.is_over:
-            raise GameError(f"Game #{live.id} is already over.")
+            raise GameError(Msg("Game #{game} is already over.", game=live.id))
         seat = live.seat_of(user_id)
         if seat is None:
             if not moderator:
-                raise GameError(f"You are not playing in game #{live.id}.")
+                raise GameError(Msg("You are not playing in game #{game}.", game=live.id))
             if await self.bot.desk.heading(live):
                 # A tournament game has a result to decide, not just an end.
                 raise GameError(
-                    f"Game #{live.id} is a tournament game: decide it with "
-                    f"`/moderate tournament adjudicate game:{live.id} result:…` (draw, the "
-                    "winner, or places in seat order)."
+                    Msg(
+                        "Game #{game} is a tournament game: decide it with "
+                        "`/moderate tournament adjudicate game:{game} result:…` (draw, the "
+                        "winner, or places in seat order).",
+                        game=live.id,
+                    )
                 )
-            return f"End {title} for everyone, without a result?"
+            return t(lang, "End {title} for everyone, without a result?", title=title)
         if live.is_auto(seat):
-            raise GameError(f"You have already left game #{live.id}.")
+            raise GameError(Msg("You have already left game #{game}.", game=live.id))
         if len(live.seats) <= 2:
-            return f"Resign {title}? The game ends, and you lose."
-        return (
-            f"Resign {title}? The automatic player takes your seat, ranked last, "
-            "and the others play on."
+            return t(lang, "Resign {title}? The game ends, and you lose.", title=title)
+        return t(
+            lang,
+            "Resign {title}? The automatic player takes your seat, ranked last, "
+            "and the others play on.",
+            title=title,
         )
 
     @refusing
@@ -123,36 +144,51 @@ class Seats:
         someone else's game is refused too once the game moved on (they
         decided on the position they saw).  A player's own resignation
         stands while they still hold the seat."""
+        lang = await self.bot.languages.for_reader(itx)
         if not confirmed:
-            await edit_reply(itx, f"You keep playing game #{game_id}; nothing changed.", view=None)
+            await edit_reply(
+                itx,
+                t(lang, "You keep playing game #{game}; nothing changed.", game=game_id),
+                view=None,
+            )
             return
         try:
             if self.bot.clock() > until:
                 raise GameError(
-                    "This confirmation has expired, so nothing changed; use /game resign "
-                    "again if you still mean it."
+                    Msg(
+                        "This confirmation has expired, so nothing changed; use /game resign "
+                        "again if you still mean it."
+                    )
                 )
             moderator = await is_moderator(self.bot.server_settings, itx)
             live = await self.service.get(game_id)
             await self._resign_question(live, itx.user.id, moderator=moderator)
             if live.seat_of(itx.user.id) is None and live.version != version:
                 raise GameError(
-                    f"Game #{game_id} has moved on since you asked, so nothing changed; "
-                    "look at its board and use /game resign again if you still mean it."
+                    Msg(
+                        "Game #{game} has moved on since you asked, so nothing changed; "
+                        "look at its board and use /game resign again if you still mean it.",
+                        game=game_id,
+                    )
                 )
             result = await self.service.resign(game_id, itx.user.id, moderator=moderator)
         except (GameError, StorageError) as exc:
             if not itx.response.is_done():
-                await edit_reply(itx, str(exc), view=None)
+                said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+                await edit_reply(itx, localize(said, lang), view=None)
                 return
             raise
         if result.game.is_over:
-            await edit_reply(itx, f"Game #{game_id} is over.", view=None)
+            await edit_reply(itx, t(lang, "Game #{game} is over.", game=game_id), view=None)
         else:
             await edit_reply(
                 itx,
-                f"You left game #{game_id}: the automatic player plays your seat, "
-                "ranked last, and the others play on.",
+                t(
+                    lang,
+                    "You left game #{game}: the automatic player plays your seat, "
+                    "ranked last, and the others play on.",
+                    game=game_id,
+                ),
                 view=None,
             )
         await self.delivery.publish(result)
@@ -176,26 +212,48 @@ class Seats:
         player (a two-player game ends), and the player is told by DM what
         happened and what it means for their place."""
         await itx.response.defer(ephemeral=True)
+        lang = await self.bot.languages.for_reader(itx)
         moderator = await is_moderator(self.bot.server_settings, itx)
         game = await find_game(self.bot.store, self.service, itx, game_id, "any")
         result = await self.service.kick(game.id, target.id, moderator=moderator)
         who = safe_name(target.display_name)
         live = result.game
-        title = f"{live.engine.title} #{live.id}"
+        theirs = await self.bot.languages.for_member(target.id)
+        title = game_title(live, theirs)
         where = f"<#{self.delivery.place_id(live)}>"
         if live.is_over:
-            await reply(itx, f"{who} is out of game #{game.id}, and the game is over.")
-            told = (
-                f"A moderator removed you from {title} ({where}). That ended the game, "
-                "and you lost."
+            await reply(
+                itx,
+                t(
+                    lang,
+                    "{who} is out of game #{game}, and the game is over.",
+                    who=who,
+                    game=game.id,
+                ),
+            )
+            told = t(
+                theirs,
+                "A moderator removed you from {title} ({where}). That ended the game, "
+                "and you lost.",
+                title=title,
+                where=where,
             )
         else:
             await reply(
-                itx, f"{who} is out of game #{game.id}; the automatic player takes their seat."
+                itx,
+                t(
+                    lang,
+                    "{who} is out of game #{game}; the automatic player takes their seat.",
+                    who=who,
+                    game=game.id,
+                ),
             )
-            told = (
-                f"A moderator removed you from {title} ({where}); the automatic player plays "
-                "your seat from now on, ranked last."
+            told = t(
+                theirs,
+                "A moderator removed you from {title} ({where}); the automatic player plays "
+                "your seat from now on, ranked last.",
+                title=title,
+                where=where,
             )
         await self.tell(target.id, told)
         await self.delivery.catch_up(game.id)
@@ -216,6 +274,7 @@ class Seats:
         press **Take the seat**."""
 
         await itx.response.defer(ephemeral=True)
+        lang = await self.bot.languages.for_reader(itx)
         moderator = await is_moderator(self.bot.server_settings, itx)
         game = await find_game(self.bot.store, self.service, itx, game_id, "any")
         game, seat = await self.service.check_replacement(
@@ -227,33 +286,50 @@ class Seats:
         )
         if new.bot:
             raise GameError(
-                f"{safe_name(new.display_name)} is a bot: only a person can take a seat."
+                Msg(
+                    "{name} is a bot: only a person can take a seat.",
+                    name=safe_name(new.display_name),
+                )
             )
         was = safe_name(game.names[seat])
-        title = f"{game.engine.title} #{game.id}"
-        content = (
-            f"{mention(new.id)}, a moderator asks you to take over **{was}**'s seat in "
-            f"{title}. You would play on from where the game is, on the same clock; the "
-            "seat's hand or screen and its choices would come to you by DM. "
-            "Press **Take the seat** to play it, or **Decline**."
+        # Posted in the game's thread: in the channel's language.
+        channel = await self.delivery.channel_lang(game)
+        title = game_title(game, channel)
+        content = t(
+            channel,
+            "{who}, a moderator asks you to take over **{was}**'s seat in {title}. You would "
+            "play on from where the game is, on the same clock; the seat's hand or screen and "
+            "its choices would come to you by DM. Press **Take the seat** to play it, or "
+            "**Decline**.",
+            who=mention(new.id),
+            was=was,
+            title=title,
         )
         try:
             await self.delivery.send(
                 game,
                 content=clip(content),
-                view=seat_offer_view(game.id, seat, new.id, old.id),
+                view=seat_offer_view(game.id, seat, new.id, old.id, channel),
                 allowed_mentions=pinging([new.id]),
             )
         except discord.HTTPException as exc:
             log.warning(
                 "game %d: could not post a seat offer (%s %s)", game.id, exc.status, exc.code
             )
-            await reply(itx, "I could not post the offer in the game's thread; nothing changed.")
+            await reply(
+                itx, t(lang, "I could not post the offer in the game's thread; nothing changed.")
+            )
             return
         await reply(
             itx,
-            f"Asked {safe_name(new.display_name)} to take over {was}'s seat in game "
-            f"#{game.id}; nothing changes unless they accept.",
+            t(
+                lang,
+                "Asked {name} to take over {was}'s seat in game #{game}; nothing changes "
+                "unless they accept.",
+                name=safe_name(new.display_name),
+                was=was,
+                game=game.id,
+            ),
         )
 
     @refusing
@@ -273,14 +349,24 @@ class Seats:
         only, and tells the old player by DM."""
         if itx.user.id != new_user_id:
             raise GameError(
-                "This offer is not for you: only the member it names can take the seat "
-                "or decline it."
+                Msg(
+                    "This offer is not for you: only the member it names can take the seat "
+                    "or decline it."
+                )
             )
         who = safe_name(itx.user.display_name)
+        # The offer is the channel's message; the reply to the new player is theirs.
+        channel = await self.bot.languages.for_channel(itx.guild_id, itx)
+        lang = await self.bot.languages.for_reader(itx)
         if not take:
             await edit_reply(
                 itx,
-                f"{who} declined to take over a seat in game #{game_id}; nothing changed.",
+                t(
+                    channel,
+                    "{who} declined to take over a seat in game #{game}; nothing changed.",
+                    who=who,
+                    game=game_id,
+                ),
                 view=None,
             )
             return
@@ -292,20 +378,40 @@ class Seats:
             tournament=await self._in_tournament(game_id),
         )
         game = result.game
-        title = f"{game.engine.title} #{game.id}"
         was = safe_name(old.display_name)
-        await edit_reply(itx, f"{who} took over **{was}**'s seat in {title}.", view=None)
+        await edit_reply(
+            itx,
+            t(
+                channel,
+                "{who} took over **{was}**'s seat in {title}.",
+                who=who,
+                was=was,
+                title=game_title(game, channel),
+            ),
+            view=None,
+        )
         await reply(
             itx,
-            f"You play **{was}**'s old seat in {title} now, from where the game is and on the "
-            "same clock. The seat's hand or screen, and its choices when they are private, "
-            "come to you by DM; /game hand shows them here too.",
+            t(
+                lang,
+                "You play **{was}**'s old seat in {title} now, from where the game is and on "
+                "the same clock. The seat's hand or screen, and its choices when they are "
+                "private, come to you by DM; /game hand shows them here too.",
+                was=was,
+                title=game_title(game, lang),
+            ),
         )
+        theirs = await self.bot.languages.for_member(old_user_id)
         await self.tell(
             old_user_id,
-            f"A moderator handed your seat in {title} to {who}. The seat is no longer yours: "
-            "you get no more of its views or turns, and the game's result will not count for "
-            "your rating.",
+            t(
+                theirs,
+                "A moderator handed your seat in {title} to {who}. The seat is no longer yours: "
+                "you get no more of its views or turns, and the game's result will not count "
+                "for your rating.",
+                title=game_title(game, theirs),
+                who=who,
+            ),
         )
         await self.delivery.hand_over(game.id, seat)
 
@@ -315,6 +421,7 @@ class Seats:
     ) -> None:
         """Stop a game's clocks (``/moderate game pause``), or start them again."""
         await itx.response.defer(ephemeral=True)
+        lang = await self.bot.languages.for_reader(itx)
         moderator = await is_moderator(self.bot.server_settings, itx)
         game = await find_game(self.bot.store, self.service, itx, game_id, "any")
         if resume:
@@ -322,11 +429,15 @@ class Seats:
         else:
             game = await self.service.pause(game.id, itx.user.id, moderator=moderator)
         if resume:
-            await reply(itx, f"Game #{game.id} is running again.")
+            await reply(itx, t(lang, "Game #{game} is running again.", game=game.id))
         else:
             await reply(
                 itx,
-                f"Game #{game.id} is paused: its clocks stand still until /moderate game resume.",
+                t(
+                    lang,
+                    "Game #{game} is paused: its clocks stand still until /moderate game resume.",
+                    game=game.id,
+                ),
             )
         await self.delivery.catch_up(game.id)
 
@@ -343,13 +454,15 @@ class ResignButton(
     asked at and the unix time it expires, so a late or stale click is
     refused by :class:`Seats` (which checks everything again) and changes nothing."""
 
-    LABELS: ClassVar[dict[str, str]] = {"yes": "Resign", "no": "Keep playing"}
+    LABELS: ClassVar[dict[str, str]] = {"yes": N_("Resign"), "no": N_("Keep playing")}
 
-    def __init__(self, game_id: int, version: int, until: int, verb: str) -> None:
+    def __init__(
+        self, game_id: int, version: int, until: int, verb: str, lang: str = DEFAULT
+    ) -> None:
         self.game_id, self.version, self.until, self.verb = game_id, version, until, verb
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[verb],
+                label=t(lang, self.LABELS[verb]),
                 style=discord.ButtonStyle.danger
                 if verb == "yes"
                 else discord.ButtonStyle.secondary,
@@ -369,10 +482,10 @@ class ResignButton(
         )
 
 
-def resign_view(game_id: int, version: int, until: int) -> discord.ui.View:
+def resign_view(game_id: int, version: int, until: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("yes", "no"):
-        view.add_item(ResignButton(game_id, version, until, verb))
+        view.add_item(ResignButton(game_id, version, until, verb, lang))
     return view
 
 
@@ -386,14 +499,22 @@ class SeatOfferButton(
     the player who held the seat), so the offer survives a restart and the
     service checks it again when it is answered."""
 
-    LABELS: ClassVar[dict[str, str]] = {"take": "Take the seat", "decline": "Decline"}
+    LABELS: ClassVar[dict[str, str]] = {"take": N_("Take the seat"), "decline": N_("Decline")}
 
-    def __init__(self, game_id: int, seat: Seat, new_user_id: int, old_user_id: int, verb: str):
+    def __init__(
+        self,
+        game_id: int,
+        seat: Seat,
+        new_user_id: int,
+        old_user_id: int,
+        verb: str,
+        lang: str = DEFAULT,
+    ):
         self.game_id, self.seat, self.verb = game_id, seat, verb
         self.new_user_id, self.old_user_id = new_user_id, old_user_id
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[verb],
+                label=t(lang, self.LABELS[verb]),
                 style=discord.ButtonStyle.success
                 if verb == "take"
                 else discord.ButtonStyle.secondary,
@@ -425,11 +546,11 @@ class SeatOfferButton(
 
 
 def seat_offer_view(
-    game_id: int, seat: Seat, new_user_id: int, old_user_id: int
+    game_id: int, seat: Seat, new_user_id: int, old_user_id: int, lang: str = DEFAULT
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("take", "decline"):
-        view.add_item(SeatOfferButton(game_id, seat, new_user_id, old_user_id, verb))
+        view.add_item(SeatOfferButton(game_id, seat, new_user_id, old_user_id, verb, lang))
     return view
 
 

@@ -16,7 +16,8 @@ from bot.edge.delivery.delivery import Delivery
 from bot.edge.ports import Edge
 from bot.edge.refusals import refusing
 from bot.edge.replies import edit_reply, pinging, reply
-from bot.outgoing import Style, clip, fill_seats, mention, names_of, plural, safe_name
+from bot.i18n import DEFAULT, N_, localize, t, tn
+from bot.outgoing import Style, clip, fill_seats, mention, names_of, safe_name
 from bot.service import GameService, MoveResult, StaleBoard, TakebackRequest
 
 log = logging.getLogger(__name__)
@@ -44,14 +45,20 @@ class Takebacks:
         waits already."""
 
         game = request.game
+        lang = await self.bot.languages.for_reader(itx)
         waiting = names_of(game, request.waiting_for)
         if not request.new:
             await reply(
                 itx,
-                f"You asked already: waiting for {waiting} to agree. Nothing changes unless "
-                "everyone does, and any move first ends the request.",
+                t(
+                    lang,
+                    "You asked already: waiting for {waiting} to agree. Nothing changes unless "
+                    "everyone does, and any move first ends the request.",
+                    waiting=waiting,
+                ),
             )
             return
+        channel = await self.delivery.channel_lang(game)
         audience = await self.delivery.audience(game)
         users = [game.user_of(s) for s in sorted(request.asked)]
         pinged = [game.user_of(s) for s in sorted(request.asked) if audience.reachable(s)]
@@ -62,20 +69,27 @@ class Takebacks:
         try:
             await self.delivery.send(
                 game,
-                content=clip(request_text(request, who)),
-                view=takeback_request_view(game.id, request.version),
+                content=clip(request_text(request, who, channel)),
+                view=takeback_request_view(game.id, request.version, channel),
                 allowed_mentions=pinging(pinged),
             )
         except discord.HTTPException as exc:
             log.warning(
                 "game %d: could not post a takeback request (%s %s)", game.id, exc.status, exc.code
             )
-            await reply(itx, "I could not post the request in the game's thread; nothing changed.")
+            await reply(
+                itx,
+                t(lang, "I could not post the request in the game's thread; nothing changed."),
+            )
             return
         await reply(
             itx,
-            f"Others moved since, so {waiting} must agree: I asked in the game's thread. "
-            "Nothing changes unless everyone does, and any move first ends the request.",
+            t(
+                lang,
+                "Others moved since, so {waiting} must agree: I asked in the game's thread. "
+                "Nothing changes unless everyone does, and any move first ends the request.",
+                waiting=waiting,
+            ),
         )
 
     @refusing
@@ -84,21 +98,27 @@ class Takebacks:
     ) -> None:
         """**Agree** or **Decline** under a takeback request: the message is
         edited with where the request stands; the last agreement takes the
-        move back, and everyone's boards follow."""
+        move back, and everyone's boards follow.  The request is the
+        channel's message: it is edited in the channel's language."""
+        lang = await self.bot.languages.for_channel(itx.guild_id, itx)
         try:
             outcome = await self.service.answer_takeback(game_id, itx.user.id, version, agree=agree)
         except StaleBoard as exc:
             # Out of date for everyone: the request's buttons go.
             if not itx.response.is_done():
-                await edit_reply(itx, str(exc), view=None)
+                said = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+                await edit_reply(itx, localize(said, lang), view=None)
                 return
             raise
         if isinstance(outcome, MoveResult):
             live = outcome.game
             await edit_reply(
                 itx,
-                "Taken back with everyone's agreement: "
-                f"{fill_seats(outcome.undone or '', live, Style.CONTENT)}",
+                t(
+                    lang,
+                    "Taken back with everyone's agreement: {move}",
+                    move=fill_seats(outcome.undone or "", live, Style.CONTENT, lang=lang),
+                ),
                 view=None,
             )
             await self.delivery.publish(outcome)
@@ -107,8 +127,13 @@ class Takebacks:
         if outcome.declined_by is not None:
             await edit_reply(
                 itx,
-                f"**{safe_name(game.names[outcome.declined_by])}** declined to take back "
-                f"**{safe_name(game.names[outcome.seat])}**'s move: the game goes on as it is.",
+                t(
+                    lang,
+                    "**{declined}** declined to take back **{player}**'s move: the game goes on "
+                    "as it is.",
+                    declined=safe_name(game.names[outcome.declined_by]),
+                    player=safe_name(game.names[outcome.seat]),
+                ),
                 view=None,
             )
             return
@@ -116,8 +141,9 @@ class Takebacks:
         await edit_reply(
             itx,
             clip(
-                request_text(outcome, names_of(game, outcome.waiting_for))
-                + f"\nAgreed so far: {agreed}."
+                request_text(outcome, names_of(game, outcome.waiting_for), lang)
+                + "\n"
+                + t(lang, "Agreed so far: {agreed}.", agreed=agreed)
             ),
         )
 
@@ -131,13 +157,13 @@ class TakebackAnswerButton(
     the version the request was made at: any action since makes it out of
     date."""
 
-    LABELS: ClassVar[dict[str, str]] = {"yes": "Agree", "no": "Decline"}
+    LABELS: ClassVar[dict[str, str]] = {"yes": N_("Agree"), "no": N_("Decline")}
 
-    def __init__(self, game_id: int, version: int, verb: str) -> None:
+    def __init__(self, game_id: int, version: int, verb: str, lang: str = DEFAULT) -> None:
         self.game_id, self.version, self.verb = game_id, version, verb
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[verb],
+                label=t(lang, self.LABELS[verb]),
                 style=discord.ButtonStyle.success
                 if verb == "yes"
                 else discord.ButtonStyle.secondary,
@@ -155,28 +181,43 @@ class TakebackAnswerButton(
         await Takebacks.of(itx).answer(itx, self.game_id, self.version, agree=self.verb == "yes")
 
 
-def takeback_request_view(game_id: int, version: int) -> discord.ui.View:
+def takeback_request_view(game_id: int, version: int, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("yes", "no"):
-        view.add_item(TakebackAnswerButton(game_id, version, verb))
+        view.add_item(TakebackAnswerButton(game_id, version, verb, lang))
     return view
 
 
-def request_text(request: TakebackRequest, who: str) -> str:
+def request_text(request: TakebackRequest, who: str, lang: str = DEFAULT) -> str:
     """A takeback request as the game's thread reads it: whose move, what it
-    undoes (public words only: the move's narration), and who must answer."""
+    undoes (public words only: the move's narration), and who must answer;
+    in ``lang``, the channel's language."""
     game = request.game
-    move = fill_seats(request.move, game, Style.CONTENT)
+    move = fill_seats(request.move, game, Style.CONTENT, lang=lang)
+    asks = t(
+        lang,
+        "**{player}** asks to take back their move: {move}",
+        player=safe_name(game.names[request.seat]),
+        move=move,
+    )
     since = (
-        f" That undoes the {plural(request.undoes, 'move')} made since, too."
+        " "
+        + tn(
+            lang,
+            "That undoes the {n} move made since, too.",
+            "That undoes the {n} moves made since, too.",
+            request.undoes,
+        )
         if request.undoes
         else ""
     )
-    return (
-        f"**{safe_name(game.names[request.seat])}** asks to take back their move: {move}"
-        f"{since}\n{who}: press **Agree** to take it back, or **Decline** to play on. "
-        "Nothing changes unless everyone agrees, and any move first ends the request."
+    press = t(
+        lang,
+        "{who}: press **Agree** to take it back, or **Decline** to play on. "
+        "Nothing changes unless everyone agrees, and any move first ends the request.",
+        who=who,
     )
+    return f"{asks}{since}\n{press}"
 
 
 ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TakebackAnswerButton,)

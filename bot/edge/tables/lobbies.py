@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.engines.core import Engine, NamesSeats, Option
+from bot.i18n import DEFAULT, N_, localize, t, tn
 from bot.live import LiveGame
-from bot.outgoing import clip, plural, safe_name
+from bot.outgoing import clip, safe_name
 from bot.timekeeping import TABLE_OPTIONS, TableOptions
 
 SHOWN_BY_AUTOMATIC_PLAYERS: Final = ("level", "rated")
@@ -53,18 +54,24 @@ def changed_options(game: LiveGame, defaults: TableOptions) -> list[str]:
     return changed
 
 
-def player_count(game: LiveGame) -> str:
+def player_count(game: LiveGame, lang: str = DEFAULT) -> str:
     """How many play: the range a lobby takes, the seats once it started
     (a two-player tournament table is not "2-4 players")."""
     engine = game.engine
     if game.record.status != "lobby":
-        return plural(len(game.seats), "player")
+        return tn(lang, "{n} player", "{n} players", len(game.seats))
     if engine.min_players == engine.max_players:
-        return plural(engine.min_players, "player")
-    return f"{engine.min_players}-{engine.max_players} players"
+        return tn(lang, "{n} player", "{n} players", engine.min_players)
+    return t(lang, "{low}-{high} players", low=engine.min_players, high=engine.max_players)
 
 
-def seat_lines(game: LiveGame) -> str:
+def title(engine: Engine[Any, Any, Any], lang: str = DEFAULT) -> str:
+    """A game's title in ``lang`` (the titles are in the catalog:
+    :data:`bot.edge.translator.CHOICE_WORDS`)."""
+    return t(lang, engine.title)
+
+
+def seat_lines(game: LiveGame, lang: str = DEFAULT) -> str:
     """One line per seat: its number, its player (escaped), what it plays
     where the game names it, and whether its player left it."""
     roles: tuple[str, ...] = ()
@@ -74,15 +81,20 @@ def seat_lines(game: LiveGame) -> str:
     for s in game.seats:
         line = f"{s.seat + 1}. {safe_name(s.display_name)}"
         if s.seat < len(roles):
-            line += f" — {roles[s.seat]}"
+            line += f" — {localize(roles[s.seat], lang)}"
         if s.controller == "auto" and not s.automatic_player:
-            line += " (left: the automatic player plays it)"
+            line = t(lang, "{seat} (left: the automatic player plays it)", seat=line)
         lines.append(line)
-    return "\n".join(lines) or "(nobody yet)"
+    return "\n".join(lines) or t(lang, "(nobody yet)")
 
 
 def lobby_text(
-    game: LiveGame, *, defaults: TableOptions, status: str = "", heading: str = ""
+    game: LiveGame,
+    *,
+    defaults: TableOptions,
+    status: str = "",
+    heading: str = "",
+    lang: str = DEFAULT,
 ) -> str:
     """The lobby message: the game, its seats, the options that differ from
     the defaults, and what to do (or, once it started, ``status``: the line
@@ -94,7 +106,16 @@ def lobby_text(
     resolved, so only the caller, who can read the server's settings, can
     tell which of them were chosen."""
     engine = game.engine
-    lines = [f"**{engine.title}** — game #{game.id}, {player_count(game)}", seat_lines(game)]
+    lines = [
+        t(
+            lang,
+            "**{title}** — game #{game_id}, {players}",
+            title=title(engine, lang),
+            game_id=game.id,
+            players=player_count(game, lang),
+        ),
+        seat_lines(game, lang),
+    ]
     if heading:
         lines.insert(0, heading)
         # A tournament's games take no move back unless it says so (issue
@@ -102,20 +123,30 @@ def lobby_text(
         defaults = dataclasses.replace(defaults, takeback=False)
     changed = changed_options(game, defaults)
     if changed:
-        lines.append("Options: " + ", ".join(f"`{c}`" for c in changed))
+        lines.append(t(lang, "Options: {options}", options=", ".join(f"`{c}`" for c in changed)))
     if any(s.automatic_player for s in game.seats):
-        lines.append(f"🤖 Automatic players at level **{game.table.level}**; not rated.")
+        lines.append(
+            t(
+                lang,
+                "🤖 Automatic players at level **{level}**; not rated.",
+                level=t(lang, game.table.level),
+            )
+        )
     if game.record.status == "lobby":
         lines.append(
-            f"Press **Join** to play; <@{game.record.creator_id}> or a moderator presses "
-            "**Start**. **Options** and **Rules** explain."
+            t(
+                lang,
+                "Press **Join** to play; {creator} or a moderator presses "
+                "**Start**. **Options** and **Rules** explain.",
+                creator="<@" + str(game.record.creator_id) + ">",
+            )
         )
     elif status:
         lines.append(status)
     elif game.record.status == "active":
-        lines.append("The game has started.")
+        lines.append(t(lang, "The game has started."))
     else:
-        lines.append("This lobby is closed.")
+        lines.append(t(lang, "This lobby is closed."))
     return clip("\n".join(lines))
 
 
@@ -123,33 +154,46 @@ def lobby_text(
 
 TABLE_OPTION_HELP: Final[Mapping[str, tuple[str, tuple[str, ...]]]] = {
     "clock": (
-        "time for each move (`1d`, `12h`) or a bank plus time per move (`3d+12h`); none: no clock",
+        N_(
+            "time for each move (`1d`, `12h`) or a bank plus time per move (`3d+12h`); "
+            "none: no clock"
+        ),
         ("none", "12h", "1d", "2d", "3d", "7d", "1d+12h", "3d+12h", "7d+1d"),
     ),
     "timeout": (
-        "when a clock runs out: the automatic player makes that move (substitute), "
-        "the seat passes where it can (skip), or the player loses (forfeit)",
+        N_(
+            "when a clock runs out: the automatic player makes that move (substitute), "
+            "the seat passes where it can (skip), or the player loses (forfeit)"
+        ),
         ("substitute", "skip", "forfeit"),
     ),
     "reminder": (
-        "auto: reminders follow the clock; a time (`12h`): the first reminder after that "
-        "long; off: none",
+        N_(
+            "auto: reminders follow the clock; a time (`12h`): the first reminder after that "
+            "long; off: none"
+        ),
         ("auto", "off", "6h", "12h", "1d", "2d"),
     ),
-    "rated": ("whether the result counts for the players' ratings", ("yes", "no")),
+    "rated": (N_("whether the result counts for the players' ratings"), ("yes", "no")),
     "level": (
-        "how strong the lobby's automatic players are: easy (rules of thumb), "
-        "medium (searches about 0.2 s a move) or hard (about 1 s)",
+        N_(
+            "how strong the lobby's automatic players are: easy (rules of thumb), "
+            "medium (searches about 0.2 s a move) or hard (about 1 s)"
+        ),
         ("easy", "medium", "hard"),
     ),
     "substitute": (
-        "how strong the automatic player is that moves on a timeout or plays a seat a "
-        "person left: easy, medium or hard",
+        N_(
+            "how strong the automatic player is that moves on a timeout or plays a seat a "
+            "person left: easy, medium or hard"
+        ),
         ("easy", "medium", "hard"),
     ),
     "takeback": (
-        "whether a player may take back their last move: alone until someone else acts, "
-        "then only if everyone agrees; never after dice, a draw or a reveal",
+        N_(
+            "whether a player may take back their last move: alone until someone else acts, "
+            "then only if everyone agrees; never after dice, a draw or a reveal"
+        ),
         ("yes", "no"),
     ),
 }
@@ -161,20 +205,24 @@ OPTION_VALUES_LISTED: Final = 12
 a wider one suggests its default and its bounds."""
 
 
-def option_range(option: Option) -> str:
+def option_range(option: Option, lang: str = DEFAULT) -> str:
     """The values an engine option takes, in players' words."""
     if isinstance(option.default, bool):
-        return "yes or no"
+        return t(lang, "yes or no")
     if option.choices:
         words = [show_option(c) for c in option.choices]
-        return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else words[0]
+        if len(words) == 1:
+            return words[0]
+        return t(lang, "{some} or {last}", some=", ".join(words[:-1]), last=words[-1])
     if option.low is not None and option.high is not None:
         return f"{option.low}-{option.high}"
     if option.low is not None:
-        return f"{option.low} or more"
+        return t(lang, "{low} or more", low=option.low)
     if option.high is not None:
-        return f"up to {option.high}"
-    return "a whole number" if isinstance(option.default, int) else "a word"
+        return t(lang, "up to {high}", high=option.high)
+    if isinstance(option.default, int):
+        return t(lang, "a whole number")
+    return t(lang, "a word")
 
 
 def option_values(option: Option) -> tuple[str, ...]:
@@ -194,19 +242,30 @@ def option_values(option: Option) -> tuple[str, ...]:
 
 
 def option_help_lines(
-    engine: Engine[Any, Any, Any], values: Mapping[str, Any], table: TableOptions
+    engine: Engine[Any, Any, Any],
+    values: Mapping[str, Any],
+    table: TableOptions,
+    lang: str = DEFAULT,
 ) -> list[str]:
     """What every option does, with the values it takes and this lobby's
     value (the lobby's **Options** button; a game's rules show the
     defaults): the game's options, then the table's."""
+    name_of = title(engine, lang)
     if engine.options:
-        lines = [f"**{engine.title}'s options** (chosen with `/game new` `options:`):"]
+        lines = [
+            t(lang, "**{title}'s options** (chosen with `/game new` `options:`):", title=name_of)
+        ]
         for name, option in sorted(engine.options.items()):
             value = show_option(values.get(name, option.default))
-            lines.append(f"- `{name}={value}` ({option_range(option)}): {option.help}")
+            lines.append(
+                f"- `{name}={value}` ({option_range(option, lang)}): {localize(option.help, lang)}"
+            )
     else:
-        lines = [f"**{engine.title}** has no game options of its own."]
-    lines.append("**Table options** (any game):")
+        lines = [t(lang, "**{title}** has no game options of its own.", title=name_of)]
+    lines.append(t(lang, "**Table options** (any game):"))
     chosen = table.to_json()
-    lines += [f"- `{name}={chosen[name]}`: {TABLE_OPTION_HELP[name][0]}" for name in TABLE_OPTIONS]
+    lines += [
+        f"- `{name}={chosen[name]}`: {t(lang, TABLE_OPTION_HELP[name][0])}"
+        for name in TABLE_OPTIONS
+    ]
     return lines

@@ -12,13 +12,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-from bot.choices import MenuOption, StaleChoice, Words, follow, menu_prompt, sections, trail
-from bot.engines.core import CHANCE, LabelsChoices, Seat
-from bot.outgoing import Style, fill_seats, plural
+from bot.choices import (
+    CHANGE_CHOICE,
+    NEXT_CHOICE,
+    MenuOption,
+    StaleChoice,
+    Words,
+    follow,
+    follow_up_prompt,
+    sections,
+    trail,
+)
+from bot.engines.core import CHANCE, Engine, LabelsChoices, Seat
+from bot.i18n import DEFAULT, N_, t, tn
+from bot.outgoing import Style, fill_seats
 from bot.service import GameService, LiveGame, menu_words_of
+
+_PROMPTS = (N_("Your next choice:"), N_("Until everyone has chosen, you may still change yours:"))
+""":data:`bot.choices.NEXT_CHOICE` and :data:`bot.choices.CHANGE_CHOICE`,
+for the catalog."""
+assert _PROMPTS == (NEXT_CHOICE, CHANGE_CHOICE)
+
+
+def menu_prompt(picked: Sequence[str], lang: str = DEFAULT) -> str:
+    """:func:`bot.choices.menu_prompt` in ``lang``: ``Choose:`` at the top
+    level, then what the player picked so far (``Die 4 › e5: choose one:``)."""
+    if not picked:
+        return t(lang, "Choose:")
+    return t(lang, "{picked}: choose one:", picked=" › ".join(picked))
+
+
+def next_prompt(engine: Engine[Any, Any, Any], state: Any, seat: Seat, lang: str = DEFAULT) -> str:
+    """:func:`bot.choices.follow_up_prompt` in ``lang``: the words above the
+    menu a reply brings when the player may act again."""
+    return t(lang, follow_up_prompt(engine, state, seat))
+
 
 MAX_BOARD_BUTTONS = 20
 """Group buttons (dice, squares) on a board: four rows; the fifth holds
@@ -32,10 +64,11 @@ def option_label(
     *,
     counts: bool = True,
     style: Style = Style.PLAIN,
+    lang: str = DEFAULT,
 ) -> str:
     """An option's wording: an action's label, or a group's name and (in
     private menus) how many actions it holds; names plain for a select's
-    label, escaped (``Style.CONTENT``) for a message's text."""
+    label, escaped (``Style.CONTENT``) for a message's text; in ``lang``."""
     engine, state = game.engine, game.state
     if option.leaf:
         label = engine.label(state, seat, engine.parse(state, seat, option.text))
@@ -46,23 +79,37 @@ def option_label(
             else option.text
         )
         if counts:
-            label = f"{label} ({plural(option.size, 'choice')})"
-    return fill_seats(label, game, style)[:100] or "…"
+            named = fill_seats(label, game, style, lang=lang)
+            size = tn(lang, "{n} choice", "{n} choices", option.size)
+            label = f"{named} ({size})"
+            return label[:100] or "…"
+    return fill_seats(label, game, style, lang=lang)[:100] or "…"
 
 
-def menu_heading(service: GameService, game: LiveGame, seat: Seat, path: Sequence[int]) -> str:
+def menu_heading(
+    service: GameService,
+    game: LiveGame,
+    seat: Seat,
+    path: Sequence[int],
+    lang: str = DEFAULT,
+) -> str:
     """The words above the menu ``path`` leads to: what the player picked on
-    the way there, in the options' own labels (:func:`bot.choices.menu_prompt`)."""
+    the way there, in the options' own labels (:func:`bot.choices.menu_prompt`),
+    in ``lang``."""
     if game.state is None or not path:
-        return menu_prompt(())
+        return menu_prompt((), lang)
     texts = service.legal_texts(game, seat)
     try:
         picked = trail(texts, path, service.menu_words(game, seat))
     except StaleChoice:
-        return menu_prompt(())
+        return menu_prompt((), lang)
     # Message text, not a select label: names are escaped.
     return menu_prompt(
-        [option_label(game, seat, option, counts=False, style=Style.CONTENT) for option in picked]
+        [
+            option_label(game, seat, option, counts=False, style=Style.CONTENT, lang=lang)
+            for option in picked
+        ],
+        lang,
     )
 
 
@@ -85,16 +132,16 @@ class BoardMenu:
     by DM)."""
 
 
-def board_choices(game: LiveGame) -> list[tuple[tuple[int, ...], str]]:
+def board_choices(game: LiveGame, lang: str = DEFAULT) -> list[tuple[tuple[int, ...], str]]:
     """The public board's pick buttons and select options, as (path, label)."""
-    menu = board_menu(game)
+    menu = board_menu(game, lang)
     picks = list(menu.buttons)
     for _, options in menu.selects:
         picks += [((int(o.value),), o.label) for o in options]
     return picks
 
 
-def board_menu(game: LiveGame) -> BoardMenu:
+def board_menu(game: LiveGame, lang: str = DEFAULT) -> BoardMenu:
     """The public board's choices.
 
     They appear only when they follow from the public view and every seat to
@@ -102,8 +149,9 @@ def board_menu(game: LiveGame) -> BoardMenu:
     army starts): each pick is resolved against the picker's own legal
     actions.  A few whole moves are buttons, more are selects (one
     interaction either way); a level of groups (dice) is buttons, each
-    opening its moves.  Otherwise the board offers "Choose…"."""
-    choose = BoardMenu([((), "Choose…")], [], frozenset())
+    opening its moves.  Otherwise the board offers "Choose…".  Its words
+    in ``lang`` (the channel's language)."""
+    choose = BoardMenu([((), t(lang, "Choose…"))], [], frozenset())
     engine, state = game.engine, game.state
     if state is None or game.is_over:
         return BoardMenu([], [], frozenset())
@@ -121,8 +169,10 @@ def board_menu(game: LiveGame) -> BoardMenu:
         words = menu_words_of(engine, state, seat)
         _, options, depth = follow(texts, (), words)
         flat = all(option.leaf for option in options)
-        labels = tuple(option_label(game, seat, option, counts=False) for option in options)
-        menus.add((flat, labels, tuple(placeholders(game, seat, options, depth, words))))
+        labels = tuple(
+            option_label(game, seat, option, counts=False, lang=lang) for option in options
+        )
+        menus.add((flat, labels, tuple(placeholders(game, seat, options, depth, words, lang))))
     if len(menus) != 1:
         return choose
     ((flat, labels, heads),) = menus
@@ -143,29 +193,45 @@ def board_menu(game: LiveGame) -> BoardMenu:
 
 
 def placeholders(
-    game: LiveGame, seat: Seat, options: Sequence[MenuOption], depth: int, words: Words
+    game: LiveGame,
+    seat: Seat,
+    options: Sequence[MenuOption],
+    depth: int,
+    words: Words,
+    lang: str = DEFAULT,
 ) -> list[tuple[str, tuple[int, int]]]:
     """How a level spreads over selects, as (placeholder, (start, stop)): a
     lone select says "Choose…"; several say what each holds, by the labels
     of their first and last groups ("Choose: d1: 5 … c3: 2")."""
     spread = sections(options, depth, words)
     if len(spread) == 1:
-        return [("Choose…", (0, len(options)))]
+        return [(t(lang, "Choose…"), (0, len(options)))]
     engine, state = game.engine, game.state
 
     def named(group: str) -> str:
         label = (
             engine.choice_label(state, seat, group) if isinstance(engine, LabelsChoices) else group
         )
-        return fill_seats(label, game, Style.PLAIN)
+        return fill_seats(label, game, Style.PLAIN, lang=lang)
 
     out = []
     for start, stop, groups in spread:
         if not groups:
-            head = f"Choose ({start + 1}–{stop} of {len(options)})…"
+            head = t(
+                lang,
+                "Choose ({first}–{last} of {count})…",
+                first=start + 1,
+                last=stop,
+                count=len(options),
+            )
         elif len(groups) == 1:
-            head = f"Choose: {named(groups[0])}"
+            head = t(lang, "Choose: {group}", group=named(groups[0]))
         else:
-            head = f"Choose: {named(groups[0])} … {named(groups[-1])}"
+            head = t(
+                lang,
+                "Choose: {first} … {last}",
+                first=named(groups[0]),
+                last=named(groups[-1]),
+            )
         out.append((head[:150], (start, stop)))
     return out

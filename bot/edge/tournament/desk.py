@@ -17,10 +17,11 @@ from typing import Any
 import discord
 
 from bot.director import (
-    FORMAT_TITLES,
     RoundStarted,
     TournamentDirector,
+    heading_msg,
     planned_rounds,
+    title_msg,
 )
 from bot.edge.delivery.delivery import Delivery
 from bot.edge.delivery.texts import jump_url
@@ -33,19 +34,23 @@ from bot.edge.tournament.entries import Entries, tournament_view
 from bot.edge.tournament.texts import (
     _round_done,
     announcement_text,
+    format_title,
+    heading_in,
     parse_places,
     parse_round_time,
     round_deadline,
     settings_text,
     standings_text,
     table_line,
+    title_in,
 )
 from bot.engines import get_engine
 from bot.engines.core import GameError
+from bot.engines.messages import Msg
+from bot.i18n import N_, t, tn
 from bot.outgoing import (
     clip,
     plain_name,
-    plural,
     safe_name,
 )
 from bot.server_settings import server_settings
@@ -58,6 +63,14 @@ from storage.tournaments import (
 )
 
 log = logging.getLogger(__name__)
+
+STATUS_WORDS: dict[str, str] = {
+    "open": N_("open"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
+"""A tournament's status, as the menu of tournaments shows it."""
 
 
 class TournamentDesk:
@@ -96,12 +109,10 @@ class TournamentDesk:
     def store(self) -> TournamentStore:
         return self.director.store
 
-    async def _moderator(self, itx: discord.Interaction[Any], doing: str) -> None:
+    async def _moderator(self, itx: discord.Interaction[Any], doing: Msg) -> None:
+        """Refused unless a moderator: ``doing`` is the whole refusal."""
         if not await is_moderator(self.bot.server_settings, itx):
-            raise ServiceError(
-                f"Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
-                f"moderator role) can {doing}."
-            )
+            raise ServiceError(doing)
 
     @refusing
     async def new(
@@ -119,8 +130,14 @@ class TournamentDesk:
     ) -> None:
         parsed = parse_options(options)
         if itx.guild_id is None:
-            raise ServiceError("Tournaments belong to a server; use this in one.")
-        await self._moderator(itx, "open a tournament")
+            raise ServiceError(Msg("Tournaments belong to a server; use this in one."))
+        await self._moderator(
+            itx,
+            Msg(
+                "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                "moderator role) can open a tournament."
+            ),
+        )
         seconds = None if round_time is None else parse_round_time(round_time)
         record = await self.director.new(
             guild_id=itx.guild_id,
@@ -136,8 +153,12 @@ class TournamentDesk:
             round_time=seconds,
             auto_drop=auto_drop,
         )
+        lang = await self.bot.languages.for_channel(record.guild_id, itx)
         await reply(
-            itx, announcement_text(record, []), ephemeral=False, view=tournament_view(record)
+            itx,
+            announcement_text(record, [], lang=lang),
+            ephemeral=False,
+            view=tournament_view(record, lang),
         )
         message = await itx.original_response()
         await self.store.set_message(record.id, message.channel.id, message.id)
@@ -148,8 +169,13 @@ class TournamentDesk:
                 await self.entries.send(
                     settings.announcements,
                     record.guild_id,
-                    f"🏆 {safe_name(record.heading)} of **{get_engine(record.engine).title}** "
-                    f"is open for entries: {link}",
+                    t(
+                        lang,
+                        "🏆 {tournament} of **{game}** is open for entries: {link}",
+                        tournament=safe_name(heading_in(record, lang)),
+                        game=t(lang, get_engine(record.engine).title),
+                        link=link,
+                    ),
                 )
             except discord.HTTPException as exc:
                 log.info("tournament %d: announcements channel refused (%s)", record.id, exc)
@@ -158,42 +184,81 @@ class TournamentDesk:
     async def start(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         record = await self.entries.resolve(itx, tournament_id)
         if itx.user.id != record.creator_id:
-            await self._moderator(itx, "start a tournament")
+            await self._moderator(
+                itx,
+                Msg(
+                    "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                    "moderator role) can start a tournament."
+                ),
+            )
         await itx.response.defer(ephemeral=True, thinking=True)
         moved = await self.director.start(record.id, self.bot.clock())
         await self.entries.after(moved)
-        await reply(itx, f"{safe_name(record.heading)} has started: round 1 is on.")
+        lang = await self.bot.languages.for_reader(itx)
+        await reply(
+            itx,
+            t(
+                lang,
+                "{tournament} has started: round 1 is on.",
+                tournament=safe_name(heading_in(record, lang)),
+            ),
+        )
 
     @refusing
     async def standings(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         record = await self.entries.resolve(itx, tournament_id, finished=True)
         table = await self.director.table_of_standings(record.id)
         players = {p.user_id: p for p in await self.store.players(record.id)}
+        lang = await self.bot.languages.for_reader(itx)
         if record.round == 0:
             await reply(
                 itx,
-                f"{safe_name(record.heading)} has not started yet: "
-                f"{plural(len(players), 'player')} "
-                + ("has joined." if len(players) == 1 else "have joined."),
+                tn(
+                    lang,
+                    "{tournament} has not started yet: {n} player has joined.",
+                    "{tournament} has not started yet: {n} players have joined.",
+                    len(players),
+                    tournament=safe_name(heading_in(record, lang)),
+                ),
             )
             return
         await itx.response.defer(ephemeral=True, thinking=True)
         total = planned_rounds(record, len(players))
         done = record.round - 1 + _round_done(await self.store.tables(record.id, record.round))
         when = (
-            "final standings"
+            t(lang, "final standings")
             if record.status == "finished"
-            else f"standings after round {done} of {total}"
+            else t(lang, "standings after round {done} of {total}", done=done, total=total)
             if done
-            else f"round 1 of {total} is being played"
+            else t(lang, "round 1 of {total} is being played", total=total)
         )
-        text = standings_text(f"🏆 **{safe_name(record.title)}** — {when}", table, players)
+        text = standings_text(
+            t(
+                lang,
+                "🏆 **{tournament}** — {when}",
+                tournament=safe_name(title_in(record, lang)),
+                when=when,
+            ),
+            table,
+            players,
+            lang,
+        )
         png = await self.entries.standings_png(
-            record, table, players, final=record.status == "finished"
+            record, table, players, final=record.status == "finished", lang=lang
         )
         extra: dict[str, Any] = {}
         if png is not None:
-            extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
+            extra["file"] = discord.File(
+                io.BytesIO(png),
+                filename="standings.png",
+                description=self.entries.standings_alt(
+                    record,
+                    table,
+                    players,
+                    await self.bot.languages.for_reader(itx),
+                    final=record.status == "finished",
+                ),
+            )
         await reply(itx, text, **extra)
 
     @refusing
@@ -203,16 +268,34 @@ class TournamentDesk:
         record = await self.entries.resolve(itx, tournament_id, finished=True)
         number = record.round if round is None else round
         if record.round == 0:
-            raise ServiceError(f"{record.heading} has not started yet.")
+            raise ServiceError(
+                Msg("{tournament} has not started yet.", tournament=heading_msg(record))
+            )
         if not 1 <= number <= record.round:
-            raise ServiceError(f"{record.heading} has played rounds 1 to {record.round}.")
+            raise ServiceError(
+                Msg(
+                    "{tournament} has played rounds 1 to {round}.",
+                    tournament=heading_msg(record),
+                    round=record.round,
+                )
+            )
+        lang = await self.bot.languages.for_reader(itx)
         tables = await self.store.tables(record.id, number)
         players = {p.user_id: p for p in await self.store.players(record.id)}
-        lines = [f"🏆 **{safe_name(record.title)}** — round {number}"]
+        title = safe_name(title_in(record, lang))
         if number == record.round and (deadline := round_deadline(record)) is not None:
-            lines[0] += f", settled {deadline}"
-        lines += await self.entries.table_lines(record, tables, players)
-        view = await self.entries.follow_view(tables) if number == record.round else None
+            head = t(
+                lang,
+                "🏆 **{tournament}** — round {round}, settled {deadline}",
+                tournament=title,
+                round=number,
+                deadline=deadline,
+            )
+        else:
+            head = t(lang, "🏆 **{tournament}** — round {round}", tournament=title, round=number)
+        lines = [head]
+        lines += await self.entries.table_lines(record, tables, players, lang)
+        view = await self.entries.follow_view(tables, lang) if number == record.round else None
         if view is not None:
             await reply(itx, "\n".join(lines), view=view)
         else:
@@ -230,18 +313,37 @@ class TournamentDesk:
             user = itx.user
         record = await self.entries.resolve(itx, tournament_id)
         if user.id != itx.user.id:
-            await self._moderator(itx, "drop another player")
+            await self._moderator(
+                itx,
+                Msg(
+                    "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                    "moderator role) can drop another player."
+                ),
+            )
         dropped = await self.director.drop(record.id, user.id, self.bot.clock())
         if dropped.resigned is not None:
             await self.delivery.publish(dropped.resigned)
         await self.entries.after(dropped.moved)
         name = safe_name(getattr(user, "display_name", str(user.id)))
-        await reply(
-            itx,
-            f"**{name}** is out of {safe_name(record.title)}: never paired again, still "
-            "counted as an opponent."
-            + (" Their unfinished game was resigned." if dropped.resigned is not None else ""),
-        )
+        lang = await self.bot.languages.for_reader(itx)
+        title = safe_name(title_in(record, lang))
+        if dropped.resigned is not None:
+            said = t(
+                lang,
+                "**{name}** is out of {tournament}: never paired again, still counted as an "
+                "opponent. Their unfinished game was resigned.",
+                name=name,
+                tournament=title,
+            )
+        else:
+            said = t(
+                lang,
+                "**{name}** is out of {tournament}: never paired again, still counted as an "
+                "opponent.",
+                name=name,
+                tournament=title,
+            )
+        await reply(itx, said)
         await self.entries.refresh(dropped.tournament)
 
     @refusing
@@ -257,7 +359,13 @@ class TournamentDesk:
         and auto-drop with the same command."""
         record = await self.entries.resolve(itx, tournament_id, finished=True)
         if round_time is not None or auto_drop is not None:
-            await self._moderator(itx, "change a tournament's settings")
+            await self._moderator(
+                itx,
+                Msg(
+                    "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                    "moderator role) can change a tournament's settings."
+                ),
+            )
             seconds = record.round_time if round_time is None else parse_round_time(round_time)
             record = await self.director.settings(
                 record.id,
@@ -274,8 +382,9 @@ class TournamentDesk:
             policy = TableOptions.parse(table_given, defaults=defaults).timeout
         except GameError:
             policy = "substitute"
-        text = settings_text(record, entrants, policy)
-        await reply(itx, ("Changed.\n" if changed else "") + text)
+        lang = await self.bot.languages.for_reader(itx)
+        text = settings_text(record, entrants, t(lang, policy), lang)
+        await reply(itx, (t(lang, "Changed.") + "\n" if changed else "") + text)
         if changed:
             await self.entries.refresh(record)
 
@@ -288,10 +397,22 @@ class TournamentDesk:
         result: str,
     ) -> None:
         record = await self.entries.resolve(itx, tournament_id)
-        await self._moderator(itx, "adjudicate a game")
+        await self._moderator(
+            itx,
+            Msg(
+                "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                "moderator role) can adjudicate a game."
+            ),
+        )
         found = await self.store.table_of_game(game_id)
         if found is None or found[0] != record.id:
-            raise ServiceError(f"Game #{game_id} is not a game of {record.title}.")
+            raise ServiceError(
+                Msg(
+                    "Game #{id} is not a game of {tournament}.",
+                    id=game_id,
+                    tournament=title_msg(record),
+                )
+            )
         table = found[1]
         players = {p.user_id: p for p in await self.store.players(record.id)}
         places = parse_places(result, table, {u: p.display_name for u, p in players.items()})
@@ -299,34 +420,45 @@ class TournamentDesk:
         moved = await self.director.adjudicate(record.id, game_id, places, self.bot.clock())
         await self.entries.publish_game(game_id)
         await self.entries.after(moved)
+        lang = await self.bot.languages.for_reader(itx)
         line = table_line(
             TournamentTable(table.round, table.number, table.seats, game_id, places, True),
             {u: p.display_name for u, p in players.items()},
+            lang=lang,
         )
-        await reply(itx, f"Recorded. {line}")
+        await reply(itx, t(lang, "Recorded. {line}", line=line))
 
     @refusing
     async def end(self, itx: discord.Interaction[Any], tournament_id: int | None) -> None:
         record = await self.entries.resolve(itx, tournament_id)
-        await self._moderator(itx, "end a tournament")
+        await self._moderator(
+            itx,
+            Msg(
+                "Only a moderator (Manage Server, Manage Messages or the server's Chaupal "
+                "moderator role) can end a tournament."
+            ),
+        )
         await itx.response.defer(ephemeral=True, thinking=True)
         record, ended = await self.director.end(record.id, self.bot.clock())
         for game_id in ended:
             await self.entries.publish_game(game_id)
         await self.entries.announce(record.id)
-        said = (
-            "cancelled (it had not started)"
-            if record.status == "cancelled"
-            else "over; the final standings are posted"
-        )
-        unfinished = (
-            ""
-            if not ended
-            else f" {plural(len(ended), 'unfinished game')} "
-            + ("was" if len(ended) == 1 else "were")
-            + " ended without a result."
-        )
-        await reply(itx, f"{safe_name(record.heading)} is {said}.{unfinished}")
+        lang = await self.bot.languages.for_reader(itx)
+        heading = safe_name(heading_in(record, lang))
+        if record.status == "cancelled":
+            said = t(lang, "{tournament} is cancelled (it had not started).", tournament=heading)
+        else:
+            said = t(
+                lang, "{tournament} is over; the final standings are posted.", tournament=heading
+            )
+        if ended:
+            said += " " + tn(
+                lang,
+                "{n} unfinished game was ended without a result.",
+                "{n} unfinished games were ended without a result.",
+                len(ended),
+            )
+        await reply(itx, said)
 
     async def autocomplete(
         self, itx: discord.Interaction[Any], current: str
@@ -334,13 +466,15 @@ class TournamentDesk:
         if itx.guild_id is None:
             return []
         records = await self.store.in_guild(itx.guild_id)
+        lang = await self.bot.languages.for_reader(itx)
         typed = current.strip().lstrip("#").lower()
         return [
             (
                 clip(
                     f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
-                    f"{get_engine(r.engine).title}, "
-                    f"{FORMAT_TITLES[r.format]} ({r.status})",
+                    f"{t(lang, get_engine(r.engine).title)}, "
+                    f"{format_title(r.format, lang)} "
+                    f"({t(lang, STATUS_WORDS.get(r.status, r.status))})",
                     100,
                 ),
                 r.id,

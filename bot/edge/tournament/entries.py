@@ -18,12 +18,13 @@ from typing import Any, cast
 import discord
 
 from bot.director import (
-    FORMAT_TITLES,
     TIME_LOSSES_TO_DROP,
     RoundStarted,
     TournamentDirector,
+    heading_msg,
     planned_rounds,
 )
+from bot.edge.alt import describe_standings
 from bot.edge.archive.follows import follow_view
 from bot.edge.arguments import player_of
 from bot.edge.delivery.delivery import Delivery
@@ -38,19 +39,22 @@ from bot.edge.tournament.texts import (
     MENU_OPTIONS,
     TIEBREAK_TITLES,
     announcement_text,
+    format_title,
     heading_of,
     name_list,
+    points_in,
     round_deadline,
     standing_rows,
     table_line,
+    title_in,
 )
 from bot.engines import get_engine
+from bot.engines.messages import Msg
+from bot.i18n import DEFAULT, N_, t, tn
 from bot.outgoing import (
     clip,
     discord_time,
     plain_name,
-    plural,
-    points_text,
     safe_name,
 )
 from bot.server_settings import server_settings
@@ -77,7 +81,7 @@ class Entries:
         self.bot = bot
         self.director = director
         self.delivery = delivery
-        self._headings: OrderedDict[int, str] = OrderedDict()
+        self._headings: OrderedDict[tuple[int, str], str] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._shown: dict[int, str] = {}
         """What each announcement was last edited to (no edit when unchanged)."""
@@ -92,17 +96,20 @@ class Entries:
         return self.director.store
 
     async def heading(self, game: LiveGame) -> str:
-        """The line above a tournament game's lobby message ("" for other games)."""
-        if game.id in self._headings:
-            self._headings.move_to_end(game.id)
-            return self._headings[game.id]
+        """The line above a tournament game's lobby message ("" for other
+        games), in the server's language."""
+        lang = await self.bot.languages.for_channel(game.record.guild_id)
+        key = (game.id, lang)
+        if key in self._headings:
+            self._headings.move_to_end(key)
+            return self._headings[key]
         found = await self.store.table_of_game(game.id)
         text = ""
         if found is not None:
             record = await self.store.get(found[0])
             if record is not None:
-                text = heading_of(record, found[1])
-        self._headings[game.id] = text
+                text = heading_of(record, found[1], lang)
+        self._headings[key] = text
         while len(self._headings) > HEADINGS_KEPT:
             self._headings.popitem(last=False)
         return text
@@ -115,11 +122,12 @@ class Entries:
         if not heading:
             return None
         defaults = await self.bot.service.server_defaults(game.record.guild_id)
+        lang = await self.bot.languages.for_channel(game.record.guild_id)
         try:
             message = await self.bot.get_partial_messageable(
                 game.record.channel_id, guild_id=game.record.guild_id
             ).send(
-                content=lobby_text(game, defaults=defaults, heading=heading),
+                content=lobby_text(game, defaults=defaults, heading=heading, lang=lang),
                 allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException as exc:
@@ -145,15 +153,31 @@ class Entries:
     async def _post_auto_dropped(self, record: TournamentRecord, users: Sequence[int]) -> None:
         """Say who auto-drop took out (once: the drop itself is the guard)."""
         players = {p.user_id: p for p in await self.store.players(record.id)}
-        names = name_list([players[u].display_name for u in users if u in players])
-        verb = "is" if len(users) == 1 else "are"
+        lang = await self.bot.languages.for_channel(record.guild_id)
+        names = name_list([players[u].display_name for u in users if u in players], lang=lang)
         try:
             await self.send(
                 record.channel_id,
                 record.guild_id,
-                f"⏰ {names} lost {TIME_LOSSES_TO_DROP} games in a row on time and {verb} "
-                f"dropped from **{safe_name(record.title)}**. (Moderators can turn auto-drop "
-                "off with `/moderate tournament settings`.)",
+                t(
+                    lang,
+                    "⏰ {names} lost {n} games in a row on time and is dropped from "
+                    "**{tournament}**. (Moderators can turn auto-drop off with "
+                    "`/moderate tournament settings`.)",
+                    names=names,
+                    n=TIME_LOSSES_TO_DROP,
+                    tournament=safe_name(title_in(record, lang)),
+                )
+                if len(users) == 1
+                else t(
+                    lang,
+                    "⏰ {names} lost {n} games in a row on time and are dropped from "
+                    "**{tournament}**. (Moderators can turn auto-drop off with "
+                    "`/moderate tournament settings`.)",
+                    names=names,
+                    n=TIME_LOSSES_TO_DROP,
+                    tournament=safe_name(title_in(record, lang)),
+                ),
             )
         except discord.HTTPException as exc:
             log.warning("tournament %d: auto-drop not announced (%s)", record.id, exc.status)
@@ -165,15 +189,22 @@ class Entries:
             return
         record = settled.tournament
         if settled.games:
-            count = len(settled.games)
-            games = f"{plural(count, 'game')} still running " + ("was" if count == 1 else "were")
+            lang = await self.bot.languages.for_channel(record.guild_id)
             try:
                 await self.send(
                     record.channel_id,
                     record.guild_id,
-                    f"⏰ **{safe_name(record.title)}**: round {record.round}'s time is up "
-                    f"({discord_time(deadline.due, 'f')}). {games} settled by the timeout "
-                    "policy.",
+                    tn(
+                        lang,
+                        "⏰ **{tournament}**: round {round}'s time is up ({when}). {n} game "
+                        "still running was settled by the timeout policy.",
+                        "⏰ **{tournament}**: round {round}'s time is up ({when}). {n} games "
+                        "still running were settled by the timeout policy.",
+                        len(settled.games),
+                        tournament=safe_name(title_in(record, lang)),
+                        round=record.round,
+                        when=discord_time(deadline.due, "f"),
+                    ),
                 )
             except discord.HTTPException as exc:
                 log.warning("tournament %d: deadline not announced (%s)", record.id, exc.status)
@@ -198,11 +229,12 @@ class Entries:
             if key != record.announced and await self.store.claim_announcement(
                 record.id, record.announced, key
             ):
+                lang = await self.bot.languages.for_channel(record.guild_id)
                 try:
                     if key == "final":
-                        await self._post_final(record)
+                        await self._post_final(record, lang)
                     else:
-                        await self._post_round(record)
+                        await self._post_round(record, lang)
                 except discord.HTTPException as exc:
                     log.warning(
                         "tournament %d: %s not announced (%s %s)",
@@ -218,9 +250,10 @@ class Entries:
         if record.message_channel_id is None or record.message_id is None:
             return
         players = await self.store.players(record.id)
-        status = await self._status(record)
-        view = tournament_view(record) if record.status == "open" else None
-        content = announcement_text(record, players, status=status)
+        lang = await self.bot.languages.for_channel(record.guild_id)
+        status = await self._status(record, lang)
+        view = tournament_view(record, lang) if record.status == "open" else None
+        content = announcement_text(record, players, status=status, lang=lang)
         if self._shown.get(record.id) == content:
             return
         try:
@@ -239,45 +272,76 @@ class Entries:
         else:
             self._shown.pop(record.id, None)  # final: nothing to compare with any more
 
-    async def _status(self, record: TournamentRecord) -> str:
+    async def _status(self, record: TournamentRecord, lang: str = DEFAULT) -> str:
         if record.status == "cancelled":
-            return "This tournament was cancelled before it started."
+            return t(lang, "This tournament was cancelled before it started.")
         if record.status == "finished":
             table = await self.director.table_of_standings(record.id)
             players = {p.user_id: p for p in await self.store.players(record.id)}
             if not table:
-                return "This tournament is over."
+                return t(lang, "This tournament is over.")
             winner = players.get(table[0].player)
             name = safe_name(winner.display_name) if winner else "?"
-            return (
-                f"This tournament is over after {plural(record.round, 'round')}. "
-                f"Winner: **{name}** 🏆"
+            return tn(
+                lang,
+                "This tournament is over after {n} round. Winner: **{name}** 🏆",
+                "This tournament is over after {n} rounds. Winner: **{name}** 🏆",
+                record.round,
+                name=name,
             )
         total = planned_rounds(record, len(await self.store.players(record.id)))
         deadline = round_deadline(record)
-        return (
-            f"Round {record.round} of {total} is being played"
-            + (f" (settled {deadline})" if deadline else "")
-            + ": `/tournament pairings` shows the games, `/tournament standings` the table."
+        if deadline:
+            return t(
+                lang,
+                "Round {round} of {total} is being played (settled {deadline}): "
+                "`/tournament pairings` shows the games, `/tournament standings` the table.",
+                round=record.round,
+                total=total,
+                deadline=deadline,
+            )
+        return t(
+            lang,
+            "Round {round} of {total} is being played: `/tournament pairings` shows the "
+            "games, `/tournament standings` the table.",
+            round=record.round,
+            total=total,
         )
 
-    async def _post_round(self, record: TournamentRecord) -> None:
+    async def _post_round(self, record: TournamentRecord, lang: str = DEFAULT) -> None:
         tables = await self.store.tables(record.id, record.round)
         players = {p.user_id: p for p in await self.store.players(record.id)}
         total = planned_rounds(record, len(players))
-        lines = [f"🏆 **{safe_name(record.title)}**: round {record.round} of {total} has begun."]
+        lines = [
+            t(
+                lang,
+                "🏆 **{tournament}**: round {round} of {total} has begun.",
+                tournament=safe_name(title_in(record, lang)),
+                round=record.round,
+                total=total,
+            )
+        ]
         if (deadline := round_deadline(record)) is not None:
             lines.append(
-                f"Deadline: {deadline}; games still running then are settled by the timeout policy."
+                t(
+                    lang,
+                    "Deadline: {deadline}; games still running then are settled by the "
+                    "timeout policy.",
+                    deadline=deadline,
+                )
             )
-        lines += await self.table_lines(record, tables, players)
-        lines.append("Each game is played in its own thread; Chaupal records every result.")
-        view = await self.follow_view(tables)
+        lines += await self.table_lines(record, tables, players, lang)
+        lines.append(
+            t(lang, "Each game is played in its own thread; Chaupal records every result.")
+        )
+        view = await self.follow_view(tables, lang)
         if view is not None:
-            lines.append("**Follow** a table to get a DM when its game ends.")
+            lines.append(t(lang, "**Follow** a table to get a DM when its game ends."))
         await self.send(record.channel_id, record.guild_id, "\n".join(lines), view=view)
 
-    async def follow_view(self, tables: Iterable[TournamentTable]) -> discord.ui.View | None:
+    async def follow_view(
+        self, tables: Iterable[TournamentTable], lang: str = DEFAULT
+    ) -> discord.ui.View | None:
         """**Follow** for each table whose game is running (issue 21)."""
         live: list[tuple[int, str]] = []
         for table in tables:
@@ -285,30 +349,36 @@ class Entries:
                 continue
             game = await self.bot.store.get_game(table.game_id)
             if game is not None and game.status == "active":
-                live.append((table.game_id, f"Table {table.number}"))
-        return follow_view(live)
+                live.append((table.game_id, t(lang, "Table {number}", number=table.number)))
+        return follow_view(live, lang)
 
-    async def _post_final(self, record: TournamentRecord) -> None:
+    async def _post_final(self, record: TournamentRecord, lang: str = DEFAULT) -> None:
         table = await self.director.table_of_standings(record.id)
         players = {p.user_id: p for p in await self.store.players(record.id)}
         podium = [
-            f"{MEDALS[i]} **{safe_name(players[s.player].display_name)}** — {points_text(s.points)}"
+            f"{MEDALS[i]} **{safe_name(players[s.player].display_name)}** — "
+            f"{points_in(s.points, lang)}"
             for i, s in enumerate(table[:3])
             if s.player in players
         ]
-        title = (
-            f"🏆 **{safe_name(record.title)}** ({get_engine(record.engine).title}) is over "
-            f"after {plural(record.round, 'round')}."
+        title = tn(
+            lang,
+            "🏆 **{tournament}** ({game}) is over after {n} round.",
+            "🏆 **{tournament}** ({game}) is over after {n} rounds.",
+            record.round,
+            tournament=safe_name(title_in(record, lang)),
+            game=t(lang, get_engine(record.engine).title),
         )
-        content = "\n".join([title, *podium, "Final standings:"])
-        png = await self.standings_png(record, table, players, final=True)
+        content = "\n".join([title, *podium, t(lang, "Final standings:")])
+        png = await self.standings_png(record, table, players, final=True, lang=lang)
+        alt = self.standings_alt(record, table, players, lang, final=True)
         where = [record.channel_id]
         settings = await server_settings(self.bot.server_settings, record.guild_id)
         if settings.announcements is not None and settings.announcements not in where:
             where.append(settings.announcements)
         for channel_id in where:
             try:
-                await self.send(channel_id, record.guild_id, content, png=png)
+                await self.send(channel_id, record.guild_id, content, png=png, description=alt)
             except discord.HTTPException as exc:
                 if channel_id == record.channel_id:
                     raise
@@ -322,10 +392,13 @@ class Entries:
         *,
         png: bytes | None = None,
         view: discord.ui.View | None = None,
+        description: str | None = None,
     ) -> discord.Message:
         extra: dict[str, Any] = {}
         if png is not None:
-            extra["file"] = discord.File(io.BytesIO(png), filename="standings.png")
+            extra["file"] = discord.File(
+                io.BytesIO(png), filename="standings.png", description=description
+            )
         if view is not None:
             extra["view"] = view
         return await self.bot.get_partial_messageable(channel_id, guild_id=guild_id).send(
@@ -337,6 +410,7 @@ class Entries:
         record: TournamentRecord,
         tables: Iterable[TournamentTable],
         players: Mapping[int, TournamentPlayer],
+        lang: str = DEFAULT,
     ) -> list[str]:
         names = {u: p.display_name for u, p in players.items()}
         lines: list[str] = []
@@ -344,24 +418,36 @@ class Entries:
         tables = list(tables)
         for shown, table in enumerate(tables):
             game = None if table.game_id is None else await self.bot.store.get_game(table.game_id)
-            where = "" if game is None else await self._where(game)
+            where = "" if game is None else await self._where(game, lang)
             ended = table.places is None and game is not None and game.status != "active"
-            line = table_line(table, names, where, ended=ended)
+            line = table_line(table, names, where, ended=ended, lang=lang)
             if len(line) + 1 > budget:
-                lines.append(f"…and {len(tables) - shown} more: `/tournament pairings`.")
+                lines.append(
+                    t(
+                        lang,
+                        "…and {n} more: `/tournament pairings`.",
+                        n=len(tables) - shown,
+                    )
+                )
                 break
             budget -= len(line) + 1
             lines.append(line)
         return lines
 
-    async def _where(self, game: GameRecord) -> str:
+    async def _where(self, game: GameRecord, lang: str = DEFAULT) -> str:
         """Where a table's game is played: its thread, else its table message."""
         if game.thread_id is not None:
-            return f"in <#{game.thread_id}>"
+            thread = "<#" + str(game.thread_id) + ">"
+            return t(lang, "in {thread}", thread=thread)
         lobby = await self.bot.store.get_message(game.id, "lobby")
         if lobby is not None:
-            return f"(game #{game.id}: {jump_url(game.guild_id, lobby[0], lobby[1])})"
-        return f"(game #{game.id})"
+            return t(
+                lang,
+                "(game #{id}: {link})",
+                id=game.id,
+                link=jump_url(game.guild_id, lobby[0], lobby[1]),
+            )
+        return t(lang, "(game #{id})", id=game.id)
 
     async def standings_png(
         self,
@@ -370,27 +456,52 @@ class Entries:
         players: Mapping[int, TournamentPlayer],
         *,
         final: bool = False,
+        lang: str = DEFAULT,
     ) -> bytes | None:
         if not table:
             return None
         kinds = [kind for kind, _ in table[0].tiebreaks]
         total = planned_rounds(record, len(players))
-        when = "final standings" if final else f"after round {record.round} of {total}"
-        rows = standing_rows(table, players)
-        title = f"{get_engine(record.engine).title} — {record.title}"
-        subtitle = f"{FORMAT_TITLES[record.format]}, {when}"
+        when = (
+            t(lang, "final standings")
+            if final
+            else t(lang, "after round {round} of {total}", round=record.round, total=total)
+        )
+        rows = standing_rows(table, players, lang)
+        title = f"{t(lang, get_engine(record.engine).title)} — {title_in(record, lang)}"
+        subtitle = t(lang, "{format}, {when}", format=format_title(record.format, lang), when=when)
         try:
             image = await asyncio.to_thread(
                 render_standings,
                 rows,
                 title=title,
                 subtitle=subtitle,
-                tiebreak_names=[TIEBREAK_TITLES[k] for k in kinds],
+                tiebreak_names=[t(lang, TIEBREAK_TITLES[k]) for k in kinds],
+                lang=lang,
             )
             return await asyncio.to_thread(to_png, image)
         except Exception:
             log.exception("tournament %d: standings not drawn", record.id)
             return None
+
+    def standings_alt(
+        self,
+        record: TournamentRecord,
+        table: Sequence[standings.Standing],
+        players: Mapping[int, TournamentPlayer],
+        lang: str,
+        *,
+        final: bool = False,
+    ) -> str:
+        """The standings image's description (:func:`bot.alt.describe_standings`)."""
+        return describe_standings(
+            f"{get_engine(record.engine).title} — {record.title}",
+            standing_rows(table, players),
+            round=record.round,
+            rounds=planned_rounds(record, len(players)),
+            final=final,
+            lang=lang,
+        )
 
     async def publish_game(self, game_id: int) -> None:
         try:
@@ -407,11 +518,13 @@ class Entries:
         pairings are worth reading after the end)."""
         guild_id = itx.guild_id
         if guild_id is None:
-            raise ServiceError("Tournaments belong to a server; use this in one.")
+            raise ServiceError(Msg("Tournaments belong to a server; use this in one."))
         if tournament_id is not None:
             record: TournamentRecord | None = await self.store.get(tournament_id)
             if record is None or record.guild_id != guild_id:
-                raise ServiceError(f"There is no tournament #{tournament_id} on this server.")
+                raise ServiceError(
+                    Msg("There is no tournament #{id} on this server.", id=tournament_id)
+                )
             return record
         live = await self.store.live_in_guild(guild_id)
         here = [r for r in live if r.channel_id == itx.channel_id] or live
@@ -422,14 +535,22 @@ class Entries:
             here = here[:1]
         if not here:
             raise ServiceError(
-                "No tournament is open or running here. A moderator opens one with "
-                "`/moderate tournament new`; `/tournament standings tournament:<number>` "
-                "shows an old one."
+                Msg(
+                    "No tournament is open or running here. A moderator opens one with "
+                    "`/moderate tournament new`; `/tournament standings tournament:<number>` "
+                    "shows an old one."
+                )
             )
         if len(here) > 1:
-            listed = ", ".join(f"#{r.id} ({get_engine(r.engine).title})" for r in here[:10])
+            lang = await self.bot.languages.for_reader(itx)
+            listed = ", ".join(
+                f"#{r.id} ({t(lang, get_engine(r.engine).title)})" for r in here[:10]
+            )
             raise ServiceError(
-                f"Several tournaments are on: {listed}. Say which with `tournament`."
+                Msg(
+                    "Several tournaments are on: {listed}. Say which with `tournament`.",
+                    listed=listed,
+                )
             )
         return here[0]
 
@@ -439,13 +560,24 @@ class Entries:
             return
         record = await self.resolve(itx, tournament_id)
         if record.status != "open":
-            raise ServiceError(f"{record.heading} has started; it takes no one new.")
+            raise ServiceError(
+                Msg(
+                    "{tournament} has started; it takes no one new.",
+                    tournament=heading_msg(record),
+                )
+            )
         joined = await self.director.join(record.id, player_of(itx), self.bot.clock())
+        lang = await self.bot.languages.for_reader(itx)
+        title = safe_name(title_in(record, lang))
         said = (
-            f"You are in {safe_name(record.title)}. Your games will start by themselves, "
-            "each in its own thread; the board pings you when it is your move."
+            t(
+                lang,
+                "You are in {tournament}. Your games will start by themselves, each in its "
+                "own thread; the board pings you when it is your move.",
+                tournament=title,
+            )
             if joined
-            else f"You are already in {safe_name(record.title)}."
+            else t(lang, "You are already in {tournament}.", tournament=title)
         )
         await reply(itx, said)
         await self.refresh(record)
@@ -460,11 +592,12 @@ class Entries:
         choices = [r for r in here if r.status == "open"]
         if len(choices) < 2:
             return False
+        lang = await self.bot.languages.for_reader(itx)
         options = [
             discord.SelectOption(
                 label=clip(
                     f"#{r.id} {plain_name(r.name) + ' — ' if r.name else ''}"
-                    f"{get_engine(r.engine).title}, {FORMAT_TITLES[r.format]}",
+                    f"{t(lang, get_engine(r.engine).title)}, {format_title(r.format, lang)}",
                     100,
                 ),
                 value=str(r.id),
@@ -472,15 +605,18 @@ class Entries:
             for r in choices[:MENU_OPTIONS]
         ]
         view = discord.ui.View(timeout=None)
-        view.add_item(TournamentJoinSelect(options))
-        more = (
-            f" (the first {MENU_OPTIONS}; name another with `tournament`)"
-            if len(choices) > MENU_OPTIONS
-            else ""
-        )
-        await reply(
-            itx, f"{plural(len(choices), 'tournament')} are open here: which one?{more}", view=view
-        )
+        view.add_item(TournamentJoinSelect(options, t(lang, "Choose a tournament to join…")))
+        if len(choices) > MENU_OPTIONS:
+            said = t(
+                lang,
+                "{n} tournaments are open here: which one? (the first {shown}; name another "
+                "with `tournament`)",
+                n=len(choices),
+                shown=MENU_OPTIONS,
+            )
+        else:
+            said = t(lang, "{n} tournaments are open here: which one?", n=len(choices))
+        await reply(itx, said, view=view)
         return True
 
     @refusing
@@ -488,15 +624,20 @@ class Entries:
         record = await self.resolve(itx, tournament_id)
         if record.status == "running":
             raise ServiceError(
-                f"{record.heading} has started: to leave it, drop out with "
-                "`/tournament drop` (an unfinished game of yours is resigned)."
+                Msg(
+                    "{tournament} has started: to leave it, drop out with "
+                    "`/tournament drop` (an unfinished game of yours is resigned).",
+                    tournament=heading_msg(record),
+                )
             )
         left = await self.director.leave(record.id, itx.user.id)
+        lang = await self.bot.languages.for_reader(itx)
+        title = safe_name(title_in(record, lang))
         await reply(
             itx,
-            f"You left {safe_name(record.title)}."
+            t(lang, "You left {tournament}.", tournament=title)
             if left
-            else f"You are not in {safe_name(record.title)}.",
+            else t(lang, "You are not in {tournament}.", tournament=title),
         )
         await self.refresh(record)
 
@@ -510,11 +651,11 @@ class TournamentButton(
 ):
     """Join or Leave on a tournament's announcement."""
 
-    def __init__(self, tournament_id: int, verb: str) -> None:
+    def __init__(self, tournament_id: int, verb: str, lang: str = DEFAULT) -> None:
         self.tournament_id, self.verb = tournament_id, verb
         super().__init__(
             discord.ui.Button(
-                label=verb.capitalize(),
+                label=t(lang, BUTTON_LABELS[verb]),
                 style=discord.ButtonStyle.success
                 if verb == "join"
                 else discord.ButtonStyle.secondary,
@@ -536,10 +677,13 @@ class TournamentButton(
             await desk.leave(itx, self.tournament_id)
 
 
-def tournament_view(record: TournamentRecord) -> discord.ui.View:
+BUTTON_LABELS: dict[str, str] = {"join": N_("Join"), "leave": N_("Leave")}
+
+
+def tournament_view(record: TournamentRecord, lang: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave"):
-        view.add_item(TournamentButton(record.id, verb))
+        view.add_item(TournamentButton(record.id, verb, lang))
     return view
 
 
@@ -553,11 +697,15 @@ class TournamentJoinSelect(
     nothing, and each option's value is a tournament's public number; the
     desk checks the pick again (server, still open) when it joins."""
 
-    def __init__(self, options: Sequence[discord.SelectOption] = ()) -> None:
+    def __init__(
+        self,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "Choose a tournament to join…",
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id="chaupal:tournaments:join",
-                placeholder="Choose a tournament to join…",
+                placeholder=placeholder,
                 options=list(options) or [discord.SelectOption(label="…", value="0")],
                 min_values=1,
                 max_values=1,
