@@ -71,7 +71,14 @@ from bot.engines.core import (
     seat_tag,
     whole_number,
 )
-from bot.engines.mahabharata_components import CLASS_WORD, RAJA, TARGET_VP
+from bot.engines.mahabharata_components import (
+    CLASS_WORD,
+    RAJA,
+    TARGET_VP,
+    joined,
+    listed,
+    reason_message,
+)
 from bot.engines.mahabharata_round import MahabharataRound
 from bot.engines.mahabharata_rules import _snake, rank_scores
 from bot.engines.mahabharata_state import (
@@ -110,6 +117,7 @@ from bot.engines.mahabharata_views import (
     ScreenView,
     SpaceView,
 )
+from bot.engines.messages import Msg
 
 # ASCII digits only (``\d`` would take ``٣``); the numbers are read by
 # core.whole_number, which refuses absurd lengths.
@@ -232,17 +240,19 @@ class MahabharataEngine(MahabharataRound):
             return _PASS
         if len(words) == 2 and words[0] == "leader":
             if words[1] not in c.leader_index:
-                raise InvalidAction(f"There is no leader called {excerpt(words[1])}.")
+                raise InvalidAction(
+                    Msg("There is no leader called {name}.", name=excerpt(words[1]))
+                )
             return DrawLeader(words[1])
         if len(words) == 2 and words[0] == "first":
             first = whole_number(words[1])
             if first is None:
-                raise InvalidAction(f"{excerpt(words[1])} is not a seat number.")
+                raise InvalidAction(Msg("{text} is not a seat number.", text=excerpt(words[1])))
             return ChooseFirst(first)
         if len(words) == 3 and words[0] == "roll":
             die = self._parse_die(words[1], text)
             if words[2] not in self._face_index:
-                raise InvalidAction(f"{excerpt(words[2])} is not a die face.")
+                raise InvalidAction(Msg("{text} is not a die face.", text=excerpt(words[2])))
             return Roll(die, words[2])
         if len(words) in (2, 3) and _DIE_RE.fullmatch(words[0]):
             die = self._parse_die(words[0], text)
@@ -254,33 +264,51 @@ class MahabharataEngine(MahabharataRound):
             if m is not None:
                 key = m.group(1)
                 if key not in c.leader_index:
-                    raise InvalidAction(f"There is no leader called {excerpt(key)}.")
+                    raise InvalidAction(Msg("There is no leader called {name}.", name=excerpt(key)))
                 space = whole_number(m.group(2))
                 if space is None:
                     raise InvalidAction(
-                        f"{excerpt(words[1])} is not a leader space: try '{key}.2'."
+                        Msg(
+                            "{text} is not a leader space: try '{key}.2'.",
+                            text=excerpt(words[1]),
+                            key=key,
+                        )
                     )
                 token: str | None
                 if len(words) == 3:
                     token = words[2]
                     if token not in c.token_index:
                         kinds = ", ".join(t.kind for t in c.tokens)
-                        raise InvalidAction(f"{excerpt(token)} is not a token; tokens are {kinds}.")
+                        raise InvalidAction(
+                            Msg(
+                                "{text} is not a token; tokens are {kinds}.",
+                                text=excerpt(token),
+                                kinds=kinds,
+                            )
+                        )
                 else:
                     # The die implies the token unless it is a Raja (R8).
                     face = state.faces[die - 1] if die <= len(state.faces) else None
                     token = face if face is not None and face != RAJA else None
                 return PlaceLeader(die, key, space, token)
-        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+        raise InvalidAction(
+            Msg("I don't understand {text}. {help}", text=excerpt(text), help=_HELP)
+        )
 
     def _parse_die(self, word: str, text: str) -> int:
         m = _DIE_RE.fullmatch(word)
         if m is None:
-            raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+            raise InvalidAction(
+                Msg("I don't understand {text}. {help}", text=excerpt(text), help=_HELP)
+            )
         die = whole_number(m.group(1))
         if die is None or not 1 <= die <= self._n_dice:
             raise InvalidAction(
-                f"There is no die {excerpt(m.group(1))}; the dice are d1 to d{self._n_dice}."
+                Msg(
+                    "There is no die {die}; the dice are d1 to d{last}.",
+                    die=excerpt(m.group(1)),
+                    last=self._n_dice,
+                )
             )
         return die
 
@@ -305,11 +333,36 @@ class MahabharataEngine(MahabharataRound):
                 return f"first {s}"
             case Roll(die, face):
                 return f"roll d{die} {face}"
-        raise InvalidAction(f"Not a Mahabharata action: {action!r}")
+        raise InvalidAction(Msg("Not a Mahabharata action: {action}", action=repr(action)))
 
     def _die_label(self, state: MahabharataState, die: int) -> str:
         face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
-        return f"Die {die} ({self._face_name(face)})"
+        return Msg("Die {die} ({face})", die=die, face=self._face_name(face))
+
+    def _on_space(self, die: str, leader: str, space: int, what: str | None = None) -> str:
+        """``Die 3 (Raja): Cavalry-2 on Drona, space 2 (cavalry)`` and its
+        shorter forms: the die's label, the token (a Raja die's choice) and
+        the space, with its class when the player chooses the token."""
+        spec = self._leader_spec(leader)
+        name = self._leader_name(leader)
+        if what is None:
+            return Msg("{die} on {leader}, space {space}", die=die, leader=name, space=space)
+        if spec is None or not 1 <= space <= len(spec.icons):
+            return Msg(
+                "{die}: {token} on {leader}, space {space}",
+                die=die,
+                token=what,
+                leader=name,
+                space=space,
+            )
+        return Msg(
+            "{die}: {token} on {leader}, space {space} ({kind})",
+            die=die,
+            token=what,
+            leader=name,
+            space=space,
+            kind=CLASS_WORD[spec.icons[space - 1]],
+        )
 
     def choice_label(self, state: MahabharataState, seat: Seat, prefix: str) -> str:
         """Menu text for a group of actions sharing ``prefix`` (``d3``)."""
@@ -321,43 +374,52 @@ class MahabharataEngine(MahabharataRound):
         match = _DIE_SPACE_RE.fullmatch(prefix)
         if match is not None:
             die, leader, space = int(match.group(1)), match.group(2), int(match.group(3))
-            where = f"{self._leader_name(leader)}, space {space}"
             spec = self._leader_spec(leader)
+            label = self._die_label(state, die)
+            name = self._leader_name(leader)
             if spec is not None and 1 <= space <= len(spec.icons):
-                where += f" ({CLASS_WORD[spec.icons[space - 1]]})"
-            return f"{self._die_label(state, die)} on {where}"
+                return Msg(
+                    "{die} on {leader}, space {space} ({kind})",
+                    die=label,
+                    leader=name,
+                    space=space,
+                    kind=CLASS_WORD[spec.icons[space - 1]],
+                )
+            return Msg("{die} on {leader}, space {space}", die=label, leader=name, space=space)
         return prefix
 
     def label(self, state: MahabharataState, seat: Seat, action: MahabharataAction) -> str:
         match action:
             case PlaceScreen(die):
-                return f"{self._die_label(state, die)} behind your screen"
+                return Msg("{die} behind your screen", die=self._die_label(state, die))
             case PlaceLeader(die, leader, space, token):
-                where = f"{self._leader_name(leader)}, space {space}"
                 face = state.faces[die - 1] if 0 < die <= len(state.faces) else None
+                label = self._die_label(state, die)
                 if face is not None and face != RAJA and token in (None, face):
-                    return f"{self._die_label(state, die)} on {where}"
+                    return self._on_space(label, leader, space)
                 # A Raja die: the token is the player's choice, so name it and
                 # the space's class.
-                spec = self._leader_spec(leader)
-                if spec is not None and 1 <= space <= len(spec.icons):
-                    where += f" ({CLASS_WORD[spec.icons[space - 1]]})"
-                what = self._token_name(token) if token is not None else "a token"
-                return f"{self._die_label(state, die)}: {what} on {where}"
+                what = self._token_name(token) if token is not None else Msg("a token")
+                return self._on_space(label, leader, space, what)
             case TakeNothing(die):
-                return f"{self._die_label(state, die)}: take it, place nothing"
+                return Msg("{die}: take it, place nothing", die=self._die_label(state, die))
             case Announce():
-                return "Announce your Pati (the game ends)"
+                return Msg("Announce your Pati (the game ends)")
             case Pass():
-                return "Do not announce"
+                return Msg("Do not announce")
             case DrawLeader(leader):
                 spec = self._leader_spec(leader)
-                vp = f" ({spec.vp} victory points)" if spec is not None else ""
-                return f"Draw {self._leader_name(leader)}{vp}"
+                if spec is None:
+                    return Msg("Draw {leader}", leader=self._leader_name(leader))
+                return Msg(
+                    "Draw {leader} ({vp} victory points)",
+                    leader=self._leader_name(leader),
+                    vp=spec.vp,
+                )
             case ChooseFirst(s):
-                return f"{seat_tag(s)} takes the Elephant token"
+                return Msg("{player} takes the Elephant token", player=seat_tag(s))
             case Roll(die, face):
-                return f"Die {die} rolls {self._face_name(face)}"
+                return Msg("Die {die} rolls {face}", die=die, face=self._face_name(face))
         return self.describe(state, seat, action)
 
     def narrate(
@@ -376,47 +438,86 @@ class MahabharataEngine(MahabharataRound):
             # buried the board's news under them (the log keeps each step).
             case DrawLeader():
                 if after.phase == FIRST:
-                    names = ", ".join(
-                        f"{c.leaders[li].name} ({c.leaders[li].vp})" for li in after.leaders
+                    names = listed(
+                        [
+                            Msg(
+                                "{leader} ({vp})",
+                                leader=Msg(c.leaders[li].name),
+                                vp=c.leaders[li].vp,
+                            )
+                            for li in after.leaders
+                        ]
                     )
-                    text = f"Leaders in play, {TARGET_VP} victory points in all: {names}."
-                    aside = [c.leaders[li].name for li in after.drawn if li not in after.leaders]
+                    text = Msg(
+                        "Leaders in play, {vp} victory points in all: {leaders}.",
+                        vp=TARGET_VP,
+                        leaders=names,
+                    )
+                    aside = [
+                        Msg(c.leaders[li].name) for li in after.drawn if li not in after.leaders
+                    ]
                     if aside:
-                        text += f" Set aside: {', '.join(aside)}."
+                        text = joined([text, Msg("Set aside: {leaders}.", leaders=listed(aside))])
                 elif not after.drawn:
-                    text = (
-                        f"No set of the leaders drawn makes exactly {TARGET_VP} victory "
-                        "points: the draw starts over."
+                    text = Msg(
+                        "No set of the leaders drawn makes exactly {vp} victory "
+                        "points: the draw starts over.",
+                        vp=TARGET_VP,
                     )
             case ChooseFirst(s):
-                text = f"{seat_tag(s)} takes the Elephant token and picks first."
+                text = Msg("{player} takes the Elephant token and picks first.", player=seat_tag(s))
             case Roll():
                 if after.phase != ROLL:
-                    faces = ", ".join(self._face_name(f) for f in after.faces)
-                    text = f"The dice were rolled: {faces}."
+                    faces = listed([self._face_name(f) for f in after.faces])
+                    text = Msg("The dice were rolled: {faces}.", faces=faces)
                     if after.phase == DRAFT and after.elephant is not None:
-                        text += f" Round {after.round}: {seat_tag(after.elephant)} picks first."
+                        first = Msg(
+                            "Round {round}: {player} picks first.",
+                            round=after.round,
+                            player=seat_tag(after.elephant),
+                        )
+                        text = joined([text, first])
             case PlaceScreen(die):
                 # R14: never the token kind.
-                text = f"{who} took die {die} and placed a token behind their screen."
-            case PlaceLeader(die, leader, space, token):
-                raja = " (Raja)" if before.faces[die - 1] == RAJA else ""
-                placed = self._token_name(token or before.faces[die - 1] or "")
-                text = (
-                    f"{who} took die {die}{raja} and placed {placed} on "
-                    f"{self._leader_name(leader)}, space {space}."
+                text = Msg(
+                    "{player} took die {die} and placed a token behind their screen.",
+                    player=who,
+                    die=die,
                 )
+            case PlaceLeader(die, leader, space, token):
+                placed = self._token_name(token or before.faces[die - 1] or "")
+                if before.faces[die - 1] == RAJA:
+                    text = Msg(
+                        "{player} took die {die} (Raja) and placed {token} on {leader}, "
+                        "space {space}.",
+                        player=who,
+                        die=die,
+                        token=placed,
+                        leader=self._leader_name(leader),
+                        space=space,
+                    )
+                else:
+                    text = Msg(
+                        "{player} took die {die} and placed {token} on {leader}, space {space}.",
+                        player=who,
+                        die=die,
+                        token=placed,
+                        leader=self._leader_name(leader),
+                        space=space,
+                    )
             case TakeNothing(die):
-                text = f"{who} took die {die} but could place nothing."
+                text = Msg("{player} took die {die} but could place nothing.", player=who, die=die)
             case Announce():
-                text = f"{who} announced a complete Pati: the game ends."
+                text = Msg("{player} announced a complete Pati: the game ends.", player=who)
             case Pass():
                 # R14: a pass shows that this seat holds a complete Pati.
                 text = ""
         if before.phase == DRAFT and after.phase == ANNOUNCE:
-            text += " The round is over; waiting for private decisions."
+            over = Msg("The round is over; waiting for private decisions.")
+            text = joined([text, over]) if text else " " + over
         if after.phase == OVER and before.phase != OVER:
-            text = (text + f" Game over: {after.reason}").strip()
+            end = Msg("Game over: {reason}", reason=after.reason)
+            text = joined([text, end]) if text else end
         return text
 
     def private_to(
@@ -544,7 +645,7 @@ class MahabharataEngine(MahabharataRound):
                 supply=tuple(tuple(int(s[t.kind]) for t in c.tokens) for s in obj["supply"]),
                 pending=frozenset(int(s) for s in obj["pending"]),
                 announced=tuple(bool(a) for a in obj["announced"]),
-                reason=str(obj["reason"]),
+                reason=reason_message(str(obj["reason"])),
                 last_pick=self._last_pick_from_json(obj.get("last_pick"), leaders),
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -19,13 +19,21 @@ from typing import Any, Final, NoReturn
 from bot.engines.core import (
     ComponentError,
 )
+from bot.engines.messages import Msg
 
 # --------------------------------------------------------------------------
 # Components (R1-R3)
 # --------------------------------------------------------------------------
 
 CLASSES: Final = ("C", "E", "H", "I")
-CLASS_WORD: Final = {"C": "chariot", "E": "elephant", "H": "cavalry", "I": "infantry"}
+CLASS_WORD: Final[dict[str, str]] = {
+    "C": Msg("chariot"),
+    "E": Msg("elephant"),
+    "H": Msg("cavalry"),
+    "I": Msg("infantry"),
+}
+"""An icon class's word, as a message (issue 33: translated inside the
+sentence that names it)."""
 RAJA: Final = "raja"
 TARGET_VP: Final = 18
 """R4: the leaders in play are worth exactly 18 VP (= 18 spaces, R3)."""
@@ -34,10 +42,68 @@ PATI_VP: Final = 7
 PATI: Final = (
     # R11: per class, the icon sum a subset of the screen must hit exactly,
     # and how the screen view names what is missing.
-    ("C", 1, "Chariot"),
-    ("E", 1, "Elephant"),
-    ("H", 3, "Cavalry summing to 3"),
-    ("I", 5, "Infantry summing to 5"),
+    ("C", 1, Msg("Chariot")),
+    ("E", 1, Msg("Elephant")),
+    ("H", 3, Msg("Cavalry summing to 3")),
+    ("I", 5, Msg("Infantry summing to 5")),
+)
+
+
+def joined(parts: Sequence[str]) -> str:
+    """Sentences said one after the other, with a space between (issue 33:
+    as one message, each sentence translated by itself)."""
+    said = parts[0]
+    for part in parts[1:]:
+        said = Msg("{first} {then}", first=said, then=part)
+    return said
+
+
+def listed(items: Sequence[str]) -> str:
+    """Items named one after the other, with commas (``a, b, c``)."""
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = Msg("{first}, {then}", first=said, then=item)
+    return said
+
+
+_REASON_RE: Final = re.compile(
+    r"(A Pati was announced\.)?(?: ?All ([0-9]+) leader spaces hold a token\.)?"
+    r"( ?No player has a token left to place\.)?"
+)
+
+
+def reason_message(text: str) -> str:
+    """A game's end as :meth:`MahabharataRound._end_of_round` says it, read
+    back from a saved state's English (issue 33): the message again, so a
+    restored game's ending is translated too; any other text as it is."""
+    m = _REASON_RE.fullmatch(text)
+    if m is None or not text:
+        return text
+    parts: list[str] = []
+    if m.group(1):
+        parts.append(Msg("A Pati was announced."))
+    if m.group(2):
+        parts.append(Msg("All {total} leader spaces hold a token.", total=int(m.group(2))))
+    if m.group(3):
+        parts.append(Msg("No player has a token left to place."))
+    said = joined(parts)
+    return said if said == text else text
+
+
+def N_(text: str) -> str:
+    """Marks a name from ``mahabharata.toml`` for the catalog (issue 33):
+    the engine says it as ``Msg(name)``, which the catalog translates."""
+    return text
+
+
+DATA_NAMES: Final = (
+    # The token names and leader names of mahabharata.toml, for the catalog;
+    # tests/i18n/test_engines_mahabharata_sangram.py checks the table's names
+    # are all here.
+    *(N_("Chariot"), N_("Elephant"), N_("Cavalry-1"), N_("Cavalry-2"), N_("Cavalry-3")),
+    *(N_("Infantry-1"), N_("Infantry-2"), N_("Infantry-3"), N_("Infantry-4"), N_("Infantry-5")),
+    *(N_("Virata"), N_("Satyaki"), N_("Dhrishtaketu"), N_("Drupada"), N_("Shalya")),
+    *(N_("Bhagadatta"), N_("Jayadratha"), N_("Kritavarma"), N_("Drona"), N_("Bhishma")),
 )
 NUM_TOKEN_KINDS: Final = 10
 TOKENS_PER_KIND: Final = 3

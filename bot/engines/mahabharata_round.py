@@ -11,13 +11,13 @@ from bot.engines.core import (
     NotYourTurn,
     Seat,
     excerpt,
-    plural,
 )
 from bot.engines.mahabharata_components import (
     CLASS_WORD,
     RAJA,
     SETUP_DRAW,
     TARGET_VP,
+    joined,
     keep_for_eighteen,
 )
 from bot.engines.mahabharata_rules import _snake
@@ -60,6 +60,7 @@ from bot.engines.mahabharata_state import (
     _set,
     _set_field,
 )
+from bot.engines.messages import Msg, Plural
 
 
 def _one_fewer(
@@ -104,31 +105,33 @@ class MahabharataRound(MahabharataScreens):
                 return after
             return self._apply_roll(state, action)
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Msg("The game is over."))
         if phase == DRAFT:
             assert state.elephant is not None
             if seat != _snake(state.num_players, state.elephant)[state.picks]:
-                raise NotYourTurn("It is not your turn: another player is choosing a die.")
+                raise NotYourTurn(Msg("It is not your turn: another player is choosing a die."))
             fast = self._listed_pick(state, seat, action)
             if fast is not None:
                 return fast
             if not isinstance(action, _PICKS):
-                raise IllegalAction(f"It is time to take a die. {_HELP}")
+                raise IllegalAction(Msg("It is time to take a die. {help}", help=_HELP))
             return self._apply_pick(state, seat, action)
         if phase == ANNOUNCE:
             if seat not in state.pending:
                 if 0 <= seat < state.num_players and state.announced[seat]:
-                    raise NotYourTurn("You have already announced.")
+                    raise NotYourTurn(Msg("You have already announced."))
                 raise NotYourTurn(
-                    "It is not your turn: the round is over and players are being asked "
-                    "in private whether to announce a Pati."
+                    Msg(
+                        "It is not your turn: the round is over and players are being asked "
+                        "in private whether to announce a Pati."
+                    )
                 )
             if isinstance(action, Announce):
                 announced = list(state.announced)
                 announced[seat] = True
                 state = _replace(state, announced=tuple(announced))
             elif not isinstance(action, Pass):
-                raise IllegalAction("The round is over: answer 'announce' or 'pass'.")
+                raise IllegalAction(Msg("The round is over: answer 'announce' or 'pass'."))
             state = _replace(state, pending=state.pending - {seat})
             if state.pending:
                 # R10: everybody asked decides before the round is settled.
@@ -136,8 +139,9 @@ class MahabharataRound(MahabharataScreens):
             return self._end_of_round(state)
         # SETUP, FIRST, ROLL: chance acts.
         if seat != CHANCE:
-            what = "the dice are being rolled" if phase == ROLL else "the game is being set up"
-            raise NotYourTurn(f"It is not your turn: {what}.")
+            if phase == ROLL:
+                raise NotYourTurn(Msg("It is not your turn: the dice are being rolled."))
+            raise NotYourTurn(Msg("It is not your turn: the game is being set up."))
         if phase == SETUP:
             return self._apply_draw(state, action)
         return self._apply_first(state, action)
@@ -148,12 +152,16 @@ class MahabharataRound(MahabharataScreens):
         i = self._draw_index.get(id(action))
         if i is None:
             if not isinstance(action, DrawLeader):
-                raise IllegalAction("A leader card is to be drawn now.")
+                raise IllegalAction(Msg("A leader card is to be drawn now."))
             i = c.leader_index.get(action.leader)
             if i is None:
-                raise IllegalAction(f"There is no leader called {excerpt(action.leader)}.")
+                raise IllegalAction(
+                    Msg("There is no leader called {name}.", name=excerpt(action.leader))
+                )
         if i in state.drawn:
-            raise IllegalAction(f"{c.leaders[i].name} has already been drawn.")
+            raise IllegalAction(
+                Msg("{leader} has already been drawn.", leader=Msg(c.leaders[i].name))
+            )
         drawn = (*state.drawn, i)
         vps = tuple(map(self._vps.__getitem__, drawn))
         # R4: after four cards, keep drawing while below 18; at or above 18
@@ -177,19 +185,25 @@ class MahabharataRound(MahabharataScreens):
 
     def _apply_first(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
         if not isinstance(action, ChooseFirst):
-            raise IllegalAction("The first player is to be chosen now.")
+            raise IllegalAction(Msg("The first player is to be chosen now."))
         if not 0 <= action.seat < state.num_players:
-            raise IllegalAction("There is no such seat.")
+            raise IllegalAction(Msg("There is no such seat."))
         return _replace(state, phase=ROLL, round=1, elephant=action.seat)
 
     def _apply_roll(self, state: MahabharataState, action: MahabharataAction) -> MahabharataState:
         if not isinstance(action, Roll):
-            raise IllegalAction("The dice are to be rolled now.")
+            raise IllegalAction(Msg("The dice are to be rolled now."))
         d = state.faces.index(None)
         if action.die != d + 1:
-            raise IllegalAction(f"Die {d + 1} is to be rolled next.")
+            raise IllegalAction(Msg("Die {die} is to be rolled next.", die=d + 1))
         if action.face not in self.components.dice[d].faces:
-            raise IllegalAction(f"Die {d + 1} has no {self._face_name(action.face)} face.")
+            raise IllegalAction(
+                Msg(
+                    "Die {die} has no {face} face.",
+                    die=d + 1,
+                    face=self._face_name(action.face),
+                )
+            )
         faces = _set(state.faces, d, action.face)
         # R6: all eight dice are rolled, then the draft begins.
         return _replace(state, faces=faces, phase=DRAFT if d + 1 == self._n_dice else ROLL)
@@ -297,10 +311,14 @@ class MahabharataRound(MahabharataScreens):
         d = action.die - 1
         if not 0 <= d < self._n_dice:
             raise IllegalAction(
-                f"There is no die {action.die}; the dice are d1 to d{self._n_dice}."
+                Msg(
+                    "There is no die {die}; the dice are d1 to d{last}.",
+                    die=action.die,
+                    last=self._n_dice,
+                )
             )
         if state.taken[d] is not None:
-            raise IllegalAction(f"Die {action.die} has already been taken this round.")
+            raise IllegalAction(Msg("Die {die} has already been taken this round.", die=action.die))
         face = state.faces[d]
         assert face is not None
         supply = state.supply[seat]
@@ -309,19 +327,25 @@ class MahabharataRound(MahabharataScreens):
             for other in range(self._n_dice):
                 if state.taken[other] is None and self._can_place(state, seat, other):
                     raise IllegalAction(
-                        f"You must take a die you can place (die {other + 1} can be placed); "
-                        f"'d{action.die} none' is only allowed when no remaining die can be."
+                        Msg(
+                            "You must take a die you can place (die {other} can be placed); "
+                            "'d{die} none' is only allowed when no remaining die can be.",
+                            other=other + 1,
+                            die=action.die,
+                        )
                     )
             last = LastPick(seat, action.die, face, PLACED_NOTHING)
             return self._after_pick(state, seat, d, state.supply, state.screens, state.spaces, last)
         if isinstance(action, PlaceScreen):
             if face == RAJA:
                 raise IllegalAction(
-                    "A Raja die cannot be used for your Pati: place it on a leader."
+                    Msg("A Raja die cannot be used for your Pati: place it on a leader.")
                 )
             k = c.token_index[face]
             if not supply[k]:
-                raise IllegalAction(f"You have no {self._token_name(face)} tokens left.")
+                raise IllegalAction(
+                    Msg("You have no {token} tokens left.", token=self._token_name(face))
+                )
             screen = state.screens[seat]
             screens = _set(state.screens, seat, _set(screen, k, screen[k] + 1))
             supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
@@ -333,40 +357,69 @@ class MahabharataRound(MahabharataScreens):
         if face == RAJA:
             if token is None:
                 raise IllegalAction(
-                    f"Die {action.die} is a Raja: name the token to place, "
-                    f"e.g. 'd{action.die} {action.leader}.{action.space} cav2'."
+                    Msg(
+                        "Die {die} is a Raja: name the token to place, "
+                        "e.g. 'd{die} {leader}.{space} cav2'.",
+                        die=action.die,
+                        leader=action.leader,
+                        space=action.space,
+                    )
                 )
         elif token is None:
             token = face
         elif token != face:
             raise IllegalAction(
-                f"Die {action.die} shows {self._face_name(face)}, so it places a "
-                f"{self._face_name(face)} token; only a Raja die lets you choose."
+                Msg(
+                    "Die {die} shows {face}, so it places a {face} token; "
+                    "only a Raja die lets you choose.",
+                    die=action.die,
+                    face=self._face_name(face),
+                )
             )
         k_or_none = c.token_index.get(token)
         if k_or_none is None:
-            raise IllegalAction(f"There is no token kind {excerpt(token)}.")
+            raise IllegalAction(Msg("There is no token kind {token}.", token=excerpt(token)))
         k = k_or_none
         if not supply[k]:
-            raise IllegalAction(f"You have no {self._token_name(token)} tokens left.")
+            raise IllegalAction(
+                Msg("You have no {token} tokens left.", token=self._token_name(token))
+            )
         li = c.leader_index.get(action.leader)
         if li is None or li not in state.leaders:
-            raise IllegalAction(f"{self._leader_name(action.leader)} is not in play.")
+            raise IllegalAction(
+                Msg("{leader} is not in play.", leader=self._leader_name(action.leader))
+            )
         pos = state.leaders.index(li)
         spec = c.leaders[li]
         if not 1 <= action.space <= len(spec.icons):
-            raise IllegalAction(f"{spec.name} has only {plural(len(spec.icons), 'space')}.")
+            raise IllegalAction(
+                Plural(
+                    "{leader} has only {n} space.",
+                    "{leader} has only {n} spaces.",
+                    len(spec.icons),
+                    leader=Msg(spec.name),
+                )
+            )
         j = action.space - 1
         icon = spec.icons[j]
         if icon != c.token_class[k]:
             raise IllegalAction(
-                f"Space {action.space} of {spec.name} takes {CLASS_WORD[icon]}, "
-                f"not {CLASS_WORD[c.token_class[k]]}."
+                Msg(
+                    "Space {space} of {leader} takes {wanted}, not {given}.",
+                    space=action.space,
+                    leader=Msg(spec.name),
+                    wanted=CLASS_WORD[icon],
+                    given=CLASS_WORD[c.token_class[k]],
+                )
             )
         owner, stack = state.spaces[pos][j]
         if owner is not None and owner != seat:
             raise IllegalAction(
-                f"Space {action.space} of {spec.name} holds another player's token."
+                Msg(
+                    "Space {space} of {leader} holds another player's token.",
+                    space=action.space,
+                    leader=Msg(spec.name),
+                )
             )
         spaces = _set(state.spaces, pos, _set(state.spaces[pos], j, (seat, (*stack, k))))
         supplies = _set(state.supply, seat, _set(supply, k, supply[k] - 1))
@@ -414,17 +467,17 @@ class MahabharataRound(MahabharataScreens):
     def _end_of_round(self, state: MahabharataState) -> MahabharataState:
         reasons: list[str] = []
         if any(state.announced):
-            reasons.append("A Pati was announced.")
+            reasons.append(Msg("A Pati was announced."))
         masks = self._open_masks(state)
         # No free space left (R8 masks) is every space holding a token.
         if masks[0] == 0 if masks is not None else self._all_spaces_filled(state):
             total = sum(len(sp) for sp in state.spaces)
-            reasons.append(f"All {total} leader spaces hold a token.")
+            reasons.append(Msg("All {total} leader spaces hold a token.", total=total))
         if not any(map(any, state.supply)):
             # Added to R10: nothing can change any more (see module docstring).
-            reasons.append("No player has a token left to place.")
+            reasons.append(Msg("No player has a token left to place."))
         if reasons:
-            return _replace(state, phase=OVER, pending=frozenset(), reason=" ".join(reasons))
+            return _replace(state, phase=OVER, pending=frozenset(), reason=joined(reasons))
         assert state.elephant is not None
         # R5: the elephant passes to the left; R6: a new roll.
         fields = _fields_of(state)

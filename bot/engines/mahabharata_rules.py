@@ -58,6 +58,7 @@ from bot.engines.mahabharata_state import (
     _Getter,
     _PickInfo,
 )
+from bot.engines.messages import Msg
 
 _Groups = dict[tuple[int, bool], tuple[tuple[tuple[int, ...], ...], tuple[int, ...], int]]
 """Draws of one icon class by (tokens drawn, complete): counts, ways each, total ways."""
@@ -223,12 +224,13 @@ class MahabharataRules:
 
     def _token_name(self, kind: str) -> str:
         i = self.components.token_index.get(kind)
-        return self.components.tokens[i].name if i is not None else kind
+        # A name from the table, said as a message (issue 33; DATA_NAMES).
+        return Msg(self.components.tokens[i].name) if i is not None else kind
 
     def _face_name(self, face: str | None) -> str:
         if face is None:
-            return "not rolled"
-        return "Raja" if face == RAJA else self._token_name(face)
+            return Msg("not rolled")
+        return Msg("Raja") if face == RAJA else self._token_name(face)
 
     def _leader_spec(self, key: str) -> LeaderSpec | None:
         i = self.components.leader_index.get(key)
@@ -236,17 +238,21 @@ class MahabharataRules:
 
     def _leader_name(self, key: str) -> str:
         spec = self._leader_spec(key)
-        return spec.name if spec is not None else key
+        return Msg(spec.name) if spec is not None else key
 
     # ----- setup ----------------------------------------------------------
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> MahabharataState:
         if not self.min_players <= num_players <= self.max_players:
             raise InvalidOptions(
-                f"Mahabharata takes {self.min_players} to {self.max_players} players."
+                Msg(
+                    "Mahabharata takes {low} to {high} players.",
+                    low=self.min_players,
+                    high=self.max_players,
+                )
             )
         for key in options:
-            raise InvalidOptions(f"Mahabharata has no option {excerpt(key)}.")
+            raise InvalidOptions(Msg("Mahabharata has no option {name}.", name=excerpt(key)))
         # Built once per player count, then copied (a playout starts often).
         template = self._setups.get(num_players)
         if template is None:

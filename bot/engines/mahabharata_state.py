@@ -17,6 +17,7 @@ from bot.engines.core import (
     Seat,
 )
 from bot.engines.mahabharata_components import NUM_TOKEN_KINDS
+from bot.engines.messages import Msg
 
 _T = TypeVar("_T")
 
@@ -214,7 +215,7 @@ _FACE_KEYS: Final = NUM_TOKEN_KINDS + 1
 _ANNOUNCE: Final = Announce()
 _PASS: Final = Pass()
 
-_HELP: Final = (
+_HELP: Final[str] = Msg(
     "Try 'd3 screen', 'd3 drona.2', 'd3 drona.2 cav2' (Raja die), 'd3 none', 'announce' or 'pass'."
 )
 

@@ -9,9 +9,26 @@ Icon classes on leader spaces: ``C`` chariot, ``E`` elephant, ``H`` cavalry
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from bot.engines.core import Seat
+
+
+def _plain(value: object) -> str:
+    """``repr`` as before issue 33: a message (a str) as its English text."""
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(_plain(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+def _repr(view: object) -> str:
+    """A dataclass's own ``repr``, with its texts (messages since issue 33)
+    written as the strings they are: the seeded playouts hash it."""
+    shown = ", ".join(f"{f.name}={_plain(getattr(view, f.name))}" for f in fields(view))  # type: ignore[arg-type]
+    return f"{type(view).__qualname__}({shown})"
 
 
 @dataclass(frozen=True)
@@ -80,9 +97,10 @@ class PlayerView:
     announced: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FinalView:
-    """Everything revealed when the game is over (R11-R13)."""
+    """Everything revealed when the game is over (R11-R13).  ``reason`` is a
+    message (:class:`~bot.engines.messages.Msg`): ``localize`` it."""
 
     scores: tuple[int, ...]
     pati: tuple[bool, ...]
@@ -92,8 +110,11 @@ class FinalView:
     ranking: tuple[tuple[Seat, ...], ...]
     reason: str
 
+    def __repr__(self) -> str:
+        return _repr(self)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class ScreenView:
     """One player's private screen (R14)."""
 
@@ -105,7 +126,11 @@ class ScreenView:
     pati_complete: bool
     pati_missing: tuple[str, ...]
     """Short sentences on what the screen still lacks, e.g.
-    ``"Cavalry summing to 3"``; empty when complete (R11)."""
+    ``"Cavalry summing to 3"``; empty when complete (R11).  Messages
+    (:class:`~bot.engines.messages.Msg`): ``localize`` them."""
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ Interpretations of the rulings (each one is tested in tests/engines/test_sangram
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -127,11 +128,11 @@ from bot.engines.core import (
     InvalidAction,
     Seat,
     excerpt,
-    plural,
     seat_tag,
     whole_number,
 )
-from bot.engines.sangram_activities import _PROMPTS
+from bot.engines.messages import Msg, Plural
+from bot.engines.sangram_activities import PROMPT_SENTENCES
 from bot.engines.sangram_cards import (
     ACHARYA,
     BRITISHERS,
@@ -146,6 +147,7 @@ from bot.engines.sangram_cards import (
     VAIDIK,
     VYAPARI,
     WARRIORS,
+    joined,
 )
 from bot.engines.sangram_round import SangramRound
 from bot.engines.sangram_state import (
@@ -199,20 +201,20 @@ from bot.engines.sangram_views import (
 _CARD_WORDS: Final[dict[str, Callable[[int], SangramAction]]] = {
     "commit": Commit, "take": Take, "give": Give, "recruit": Recruit, "draw": Draw, "grab": Grab
 }  # fmt: skip
-_HELP: Final = (
+_HELP: Final[str] = Msg(
     "Moves look like 'commit acharya-53', 'target 2', 'copy 2', 'discard 3', 'give 2 to 3', "
     "'take vaidik-3', 'give vaidik-3', 'use', 'recruit senapati-38' or 'decline'."
 )
-_GROUP_LABELS: Final = {
-    "commit": "Commit a card",
-    "recruit": "Recruit a volunteer",
-    "target": "Choose an opponent",
-    "copy": "Copy an opponent's card",
-    "discard": "Discard Britishers",
-    "give": "Give",
-    "take": "Take a card from the discard pile",
-    "draw": "Draw a card",
-    "grab": "Take a card at random",
+_GROUP_LABELS: Final[dict[str, str]] = {
+    "commit": Msg("Commit a card"),
+    "recruit": Msg("Recruit a volunteer"),
+    "target": Msg("Choose an opponent"),
+    "copy": Msg("Copy an opponent's card"),
+    "discard": Msg("Discard Britishers"),
+    "give": Msg("Give"),
+    "take": Msg("Take a card from the discard pile"),
+    "draw": Msg("Draw a card"),
+    "grab": Msg("Take a card at random"),
 }
 
 
@@ -266,11 +268,11 @@ class SangramEngine(SangramRound):
         if active and state.task in (CHOOSE, GIVE):
             card_no = state.flying or state.committed[state.actor]
             if state.task == CHOOSE:
-                prompt = _PROMPTS.get(state.effect, "choose")
+                prompt = PROMPT_SENTENCES.get(state.effect, Msg("Choose."))
                 kind = "activity"
             else:
                 # The view is drawn as it is: no {pN} tags here.
-                prompt = "choose a card to give in exchange"
+                prompt = Msg("Choose a card to give in exchange.")
                 kind = "give"
             choice = ChoiceView(
                 seat=state.actor,
@@ -278,7 +280,7 @@ class SangramEngine(SangramRound):
                 effect=state.effect,
                 card=cv[card_no] if card_no else None,
                 origin=state.origin,
-                prompt=f"{prompt[0].upper()}{prompt[1:]}.",
+                prompt=prompt,
             )
         elif phase == RECRUIT and state.queue:
             choice = ChoiceView(
@@ -287,7 +289,7 @@ class SangramEngine(SangramRound):
                 effect="",
                 card=None,
                 origin="",
-                prompt="Choose a volunteer.",
+                prompt=Msg("Choose a volunteer."),
             )
         strength = self._strength
         grow = tuple(
@@ -358,7 +360,7 @@ class SangramEngine(SangramRound):
             maker = _CARD_WORDS.get(verb)
             if verb == "give" and whole_number(arg) is not None and arg not in self._by_id:
                 raise InvalidAction(
-                    "Give a card like 'give vaidik-3', or Britishers like 'give 2 to 3'."
+                    Msg("Give a card like 'give vaidik-3', or Britishers like 'give 2 to 3'.")
                 )
             if maker is not None:
                 card = self._parse_card(arg)
@@ -370,14 +372,16 @@ class SangramEngine(SangramRound):
             if verb == "discard":
                 count = whole_number(arg)
                 if count is None or not 1 <= count <= max(DISCARD_UP_TO.values()):
-                    raise InvalidAction("Discard 1 to 6 Britishers: try 'discard 3'.")
+                    raise InvalidAction(Msg("Discard 1 to 6 Britishers: try 'discard 3'."))
                 return DiscardBritishers(count)
         if len(words) == 4 and words[0] == "give" and words[2] == "to":
             count = whole_number(words[1])
             if count is None or not 1 <= count <= MANTRI_UP_TO:
-                raise InvalidAction("A Mantri gives 1 or 2 Britishers: try 'give 2 to 3'.")
+                raise InvalidAction(Msg("A Mantri gives 1 or 2 Britishers: try 'give 2 to 3'."))
             return GiveBritishers(count, self._parse_player(state, words[3]))
-        raise InvalidAction(f"I don't understand {excerpt(text)}. {_HELP}")
+        raise InvalidAction(
+            Msg("I don't understand {text}. {help}", text=excerpt(text), help=_HELP)
+        )
 
     def _parse_card(self, word: str) -> int:
         m = self._by_id.get(word)
@@ -387,16 +391,22 @@ class SangramEngine(SangramRound):
         if number is not None and 1 <= number <= NUM_CARDS:
             return number
         raise InvalidAction(
-            f"There is no card {excerpt(word)}: cards are written like 'acharya-53' "
-            "(type and motivation)."
+            Msg(
+                "There is no card {text}: cards are written like 'acharya-53' "
+                "(type and motivation).",
+                text=excerpt(word),
+            )
         )
 
     def _parse_player(self, state: SangramState, word: str) -> Seat:
         number = whole_number(word)
         if number is None or not 1 <= number <= state.num_players:
             raise InvalidAction(
-                f"Players are numbered 1 to {state.num_players} in moves; "
-                f"{excerpt(word)} is not one."
+                Msg(
+                    "Players are numbered 1 to {last} in moves; {text} is not one.",
+                    last=state.num_players,
+                    text=excerpt(word),
+                )
             )
         return number - 1
 
@@ -427,7 +437,7 @@ class SangramEngine(SangramRound):
                 return f"draw {ids[card]}"
             case Grab(card):
                 return f"grab {ids[card]}"
-        raise InvalidAction(f"Not a Sangram action: {action!r}")
+        raise InvalidAction(Msg("Not a Sangram action: {action}", action=repr(action)))
 
     def menu_words(self, state: SangramState, seat: Seat, text: str) -> tuple[str, ...]:
         """Menu levels for an action: every decision offers a dozen actions at
@@ -439,9 +449,9 @@ class SangramEngine(SangramRound):
         words = prefix.split()
         if len(words) == 1 and words[0] in _GROUP_LABELS:
             if words[0] == "give" and state.phase == ACTIVATE and state.task == GIVE:
-                return f"Give a card to {seat_tag(state.target)}"
+                return Msg("Give a card to {player}", player=seat_tag(state.target))
             if words[0] == "give":
-                return "Give Britishers"
+                return Msg("Give Britishers")
             return _GROUP_LABELS[words[0]]
         try:
             return self.label(state, seat, self.parse(state, seat, prefix))
@@ -449,64 +459,109 @@ class SangramEngine(SangramRound):
             return prefix
 
     def _card_label(self, card: int) -> str:
-        b = self._brit[card]
-        return f"{self._names[card]} (strength {self._strength[card]}, {plural(b, 'Britisher')})"
+        return Plural(
+            "{card} (strength {strength}, {n} Britisher)",
+            "{card} (strength {strength}, {n} Britishers)",
+            self._brit[card],
+            card=self._names[card],
+            strength=self._strength[card],
+        )
 
     def label(self, state: SangramState, seat: Seat, action: SangramAction) -> str:
         effect = state.effect
         match action:
             case Commit(card):
-                return f"Commit {self._card_label(card)}"
+                return Msg("Commit {card}", card=self._card_label(card))
             case Recruit(card):
                 strength = self._strength[card]
                 if seat in state.no_britishers:
-                    return f"Recruit {self._names[card]} (strength {strength}, no Britishers)"
+                    return Msg(
+                        "Recruit {card} (strength {strength}, no Britishers)",
+                        card=self._names[card],
+                        strength=strength,
+                    )
                 # R2: the Britishers the supply still has, not the card's print.
                 brought = _britishers_brought(self._brit[card], state.supply)
-                return f"Recruit {self._names[card]} (strength {strength}, {brought})"
+                return Msg(
+                    "Recruit {card} (strength {strength}, {britishers})",
+                    card=self._names[card],
+                    strength=strength,
+                    britishers=brought,
+                )
             case Target(s):
                 who = seat_tag(s)
                 if effect == ACHARYA:
-                    return f"Retreat {who}"
+                    return Msg("Retreat {player}", player=who)
                 if effect == GUPTCHAR:
                     level = state.levels[s]
-                    return f"Pull {who}'s crown down (level {level} to {level - 1})"
+                    return Msg(
+                        "Pull {player}'s crown down (level {level} to {lower})",
+                        player=who,
+                        level=level,
+                        lower=level - 1,
+                    )
                 if effect == VYAPARI:
                     size = len(state.hands[s])
-                    return f"Trade cards with {who} ({plural(size, 'card')} in hand)"
-                return f"Target {who}"
+                    return Plural(
+                        "Trade cards with {player} ({n} card in hand)",
+                        "Trade cards with {player} ({n} cards in hand)",
+                        size,
+                        player=who,
+                    )
+                return Msg("Target {player}", player=who)
             case Copy(s):
                 copied = state.committed[s]
                 if copied:
-                    return f"Copy {seat_tag(s)}'s {self._names[copied]}"
-                return f"Copy {seat_tag(s)}'s card"
+                    return Msg(
+                        "Copy {player}'s {card}", player=seat_tag(s), card=self._names[copied]
+                    )
+                return Msg("Copy {player}'s card", player=seat_tag(s))
             case DiscardBritishers(count):
                 have = state.britishers[seat]
-                return f"Discard {plural(count, 'Britisher')} ({have} to {max(0, have - count)})"
+                return Plural(
+                    "Discard {n} Britisher ({have} to {left})",
+                    "Discard {n} Britishers ({have} to {left})",
+                    count,
+                    have=have,
+                    left=max(0, have - count),
+                )
             case GiveBritishers(count, s):
-                return f"Give {plural(count, 'Britisher')} to {seat_tag(s)}"
+                return Plural(
+                    "Give {n} Britisher to {player}",
+                    "Give {n} Britishers to {player}",
+                    count,
+                    player=seat_tag(s),
+                )
             case Take(card):
                 brought = _britishers_brought(self._brit[card], state.supply)
-                return f"Take {self._names[card]} from the discards ({brought})"
+                return Msg(
+                    "Take {card} from the discards ({britishers})",
+                    card=self._names[card],
+                    britishers=brought,
+                )
             case Give(card):
-                return f"Give {self._names[card]} to {seat_tag(state.target)}"
+                return Msg(
+                    "Give {card} to {player}", card=self._names[card], player=seat_tag(state.target)
+                )
             case Use():
-                return "Draw a card and activate it (Sarthi)"
+                return Msg("Draw a card and activate it (Sarthi)")
             case Decline():
                 if effect == VAIDIK:
-                    return "Decline the Vaidik (recruit as usual)"
+                    return Msg("Decline the Vaidik (recruit as usual)")
                 name = self._warrior_name.get(effect, "")
-                return f"Decline the {name} activity" if name else "Decline"
+                if name:
+                    return Msg("Decline the {warrior} activity", warrior=Msg(name))
+                return Msg("Decline")
             case Draw(card):
-                return f"Draw {self._names[card]}"
+                return Msg("Draw {card}", card=self._names[card])
             case Grab(card):
-                return f"Take {self._names[card]} at random"
+                return Msg("Take {card} at random", card=self._names[card])
         return self.describe(state, seat, action)
 
     def narrate(
         self, before: SangramState, seat: Seat, action: SangramAction, after: SangramState
     ) -> str:
-        return " ".join(after.news)
+        return joined(after.news)
 
     def private_to(self, before: SangramState, seat: Seat, action: SangramAction) -> Seat | None:
         # R14: a committed card, a card drawn into a hand, the card a Vyapari
@@ -526,6 +581,8 @@ class SangramEngine(SangramRound):
     # ----- serialisation ---------------------------------------------------------
 
     def to_json(self, state: SangramState) -> JSON:
+        _remember(state.news)
+        _remember(state.recent)
         ids = self._id
 
         def cards(seq: Sequence[int]) -> list[str]:
@@ -627,9 +684,9 @@ class SangramEngine(SangramRound):
                     (int(g["seat"]), int(g["round"]), desc(g["cards"]), int(g["level"]))
                     for g in obj["grow_reveals"]
                 ),
-                news=tuple(str(x) for x in obj["news"]),
-                recent=tuple(str(x) for x in obj["recent"]),
-                reason=str(obj["reason"]),
+                news=tuple(_recalled(str(x)) for x in obj["news"]),
+                recent=tuple(_recalled(str(x)) for x in obj["recent"]),
+                reason=reason_message(str(obj["reason"])),
                 movers=_NOBODY,
                 awaited=_NOBODY,
                 outcomes=(),
@@ -700,12 +757,65 @@ class SangramEngine(SangramRound):
         return ""
 
 
+_SAID: dict[str, str] = {}
+"""Lines this process wrote to a state's JSON, by their English (issue 33):
+a state read back from that JSON (a snapshot, a search's copy) says them
+as messages again.  The JSON itself keeps the English, as the seeded
+playout hashes have it; a line from another process stays English."""
+_SAID_LIMIT: Final = 4096
+
+
+def _remember(lines: Sequence[str]) -> None:
+    for line in lines:
+        if isinstance(line, Msg):
+            if len(_SAID) >= _SAID_LIMIT:
+                _SAID.clear()
+            _SAID[str.__str__(line)] = line
+
+
+def _recalled(line: str) -> str:
+    return _SAID.get(line, line)
+
+
 def _britishers_brought(printed: int, supply: int) -> str:
     """R2: the Britishers a recruit or a Vaidik's take will bring, for its
     label: the card's print, or as many as the supply still has."""
     got = min(printed, supply)
     if got == printed:
-        return plural(got, "Britisher")
+        return Plural("{n} Britisher", "{n} Britishers", got)
     if not got:
-        return "no Britishers: the supply is empty"
-    return f"{plural(got, 'Britisher')}: the supply's last"
+        return Msg("no Britishers: the supply is empty")
+    return Plural("{n} Britisher: the supply's last", "{n} Britishers: the supply's last", got)
+
+
+_REASON_RE: Final = re.compile(
+    r"At the end of round ([0-9]+) an army reached Total Army Strength ([0-9]+) "
+    r"\(the goal is ([0-9]+)\)\.|The round limit \(([0-9]+) rounds?\) was reached; "
+    r"the strongest army has ([0-9]+)\."
+)
+
+
+def reason_message(text: str) -> str:
+    """A game's end as :meth:`SangramRound._end_check` says it, read back
+    from a saved state's English (issue 33): the message again, so a
+    restored game's ending is translated too; any other text as it is."""
+    m = _REASON_RE.fullmatch(text)
+    if m is None:
+        return text
+    said: str
+    if m.group(1) is not None:
+        said = Msg(
+            "At the end of round {round} an army reached Total Army Strength {best} "
+            "(the goal is {goal}).",
+            round=int(m.group(1)),
+            best=int(m.group(2)),
+            goal=int(m.group(3)),
+        )
+    else:
+        said = Plural(
+            "The round limit ({n} round) was reached; the strongest army has {best}.",
+            "The round limit ({n} rounds) was reached; the strongest army has {best}.",
+            int(m.group(4)),
+            best=int(m.group(5)),
+        )
+    return said if said == text else text

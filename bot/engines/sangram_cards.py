@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -20,6 +20,7 @@ from typing import Any, Final, NoReturn
 from bot.engines.core import (
     ComponentError,
 )
+from bot.engines.messages import Msg
 
 # --------------------------------------------------------------------------
 # Components (R1-R2)
@@ -73,6 +74,69 @@ LEGACY_ROUND_LIMIT: Final = 50
 (:attr:`SangramState.legacy_rules`)."""
 RECENT_EVENTS: Final = 10
 """How many public event lines the state keeps for the view."""
+
+
+def N_(text: str) -> str:
+    """Marks a text of ``sangram.toml`` (a warrior's name, its activity line)
+    for the catalog (issue 33): the engine says a name as ``Msg(name)``, and
+    renderers translate :class:`~bot.engines.sangram_views.CardView`'s
+    ``name`` and ``activity`` through the catalog."""
+    return text
+
+
+DATA_NAMES: Final = (
+    # The warriors' names and activity lines of sangram.toml, for the catalog;
+    # tests/i18n/test_engines_mahabharata_sangram.py checks they are all here.
+    N_("Acharya"),
+    N_("Maharaja"),
+    N_("Shoorveer"),
+    N_("Senapati"),
+    N_("Mantri"),
+    N_("Maharani"),
+    N_("Guptchar"),
+    N_("Yuvaraj"),
+    N_("Vyapari"),
+    N_("Sarthi"),
+    N_("Vaidik"),
+    N_(
+        "Retreat one opponent: their card goes back unused; "
+        "they skip Activate and Recruit this round."
+    ),
+    N_("Discard up to 4 of your Britishers."),
+    N_("Take no Britishers when you recruit this round."),
+    N_("Discard up to 6 of your Britishers."),
+    N_("Give up to 2 of your Britishers to one opponent."),
+    N_("Move your crown up 1 level now, whatever your Britishers."),
+    N_("Move one opponent's crown down 1 level."),
+    N_("Copy the activity of the card one opponent played this round."),
+    N_("Take a random card from one opponent's hand, then give them a card of your choice."),
+    N_("Draw the top card of the deck and activate it at once."),
+    N_("Take 1 of the 5 newest discards and its Britishers; then skip Recruit."),
+)
+
+
+def card_name(name: str, motivation: int) -> str:
+    """``Acharya-53``: a card as the narration names it (a message, the
+    warrior's name translated)."""
+    return Msg("{warrior}-{motivation}", warrior=Msg(name), motivation=motivation)
+
+
+def joined(parts: Sequence[str]) -> str:
+    """Sentences said one after the other, with a space between (issue 33:
+    as one message, each sentence translated by itself); empty for none."""
+    said = parts[0] if parts else ""
+    for part in parts[1:]:
+        said = Msg("{first} {then}", first=said, then=part)
+    return said
+
+
+def listed(items: Sequence[str]) -> str:
+    """Items named one after the other, with commas (``a, b, c``)."""
+    said = items[0] if items else ""
+    for item in items[1:]:
+        said = Msg("{first}, {then}", first=said, then=item)
+    return said
+
 
 _DEFAULT_SOURCE: Final = "sangram.toml"
 _KEY_RE: Final = re.compile(r"[a-z]+")

@@ -6,14 +6,15 @@ end check, with fast paths for the commonest actions.
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Final
 
 from bot.engines.core import (
     CHANCE,
     IllegalAction,
     NotYourTurn,
     Seat,
-    plural,
 )
+from bot.engines.messages import Msg, Plural
 from bot.engines.sangram_activities import SangramActivities, _britishers_taken
 from bot.engines.sangram_cards import (
     GROW_FIRST,
@@ -25,6 +26,7 @@ from bot.engines.sangram_cards import (
     START_HAND,
     TRAIN_MAX_BRITISHERS,
     WIN_STRENGTH,
+    listed,
 )
 from bot.engines.sangram_state import (
     _AWAITED,
@@ -80,6 +82,18 @@ from bot.engines.sangram_views import (
     OUTCOME_USED,
 )
 
+_COMMITTED_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} committed a card.", player=tag) for s, tag in _TAG.items()
+}
+"""The lines said most often, made once per seat (issue 33: a message is
+dearer to build than the text was, and playouts build these by the million)."""
+_CHANGED_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} changed their committed card.", player=tag) for s, tag in _TAG.items()
+}
+_GROW_DRAW_LINE: Final[dict[int, str]] = {
+    s: Msg("{player} drew a card (Grow).", player=tag) for s, tag in _TAG.items()
+}
+
 
 class SangramRound(SangramActivities):
     """Applying an action: the fast paths, or the working copy carried
@@ -90,7 +104,7 @@ class SangramRound(SangramActivities):
     def apply(self, state: SangramState, seat: Seat, action: SangramAction) -> SangramState:
         phase = state.phase
         if phase == OVER:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(Msg("The game is over."))
         if seat not in state.movers:
             raise NotYourTurn(self._not_your_turn(state, seat))
         if self._fast:
@@ -109,9 +123,11 @@ class SangramRound(SangramActivities):
                 self._apply_choice(state, w, seat, action)
         else:  # RECRUIT
             if not isinstance(action, Recruit):
-                raise IllegalAction("It is time to recruit: try 'recruit <card>'.")
+                raise IllegalAction(Msg("It is time to recruit: try 'recruit <card>'."))
             if action.card not in state.volunteers:
-                raise IllegalAction(f"{self._card_text(action.card)} is not a volunteer.")
+                raise IllegalAction(
+                    Msg("{card} is not a volunteer.", card=self._card_text(action.card))
+                )
             self._recruit_card(w, seat, action.card)
             w.queue = w.queue[1:]
         self._advance(w)
@@ -146,12 +162,12 @@ class SangramRound(SangramActivities):
         hand = _remove(hand, card)
         if old:
             hand = _insert_desc(hand, old)
-            line = f"{_TAG[seat]} changed their committed card."
+            line = _CHANGED_LINE[seat]
         else:
             awaited = awaited - _ONLY[seat]
             if not awaited:
                 return None  # the last commit: the reveal follows
-            line = f"{_TAG[seat]} committed a card."
+            line = _COMMITTED_LINE[seat]
         v = list(state)
         v[_HANDS] = _set(state.hands, seat, hand)
         v[_COMMITTED] = _set(state.committed, seat, card)
@@ -182,7 +198,7 @@ class SangramRound(SangramActivities):
             if state.phase == SETUP:
                 v[_NEWS] = ()  # said once, with the last card of the deal
             else:
-                line = f"{_TAG[to]} drew a card (Grow)."
+                line = _GROW_DRAW_LINE[to]
                 v[_NEWS] = (line,)
                 v[_RECENT] = (*state.recent, line)[-RECENT_EVENTS:]
         fast: SangramState = _new(SangramState, v)
@@ -236,37 +252,37 @@ class SangramRound(SangramActivities):
     def _not_your_turn(self, state: SangramState, seat: Seat) -> str:
         phase = state.phase
         if seat == CHANCE:
-            return "It is not chance's turn: a player is to decide."
+            return Msg("It is not chance's turn: a player is to decide.")
         if not 0 <= seat < state.num_players:
-            return f"There is no seat {seat} in this game."
+            return Msg("There is no seat {seat} in this game.", seat=seat)
         if phase == COMMIT:
-            return "You have no card to commit this round."
+            return Msg("You have no card to commit this round.")
         if phase == ACTIVATE:
             if state.task in (CHOOSE, GIVE):
-                return "It is not your turn: another player is resolving their card."
-            return "It is not your turn: a card is being drawn."
+                return Msg("It is not your turn: another player is resolving their card.")
+            return Msg("It is not your turn: a card is being drawn.")
         if phase == RECRUIT:
             if seat in state.queue:
-                return "It is not your turn: another player is recruiting first."
-            return "You do not recruit again this round."
-        return "It is not your turn: cards are being drawn."
+                return Msg("It is not your turn: another player is recruiting first.")
+            return Msg("You do not recruit again this round.")
+        return Msg("It is not your turn: cards are being drawn.")
 
     def _apply_chance(self, state: SangramState, w: _W, action: SangramAction) -> None:
         if state.phase == ACTIVATE and state.task == GRAB:
             if not isinstance(action, Grab):
-                raise IllegalAction("A card is to be taken at random from a hand now.")
+                raise IllegalAction(Msg("A card is to be taken at random from a hand now."))
             if action.card not in state.hands[state.target]:
-                raise IllegalAction("That card is not in the hand being taken from.")
+                raise IllegalAction(Msg("That card is not in the hand being taken from."))
             self._grab_card(w, action.card)
             return
         if not isinstance(action, Draw):
-            raise IllegalAction("A card is to be drawn from the deck now.")
+            raise IllegalAction(Msg("A card is to be drawn from the deck now."))
         card = action.card
         if state.deck:
             if card not in state.deck:
-                raise IllegalAction(f"{self._card_text(card)} is not in the deck.")
+                raise IllegalAction(Msg("{card} is not in the deck.", card=self._card_text(card)))
         elif card not in state.discard[:-KEEP_ON_RESHUFFLE]:
-            raise IllegalAction(f"{self._card_text(card)} is not in the deck.")
+            raise IllegalAction(Msg("{card} is not in the deck.", card=self._card_text(card)))
         self._draw_card(w, card)
 
     def _draw_card(self, w: _W, card: int) -> None:
@@ -275,15 +291,23 @@ class SangramRound(SangramActivities):
             w.deck = tuple(sorted(w.discard[:-KEEP_ON_RESHUFFLE]))
             w.discard = w.discard[-KEEP_ON_RESHUFFLE:]
             w.say(
-                f"The deck ran out: {plural(len(w.deck), 'discard')} went into a new deck "
-                f"(the {KEEP_ON_RESHUFFLE} most recent stay)."
+                Plural(
+                    "The deck ran out: {n} discard went into a new deck "
+                    "(the {kept} most recent stay).",
+                    "The deck ran out: {n} discards went into a new deck "
+                    "(the {kept} most recent stay).",
+                    len(w.deck),
+                    kept=KEEP_ON_RESHUFFLE,
+                )
             )
         w.deck = _remove(w.deck, card)
         if w.phase == ACTIVATE:
             # R7: a Sarthi's draw, activated at once for its owner.
             w.flying = card
             _settle(w, OUTCOME_USED)  # the Sarthi drew: used, whatever follows
-            w.say(f"{_TAG[w.actor]}'s Sarthi drew {self._names[card]}.")
+            w.say(
+                Msg("{player}'s Sarthi drew {card}.", player=_TAG[w.actor], card=self._names[card])
+            )
             self._start(w, self._kind[card], FROM_DRAW)
             return
         to = w.draws[0]
@@ -297,23 +321,25 @@ class SangramRound(SangramActivities):
             if w.phase == SETUP:
                 # One line for the whole opening deal, not one per card.
                 if not w.draws:
-                    w.say(f"Each player was dealt {START_HAND} cards.", event=False)
+                    w.say(Msg("Each player was dealt {n} cards.", n=START_HAND), event=False)
             else:
-                w.say(f"{_TAG[to]} drew a card (Grow).")
+                w.say(_GROW_DRAW_LINE[to])
 
     def _apply_commit(self, state: SangramState, w: _W, seat: Seat, action: SangramAction) -> None:
         if not isinstance(action, Commit):
-            raise IllegalAction("Everybody is choosing a card: try 'commit <card>'.")
+            raise IllegalAction(Msg("Everybody is choosing a card: try 'commit <card>'."))
         hand = state.hands[seat]
         if action.card not in hand:
-            raise IllegalAction(f"You have no {self._card_text(action.card)} in hand.")
+            raise IllegalAction(
+                Msg("You have no {card} in hand.", card=self._card_text(action.card))
+            )
         hand = _remove(hand, action.card)
         old = state.committed[seat]
         if old:
             hand = _insert_desc(hand, old)
-            w.say(f"{_TAG[seat]} changed their committed card.")
+            w.say(_CHANGED_LINE[seat])
         else:
-            w.say(f"{_TAG[seat]} committed a card.")
+            w.say(_COMMITTED_LINE[seat])
         w.hands[seat] = hand
         w.committed[seat] = action.card
 
@@ -328,12 +354,37 @@ class SangramRound(SangramActivities):
         got = self._take_britishers(w, seat, self._brit[card])
         w.say(self._recruit_line(seat, card, got))
 
+    def _seat_card(self, seat: Seat, card: int) -> str:
+        """``{p0} Acharya-53``, made once per seat and card."""
+        key = (seat, card)
+        said = self._seat_cards.get(key)
+        if said is None:
+            said = Msg("{player} {card}", player=_TAG[seat], card=self._names[card])
+            self._seat_cards[key] = said
+        return said
+
     def _recruit_line(self, seat: Seat, card: int, got: int) -> str:
-        """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9)."""
+        """The narration of a recruit; ``got`` -1: no Britishers (Shoorveer, R9).
+        Made once per seat, card and count (see :data:`_COMMITTED_LINE`)."""
+        key = (seat, card, got)
+        line = self._recruit_lines.get(key)
+        if line is not None:
+            return line
         if got < 0:
-            return f"{_TAG[seat]} recruited {self._names[card]} (no Britishers: Shoorveer)."
-        taken = _britishers_taken(got, self._brit[card])
-        return f"{_TAG[seat]} recruited {self._names[card]} and {taken}."
+            line = Msg(
+                "{player} recruited {card} (no Britishers: Shoorveer).",
+                player=_TAG[seat],
+                card=self._names[card],
+            )
+        else:
+            line = Msg(
+                "{player} recruited {card} and {britishers}.",
+                player=_TAG[seat],
+                card=self._names[card],
+                britishers=_britishers_taken(got, self._brit[card]),
+            )
+        self._recruit_lines[key] = line
+        return line
 
     # ----- the automatic part of the round ------------------------------------
 
@@ -346,7 +397,7 @@ class SangramRound(SangramActivities):
                     if w.deck or len(w.discard) > KEEP_ON_RESHUFFLE:
                         return
                     # R3: nothing left to draw: the draws are skipped.
-                    w.say("The deck and the discard pile are empty: no card is drawn.")
+                    w.say(Msg("The deck and the discard pile are empty: no card is drawn."))
                     w.draws = ()
                 if phase == SETUP:
                     self._new_round(w)
@@ -373,8 +424,14 @@ class SangramRound(SangramActivities):
                     continue
                 seat = w.queue[0]
                 if not w.volunteers or len(w.hands[seat]) >= MAX_HAND:
-                    why = "no volunteer is left" if not w.volunteers else "their hand is full"
-                    w.say(f"{_TAG[seat]} cannot recruit: {why}.")
+                    if not w.volunteers:
+                        w.say(
+                            Msg("{player} cannot recruit: no volunteer is left.", player=_TAG[seat])
+                        )
+                    else:
+                        w.say(
+                            Msg("{player} cannot recruit: their hand is full.", player=_TAG[seat])
+                        )
                     w.queue = w.queue[1:]
                 elif len(w.volunteers) == 1:
                     self._recruit_card(w, seat, w.volunteers[0])
@@ -392,9 +449,9 @@ class SangramRound(SangramActivities):
         w.vaidik = frozenset()
         w.recruited = _NOBODY
         if w.volunteers:
-            names = ", ".join(self._names[c] for c in w.volunteers)
-            w.say(f"New volunteers: {names}.", event=False)
-        w.say(f"Round {w.round}: everybody commits a card.", event=False)
+            names = listed([self._names[c] for c in w.volunteers])
+            w.say(Msg("New volunteers: {cards}.", cards=names), event=False)
+        w.say(Msg("Round {round}: everybody commits a card.", round=w.round), event=False)
 
     def _reveal(self, w: _W) -> None:
         """R4: all committed cards are revealed; highest motivation first."""
@@ -416,10 +473,10 @@ class SangramRound(SangramActivities):
         w.task = IDLE
         w.phase = ACTIVATE
         if order:
-            shown = ", ".join(f"{_TAG[s]} {self._names[committed[s]]}" for s in order)
-            w.say(f"Reveal: {shown}.")
+            shown = listed([self._seat_card(s, committed[s]) for s in order])
+            w.say(Msg("Reveal: {cards}.", cards=shown))
         else:
-            w.say("Nobody has a card to commit this round.")
+            w.say(Msg("Nobody has a card to commit this round."))
 
     def _next_card(self, w: _W) -> None:
         """Resolve the next revealed card, or end the Activate phase."""
@@ -466,7 +523,7 @@ class SangramRound(SangramActivities):
                 w.levels[s] += 1
                 moved.append(_TAG[s])
         if moved:
-            w.say(f"Train: {', '.join(moved)} moved up.")
+            w.say(Msg("Train: {players} moved up.", players=listed(moved)))
         # R12: Grow, judged on the strength after Train; 7 before 13.
         strength = self._strength
         draws: list[Seat] = []
@@ -479,13 +536,19 @@ class SangramRound(SangramActivities):
                 w.grown[s] = 1
                 reveals.append((s, w.round, hand, w.levels[s]))
                 w.known[s] = hand
-                shown = ", ".join(self._names[c] for c in hand) or "no cards"
+                shown = listed([self._names[c] for c in hand]) if hand else Msg("no cards")
                 got = min(2, room)
                 room -= got
                 draws += [s] * got
                 w.say(
-                    f"Grow: {_TAG[s]} reached Total Army Strength {tas} and shows "
-                    f"their hand: {shown}. {_drawing(got)}"
+                    Msg(
+                        "Grow: {player} reached Total Army Strength {strength} and shows "
+                        "their hand: {cards}. {drawing}",
+                        player=_TAG[s],
+                        strength=tas,
+                        cards=shown,
+                        drawing=_drawing(got),
+                    )
                 )
             if w.grown[s] == 1 and tas >= GROW_SECOND:
                 draws += self._grow_thirteen(w, s, room)
@@ -498,7 +561,13 @@ class SangramRound(SangramActivities):
         """R12: the first time Total Army Strength reaches 13: draw 1."""
         w.grown[seat] = 2
         got = min(1, room)
-        w.say(f"Grow: {_TAG[seat]} reached Total Army Strength 13 or more. {_drawing(got)}")
+        w.say(
+            Msg(
+                "Grow: {player} reached Total Army Strength 13 or more. {drawing}",
+                player=_TAG[seat],
+                drawing=_drawing(got),
+            )
+        )
         return [seat] * got
 
     def _grow_again(self, w: _W) -> bool:
@@ -526,25 +595,30 @@ class SangramRound(SangramActivities):
             levels[s] + sum(map(strength.__getitem__, hands[s])) for s in range(w.num_players)
         )
         if best >= WIN_STRENGTH:
-            w.reason = (
-                f"At the end of round {w.round} an army reached Total Army Strength {best} "
-                f"(the goal is {WIN_STRENGTH})."
+            w.reason = Msg(
+                "At the end of round {round} an army reached Total Army Strength {best} "
+                "(the goal is {goal}).",
+                round=w.round,
+                best=best,
+                goal=WIN_STRENGTH,
             )
         elif w.round_limit and w.round >= w.round_limit:
-            w.reason = (
-                f"The round limit ({plural(w.round_limit, 'round')}) was reached; "
-                f"the strongest army has {best}."
+            w.reason = Plural(
+                "The round limit ({n} round) was reached; the strongest army has {best}.",
+                "The round limit ({n} rounds) was reached; the strongest army has {best}.",
+                w.round_limit,
+                best=best,
             )
         else:
             return False
         w.phase = OVER
         w.task = IDLE
         w.queue = ()
-        w.say(f"Game over. {w.reason}")
+        w.say(Msg("Game over. {reason}", reason=w.reason))
         return True
 
 
 def _drawing(count: int) -> str:
     if count:
-        return f"They draw {plural(count, 'card')}."
-    return "Their hand is full (6 cards), so they draw nothing."
+        return Plural("They draw {n} card.", "They draw {n} cards.", count)
+    return Msg("Their hand is full (6 cards), so they draw nothing.")

@@ -18,6 +18,7 @@ from bot.engines.core import (
     Seat,
     excerpt,
 )
+from bot.engines.messages import Msg
 from bot.engines.sangram_cards import (
     ACHARYA,
     BRITISHERS,
@@ -43,6 +44,7 @@ from bot.engines.sangram_cards import (
     WIN_STRENGTH,
     YUVARAJ,
     Components,
+    card_name,
     default_components,
 )
 from bot.engines.sangram_state import (
@@ -110,8 +112,10 @@ class SangramRules:
         self.options: Mapping[str, Option] = {
             "round_limit": Option(
                 0,
-                "End the game after this many rounds, ranked as usual (0: no limit, as in "
-                "the rulebook; R13)",
+                Msg(
+                    "End the game after this many rounds, ranked as usual (0: no limit, as in "
+                    "the rulebook; R13)"
+                ),
                 low=0,
                 high=ROUND_LIMIT_MAX,
             )
@@ -125,7 +129,10 @@ class SangramRules:
         self._strength: tuple[int, ...] = (0, *(card.strength for card in c.cards))
         self._brit: tuple[int, ...] = (0, *(card.britishers for card in c.cards))
         self._id: tuple[str, ...] = ("", *(card.id for card in c.cards))
-        self._names: tuple[str, ...] = ("", *(f"{card.name}-{card.motivation}" for card in c.cards))
+        self._names: tuple[str, ...] = (
+            "",
+            *(card_name(card.name, card.motivation) for card in c.cards),
+        )
         self._by_id: dict[str, int] = {card.id: card.motivation for card in c.cards}
         self._card_views: tuple[CardView, ...] = (
             CardView("", "", "", 0, 0, 0, ""),
@@ -136,6 +143,13 @@ class SangramRules:
             ),
         )  # fmt: skip
         self._warrior_name: dict[str, str] = {w.key: w.name for w in c.warriors}
+        self._recruit_lines: dict[tuple[int, int, int], str] = {}
+        self._seat_cards: dict[tuple[int, int], str] = {}
+        """``{p0} Acharya-53`` (a reveal) by (seat, card), made once."""
+        self._seats_cards: dict[tuple[int, int], str] = {}
+        """``{p0}'s Acharya-53`` (an activity) by (seat, card), made once."""
+        """Recruit narrations made so far, by (seat, card, Britishers taken):
+        at most 5 x 55 x 5 (:meth:`SangramRound._recruit_line`)."""
         # Every action built once; legal_actions picks from these (speed).
         cards = range(NUM_CARDS + 1)
         self._commit = tuple(Commit(m) for m in cards)
@@ -185,11 +199,17 @@ class SangramRules:
 
     def setup(self, num_players: int, options: Mapping[str, Any]) -> SangramState:
         if not self.min_players <= num_players <= self.max_players:
-            raise InvalidOptions(f"Sangram takes {self.min_players} to {self.max_players} players.")
+            raise InvalidOptions(
+                Msg(
+                    "Sangram takes {low} to {high} players.",
+                    low=self.min_players,
+                    high=self.max_players,
+                )
+            )
         for key in options:
             if key not in self.options:
                 raise InvalidOptions(
-                    f"Sangram has no option {excerpt(key)} (options: round_limit)."
+                    Msg("Sangram has no option {name} (options: round_limit).", name=excerpt(key))
                 )
         # Every game created since revision 2 has its options resolved with
         # all defaults filled in, so only a game created under revision 1
@@ -199,8 +219,11 @@ class SangramRules:
         whole = isinstance(limit, int) and not isinstance(limit, bool)
         if not whole or not 0 <= limit <= ROUND_LIMIT_MAX:
             raise InvalidOptions(
-                "Option round_limit takes a whole number of rounds from 0 (no limit) "
-                f"to {ROUND_LIMIT_MAX}."
+                Msg(
+                    "Option round_limit takes a whole number of rounds from 0 (no limit) "
+                    "to {high}.",
+                    high=ROUND_LIMIT_MAX,
+                )
             )
         n = num_players
         zeros = (0,) * n
@@ -550,7 +573,7 @@ class SangramRules:
         return seats  # MANTRI
 
     def _card_text(self, card: int) -> str:
-        return self._names[card] if 0 < card <= NUM_CARDS else f"Card {card}"
+        return self._names[card] if 0 < card <= NUM_CARDS else Msg("Card {card}", card=card)
 
     # ----- outcome ----------------------------------------------------------------
 

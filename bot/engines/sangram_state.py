@@ -181,6 +181,22 @@ class SangramState(_SangramFields):
     def __getstate__(self) -> None:
         return None  # the fields travel as the tuple; _LEGAL is rebuilt
 
+    def __repr__(self) -> str:
+        # The tuple's repr, with the narration's messages (issue 33) written
+        # as the English strings they are, as a state read from JSON has them.
+        shown = ", ".join(f"{k}={_plain(v)}" for k, v in zip(self._fields, self, strict=True))
+        return f"{type(self).__name__}({shown})"
+
+
+def _plain(value: object) -> str:
+    """``repr`` as before issue 33: a message (a str) as its English text."""
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(_plain(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
 
 _FIELD: Final = {name: i for i, name in enumerate(_SangramFields._fields)}
 """Field name -> index, for the fast paths that edit a list of the fields."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.engines.messages import decode
 from bot.engines.sangram_cards import WARRIORS
 from tests.bot.driver import bot_of, make_bot, movers, open_lobby, play_turn, resign, start
 from tests.discord_harness import FakeDiscord, FakeUser, Sent
@@ -82,7 +83,8 @@ async def test_the_log_shows_narrations_and_never_a_secret(bot_at: Opener) -> No
     await play(fake, game_id, users, 40, seed=3)
     store = bot_of(fake).store
     entries = await store.log(game_id)
-    said = [e.narration for e in entries if e.narration]
+    # Stored encoded since issue 33 (a message): read as its English words.
+    said = [decode(e.narration) for e in entries if e.narration]
     private = [e for e in entries if e.private_to is not None]
     assert private, "no private action was played"
     # The secrets: cards named by private action texts and by no narration.

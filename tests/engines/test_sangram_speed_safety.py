@@ -171,7 +171,9 @@ def game_log(
         write("step", seat, text, narration)
         seen |= _features(state, seat, text, narration)
         state = after
-    write("outcome", outcome.to_json(), E.to_json(state))
+    # The reason as its English text (issue 33: Outcome.to_json stores a
+    # message's id and arguments; the words hashed are the same).
+    write("outcome", {**outcome.to_json(), "reason": str.__str__(outcome.reason)}, E.to_json(state))
     return digest.hexdigest(), decisions, seen
 
 
