@@ -65,8 +65,18 @@ class Msg(str):
     args: dict[str, Any]
 
     def __new__(cls, id: str, /, **args: Any) -> Msg:
-        english = fill_english(id, args)
-        self = super().__new__(cls, english)
+        # Engines build messages in their rules (a move's news), so this is a
+        # hot path: the usual case (every field an argument) formats at once,
+        # and only a text with seat tags or a broken template takes the slow
+        # way (issue 33's note has the figures).
+        if args:
+            try:
+                english = id.format_map(args)
+            except (KeyError, ValueError, IndexError, AttributeError):
+                english = fill_english(id, args)
+        else:
+            english = id
+        self = str.__new__(cls, english)
         self.id = id
         self.args = args
         return self
