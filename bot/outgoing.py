@@ -77,6 +77,11 @@ def mention(user_id: int) -> str:
     return f"<@{int(user_id)}>"
 
 
+def channel_mention(channel_id: int) -> str:
+    """A channel or thread as Discord links it in message content."""
+    return f"<#{int(channel_id)}>"
+
+
 class Style(enum.Enum):
     CONTENT = "content"
     """Bold, escaped names for message content."""

@@ -96,21 +96,8 @@ CLASS_NAMES: Final = {
 }
 """The icon classes' names; the letters (``C``, ``H2``) are the game's
 notation, the same in every language, and the key says what they stand for."""
-LEADER_NAMES: Final = (
-    N_("Virata"),
-    N_("Satyaki"),
-    N_("Dhrishtaketu"),
-    N_("Drupada"),
-    N_("Shalya"),
-    N_("Bhagadatta"),
-    N_("Jayadratha"),
-    N_("Kritavarma"),
-    N_("Drona"),
-    N_("Bhishma"),
-)
-"""The leaders of ``bot/engines/data/mahabharata.toml``, for the catalog: a
-leader's name is drawn as ``i18n.t(lang, name)`` (a name the catalog lacks, from a
-corrected table, is drawn as it is)."""
+# The leaders' names are drawn as ``i18n.t(lang, name)``: the engine lists
+# them for the catalog (``bot.engines.mahabharata_components.DATA_NAMES``).
 PLACES: Final = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 """A result's places (at most four players)."""
 

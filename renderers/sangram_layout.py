@@ -68,39 +68,8 @@ CROWN_STUCK: Final = N_("crown stuck")
 """Beside a Britisher count of :data:`NO_TRAIN_AT` or more: that crown does
 not move up at Train (R11)."""
 
-WARRIOR_NAMES: Final = (
-    N_("Acharya"),
-    N_("Maharaja"),
-    N_("Shoorveer"),
-    N_("Senapati"),
-    N_("Mantri"),
-    N_("Maharani"),
-    N_("Guptchar"),
-    N_("Yuvaraj"),
-    N_("Vyapari"),
-    N_("Sarthi"),
-    N_("Vaidik"),
-)
-"""The warriors of ``bot/engines/data/sangram.toml``, for the catalog: a
-card's name is drawn as ``i18n.t(lang, name)`` (a name the catalog lacks,
-from a corrected table, is drawn as it is)."""
-ACTIVITIES: Final = (
-    N_(
-        "Retreat one opponent: their card goes back unused; "
-        "they skip Activate and Recruit this round."
-    ),
-    N_("Discard up to 4 of your Britishers."),
-    N_("Take no Britishers when you recruit this round."),
-    N_("Discard up to 6 of your Britishers."),
-    N_("Give up to 2 of your Britishers to one opponent."),
-    N_("Move your crown up 1 level now, whatever your Britishers."),
-    N_("Move one opponent's crown down 1 level."),
-    N_("Copy the activity of the card one opponent played this round."),
-    N_("Take a random card from one opponent's hand, then give them a card of your choice."),
-    N_("Draw the top card of the deck and activate it at once."),
-    N_("Take 1 of the 5 newest discards and its Britishers; then skip Recruit."),
-)
-"""The warriors' activities as the table prints them, for the catalog."""
+# The warriors' names and activities are drawn as ``i18n.t(lang, text)``:
+# the engine lists them for the catalog (``bot.engines.sangram_cards.DATA_NAMES``).
 PLACES: Final = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"))
 """A result's places (at most five players)."""
 

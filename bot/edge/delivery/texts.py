@@ -16,6 +16,7 @@ from bot.edge.tables.menus import board_menu
 from bot.engines.core import CHANCE, Seat
 from bot.i18n import DEFAULT, t
 from bot.outgoing import (
+    channel_mention,
     clip,
     discord_time,
     fill_seats,
@@ -122,17 +123,20 @@ def status_line(
         else:
             said = t(lang, "Over: won by {names}.", names=names_of(game, outcome.winners))
         if thread_id is not None:
-            return t(lang, "{said} Its thread: {where}.", said=said, where=f"<#{thread_id}>")
+            where = channel_mention(thread_id)
+            return t(lang, "{said} Its thread: {where}.", said=said, where=where)
         if final_board:
             return t(lang, "{said} Final board: {link}", said=said, link=final_board)
         return said
     if game.paused:
         if thread_id is None:
             return t(lang, "Paused by a moderator; it is played in this channel.")
-        return t(lang, "Paused by a moderator; it is played in {where}.", where=f"<#{thread_id}>")
+        where = channel_mention(thread_id)
+        return t(lang, "Paused by a moderator; it is played in {where}.", where=where)
     if thread_id is None:
         return t(lang, "The game has started; it is played in this channel.")
-    return t(lang, "The game has started; it is played in {where}.", where=f"<#{thread_id}>")
+    where = channel_mention(thread_id)
+    return t(lang, "The game has started; it is played in {where}.", where=where)
 
 
 def clock_line(

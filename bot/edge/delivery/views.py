@@ -26,6 +26,7 @@ from bot.engines.core import Seat
 from bot.engines.messages import decode
 from bot.i18n import DEFAULT, t
 from bot.outgoing import (
+    channel_mention,
     clip,
     discord_time,
     fill_seats,
@@ -249,7 +250,7 @@ class PrivateViews:
                 lang,
                 "Your view of {title} in {where}, as of {when}.",
                 title=game_title(game, lang),
-                where=f"<#{self.posting.place_id(game)}>",
+                where=channel_mention(self.posting.place_id(game)),
                 when=when,
             )
             + (f" {note}" if note else "")

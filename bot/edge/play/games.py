@@ -18,7 +18,7 @@ from bot.edge.replies import reply
 from bot.engines import get_engine
 from bot.engines.core import GameError
 from bot.i18n import DEFAULT, N_, localize, t, tn
-from bot.outgoing import discord_time, game_title, names_of
+from bot.outgoing import channel_mention, discord_time, game_title, names_of
 from bot.service import GameService, LiveGame
 from bot.timekeeping import clock_deadline
 from storage.games import GameRecord, GameStatus, MovesMade
@@ -125,7 +125,7 @@ class MyGames:
             "#{game} {title} in {where}",
             game=record.id,
             title=t(lang, get_title(record.engine)),
-            where=f"<#{where}>",
+            where=channel_mention(where),
         )
         kind = "lobby" if record.status == "lobby" else "board"
         stored = await self.bot.store.get_message(record.id, kind)
@@ -201,7 +201,7 @@ class MyGames:
                 lang,
                 "{status} in {where}",
                 status=status_word(g.status, lang),
-                where=f"<#{g.thread_id or g.channel_id}>",
+                where=channel_mention(g.thread_id or g.channel_id),
             )
             + (moves_word(made.get(g.id), lang) if g.status == "active" else "")
             + links[g.id]
